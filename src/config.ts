@@ -1,0 +1,83 @@
+// The one place that reads the environment. Every variable is documented in the
+// README's table; add new ones there too.
+import { resolve } from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+function str(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(name: string, fallback: number): number {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${v}"`);
+}
+
+function logLevel(): LogLevel {
+  const v = str('LOG_LEVEL') ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(v)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${v}"`);
+  return v as LogLevel;
+}
+
+export function loadConfig() {
+  const dataDir = resolve(str('DATA_DIR') ?? '.data');
+  return {
+    dataDir,
+    logLevel: logLevel(),
+    gateway: {
+      host: str('HOST') ?? '0.0.0.0',
+      port: int('PORT', 3002),
+      publicBaseUrl: str('PUBLIC_BASE_URL'),
+      bodyLimit: str('BODY_LIMIT') ?? '10mb',
+    },
+    database: {
+      /** Unset: an embedded PostgreSQL under dataDir is used. */
+      url: str('DATABASE_URL'),
+      embeddedPort: int('EMBEDDED_PG_PORT', 54329),
+    },
+    temporal: {
+      /** Unset: `npm start` runs the Temporal dev server itself. */
+      address: str('TEMPORAL_ADDRESS'),
+      namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
+      taskQueue: str('TEMPORAL_TASK_QUEUE') ?? 'crawl',
+      cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
+      devPort: int('TEMPORAL_DEV_PORT', 7233),
+      devUiPort: int('TEMPORAL_UI_PORT', 8233),
+      uiUrl: str('TEMPORAL_UI_URL'),
+    },
+    worker: {
+      shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000),
+      maxConcurrentBrowserBatches: int('WORKER_MAX_BROWSER_BATCHES', 2),
+    },
+    crawl: {
+      /** URLs scraped by one activity; one browser serves the whole batch. */
+      batchSize: int('CRAWL_BATCH_SIZE', 10),
+      /** Pages in flight per browser (Crawlee's fixed concurrency). */
+      pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 4),
+      /** How long results stay readable after a crawl ends. */
+      retentionHours: int('CRAWL_RETENTION_HOURS', 24),
+    },
+    chromium: {
+      path: str('CHROMIUM_PATH'),
+      headless: bool('CHROMIUM_HEADLESS', true),
+    },
+    defaultTeam: {
+      credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),
+      concurrency: int('DEFAULT_TEAM_CONCURRENCY', 4),
+    },
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;

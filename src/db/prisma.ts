@@ -1,0 +1,8 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+
+export type Db = PrismaClient;
+
+export function createDb(databaseUrl: string, poolSize = 10): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) });
+}

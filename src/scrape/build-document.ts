@@ -1,0 +1,90 @@
+import { cleanHtml } from './clean-html.ts';
+import { htmlToMarkdown } from './html-to-markdown.ts';
+import { documentBaseUrl, extractLinks } from './links.ts';
+import { extractMetadata } from './metadata.ts';
+import { parseHtmlDocument } from './parse-html.ts';
+
+export type DocumentFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'screenshot';
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  keywords?: string;
+  ogLocaleAlternate?: string[];
+  sourceURL: string;
+  url: string;
+  statusCode: number;
+  error?: string;
+  contentType?: string;
+  [key: string]: unknown;
+}
+
+export interface PageDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: string;
+  metadata: PageMetadata;
+}
+
+export interface BuildDocumentInput {
+  rawHtml: string;
+  sourceURL: string;
+  url: string;
+  statusCode: number;
+  contentType?: string;
+  formats: DocumentFormat[];
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  removeBase64Images: boolean;
+  screenshot?: string;
+}
+
+// Fields the service itself reports; a page's own <meta name="error"> or <meta name="url"> must
+// not masquerade as them.
+const SERVICE_METADATA_KEYS = new Set(['sourceURL', 'url', 'statusCode', 'error', 'contentType']);
+
+/**
+ * The crawl result for one fetched page, holding only the requested formats, plus the page's
+ * links, which the crawler needs for discovery whatever formats were requested.
+ */
+export function buildDocument(input: BuildDocumentInput): { document: PageDocument; discoveredLinks: string[] } {
+  const formats = new Set(input.formats);
+  const parsed = parseHtmlDocument(input.rawHtml);
+  const discoveredLinks = extractLinks(parsed, input.url);
+
+  const pageMetaTags = Object.entries(extractMetadata(parsed)).filter(([key]) => !SERVICE_METADATA_KEYS.has(key));
+  const metadata: PageMetadata = {
+    ...Object.fromEntries(pageMetaTags),
+    sourceURL: input.sourceURL,
+    url: input.url,
+    statusCode: input.statusCode,
+    ...(input.contentType !== undefined && { contentType: input.contentType }),
+  };
+
+  const content: Omit<PageDocument, 'metadata'> = {};
+  if (formats.has('markdown') || formats.has('html')) {
+    const html = cleanHtml(input.rawHtml, {
+      baseUrl: documentBaseUrl(parsed, input.url),
+      onlyMainContent: input.onlyMainContent,
+      includeTags: input.includeTags,
+      excludeTags: input.excludeTags,
+      removeBase64Images: input.removeBase64Images,
+    });
+    if (formats.has('markdown')) content.markdown = htmlToMarkdown(html);
+    if (formats.has('html')) content.html = html;
+  }
+  if (formats.has('rawHtml')) content.rawHtml = input.rawHtml;
+  // A copy, so the crawler's handling of discoveredLinks cannot alter the stored document.
+  if (formats.has('links')) content.links = [...discoveredLinks];
+  if (formats.has('screenshot') && input.screenshot !== undefined) content.screenshot = input.screenshot;
+  return { document: { ...content, metadata }, discoveredLinks };
+}
+
+/** Size of the document as stored and served (its JSON serialization), in bytes. */
+export function documentSizeBytes(doc: PageDocument): number {
+  return Buffer.byteLength(JSON.stringify(doc));
+}

@@ -1,0 +1,153 @@
+import { resolveHref } from './links.ts';
+import { parseHtmlDocument } from './parse-html.ts';
+
+export interface CleanHtmlOptions {
+  baseUrl: string;
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  removeBase64Images: boolean;
+}
+
+/** A user-supplied CSS selector that cannot be applied; the API reports it as a bad request. */
+export class InvalidSelectorError extends Error {
+  readonly selector: string;
+
+  constructor(selector: string, cause?: unknown) {
+    super(`Invalid CSS selector: ${JSON.stringify(selector)}`, { cause });
+    this.name = 'InvalidSelectorError';
+    this.selector = selector;
+  }
+}
+
+const NEVER_CONTENT = 'script, style, noscript, meta, head, link, template, iframe';
+
+// Firecrawl's list of page chrome dropped by onlyMainContent, kept identical so results match.
+const NON_MAIN_CONTENT = [
+  'header', 'footer', 'nav', 'aside', '.header', '.top', '.navbar', '#header', '.footer', '.bottom', '#footer',
+  '.sidebar', '.side', '.aside', '#sidebar', '.modal', '.popup', '#modal', '.overlay', '.ad', '.ads', '.advert',
+  '#ad', '.lang-selector', '.language', '#language-selector', '.social', '.social-media', '.social-links',
+  '#social', '.menu', '.navigation', '#nav', '.breadcrumbs', '#breadcrumbs', '.share', '#share', '.widget',
+  '#widget', '.cookie', '#cookie',
+].join(', ');
+
+const MAIN_CONTENT = '#main, main, [role=main]';
+
+const BASE64_IMAGE = /^\s*data:image\/[^;,]*;base64,/i;
+const BASE64_IMAGE_IN_SRCSET = /data:image\/[^;,]*;base64,/i;
+const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
+
+/** The page's content HTML (the API's `html` format): chrome and non-content removed, URLs absolute. */
+export function cleanHtml(rawHtml: string, opts: CleanHtmlOptions): string {
+  const includeTags = opts.includeTags ?? [];
+  const excludeTags = opts.excludeTags ?? [];
+  const document = parseHtmlDocument(rawHtml);
+  for (const selector of [...includeTags, ...excludeTags]) assertValidSelector(document, selector);
+
+  if (includeTags.length > 0) keepOnly(document, includeTags);
+  removeAll(document, document.querySelectorAll(NEVER_CONTENT));
+  for (const selector of excludeTags) removeAll(document, document.querySelectorAll(selector));
+  if (opts.onlyMainContent) {
+    const chrome = [...document.querySelectorAll(NON_MAIN_CONTENT)];
+    removeAll(document, chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)));
+  }
+
+  for (const image of document.querySelectorAll('img[srcset]')) {
+    const largest = largestSrcsetCandidate(image.getAttribute('srcset') ?? '', image.getAttribute('src'));
+    if (largest !== undefined) image.setAttribute('src', largest);
+  }
+  absolutize(document.querySelectorAll('img[src]'), 'src', opts.baseUrl);
+  absolutize(document.querySelectorAll('a[href]'), 'href', opts.baseUrl);
+  if (opts.removeBase64Images) removeBase64Images(document);
+
+  return document.documentElement.outerHTML;
+}
+
+// Checked before the document is modified so a bad selector is reported by name instead of
+// surfacing halfway through as a parser error from inside linkedom.
+function assertValidSelector(document: Document, selector: string): void {
+  if (selector.trim() === '') throw new InvalidSelectorError(selector);
+  try {
+    document.querySelector(selector);
+  } catch (error) {
+    throw new InvalidSelectorError(selector, error);
+  }
+}
+
+/** Replaces the body with the outermost elements matching any selector, in document order. */
+function keepOnly(document: Document, selectors: string[]): void {
+  const matched = new Set(selectors.flatMap((selector) => [...document.querySelectorAll(selector)]));
+  if (matched.has(document.documentElement) || matched.has(document.body)) return;
+  const kept: Element[] = [];
+  const visit = (parent: Element): void => {
+    for (const child of parent.children) {
+      if (matched.has(child)) kept.push(child);
+      else visit(child);
+    }
+  };
+  visit(document.documentElement);
+  document.body.replaceChildren(...kept);
+}
+
+// <html> and <body> are the frame the output is serialized from; a page that puts a chrome class
+// such as "top" on <body> must not lose all of its content.
+function removeAll(document: Document, elements: Iterable<Element>): void {
+  for (const element of elements) {
+    if (element !== document.documentElement && element !== document.body) element.remove();
+  }
+}
+
+function absolutize(elements: Iterable<Element>, attribute: string, baseUrl: string): void {
+  for (const element of elements) {
+    const absolute = resolveHref(element.getAttribute(attribute) ?? '', baseUrl);
+    if (absolute !== undefined) element.setAttribute(attribute, absolute);
+  }
+}
+
+function removeBase64Images(document: Document): void {
+  for (const image of document.querySelectorAll('img')) {
+    if (BASE64_IMAGE.test(image.getAttribute('src') ?? '')) image.setAttribute('src', BASE64_IMAGE_PLACEHOLDER);
+    // src already holds the chosen candidate, so dropping srcset loses no image.
+    if (BASE64_IMAGE_IN_SRCSET.test(image.getAttribute('srcset') ?? '')) image.removeAttribute('srcset');
+  }
+}
+
+interface SrcsetCandidate {
+  url: string;
+  size: number;
+  isDensity: boolean;
+}
+
+/**
+ * The URL of the widest (or densest) srcset candidate. Like Firecrawl, when every candidate is a
+ * density descriptor the existing src competes as 1x, so a 0.5x thumbnail never replaces it.
+ */
+function largestSrcsetCandidate(srcset: string, src: string | null): string | undefined {
+  const candidates = parseSrcset(srcset);
+  if (src && candidates.every((candidate) => candidate.isDensity)) candidates.push({ url: src, size: 1, isDensity: true });
+  return candidates.reduce<SrcsetCandidate | undefined>((best, candidate) => (!best || candidate.size > best.size ? candidate : best), undefined)?.url;
+}
+
+// Follows the HTML srcset grammar: a URL is a run of non-whitespace (data: URLs contain commas),
+// a URL ending in commas has no descriptor, otherwise the descriptor runs to the next comma.
+function parseSrcset(srcset: string): SrcsetCandidate[] {
+  const candidates: SrcsetCandidate[] = [];
+  const urlPattern = /[\s,]*(\S+)/y;
+  const descriptorPattern = /([^,]*),?/y;
+  while (urlPattern.lastIndex < srcset.length) {
+    const urlMatch = urlPattern.exec(srcset);
+    if (!urlMatch) break;
+    let url = urlMatch[1];
+    let descriptor = '';
+    if (url.endsWith(',')) {
+      url = url.replace(/,+$/, '');
+    } else {
+      descriptorPattern.lastIndex = urlPattern.lastIndex;
+      descriptor = descriptorPattern.exec(srcset)?.[1].trim() ?? '';
+      urlPattern.lastIndex = descriptorPattern.lastIndex;
+    }
+    const size = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor);
+    candidates.push({ url, size: size ? Number(size[1]) : 1, isDensity: !size || size[2].toLowerCase() === 'x' });
+  }
+  return candidates;
+}
