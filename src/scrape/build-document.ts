@@ -1,4 +1,4 @@
-import { cleanHtml } from './clean-html.ts';
+import { assertValidSelectors, cleanHtml } from './clean-html.ts';
 import { htmlToMarkdown } from './html-to-markdown.ts';
 import { documentBaseUrl, extractLinks } from './links.ts';
 import { extractMetadata } from './metadata.ts';
@@ -52,6 +52,8 @@ const SERVICE_METADATA_KEYS = new Set(['sourceURL', 'url', 'statusCode', 'error'
  * links, which the crawler needs for discovery whatever formats were requested.
  */
 export function buildDocument(input: BuildDocumentInput): { document: PageDocument; discoveredLinks: string[] } {
+  // Checked whatever the formats, so a bad selector fails the same way for every request.
+  assertValidSelectors([...(input.includeTags ?? []), ...(input.excludeTags ?? [])]);
   const formats = new Set(input.formats);
   const parsed = parseHtmlDocument(input.rawHtml);
   const discoveredLinks = extractLinks(parsed, input.url);

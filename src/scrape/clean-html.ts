@@ -37,19 +37,24 @@ const BASE64_IMAGE = /^\s*data:image\/[^;,]*;base64,/i;
 const BASE64_IMAGE_IN_SRCSET = /data:image\/[^;,]*;base64,/i;
 const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 
+// Selector validity does not depend on the page, so one empty document serves every check.
+const SELECTOR_PROBE = parseHtmlDocument('');
+
 /** The page's content HTML (the API's `html` format): chrome and non-content removed, URLs absolute. */
 export function cleanHtml(rawHtml: string, opts: CleanHtmlOptions): string {
   const includeTags = opts.includeTags ?? [];
   const excludeTags = opts.excludeTags ?? [];
-  const document = parseHtmlDocument(rawHtml);
-  for (const selector of [...includeTags, ...excludeTags]) assertValidSelector(document, selector);
+  assertValidSelectors([...includeTags, ...excludeTags]);
 
+  const document = parseHtmlDocument(rawHtml);
+  // Captured once: linkedom's body getter re-creates a <head> whenever the first child is not one.
+  const frame = new Set([document.documentElement, document.body]);
   if (includeTags.length > 0) keepOnly(document, includeTags);
-  removeAll(document, document.querySelectorAll(NEVER_CONTENT));
-  for (const selector of excludeTags) removeAll(document, document.querySelectorAll(selector));
+  removeAll(document.querySelectorAll(NEVER_CONTENT), frame);
+  for (const selector of excludeTags) removeAll(document.querySelectorAll(selector), frame);
   if (opts.onlyMainContent) {
     const chrome = [...document.querySelectorAll(NON_MAIN_CONTENT)];
-    removeAll(document, chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)));
+    removeAll(chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)), frame);
   }
 
   for (const image of document.querySelectorAll('img[srcset]')) {
@@ -63,14 +68,18 @@ export function cleanHtml(rawHtml: string, opts: CleanHtmlOptions): string {
   return document.documentElement.outerHTML;
 }
 
-// Checked before the document is modified so a bad selector is reported by name instead of
-// surfacing halfway through as a parser error from inside linkedom.
-function assertValidSelector(document: Document, selector: string): void {
-  if (selector.trim() === '') throw new InvalidSelectorError(selector);
-  try {
-    document.querySelector(selector);
-  } catch (error) {
-    throw new InvalidSelectorError(selector, error);
+/**
+ * Throws InvalidSelectorError naming the first selector that cannot be applied. Exported so a
+ * request can be rejected up front rather than when its first page is processed.
+ */
+export function assertValidSelectors(selectors: readonly string[]): void {
+  for (const selector of selectors) {
+    if (selector.trim() === '') throw new InvalidSelectorError(selector);
+    try {
+      SELECTOR_PROBE.querySelector(selector);
+    } catch (error) {
+      throw new InvalidSelectorError(selector, error);
+    }
   }
 }
 
@@ -91,9 +100,9 @@ function keepOnly(document: Document, selectors: string[]): void {
 
 // <html> and <body> are the frame the output is serialized from; a page that puts a chrome class
 // such as "top" on <body> must not lose all of its content.
-function removeAll(document: Document, elements: Iterable<Element>): void {
+function removeAll(elements: Iterable<Element>, frame: ReadonlySet<Element>): void {
   for (const element of elements) {
-    if (element !== document.documentElement && element !== document.body) element.remove();
+    if (!frame.has(element)) element.remove();
   }
 }
 

@@ -8,7 +8,7 @@ export function resolveHref(href: string, base: string): string | undefined {
 /** The URL relative references resolve against: the first <base href>, else the page URL. */
 export function documentBaseUrl(document: Document, pageUrl: string): string {
   const baseHref = document.querySelector('base[href]')?.getAttribute('href');
-  return (baseHref != null && resolveHref(baseHref, pageUrl)) || pageUrl;
+  return (baseHref && resolveHref(baseHref, pageUrl)) || pageUrl;
 }
 
 /** Every distinct http(s) link target of the page, fragment removed, in first-seen order. */

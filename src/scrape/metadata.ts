@@ -21,11 +21,16 @@ export function extractMetadata(document: Document): PageMetaTags {
     return values.length > 0 ? values.join(', ') : undefined;
   };
 
-  const metadata: PageMetaTags = { ogLocaleAlternate: valuesOf(metaTags, LOCALE_ALTERNATE) };
-  setIfPresent(metadata, 'title', documentTitle(document) ?? joined('og:title') ?? joined('title'));
-  setIfPresent(metadata, 'description', joined('description') ?? joined('og:description'));
-  setIfPresent(metadata, 'language', nonEmpty(document.documentElement.getAttribute('lang')) ?? joined('language'));
-  setIfPresent(metadata, 'keywords', joined('keywords'));
+  const namedFields = {
+    title: documentTitle(document) ?? joined('og:title') ?? joined('title'),
+    description: joined('description') ?? joined('og:description'),
+    language: nonEmpty(document.documentElement.getAttribute('lang')) ?? joined('language'),
+    keywords: joined('keywords'),
+  };
+  const metadata: PageMetaTags = {
+    ...Object.fromEntries(Object.entries(namedFields).filter(([, value]) => value !== undefined)),
+    ogLocaleAlternate: valuesOf(metaTags, LOCALE_ALTERNATE),
+  };
   for (const [name, values] of metaTags) {
     if (!NAMED_FIELD_SOURCES.has(name.toLowerCase())) metadata[name] = values.join(', ');
   }
@@ -61,8 +66,4 @@ function documentTitle(document: Document): string | undefined {
 function nonEmpty(value: string | null | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
-}
-
-function setIfPresent(metadata: PageMetaTags, key: string, value: string | undefined): void {
-  if (value !== undefined) metadata[key] = value;
 }

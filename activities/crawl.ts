@@ -1,0 +1,195 @@
+// Activities of crawlWorkflow: plan the frontier, scrape a batch, finish. Each
+// is idempotent: rows are keyed by (crawl, url key) and written with upserts,
+// and a batch's claim is keyed by the workflow, so retries and replays never
+// duplicate a page.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { CrawlRequest } from '../src/api/schemas/crawl-request.ts';
+import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../src/crawl/frontier.ts';
+import { createLinkFilter } from '../src/crawl/link-filter.ts';
+import { canonicalUrl, urlKey } from '../src/crawl/normalize-url.ts';
+import { scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
+import { buildDocument, documentSizeBytes, type DocumentFormat } from '../src/scrape/build-document.ts';
+import type { CrawlStatus } from '../src/temporal/definitions.ts';
+import type { ActivityDeps } from './deps.ts';
+
+export interface ScrapeBatchInput {
+  crawlId: string;
+  /** Unique per batch of a workflow run; a retry reuses it and so gets the same URLs. */
+  batchKey: string;
+  size: number;
+  /** Pages open at once in this batch's browser. */
+  concurrency: number;
+}
+
+export interface ScrapeBatchResult {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+  /** URLs waiting in the frontier after this batch. */
+  queued: number;
+}
+
+export interface FinishCrawlInput {
+  crawlId: string;
+  status: Exclude<CrawlStatus, 'scraping'>;
+  error?: string;
+}
+
+export function createCrawlActivities({ db, config, log }: ActivityDeps) {
+  async function loadCrawl(crawlId: string) {
+    const crawl = await db.crawl.findUnique({ where: { id: crawlId } });
+    if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
+    return { crawl, options: crawl.options as unknown as CrawlRequest };
+  }
+
+  function heartbeat(details: unknown) {
+    // Activities also run outside Temporal in unit tests.
+    try {
+      Context.current().heartbeat(details);
+    } catch {
+      /* not inside an activity */
+    }
+  }
+
+  function cancellationSignal(): AbortSignal | undefined {
+    try {
+      return Context.current().cancellationSignal;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    /** Seeds the frontier with the start URL. Runs before any batch of the crawl, so stale claims are released. */
+    async planCrawl(crawlId: string): Promise<{ queued: number }> {
+      const { options } = await loadCrawl(crawlId);
+      await releaseClaims(db, crawlId);
+      const norm = { ignoreQueryParameters: options.ignoreQueryParameters };
+      await db.$transaction((tx) =>
+        addToFrontier(tx, crawlId, [{ url: canonicalUrl(options.url, norm), urlKey: urlKey(options.url, norm), depth: 0 }], options.limit),
+      );
+      const { queued } = await frontierCounts(db, crawlId);
+      log.info('crawl planned', { crawlId, queued });
+      return { queued };
+    },
+
+    async scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
+      const { crawlId } = input;
+      const { options } = await loadCrawl(crawlId);
+      const rows = await claimBatch(db, crawlId, input.batchKey, input.size);
+      if (rows.length === 0) return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued };
+
+      // A retried attempt skips pages an earlier attempt already stored.
+      const stored = new Set(
+        (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
+      );
+      const todo = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
+      const depthOf = new Map(rows.map((r) => [r.urlKey, r.depth]));
+      const norm = { ignoreQueryParameters: options.ignoreQueryParameters };
+      const filter = createLinkFilter(options.url, options);
+      const formats = [...new Set(options.scrapeOptions.formats.map((f) => f.type))] as DocumentFormat[];
+      let succeeded = 0;
+      let failed = 0;
+
+      const linksToFollow = (page: FetchedPage, links: string[]) => {
+        const depth = depthOf.get(page.target.key) ?? 0;
+        if (options.sitemap === 'only') return [];
+        if (options.maxDiscoveryDepth !== undefined && depth >= options.maxDiscoveryDepth) return [];
+        return links
+          .filter((l) => filter.check(l).allowed)
+          .map((l) => ({ url: canonicalUrl(l, norm), urlKey: urlKey(l, norm), depth: depth + 1 }));
+      };
+
+      const onPage = async (page: FetchedPage) => {
+        const { document, discoveredLinks } = buildDocument({
+          rawHtml: page.rawHtml,
+          sourceURL: page.target.url,
+          url: page.finalUrl,
+          statusCode: page.statusCode,
+          contentType: page.contentType,
+          formats,
+          onlyMainContent: options.scrapeOptions.onlyMainContent,
+          includeTags: options.scrapeOptions.includeTags,
+          excludeTags: options.scrapeOptions.excludeTags,
+          removeBase64Images: options.scrapeOptions.removeBase64Images,
+          screenshot: page.screenshot,
+        });
+        const follow = linksToFollow(page, discoveredLinks);
+        const key = { crawlId_urlKey: { crawlId, urlKey: page.target.key } };
+        const row = {
+          url: page.target.url,
+          success: true,
+          statusCode: page.statusCode,
+          error: null,
+          document: document as object,
+          sizeBytes: documentSizeBytes(document),
+        };
+        await db.$transaction(async (tx) => {
+          await tx.crawlPage.upsert({ where: key, create: { crawlId, urlKey: page.target.key, ...row }, update: row });
+          await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
+          await addToFrontier(tx, crawlId, follow, options.limit);
+        });
+        succeeded++;
+        heartbeat({ handled: succeeded + failed });
+      };
+
+      const onFailure = async (target: ScrapeTarget, error: string) => {
+        const key = { crawlId_urlKey: { crawlId, urlKey: target.key } };
+        const row = { url: target.url, success: false, statusCode: null, error, document: { metadata: { sourceURL: target.url, url: target.url, error } } };
+        await db.$transaction(async (tx) => {
+          await tx.crawlPage.upsert({ where: key, create: { crawlId, urlKey: target.key, ...row }, update: row });
+          await tx.crawlUrl.update({ where: key, data: { state: 'failed' } });
+        });
+        failed++;
+        log.warn('page failed', { crawlId, url: target.url, error });
+        heartbeat({ handled: succeeded + failed });
+      };
+
+      // Rows stored by an earlier attempt that died before marking them.
+      for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
+        await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
+      }
+
+      await scrapeWithBrowser(
+        todo.map((r) => ({ url: r.url, key: r.urlKey })),
+        {
+          chromiumPath: config.chromium.path,
+          headless: config.chromium.headless,
+          concurrency: input.concurrency,
+          scrapeOptions: options.scrapeOptions,
+          signal: cancellationSignal(),
+          onPage,
+          onFailure,
+        },
+      );
+      const { queued } = await frontierCounts(db, crawlId);
+      return { claimed: rows.length, succeeded, failed, queued };
+    },
+
+    /**
+     * Records the crawl's end. A completion is refused (finished: false) while
+     * the frontier still holds work, so the workflow goes on.
+     */
+    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number }> {
+      if (input.status === 'completed') {
+        const counts = await frontierCounts(db, input.crawlId);
+        if (counts.queued + counts.claimed > 0) return { finished: false, queued: counts.queued };
+      }
+      const now = new Date();
+      await db.crawl.updateMany({
+        where: { id: input.crawlId, status: 'scraping' },
+        data: {
+          status: input.status,
+          error: input.error ?? null,
+          completedAt: now,
+          expiresAt: new Date(now.getTime() + config.crawl.retentionHours * 3_600_000),
+        },
+      });
+      log.info('crawl finished', { crawlId: input.crawlId, status: input.status });
+      return { finished: true, queued: 0 };
+    },
+  };
+}
+
+export type CrawlActivities = ReturnType<typeof createCrawlActivities>;

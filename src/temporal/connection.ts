@@ -1,0 +1,22 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+
+/** Connects, retrying while the server is still starting (or restarting). */
+export async function connectTemporal(address: string, log: Logger, timeoutMs = 60_000): Promise<Connection> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await Connection.connect({ address, connectTimeout: '3s' });
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}`);
+      if (attempt === 1) log.info('waiting for Temporal', { address });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+export async function createTemporalClient(config: Config, address: string, log: Logger): Promise<Client> {
+  const connection = await connectTemporal(address, log);
+  return new Client({ connection, namespace: config.temporal.namespace });
+}

@@ -1,0 +1,35 @@
+// Names shared by the gateway, the worker and workflow code. Workflow code
+// imports this file, so it may import nothing but @temporalio/common.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const TeamIdAttribute = defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD);
+export const CrawlIdAttribute = defineSearchAttributeKey('CrawlId', SearchAttributeType.KEYWORD);
+export const CrawlStatusAttribute = defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD);
+export const PagesCrawledAttribute = defineSearchAttributeKey('PagesCrawled', SearchAttributeType.INT);
+
+export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute];
+
+/** Operators find a crawl in the Temporal UI by this id. */
+export function crawlWorkflowId(crawlId: string): string {
+  return `crawl-${crawlId}`;
+}
+
+export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+export interface CrawlWorkflowInput {
+  crawlId: string;
+  /** Batches scraped at the same time by this crawl. */
+  parallelBatches: number;
+  /** URLs per scrape activity. */
+  batchSize: number;
+  /** Set by continue-as-new: planning already happened in an earlier run. */
+  planned?: boolean;
+  /** Pages handled by earlier runs, for progress reporting. */
+  pagesHandled?: number;
+}
+
+export interface CrawlWorkflowResult {
+  crawlId: string;
+  status: CrawlStatus;
+  pagesHandled: number;
+}

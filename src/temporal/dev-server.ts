@@ -1,0 +1,80 @@
+// The Temporal dev server (`temporal server start-dev`) used when
+// TEMPORAL_ADDRESS is unset: persisted to a SQLite file, Web UI included,
+// search attributes registered by flags.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import type { Logger } from '../log.ts';
+import { pidAlive, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
+import { devServerSearchAttributeFlags } from './search-attributes.ts';
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  cliPath: string;
+  dataDir: string;
+  port: number;
+  uiPort?: number;
+  namespace: string;
+  /** In memory when false: for tests. */
+  persist: boolean;
+  log: Logger;
+  extraArgs?: string[];
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const address = `127.0.0.1:${opts.port}`;
+  const uiUrl = opts.uiPort ? `http://localhost:${opts.uiPort}` : undefined;
+  const pidFile = join(opts.dataDir, 'temporal.pid');
+  const logPath = join(opts.dataDir, 'temporal.log');
+
+  const leftover = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
+  let pid: number;
+  if (leftover && pidAlive(leftover)) {
+    opts.log.info('adopting the Temporal dev server left running by an earlier start', { pid: leftover });
+    await waitUntil(() => portOpen(opts.port), 30_000, 'the running Temporal dev server');
+    pid = leftover;
+  } else {
+    if (await portOpen(opts.port)) {
+      throw new Error(`port ${opts.port} is already in use by another program; stop it, or set TEMPORAL_DEV_PORT, or point TEMPORAL_ADDRESS at that server`);
+    }
+    const args = [
+      'server', 'start-dev',
+      '--ip', '127.0.0.1',
+      '--port', String(opts.port),
+      '--namespace', opts.namespace,
+      '--log-level', 'warn',
+      ...(opts.persist ? ['--db-filename', join(opts.dataDir, 'temporal.db')] : []),
+      ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
+      ...devServerSearchAttributeFlags(),
+      ...(opts.extraArgs ?? []),
+    ];
+    const proc = spawnDetached(opts.cliPath, args, { logPath });
+    writeFileSync(pidFile, String(proc.pid));
+    await waitForReady(proc, () => portOpen(opts.port), { timeoutMs: 60_000, what: 'the Temporal dev server', logPath });
+    pid = proc.pid;
+  }
+  return {
+    address,
+    uiUrl,
+    async stop() {
+      await stopPid(pid, 'SIGTERM', 30_000, 'the Temporal dev server');
+      rmSync(pidFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultScrapeOptions,
+  scrapeOptionsSchema,
+  type ScrapeOptions,
+} from '../../../src/api/schemas/scrape-options.ts';
+import { rejectMessage } from './helpers.ts';
+
+const UNRECOGNIZED = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+
+function reject(options: Record<string, unknown>): string {
+  return rejectMessage(scrapeOptionsSchema, options).error;
+}
+
+describe('scrapeOptionsSchema defaults', () => {
+  it('parses {} to the documented defaults', () => {
+    const expected: ScrapeOptions = {
+      formats: [{ type: 'markdown' }],
+      onlyMainContent: true,
+      onlyCleanContent: false,
+      maxAge: 172800000,
+      waitFor: 0,
+      mobile: false,
+      timeout: 60000,
+      parsers: [{ type: 'pdf' }],
+      removeBase64Images: true,
+      blockAds: true,
+      proxy: 'auto',
+      storeInCache: true,
+      lockdown: false,
+    };
+    expect(scrapeOptionsSchema.parse({})).toStrictEqual(expected);
+    expect(defaultScrapeOptions()).toStrictEqual(expected);
+    expect(defaultScrapeOptions()).not.toBe(defaultScrapeOptions());
+  });
+
+  it('leaves skipTlsVerification undefined unless sent', () => {
+    expect(scrapeOptionsSchema.parse({}).skipTlsVerification).toBeUndefined();
+    expect(scrapeOptionsSchema.parse({ skipTlsVerification: false }).skipTlsVerification).toBe(false);
+    expect(scrapeOptionsSchema.parse({ skipTlsVerification: true }).skipTlsVerification).toBe(true);
+  });
+
+  it('keeps the full set of optional fields', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      includeTags: ['article'],
+      excludeTags: ['nav', '.ads'],
+      minAge: 0,
+      maxAge: 0,
+      headers: { 'User-Agent': 'x', Cookie: 'a=b' },
+      location: { country: 'de', languages: ['de-DE'] },
+      profile: { name: 'shop' },
+      proxy: 'stealth',
+      mobile: true,
+      lockdown: true,
+    });
+    expect(parsed).toMatchObject({
+      includeTags: ['article'],
+      excludeTags: ['nav', '.ads'],
+      minAge: 0,
+      maxAge: 0,
+      headers: { 'User-Agent': 'x', Cookie: 'a=b' },
+      location: { country: 'DE', languages: ['de-DE'] },
+      profile: { name: 'shop', saveChanges: true },
+      proxy: 'stealth',
+      mobile: true,
+      lockdown: true,
+    });
+  });
+
+  it('defaults location.country to US', () => {
+    expect(scrapeOptionsSchema.parse({ location: {} }).location).toStrictEqual({ country: 'US' });
+  });
+});
+
+describe('scrapeOptionsSchema formats', () => {
+  it('normalises strings to objects', () => {
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] }).formats).toStrictEqual([
+      { type: 'markdown' },
+      { type: 'html' },
+      { type: 'rawHtml' },
+      { type: 'links' },
+      { type: 'screenshot', fullPage: false },
+    ]);
+  });
+
+  it('normalises screenshot@fullPage', () => {
+    expect(scrapeOptionsSchema.parse({ formats: ['screenshot@fullPage'] }).formats).toStrictEqual([
+      { type: 'screenshot', fullPage: true },
+    ]);
+  });
+
+  it('accepts object formats with screenshot options', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      formats: [{ type: 'links' }, { type: 'screenshot', quality: 80, viewport: { width: 1280, height: 720 } }],
+    });
+    expect(parsed.formats).toStrictEqual([
+      { type: 'links' },
+      { type: 'screenshot', fullPage: false, quality: 80, viewport: { width: 1280, height: 720 } },
+    ]);
+  });
+
+  it('accepts an empty formats list', () => {
+    expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
+  });
+
+  it.each([
+    'json',
+    'summary',
+    'changeTracking',
+    'images',
+    'branding',
+    'attributes',
+    'audio',
+    'video',
+    'rawBase64',
+    'query',
+  ])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
+    const message = `formats.0: Format "${name}" is not supported by this service`;
+    expect(reject({ formats: [name] })).toBe(message);
+    expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
+  });
+
+  it('names the offending item index', () => {
+    expect(reject({ formats: ['markdown', 'summary'] })).toBe('formats.1: Format "summary" is not supported by this service');
+  });
+
+  it('rejects two screenshot formats', () => {
+    expect(reject({ formats: ['screenshot', { type: 'screenshot', fullPage: true }] })).toBe(
+      'formats: Only one screenshot format is allowed',
+    );
+  });
+
+  it.each([
+    [{ formats: [{ type: 'screenshot', quality: 0 }] }, 'formats.0.quality: Too small: expected number to be >=1'],
+    [{ formats: [{ type: 'screenshot', quality: 101 }] }, 'formats.0.quality: Too big: expected number to be <=100'],
+    [{ formats: [{ type: 'screenshot', viewport: { width: 7681, height: 100 } }] }, 'formats.0.viewport.width: Too big: expected number to be <=7680'],
+    [{ formats: [{ type: 'screenshot', viewport: { width: 100, height: 4321 } }] }, 'formats.0.viewport.height: Too big: expected number to be <=4320'],
+    [{ formats: [42] }, 'formats.0: Invalid format: expected a format name or an object with a "type" field'],
+    [{ formats: [{}] }, 'formats.0.type: Invalid format: expected a format name or an object with a "type" field'],
+    [{ formats: 'markdown' }, 'formats: Invalid input: expected array, received string'],
+  ])('rejects %j', (options, message) => {
+    expect(reject(options)).toBe(message);
+  });
+
+  it('rejects unknown keys in a format object', () => {
+    expect(reject({ formats: [{ type: 'markdown', schema: {} }] })).toBe(UNRECOGNIZED);
+  });
+});
+
+describe('scrapeOptionsSchema parsers', () => {
+  it('normalises parser strings and keeps maxPages', () => {
+    expect(scrapeOptionsSchema.parse({ parsers: ['pdf'] }).parsers).toStrictEqual([{ type: 'pdf' }]);
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', maxPages: 5 }] }).parsers).toStrictEqual([
+      { type: 'pdf', maxPages: 5 },
+    ]);
+    expect(scrapeOptionsSchema.parse({ parsers: [] }).parsers).toStrictEqual([]);
+  });
+
+  it('rejects unsupported parsers and out-of-range maxPages', () => {
+    expect(reject({ parsers: ['image'] })).toBe('parsers.0.type: Parser "image" is not supported by this service');
+    expect(reject({ parsers: [{ type: 'pdf', maxPages: 0 }] })).toBe('parsers.0.maxPages: Too small: expected number to be >=1');
+    expect(reject({ parsers: [{ type: 'pdf', maxPages: 10001 }] })).toBe('parsers.0.maxPages: Too big: expected number to be <=10000');
+  });
+});
+
+describe('scrapeOptionsSchema actions', () => {
+  it('accepts every action type and applies defaults', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      actions: [
+        { type: 'wait', milliseconds: 500 },
+        { type: 'wait', selector: '#main' },
+        { type: 'click', selector: 'button', all: true },
+        { type: 'write', text: 'hello' },
+        { type: 'press', key: 'Enter' },
+        { type: 'scroll' },
+        { type: 'scroll', direction: 'up', selector: '.list' },
+        { type: 'screenshot', fullPage: true, quality: 50, viewport: { width: 800, height: 600 } },
+        { type: 'scrape' },
+        { type: 'executeJavascript', script: 'document.title' },
+        { type: 'pdf', format: 'A4', landscape: true, scale: 1 },
+      ],
+    });
+    expect(parsed.actions).toHaveLength(11);
+    expect(parsed.actions?.[5]).toStrictEqual({ type: 'scroll', direction: 'down' });
+  });
+
+  it.each([
+    [{ actions: [{ type: 'hover' }] }, 'actions.0.type: Action type "hover" is not supported'],
+    [{ actions: [{ selector: 'a' }] }, 'actions.0.type: Invalid action: missing "type"'],
+    [{ actions: ['wait'] }, 'actions.0: Invalid action: expected an object with a "type" field'],
+    [{ actions: [{ type: 'wait' }] }, 'actions.0: A wait action needs exactly one of milliseconds or selector'],
+    [{ actions: [{ type: 'wait', milliseconds: 10, selector: 'a' }] }, 'actions.0: A wait action needs exactly one of milliseconds or selector'],
+    [{ actions: [{ type: 'wait', milliseconds: 0 }] }, 'actions.0.milliseconds: Too small: expected number to be >=1'],
+    [{ actions: [{ type: 'wait', milliseconds: 60001 }] }, 'actions.0.milliseconds: Too big: expected number to be <=60000'],
+    [{ actions: [{ type: 'click' }] }, 'actions.0.selector: Invalid input: expected string, received undefined'],
+    [{ actions: [{ type: 'scroll', direction: 'left' }] }, 'actions.0.direction: Invalid option: expected one of "up"|"down"'],
+    [{ actions: [{ type: 'wait', milliseconds: 30000 }, { type: 'wait', milliseconds: 30001 }] }, 'actions: Total wait time of actions exceeds 60 seconds'],
+    [{ actions: Array.from({ length: 51 }, () => ({ type: 'scrape' })) }, 'actions: At most 50 actions are allowed'],
+  ])('rejects %#', (options, message) => {
+    expect(reject(options)).toBe(message);
+  });
+
+  it('allows waits totalling exactly 60 seconds', () => {
+    expect(
+      scrapeOptionsSchema.safeParse({ actions: [{ type: 'wait', milliseconds: 30000 }, { type: 'wait', milliseconds: 30000 }] }).success,
+    ).toBe(true);
+  });
+
+  it('rejects unknown keys in an action', () => {
+    expect(reject({ actions: [{ type: 'scrape', full: true }] })).toBe(UNRECOGNIZED);
+  });
+});
+
+describe('scrapeOptionsSchema ranges and refinements', () => {
+  it.each([
+    [{ waitFor: 30001 }, 'waitFor: waitFor must not exceed half of timeout'],
+    [{ waitFor: 600, timeout: 1000 }, 'waitFor: waitFor must not exceed half of timeout'],
+    [{ waitFor: -1 }, 'waitFor: Too small: expected number to be >=0'],
+    [{ waitFor: 60001, timeout: 300000 }, 'waitFor: Too big: expected number to be <=60000'],
+    [{ timeout: 999 }, 'timeout: Too small: expected number to be >=1000'],
+    [{ timeout: 300001 }, 'timeout: Too big: expected number to be <=300000'],
+    [{ timeout: 1500.5 }, 'timeout: Invalid input: expected int, received number'],
+    [{ maxAge: -1 }, 'maxAge: Too small: expected number to be >=0'],
+    [{ minAge: -1 }, 'minAge: Too small: expected number to be >=0'],
+    [{ proxy: 'residential' }, 'proxy: Invalid option: expected one of "basic"|"stealth"|"enhanced"|"auto"'],
+    [{ headers: { 'X-A': 1 } }, 'headers.X-A: Invalid input: expected string, received number'],
+    [{ location: { country: 'USA' } }, 'location.country: location.country must be a 2-letter ISO 3166-1 country code'],
+    [{ profile: {} }, 'profile.name: profile.name is required'],
+    [{ profile: { name: '' } }, 'profile.name: profile.name must be 1 to 128 characters'],
+    [{ profile: { name: 'x'.repeat(129) } }, 'profile.name: profile.name must be 1 to 128 characters'],
+  ])('rejects %j', (options, message) => {
+    expect(reject(options)).toBe(message);
+  });
+
+  it('accepts waitFor equal to half of timeout', () => {
+    expect(scrapeOptionsSchema.parse({ waitFor: 30000 }).waitFor).toBe(30000);
+    expect(scrapeOptionsSchema.parse({ waitFor: 60000, timeout: 120000 }).waitFor).toBe(60000);
+  });
+
+  it.each(['fastMode', 'redactPII', 'useMock', 'jsonOptions', 'extract'])('rejects the unknown key %s', (key) => {
+    expect(reject({ [key]: true })).toBe(UNRECOGNIZED);
+  });
+});

@@ -1,0 +1,333 @@
+// Static checks of the container setup (there is no Docker engine on our
+// machines, so docker-compose.yml and the Dockerfile are checked by reading
+// them): every file they point at exists in the repo, services reference each
+// other consistently, and the app containers are wired to the compose Postgres
+// and Temporal.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize, posix, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
+
+type Dict = Record<string, unknown>;
+
+interface Service {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string | string[];
+  entrypoint?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  volumes?: (string | { type?: string; source?: string; target?: string })[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  stop_grace_period?: string;
+  shm_size?: string;
+  init?: boolean;
+  profiles?: string[];
+}
+
+const compose = parse(readFileSync(COMPOSE_FILE, 'utf8')) as { services: Record<string, Service>; volumes?: Dict };
+const services = compose.services;
+
+const EXPECTED_SERVICES = [
+  'postgres',
+  'temporal-admin-tools',
+  'temporal',
+  'temporal-create-namespace',
+  'temporal-ui',
+  'gateway',
+  'worker',
+];
+
+/** Compose variable interpolation with the defaults written in the file: ${VAR:-default}, ${VAR-default}, ${VAR}. */
+function interpolate(value: string): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_m, _name, fallback) => fallback ?? '');
+}
+
+/** Shell-ish split of a string command (compose splits string commands the same way, honouring quotes). */
+function splitCommand(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value.map(String);
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(value))) out.push(m[1] ?? m[2] ?? m[3]);
+  return out;
+}
+
+function argsOf(service: Service): string[] {
+  return [...splitCommand(service.entrypoint), ...splitCommand(service.command)];
+}
+
+function environmentOf(service: Service): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (Array.isArray(service.environment)) {
+    for (const entry of service.environment) {
+      const i = entry.indexOf('=');
+      if (i > 0) env[entry.slice(0, i)] = interpolate(entry.slice(i + 1));
+    }
+  } else if (service.environment) {
+    for (const [k, v] of Object.entries(service.environment)) env[k] = v === null ? '' : interpolate(String(v));
+  }
+  return env;
+}
+
+function dependsOn(service: Service): string[] {
+  if (!service.depends_on) return [];
+  return Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on);
+}
+
+interface Mount {
+  source: string;
+  target: string;
+  bind: boolean;
+}
+
+function mountsOf(service: Service): Mount[] {
+  return (service.volumes ?? []).map((v) => {
+    if (typeof v === 'string') {
+      const [source, target] = interpolate(v).split(':');
+      const bind = source.startsWith('.') || source.startsWith('/') || source.startsWith('~');
+      return { source, target: target ?? source, bind };
+    }
+    return { source: interpolate(v.source ?? ''), target: v.target ?? '', bind: v.type === 'bind' };
+  });
+}
+
+/** Repo-relative bind mounts: ./x or ../x resolved against the compose file's folder. */
+function repoMounts(service: Service): (Mount & { hostPath: string })[] {
+  return mountsOf(service)
+    .filter((m) => m.bind && m.source.startsWith('.'))
+    .map((m) => ({ ...m, hostPath: resolve(ROOT, m.source) }));
+}
+
+function buildOf(service: Service): { context: string; dockerfile: string } | undefined {
+  if (!service.build) return undefined;
+  if (typeof service.build === 'string') return { context: resolve(ROOT, service.build), dockerfile: 'Dockerfile' };
+  return { context: resolve(ROOT, service.build.context ?? '.'), dockerfile: service.build.dockerfile ?? 'Dockerfile' };
+}
+
+const SCRIPT_RE = /\.(ts|mts|js|mjs|cjs|sh)$/;
+
+/** Container path -> repo file through the service's bind mounts (file or folder mounts). */
+function mapThroughMounts(service: Service, containerPath: string): string | undefined {
+  for (const m of repoMounts(service)) {
+    const target = posix.normalize(m.target);
+    if (containerPath === target) return m.hostPath;
+    if (containerPath.startsWith(`${target}/`)) return join(m.hostPath, containerPath.slice(target.length + 1));
+  }
+  return undefined;
+}
+
+/** Milliseconds of a compose duration such as 45s, 1m30s, 1500ms. */
+function durationMs(value: string): number {
+  let total = 0;
+  const re = /(\d+(?:\.\d+)?)(ms|us|h|m|s)/g;
+  let m: RegExpExecArray | null;
+  let matched = '';
+  while ((m = re.exec(value))) {
+    matched += m[0];
+    const n = Number(m[1]);
+    total += m[2] === 'h' ? n * 3_600_000 : m[2] === 'm' ? n * 60_000 : m[2] === 's' ? n * 1000 : m[2] === 'ms' ? n : n / 1000;
+  }
+  if (matched !== value) throw new Error(`cannot parse duration ${value}`);
+  return total;
+}
+
+describe('docker-compose.yml', () => {
+  it('defines the expected services', () => {
+    for (const name of EXPECTED_SERVICES) expect(services, `service ${name}`).toHaveProperty(name);
+  });
+
+  it('builds app services from an existing Dockerfile and runs repo entry files', () => {
+    const built = Object.entries(services).filter(([, s]) => s.build);
+    expect(built.map(([n]) => n)).toEqual(expect.arrayContaining(['gateway', 'worker']));
+    for (const [name, service] of built) {
+      const build = buildOf(service)!;
+      expect(existsSync(build.context), `${name}: build context ${build.context}`).toBe(true);
+      expect(existsSync(join(build.context, build.dockerfile)), `${name}: Dockerfile ${build.dockerfile}`).toBe(true);
+
+      const args = argsOf(service);
+      const files = args.filter((a) => SCRIPT_RE.test(a) && !isAbsolute(a));
+      expect(files.length, `${name}: command/entrypoint names no repo file: ${args.join(' ')}`).toBeGreaterThan(0);
+      // The image's WORKDIR holds a copy of the build context, so relative paths
+      // are relative to the context.
+      for (const file of files) {
+        const path = join(build.context, file);
+        expect(existsSync(path) && statSync(path).isFile(), `${name}: ${file} must exist in the repo (${relative(ROOT, path)})`).toBe(true);
+      }
+    }
+  });
+
+  it('runs the gateway and the worker through their entry points', () => {
+    expect(argsOf(services.gateway)).toEqual(expect.arrayContaining(['src/entry/gateway.ts']));
+    expect(argsOf(services.worker)).toEqual(expect.arrayContaining(['src/entry/worker.ts']));
+    for (const name of ['gateway', 'worker']) expect(argsOf(services[name]).join(' ')).toMatch(/\bnode --import tsx\b/);
+  });
+
+  it('mounts only repo files that exist', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const m of repoMounts(service)) {
+        expect(existsSync(m.hostPath), `${name}: mount source ${m.source}`).toBe(true);
+      }
+    }
+  });
+
+  it('image-based services run mounted scripts that exist in the repo', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.build) continue;
+      for (const arg of argsOf(service)) {
+        if (!isAbsolute(arg) || !SCRIPT_RE.test(arg)) continue;
+        const hostPath = mapThroughMounts(service, arg);
+        expect(hostPath, `${name}: ${arg} is not provided by a repo mount`).toBeDefined();
+        expect(existsSync(hostPath!) && statSync(hostPath!).isFile(), `${name}: ${arg} -> ${hostPath}`).toBe(true);
+      }
+    }
+    // The one-shot jobs really run their scripts.
+    expect(mapThroughMounts(services['temporal-admin-tools'], argsOf(services['temporal-admin-tools']).at(-1)!)).toBe(
+      join(ROOT, 'docker', 'temporal-schema.sh'),
+    );
+    expect(mapThroughMounts(services['temporal-create-namespace'], argsOf(services['temporal-create-namespace']).at(-1)!)).toBe(
+      join(ROOT, 'docker', 'temporal-namespace.sh'),
+    );
+  });
+
+  it('depends_on names existing services, and named volumes are declared', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const dep of dependsOn(service)) expect(services, `${name} depends on ${dep}`).toHaveProperty(dep);
+      for (const m of mountsOf(service)) {
+        if (!m.bind) expect(compose.volumes ?? {}, `${name}: volume ${m.source}`).toHaveProperty(m.source);
+      }
+    }
+  });
+
+  it('orders start-up: schema job -> server -> namespace job -> app', () => {
+    const cond = (svc: string, dep: string) => (services[svc].depends_on as Record<string, { condition?: string }>)?.[dep]?.condition;
+    expect(cond('temporal-admin-tools', 'postgres')).toBe('service_healthy');
+    expect(cond('temporal', 'temporal-admin-tools')).toBe('service_completed_successfully');
+    expect(cond('temporal-create-namespace', 'temporal')).toBe('service_healthy');
+    for (const app of ['gateway', 'worker']) {
+      expect(cond(app, 'postgres')).toBe('service_healthy');
+      expect(cond(app, 'temporal-create-namespace')).toBe('service_completed_successfully');
+    }
+    for (const name of ['postgres', 'temporal']) expect(services[name]).toHaveProperty('healthcheck');
+  });
+
+  it('points the app at the compose Postgres and Temporal', () => {
+    for (const name of ['gateway', 'worker']) {
+      const env = environmentOf(services[name]);
+      const url = new URL(env.DATABASE_URL);
+      expect(url.protocol, name).toMatch(/^postgres(ql)?:$/);
+      expect(url.hostname, name).toBe('postgres');
+      expect(url.pathname, name).toBe('/crawl');
+      expect(env.TEMPORAL_ADDRESS, name).toBe('temporal:7233');
+      expect(services).toHaveProperty(env.TEMPORAL_ADDRESS.split(':')[0]);
+    }
+  });
+
+  it('gives the worker a shutdown window, shared memory and an init', () => {
+    const worker = services.worker;
+    const graceMs = Number(environmentOf(worker).WORKER_SHUTDOWN_GRACE_MS ?? 30_000);
+    expect(durationMs(worker.stop_grace_period ?? '10s')).toBeGreaterThan(graceMs);
+    expect(worker.shm_size).toBe('1gb');
+    expect(worker.init).toBe(true);
+  });
+
+  it('pins every image version', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.build || !service.image) continue;
+      const tag = service.image.split(':')[1];
+      expect(tag, `${name}: ${service.image}`).toBeTruthy();
+      expect(tag, `${name}: ${service.image}`).not.toBe('latest');
+    }
+    expect(services.postgres.image).toBe('postgres:16');
+    expect(services.temporal.image).toBe('temporalio/server:1.30.1');
+    expect(services['temporal-admin-tools'].image).toBe('temporalio/admin-tools:1.30.1');
+    expect(services['temporal-create-namespace'].image).toBe('temporalio/admin-tools:1.30.1');
+    expect(services['temporal-ui'].image).toBe('temporalio/ui:2.34.0');
+  });
+
+  it('registers the search attributes the app uses', () => {
+    const script = readFileSync(join(ROOT, 'docker', 'temporal-namespace.sh'), 'utf8');
+    for (const [name, type] of [
+      ['TeamId', 'Keyword'],
+      ['CrawlId', 'Keyword'],
+      ['CrawlStatus', 'Keyword'],
+      ['PagesCrawled', 'Int'],
+    ]) {
+      expect(script).toMatch(new RegExp(`ensure_attribute ${name} ${type}\\b`));
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  // Join continuation lines, drop comments and blank lines.
+  const instructions = dockerfile
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const dockerignore = existsSync(join(ROOT, '.dockerignore'))
+    ? readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#') && !l.startsWith('!'))
+        .map((l) => l.replace(/^\/+|\/+$/g, ''))
+    : [];
+
+  it('is Debian-based, not Alpine', () => {
+    const stages = new Set<string>();
+    const froms = instructions.filter((l) => /^FROM\s/i.test(l));
+    expect(froms.length).toBeGreaterThan(0);
+    for (const from of froms) {
+      const words = from.split(/\s+/).slice(1).filter((w) => !w.startsWith('--'));
+      const image = words[0];
+      if (words[1]?.toLowerCase() === 'as' && words[2]) stages.add(words[2]);
+      if (stages.has(image)) continue;
+      expect(image, from).not.toMatch(/alpine/i);
+      expect(image, from).toMatch(/bookworm|trixie|bullseye|debian/);
+    }
+  });
+
+  it('copies only sources that exist in the repo and are in the build context', () => {
+    const copies = instructions.filter((l) => /^(COPY|ADD)\s/i.test(l));
+    expect(copies.length).toBeGreaterThan(0);
+    for (const copy of copies) {
+      const rest = copy.replace(/^(COPY|ADD)\s+/i, '');
+      let words: string[];
+      if (rest.replace(/^(--\S+\s+)*/, '').startsWith('[')) {
+        words = [...rest.matchAll(/--\S+/g)].map((m) => m[0]);
+        words.push(...(JSON.parse(rest.replace(/^(--\S+\s+)*/, '')) as string[]));
+      } else {
+        words = rest.split(/\s+/);
+      }
+      if (words.some((w) => w.startsWith('--from='))) continue;
+      const sources = words.filter((w) => !w.startsWith('--')).slice(0, -1);
+      expect(sources.length, copy).toBeGreaterThan(0);
+      for (const source of sources) {
+        const path = normalize(join(ROOT, source));
+        expect(existsSync(path), `${copy}: ${source} must exist in the repo`).toBe(true);
+        const rel = relative(ROOT, path);
+        if (rel === '') continue;
+        const ignoredBy = dockerignore.find((pattern) => rel === pattern || rel.startsWith(`${pattern}/`));
+        expect(ignoredBy, `${copy}: ${source} is excluded by .dockerignore`).toBeUndefined();
+      }
+    }
+  });
+
+  it('runs Chromium from Debian as a non-root user under tini', () => {
+    expect(dockerfile).toMatch(/apt-get install[^\n]*(\\\n[^\n]*)*\bchromium-headless-shell\b/);
+    expect(dockerfile).toMatch(/CHROMIUM_PATH=\/usr\/lib\/chromium\/chromium-headless-shell/);
+    expect(dockerfile).toMatch(/PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1/);
+    expect(dockerfile).toMatch(/\bnpm ci\b/);
+    expect(dockerfile).toMatch(/prisma generate/);
+    const users = instructions.filter((l) => /^USER\s/i.test(l));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)).not.toMatch(/^USER\s+(root|0)(:|$)/i);
+    expect(instructions.find((l) => /^ENTRYPOINT\s/i.test(l))).toMatch(/tini/);
+    expect(instructions.some((l) => /^EXPOSE\s+.*\b3002\b/i.test(l))).toBe(true);
+  });
+});

@@ -1,0 +1,102 @@
+// One crawl = one workflow (id `crawl-<crawlId>`). The frontier and pages live
+// in PostgreSQL; this code only holds counters, keeps a sliding window of batch
+// activities in flight, and continues as new before its history grows large.
+import {
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { CrawlActivities, ScrapeBatchResult } from '../activities/crawl.ts';
+import {
+  CrawlStatusAttribute,
+  PagesCrawledAttribute,
+  type CrawlWorkflowInput,
+  type CrawlWorkflowResult,
+} from '../src/temporal/definitions.ts';
+
+const { planCrawl, finishCrawl } = proxyActivities<CrawlActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
+});
+
+const { scrapeBatch } = proxyActivities<CrawlActivities>({
+  startToCloseTimeout: '30 minutes',
+  // A dead worker is noticed after this long; pages heartbeat as they finish.
+  heartbeatTimeout: '2 minutes',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
+});
+
+/** Stop dispatching well before Temporal's own suggestion (4,096 events). */
+const HISTORY_EVENT_BUDGET = 3_000;
+
+export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+  const { crawlId } = input;
+  let pagesHandled = input.pagesHandled ?? 0;
+  let batchSeq = 0;
+  let inFlight = 0;
+  let failure: unknown;
+
+  const historyFull = () => {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength > HISTORY_EVENT_BUDGET;
+  };
+
+  try {
+    if (!input.planned) {
+      upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
+    }
+    let queued = input.planned ? input.parallelBatches * input.batchSize : (await planCrawl(crawlId)).queued;
+
+    const launch = () => {
+      const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
+      inFlight++;
+      queued = Math.max(0, queued - input.batchSize);
+      scrapeBatch({ crawlId, batchKey, size: input.batchSize, concurrency: input.batchSize })
+        .then((r: ScrapeBatchResult) => {
+          pagesHandled += r.succeeded + r.failed;
+          queued = r.queued;
+        })
+        .catch((err) => {
+          failure ??= err;
+        })
+        .finally(() => inFlight--);
+    };
+
+    for (;;) {
+      await condition(() => failure !== undefined || inFlight === 0 || (inFlight < input.parallelBatches && queued > 0 && !historyFull()));
+      if (failure !== undefined) throw failure;
+      if (inFlight < input.parallelBatches && queued > 0 && !historyFull()) {
+        launch();
+        continue;
+      }
+      if (inFlight > 0) continue;
+      if (historyFull()) {
+        await continueAsNew<typeof crawlWorkflow>({ ...input, planned: true, pagesHandled });
+      }
+      const done = await finishCrawl({ crawlId, status: 'completed' });
+      if (done.finished) break;
+      // Another batch's late snapshot hid work still in the frontier.
+      queued = Math.max(done.queued, 1);
+    }
+    upsertSearchAttributes([
+      { key: CrawlStatusAttribute, value: 'completed' },
+      { key: PagesCrawledAttribute, value: pagesHandled },
+    ]);
+    return { crawlId, status: 'completed', pagesHandled };
+  } catch (err) {
+    const status = isCancellation(err) ? 'cancelled' : 'failed';
+    await CancellationScope.nonCancellable(async () => {
+      await condition(() => inFlight === 0);
+      await finishCrawl({ crawlId, status, error: status === 'failed' ? String((err as Error).message ?? err) : undefined });
+      upsertSearchAttributes([
+        { key: CrawlStatusAttribute, value: status },
+        { key: PagesCrawledAttribute, value: pagesHandled },
+      ]);
+    });
+    throw err;
+  }
+}

@@ -1,0 +1,1 @@
+export { crawlWorkflow } from './crawl.ts';
