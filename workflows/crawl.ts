@@ -55,7 +55,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
       inFlight++;
       queued = Math.max(0, queued - input.batchSize);
-      scrapeBatch({ crawlId, batchKey, size: input.batchSize, concurrency: input.batchSize })
+      scrapeBatch({ crawlId, batchKey, size: input.batchSize, concurrency: input.pagesPerBatch })
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;

@@ -22,6 +22,8 @@ export interface CrawlWorkflowInput {
   parallelBatches: number;
   /** URLs per scrape activity. */
   batchSize: number;
+  /** Pages open at once in one batch's browser. */
+  pagesPerBatch: number;
   /** Set by continue-as-new: planning already happened in an earlier run. */
   planned?: boolean;
   /** Pages handled by earlier runs, for progress reporting. */

@@ -2,7 +2,8 @@
 // (the dev server gets them as flags; a real cluster gets them here or from the
 // compose namespace job). Idempotent.
 import type { Connection } from '@temporalio/client';
-import { encodeSearchAttributeIndexedValueType, SearchAttributeType } from '@temporalio/common';
+import { SearchAttributeType } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from './definitions.ts';
 
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
@@ -12,7 +13,9 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   if (missing.length === 0) return [];
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, encodeSearchAttributeIndexedValueType(a.type)!])),
+    searchAttributes: Object.fromEntries(
+      missing.map((a) => [a.name, temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${a.type}`]]),
+    ),
   });
   return missing.map((a) => a.name);
 }

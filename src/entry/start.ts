@@ -1,0 +1,156 @@
+// `npm start`: the whole service on one machine. Brings up PostgreSQL (embedded
+// unless DATABASE_URL is set), applies migrations, the Temporal dev server
+// (unless TEMPORAL_ADDRESS is set), then one worker and the gateway as child
+// processes, restarting either if it dies. Ctrl-C / SIGTERM stops everything in
+// reverse order: the gateway stops accepting, the worker drains, servers stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDb } from '../db/prisma.ts';
+import { createLogger } from '../log.ts';
+import { ensureDefaultTeam } from '../teams/teams.ts';
+import { connectTemporal } from '../temporal/connection.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../temporal/dev-server.ts';
+import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
+import { runMain } from './process-helpers.ts';
+
+const progress = (line: string) => process.stderr.write(`[start] ${line}\n`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+interface Supervised {
+  name: string;
+  script: string;
+  readyLine: string;
+  child?: ChildProcess;
+  restarts: number[];
+}
+
+runMain('start', async () => {
+  const t0 = Date.now();
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, { process: 'start' });
+  let pg: EmbeddedPostgres | undefined;
+  let temporalServer: TemporalDevServer | undefined;
+  let stopping = false;
+  const children: Supervised[] = [
+    { name: 'worker', script: '../entry/worker.ts', readyLine: '"msg":"worker ready"', restarts: [] },
+    { name: 'gateway', script: '../entry/gateway.ts', readyLine: '"msg":"gateway listening"', restarts: [] },
+  ];
+
+  async function shutdown(code: number) {
+    if (stopping) return;
+    stopping = true;
+    progress('shutting down: gateway, then worker (draining), then Temporal and PostgreSQL ...');
+    for (const name of ['gateway', 'worker']) {
+      const c = children.find((x) => x.name === name)?.child;
+      if (c && c.exitCode === null && c.signalCode === null) {
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, config.worker.shutdownGraceMs + 15_000))]);
+      }
+    }
+    await temporalServer?.stop();
+    await pg?.stop();
+    progress('stopped');
+    process.exit(code);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+
+  let databaseUrl = config.database.url;
+  if (databaseUrl) {
+    progress('PostgreSQL: using DATABASE_URL');
+  } else {
+    const t = Date.now();
+    pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
+    databaseUrl = pg.url;
+    progress(`PostgreSQL: embedded server on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
+  }
+  const applied = await migrate(databaseUrl, log);
+  progress(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date');
+
+  let address = config.temporal.address;
+  let uiUrl = config.temporal.uiUrl;
+  if (address) {
+    progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
+  } else {
+    const t = Date.now();
+    temporalServer = await startTemporalDevServer({
+      cliPath: config.temporal.cliPath,
+      dataDir: config.dataDir,
+      port: config.temporal.devPort,
+      uiPort: config.temporal.devUiPort,
+      namespace: config.temporal.namespace,
+      persist: true,
+      log,
+    });
+    address = temporalServer.address;
+    uiUrl ??= temporalServer.uiUrl;
+    progress(`Temporal: dev server on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
+  }
+  const connection = await connectTemporal(address, log);
+  const added = await ensureSearchAttributes(connection, config.temporal.namespace);
+  await connection.close();
+  if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
+
+  const db = createDb(databaseUrl, 2);
+  const team = await ensureDefaultTeam(db, config.defaultTeam);
+  await db.$disconnect();
+
+  const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: address, SUPERVISED_BY_PID: String(process.pid) };
+
+  function launch(s: Supervised): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const script = fileURLToPath(new URL(s.script, import.meta.url));
+      // Own process group: a terminal Ctrl-C reaches only this supervisor, which stops children in order.
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+      s.child = child;
+      let ready = false;
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        process.stdout.write(`${line}\n`);
+        if (!ready && line.includes(s.readyLine)) {
+          ready = true;
+          resolve();
+        }
+      });
+      child.once('exit', (code, signal) => {
+        if (stopping) return;
+        if (!ready) return reject(new Error(`${s.name} exited during start-up (${signal ?? `code ${code}`}); see its messages above`));
+        const now = Date.now();
+        s.restarts = [...s.restarts.filter((t) => now - t < 60_000), now];
+        if (s.restarts.length > 5) {
+          progress(`${s.name} keeps dying (${s.restarts.length} times in a minute); giving up`);
+          void shutdown(1);
+          return;
+        }
+        progress(`${s.name} exited (${signal ?? `code ${code}`}); restarting it`);
+        launch(s).catch((err) => {
+          progress(`${s.name} could not be restarted: ${(err as Error).message}`);
+          void shutdown(1);
+        });
+      });
+    });
+  }
+
+  const t = Date.now();
+  await Promise.all(children.map(launch));
+  progress(`worker and gateway ready (${seconds(t)})`);
+
+  const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
+  const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
+  const lines = [
+    '',
+    `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`,
+    `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`,
+  ];
+  if (team.key) {
+    lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
+  } else {
+    lines.push('  API key:      use the key printed on first start, or `npm run cli -- key create --team default`');
+  }
+  lines.push(`  ready in ${seconds(t0)}. Ctrl-C stops everything; data stays in ${config.dataDir}.`, '');
+  process.stderr.write(`${lines.join('\n')}\n`);
+  await new Promise(() => undefined);
+});

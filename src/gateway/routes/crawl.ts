@@ -1,0 +1,52 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { HttpError } from '../../api/http-error.ts';
+import { crawlRequestSchema } from '../../api/schemas/crawl-request.ts';
+import type { Config } from '../../config.ts';
+import { crawlStatusBody, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../crawl/crawl-status.ts';
+import { startCrawl } from '../../crawl/start-crawl.ts';
+import type { Db } from '../../db/prisma.ts';
+import type { Client } from '@temporalio/client';
+import { authOf } from '../auth.ts';
+import { notFound } from '../errors.ts';
+import { publicBase } from '../public-url.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const paginationSchema = z.object({
+  skip: z.coerce.number({ error: 'skip must be a non-negative integer' }).int('skip must be a non-negative integer').min(0, 'skip must be a non-negative integer').default(0),
+  limit: z.coerce
+    .number({ error: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
+    .int(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
+    .min(1, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
+    .max(MAX_PAGE_SIZE, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+});
+
+function jobId(raw: string): string {
+  if (!UUID.test(raw)) throw new HttpError(400, 'Invalid job ID format. Job ID must be a valid UUID.', 'BAD_REQUEST');
+  return raw.toLowerCase();
+}
+
+export function crawlRoutes(deps: { db: Db; temporal: Client; config: Config }): Router {
+  const router = Router();
+
+  router.post('/crawl', async (req, res) => {
+    const body = crawlRequestSchema.parse(req.body ?? {});
+    const { team, apiKeyId } = authOf(res);
+    const id = await startCrawl(deps, team, apiKeyId, body);
+    res.json({ success: true, id, url: `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}` });
+  });
+
+  router.get('/crawl/:id', async (req, res) => {
+    const id = jobId(req.params.id);
+    const page = paginationSchema.safeParse(req.query);
+    if (!page.success) throw new HttpError(400, `Invalid pagination: ${page.error.issues[0].message}`, 'BAD_REQUEST');
+    const { team } = authOf(res);
+    const crawl = await deps.db.crawl.findFirst({ where: { id, teamId: team.id } });
+    if (!crawl || (crawl.expiresAt && crawl.expiresAt.getTime() <= Date.now())) throw notFound();
+    res.json(await crawlStatusBody(deps.db, crawl, page.data, `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`));
+  });
+
+  return router;
+}
