@@ -19,6 +19,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           pool: 'forks',
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/quiet-runtime.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: true,

@@ -151,18 +151,24 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
         await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
       }
 
-      await scrapeWithBrowser(
-        todo.map((r) => ({ url: r.url, key: r.urlKey })),
-        {
-          chromiumPath: config.chromium.path,
-          headless: config.chromium.headless,
-          concurrency: input.concurrency,
-          scrapeOptions: options.scrapeOptions,
-          signal: cancellationSignal(),
-          onPage,
-          onFailure,
-        },
-      );
+      // Pages heartbeat as they finish; this covers one slow page outliving the heartbeat timeout.
+      const ticker = setInterval(() => heartbeat({ handled: succeeded + failed }), Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+      try {
+        await scrapeWithBrowser(
+          todo.map((r) => ({ url: r.url, key: r.urlKey })),
+          {
+            chromiumPath: config.chromium.path,
+            headless: config.chromium.headless,
+            concurrency: input.concurrency,
+            scrapeOptions: options.scrapeOptions,
+            signal: cancellationSignal(),
+            onPage,
+            onFailure,
+          },
+        );
+      } finally {
+        clearInterval(ticker);
+      }
       const { queued } = await frontierCounts(db, crawlId);
       return { claimed: rows.length, succeeded, failed, queued };
     },

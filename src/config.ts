@@ -66,6 +66,8 @@ export function loadConfig() {
       batchSize: int('CRAWL_BATCH_SIZE', 10),
       /** Pages in flight per browser (Crawlee's fixed concurrency). */
       pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 4),
+      /** A batch whose worker stops heartbeating this long is retried elsewhere. */
+      heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
       /** How long results stay readable after a crawl ends. */
       retentionHours: int('CRAWL_RETENTION_HOURS', 24),
     },

@@ -23,18 +23,21 @@ const { planCrawl, finishCrawl } = proxyActivities<CrawlActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
 });
 
-const { scrapeBatch } = proxyActivities<CrawlActivities>({
-  startToCloseTimeout: '30 minutes',
-  // A dead worker is noticed after this long; pages heartbeat as they finish.
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
-});
+function scrapeActivities(heartbeatTimeoutMs: number) {
+  return proxyActivities<CrawlActivities>({
+    startToCloseTimeout: '30 minutes',
+    // A batch on a dead worker is noticed after this long and retried elsewhere.
+    heartbeatTimeout: heartbeatTimeoutMs,
+    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
+  });
+}
 
 /** Stop dispatching well before Temporal's own suggestion (4,096 events). */
 const HISTORY_EVENT_BUDGET = 3_000;
 
 export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   const { crawlId } = input;
+  const { scrapeBatch } = scrapeActivities(input.heartbeatTimeoutMs);
   let pagesHandled = input.pagesHandled ?? 0;
   let batchSeq = 0;
   let inFlight = 0;

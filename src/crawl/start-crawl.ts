@@ -48,7 +48,13 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
     pagesPerBrowser: deps.config.crawl.pagesPerBrowser,
   });
   await deps.db.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping' } });
-  const input: CrawlWorkflowInput = { crawlId: id, parallelBatches, pagesPerBatch, batchSize: deps.config.crawl.batchSize };
+  const input: CrawlWorkflowInput = {
+    crawlId: id,
+    parallelBatches,
+    pagesPerBatch,
+    batchSize: deps.config.crawl.batchSize,
+    heartbeatTimeoutMs: deps.config.crawl.heartbeatTimeoutMs,
+  };
   try {
     await deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', {
       workflowId: crawlWorkflowId(id),

@@ -1,6 +1,5 @@
 // The worker process: runs crawlWorkflow and its activities. Applies pending
 // migrations first, so a deployment needs no separate migration step.
-import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { loadConfig } from '../config.ts';
@@ -9,9 +8,8 @@ import { createDb } from '../db/prisma.ts';
 import { createLogger } from '../log.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
+import { WORKFLOWS_PATH } from '../temporal/workflows-path.ts';
 import { exitWithParent, requireSetting, runMain } from './process-helpers.ts';
-
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
 runMain('worker', async () => {
   const config = loadConfig();

@@ -24,6 +24,8 @@ export interface CrawlWorkflowInput {
   batchSize: number;
   /** Pages open at once in one batch's browser. */
   pagesPerBatch: number;
+  /** How soon a batch on a dead worker is retried. */
+  heartbeatTimeoutMs: number;
   /** Set by continue-as-new: planning already happened in an earlier run. */
   planned?: boolean;
   /** Pages handled by earlier runs, for progress reporting. */

@@ -3,7 +3,9 @@
 // compose namespace job). Idempotent.
 import type { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import protos from '@temporalio/proto';
+
+const { temporal } = protos;
 import { SEARCH_ATTRIBUTES } from './definitions.ts';
 
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {

@@ -1,0 +1,145 @@
+// Everything an integration test needs around the shared servers: its own task
+// queue, a gateway on a free port, a worker (in this process, or as a child
+// process that can be killed), and a fresh team with an API key.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createInterface } from 'node:readline';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createDb, type Db } from '../../src/db/prisma.ts';
+import { createApp } from '../../src/gateway/app.ts';
+import { createLogger } from '../../src/log.ts';
+import { createTeam, issueApiKey } from '../../src/teams/teams.ts';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
+
+export interface Harness {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  baseUrl: string;
+  teamId: string;
+  apiKey: string;
+  api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
+  newTeam(opts?: Parameters<typeof createTeam>[1]): Promise<{ teamId: string; apiKey: string }>;
+  startWorker(): Promise<void>;
+  spawnWorker(): Promise<ChildProcess>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(overrides: { crawl?: Partial<Config['crawl']> } = {}): Promise<Harness> {
+  const databaseUrl = inject('databaseUrl');
+  const temporalAddress = inject('temporalAddress');
+  const base = loadConfig();
+  const config: Config = {
+    ...base,
+    logLevel: 'warn',
+    database: { ...base.database, url: databaseUrl },
+    temporal: { ...base.temporal, address: temporalAddress, taskQueue: `test-${randomUUID()}` },
+    crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, ...overrides.crawl },
+  };
+  const log = createLogger('warn', { process: 'test' });
+  const db = createDb(databaseUrl);
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new Client({ connection });
+  const app = createApp({ db, temporal, config, log });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const workers: { worker: Worker; running: Promise<void>; connection: NativeConnection }[] = [];
+  const children: ChildProcess[] = [];
+
+  const newTeam: Harness['newTeam'] = async (opts) => {
+    const team = await createTeam(db, { name: `test-${randomUUID()}`, credits: 100_000, concurrencyLimit: 4, ...opts });
+    const { key } = await issueApiKey(db, team.id);
+    return { teamId: team.id, apiKey: key };
+  };
+  const { teamId, apiKey } = await newTeam();
+
+  return {
+    config,
+    db,
+    temporal,
+    baseUrl,
+    teamId,
+    apiKey,
+    newTeam,
+    api(path, init = {}) {
+      const { json, key, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      const auth = key === undefined ? apiKey : key;
+      if (auth !== null) headers.set('authorization', `Bearer ${auth}`);
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      return fetch(`${baseUrl}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async startWorker() {
+      const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      const worker = await Worker.create({
+        connection: nativeConnection,
+        taskQueue: config.temporal.taskQueue,
+        workflowsPath: WORKFLOWS_PATH,
+        activities: createActivities({ db, config, log }),
+        maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentBrowserBatches,
+      });
+      workers.push({ worker, running: worker.run(), connection: nativeConnection });
+    },
+    /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
+    async spawnWorker() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          TEMPORAL_ADDRESS: temporalAddress,
+          TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          CRAWL_HEARTBEAT_TIMEOUT_MS: String(config.crawl.heartbeatTimeoutMs),
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.includes('"msg":"worker ready"')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
+      });
+      return child;
+    },
+    async stop() {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      for (const w of workers) {
+        w.worker.shutdown();
+        await w.running;
+        await w.connection.close();
+      }
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await connection.close();
+      await db.$disconnect();
+    },
+  };
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000, intervalMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Polls GET /v2/crawl/{id} until the crawl leaves `scraping`; returns the final body. */
+export async function waitForCrawl(h: Harness, id: string, timeoutMs = 120_000): Promise<Record<string, unknown> & { status: string; data: any[] }> {
+  return waitFor(`crawl ${id} to finish`, async () => {
+    const body = await (await h.api(`/v2/crawl/${id}?limit=1000`)).json();
+    return body.status !== 'scraping' ? body : undefined;
+  }, timeoutMs);
+}
