@@ -6,10 +6,11 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CrawlRequest } from '../src/api/schemas/crawl-request.ts';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../src/crawl/frontier.ts';
+import { storeFailedPage, storeScrapedPage } from '../src/crawl/page-store.ts';
 import { createLinkFilter } from '../src/crawl/link-filter.ts';
 import { canonicalUrl, urlKey } from '../src/crawl/normalize-url.ts';
 import { scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
-import { buildDocument, documentSizeBytes, type DocumentFormat } from '../src/scrape/build-document.ts';
+import { buildDocument, type DocumentFormat } from '../src/scrape/build-document.ts';
 import type { CrawlStatus } from '../src/temporal/definitions.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -115,32 +116,18 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
           removeBase64Images: options.scrapeOptions.removeBase64Images,
           screenshot: page.screenshot,
         });
-        const follow = linksToFollow(page, discoveredLinks);
-        const key = { crawlId_urlKey: { crawlId, urlKey: page.target.key } };
-        const row = {
-          url: page.target.url,
-          success: true,
-          statusCode: page.statusCode,
-          error: null,
-          document: document as object,
-          sizeBytes: documentSizeBytes(document),
-        };
-        await db.$transaction(async (tx) => {
-          await tx.crawlPage.upsert({ where: key, create: { crawlId, urlKey: page.target.key, ...row }, update: row });
-          await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
-          await addToFrontier(tx, crawlId, follow, options.limit);
-        });
+        await storeScrapedPage(
+          db,
+          { crawlId, urlKey: page.target.key, url: page.target.url, statusCode: page.statusCode, document },
+          linksToFollow(page, discoveredLinks),
+          options.limit,
+        );
         succeeded++;
         heartbeat({ handled: succeeded + failed });
       };
 
       const onFailure = async (target: ScrapeTarget, error: string) => {
-        const key = { crawlId_urlKey: { crawlId, urlKey: target.key } };
-        const row = { url: target.url, success: false, statusCode: null, error, document: { metadata: { sourceURL: target.url, url: target.url, error } } };
-        await db.$transaction(async (tx) => {
-          await tx.crawlPage.upsert({ where: key, create: { crawlId, urlKey: target.key, ...row }, update: row });
-          await tx.crawlUrl.update({ where: key, data: { state: 'failed' } });
-        });
+        await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error });
         failed++;
         log.warn('page failed', { crawlId, url: target.url, error });
         heartbeat({ handled: succeeded + failed });

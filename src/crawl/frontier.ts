@@ -1,7 +1,7 @@
 // The crawl frontier in PostgreSQL. Rows are unique per (crawl, url key), which
 // is the dedup; a batch claims rows under its own key so a retried batch gets
 // exactly the same rows back; the page limit is enforced when rows are
-// inserted, under a lock on the crawl row.
+// inserted, under a per-crawl lock.
 import type { Db } from '../db/prisma.ts';
 
 export interface FrontierRow {
@@ -23,8 +23,10 @@ type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 /** Inserts URLs not seen before, up to `limit` rows for the crawl in total. Returns how many were new. */
 export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number): Promise<number> {
   if (urls.length === 0) return 0;
-  // Serialises inserts of concurrent batches of one crawl so the count check holds.
-  await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
+  // Serialises inserts of one crawl's concurrent pages so the count check holds.
+  // An advisory lock, not a row lock: the page insert before this holds a
+  // foreign-key share lock on the crawl row, and upgrading that deadlocks.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
   const [{ count }] = await tx.$queryRaw<{ count: bigint }[]>`SELECT count(*)::bigint AS count FROM crawl_url WHERE crawl_id = ${crawlId}::uuid`;
   const room = limit - Number(count);
   if (room <= 0) return 0;

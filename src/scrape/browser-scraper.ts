@@ -3,7 +3,7 @@
 // material and decides what to store. Tuning choices are explained in
 // shared/reference/crawlee-notes.md (fixed concurrency, no fingerprints, no
 // session pool so 4xx/5xx pages reach the handler instead of being retried).
-import { Configuration, log as crawleeLog } from '@crawlee/core';
+import { Configuration, CriticalError, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { chromium } from 'playwright';
 import type { ScrapeOptions } from '../api/schemas/scrape-options.ts';
@@ -45,6 +45,27 @@ export interface BrowserScrapeOptions {
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
 }
 
+/** First meaningful line of an error, for users; never empty. */
+export function describeError(error: unknown): string {
+  const err = error as { name?: string; message?: string; code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } } };
+  // Prisma errors raised through a driver adapter have an empty message.
+  const text = err?.message || err?.meta?.driverAdapterError?.cause?.originalMessage || String(error);
+  const line = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  return line ?? `${err?.name ?? 'Error'}${err?.code ? ` ${err.code}` : ''}`;
+}
+
+/**
+ * Storing a page is not the page's fault: if it fails, the whole crawler stops
+ * (CriticalError) so the activity fails and Temporal retries the batch.
+ */
+async function deliver(store: () => Promise<void>): Promise<void> {
+  try {
+    await store();
+  } catch (err) {
+    throw new CriticalError(`storing a page failed: ${describeError(err)}`, { cause: err });
+  }
+}
+
 export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserScrapeOptions): Promise<void> {
   if (targets.length === 0) return;
   const so = opts.scrapeOptions;
@@ -76,17 +97,17 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         const shot = screenshot
           ? `data:image/png;base64,${(await page.screenshot({ fullPage: screenshot.fullPage === true, type: 'png' })).toString('base64')}`
           : undefined;
-        await opts.onPage({
+        await deliver(() => opts.onPage({
           target: request.userData.target as ScrapeTarget,
           finalUrl: page.url(),
           statusCode: response?.status() ?? 200,
           contentType: response?.headers()['content-type'],
           rawHtml,
           screenshot: shot,
-        });
+        }));
       },
       failedRequestHandler: async ({ request }, error) => {
-        await opts.onFailure(request.userData.target as ScrapeTarget, error.message.split('\n')[0]);
+        await deliver(() => opts.onFailure(request.userData.target as ScrapeTarget, describeError(error)));
       },
     },
     new Configuration({ persistStorage: false, systemInfoV2: true }),

@@ -104,6 +104,7 @@ export async function startHarness(overrides: { crawl?: Partial<Config['crawl']>
       await new Promise<void>((resolve, reject) => {
         createInterface({ input: child.stdout! }).on('line', (line) => {
           if (line.includes('"msg":"worker ready"')) resolve();
+          if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`[worker] ${line}\n`);
         });
         child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
       });
