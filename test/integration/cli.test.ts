@@ -1,0 +1,75 @@
+// The admin CLI as users run it (a child process), against the test database.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+const run = promisify(execFile);
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h?.stop());
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/entry/cli.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: h.config.database.url },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('admin CLI', () => {
+  it('creates a team, issues a key that authenticates, sets flags and credits, revokes the key', async () => {
+    const name = `cli-${randomUUID()}`;
+    const created = await cli('team', 'create', '--name', name, '--concurrency', '3', '--credits', '500', '--enable', 'zeroDataRetention');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/created: concurrency 3, credits 500/);
+    expect(created.stdout).toMatch(/webhook signing secret: whsec_[0-9a-f]{48}/);
+
+    const issued = await cli('key', 'create', '--team', name, '--name', 'ci');
+    expect(issued.code).toBe(0);
+    const key = issued.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^fc-[0-9a-f]{32}$/);
+    const team = await h.db.team.findFirstOrThrow({ where: { name } });
+    expect(await h.db.apiKey.count({ where: { teamId: team.id, keyHash: key } })).toBe(0);
+    expect((await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { key })).status).toBe(404);
+
+    expect((await cli('team', 'flags', name, '--enable', 'ignoreRobotsTxt', '--disable', 'zeroDataRetention')).stdout).toMatch(/ignoreRobotsTxt=true .*zeroDataRetention=false/);
+    expect((await cli('team', 'credits', name, '--grant', '250')).stdout).toMatch(/credit balance of .*: 750/);
+    expect((await cli('team', 'limits', name, '--concurrency', '8')).code).toBe(0);
+    const updated = await h.db.team.findUniqueOrThrow({ where: { id: team.id } });
+    expect(updated).toMatchObject({ flagIgnoreRobotsTxt: true, flagZeroDataRetention: false, creditBalance: 750, concurrencyLimit: 8 });
+
+    const listed = await cli('key', 'list', '--team', name);
+    const prefix = key.slice(0, 9);
+    expect(listed.stdout).toContain(prefix);
+    expect((await cli('key', 'revoke', prefix)).code).toBe(0);
+    expect((await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { key })).status).toBe(401);
+    expect((await cli('key', 'list', '--team', name)).stdout).toMatch(/REVOKED/);
+  });
+
+  it('has --help on every command and fails clearly on misuse', async () => {
+    const top = await cli('--help');
+    expect(top.code).toBe(0);
+    const commands = [...top.stdout.matchAll(/^ {2}(\w+ \w+)\s/gm)].map((m) => m[1]);
+    expect(commands).toEqual(expect.arrayContaining(['team create', 'team list', 'team flags', 'team credits', 'team secret', 'key create', 'key list', 'key revoke']));
+    for (const c of commands) {
+      const help = await cli(...c.split(' '), '--help');
+      expect(help.code, c).toBe(0);
+      expect(help.stdout, c).toMatch(new RegExp(`^usage: npm run cli -- ${c}`));
+    }
+    const bad = await cli('team', 'flags', 'nobody-by-this-name', '--enable', 'ignoreRobotsTxt');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: no team "nobody-by-this-name"/);
+    const unknownFlag = await cli('team', 'create', '--name', 'x', '--enable', 'teleport');
+    expect(unknownFlag.stderr).toMatch(/unknown flag "teleport"/);
+    expect((await cli('frobnicate')).code).toBe(2);
+  });
+});
