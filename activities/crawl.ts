@@ -140,6 +140,7 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
 
       // Pages heartbeat as they finish; this covers one slow page outliving the heartbeat timeout.
       const ticker = setInterval(() => heartbeat({ handled: succeeded + failed }), Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+      const signal = cancellationSignal();
       try {
         await scrapeWithBrowser(
           todo.map((r) => ({ url: r.url, key: r.urlKey })),
@@ -148,7 +149,7 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
             headless: config.chromium.headless,
             concurrency: input.concurrency,
             scrapeOptions: options.scrapeOptions,
-            signal: cancellationSignal(),
+            signal,
             onPage,
             onFailure,
           },
@@ -156,18 +157,29 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
       } finally {
         clearInterval(ticker);
       }
+      // A batch completes only when every URL it claimed is stored; otherwise it
+      // fails and its retry (same batch key, same URLs) handles the rest.
+      if (signal?.aborted) throw signal.reason;
+      if (succeeded + failed < todo.length) {
+        throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo.length} pages`);
+      }
       const { queued } = await frontierCounts(db, crawlId);
       return { claimed: rows.length, succeeded, failed, queued };
     },
 
     /**
      * Records the crawl's end. A completion is refused (finished: false) while
-     * the frontier still holds work, so the workflow goes on.
+     * the frontier still holds work, so the workflow goes on. The workflow calls
+     * this with no batch in flight, so claimed rows are orphans (of a reset or
+     * terminated run) and go back to the queue.
      */
     async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number }> {
       if (input.status === 'completed') {
         const counts = await frontierCounts(db, input.crawlId);
-        if (counts.queued + counts.claimed > 0) return { finished: false, queued: counts.queued };
+        if (counts.queued + counts.claimed > 0) {
+          const released = await releaseClaims(db, input.crawlId);
+          return { finished: false, queued: counts.queued + released };
+        }
       }
       const now = new Date();
       await db.crawl.updateMany({

@@ -15,6 +15,8 @@ const PASSWORD = 'postgres';
 
 export interface EmbeddedPostgres {
   url: string;
+  /** True when the server was left running by an earlier, killed start and reused. */
+  adopted: boolean;
   /** Stops the server this handle started or adopted; a handle to a server run by another process does nothing. */
   stop(): Promise<void>;
 }
@@ -136,6 +138,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
 
   return {
     url,
+    adopted: leftover !== undefined,
     async stop() {
       // SIGINT is PostgreSQL's "fast" shutdown: abort sessions, checkpoint, exit.
       if (ownedPid !== undefined) await stopPid(ownedPid, 'SIGINT', 30_000, 'embedded PostgreSQL');
@@ -146,6 +149,6 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
 /** For one-off commands (the CLI): reuse a running embedded server, or start one for the duration. */
 export async function connectEmbeddedPostgres(opts: { dataDir: string; port: number; database: string; log: Logger }): Promise<EmbeddedPostgres> {
   const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
-  if (await canConnect(url)) return { url, stop: async () => undefined };
+  if (await canConnect(url)) return { url, adopted: true, stop: async () => undefined };
   return startEmbeddedPostgres(opts);
 }

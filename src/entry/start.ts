@@ -66,7 +66,8 @@ runMain('start', async () => {
     const t = Date.now();
     pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
     databaseUrl = pg.url;
-    progress(`PostgreSQL: embedded server on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
+    const how = pg.adopted ? 'adopted the embedded server an earlier start left running' : 'embedded server';
+    progress(`PostgreSQL: ${how} on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
   }
   const applied = await migrate(databaseUrl, log);
   progress(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date');
@@ -88,7 +89,8 @@ runMain('start', async () => {
     });
     address = temporalServer.address;
     uiUrl ??= temporalServer.uiUrl;
-    progress(`Temporal: dev server on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
+    const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
+    progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
   }
   const connection = await connectTemporal(address, log);
   const added = await ensureSearchAttributes(connection, config.temporal.namespace);

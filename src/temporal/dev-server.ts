@@ -10,6 +10,8 @@ import { devServerSearchAttributeFlags } from './search-attributes.ts';
 
 export interface TemporalDevServer {
   address: string;
+  /** True when the server was left running by an earlier, killed start and reused. */
+  adopted: boolean;
   uiUrl?: string;
   stop(): Promise<void>;
 }
@@ -45,10 +47,11 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
 
   const leftover = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
   let pid: number;
-  if (leftover && pidAlive(leftover)) {
+  const adopted = leftover !== undefined && pidAlive(leftover);
+  if (adopted) {
     opts.log.info('adopting the Temporal dev server left running by an earlier start', { pid: leftover });
     await waitUntil(() => portOpen(opts.port), 30_000, 'the running Temporal dev server');
-    pid = leftover;
+    pid = leftover!;
   } else {
     if (await portOpen(opts.port)) {
       throw new Error(`port ${opts.port} is already in use by another program; stop it, or set TEMPORAL_DEV_PORT, or point TEMPORAL_ADDRESS at that server`);
@@ -71,6 +74,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   }
   return {
     address,
+    adopted,
     uiUrl,
     async stop() {
       await stopPid(pid, 'SIGTERM', 30_000, 'the Temporal dev server');
