@@ -11,12 +11,14 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           pool: 'forks',
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
           pool: 'forks',
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/quiet-runtime.ts'],

@@ -1,5 +1,7 @@
 // A crawl end to end: HTTP gateway -> Temporal -> worker (Crawlee + Chromium) ->
 // PostgreSQL -> status API, against a local fixture site.
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/temporal/definitions.ts';
@@ -81,6 +83,8 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
 
     const history = await handle.fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, crawlWorkflowId(started.id));
+    // RECORD_HISTORY=<file> saves it as a fixture for the offline replay test (test/unit/workflow-replay.test.ts).
+    if (process.env.RECORD_HISTORY) writeFileSync(process.env.RECORD_HISTORY, historyToJSON(history));
   });
 
   it('respects limit and maxDiscoveryDepth', async () => {

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { activityEndpoint } from '../../../src/gateway/activity-log.ts';
+
+describe('activityEndpoint', () => {
+  it('maps paths to the endpoint names of the activity listing', () => {
+    expect(activityEndpoint('/v2/crawl')).toBe('crawl');
+    expect(activityEndpoint('/v2/crawl/0189-x/errors')).toBe('crawl');
+    expect(activityEndpoint('/v2/batch/scrape/1')).toBe('batch_scrape');
+    expect(activityEndpoint('/v2/deep-research')).toBe('deep_research');
+    expect(activityEndpoint('/v2/browser/s/execute')).toBe('browser');
+    expect(activityEndpoint('/v2/search')).toBe('search');
+  });
+});
