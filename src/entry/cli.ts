@@ -17,6 +17,7 @@ import {
   NotFoundError,
   revokeApiKey,
   setTeamFlags,
+  teamFlags,
   type TeamFlags,
 } from '../teams/teams.ts';
 
@@ -74,7 +75,8 @@ const COMMANDS: Record<string, Command> = {
     async run(db) {
       const teams = await db.team.findMany({ orderBy: { createdAt: 'asc' }, include: { _count: { select: { apiKeys: { where: { revokedAt: null } } } } } });
       for (const t of teams) {
-        const flags = FLAG_NAMES.filter((f) => t[`flag${f[0].toUpperCase()}${f.slice(1)}` as keyof typeof t] === true);
+        const enabled = teamFlags(t);
+        const flags = FLAG_NAMES.filter((f) => enabled[f]);
         out(`${t.id}  ${t.name}  concurrency=${t.concurrencyLimit} credits=${t.creditBalance} keys=${t._count.apiKeys} flags=${flags.join(',') || '-'}`);
       }
     },
@@ -87,7 +89,8 @@ const COMMANDS: Record<string, Command> = {
     async run(db, v, [teamRef]) {
       const team = await findTeam(db, teamRef);
       const updated = await setTeamFlags(db, team.id, { ...parseFlags(v.enable, true), ...parseFlags(v.disable, false) });
-      out(`flags of ${updated.name}: ${FLAG_NAMES.map((f) => `${f}=${updated[`flag${f[0].toUpperCase()}${f.slice(1)}` as keyof typeof updated]}`).join(' ')}`);
+      const flags = teamFlags(updated);
+      out(`flags of ${updated.name}: ${FLAG_NAMES.map((f) => `${f}=${flags[f]}`).join(' ')}`);
     },
   },
   'team limits': {

@@ -23,6 +23,11 @@ const FLAG_COLUMNS = {
 
 export const FLAG_NAMES = Object.keys(FLAG_COLUMNS) as (keyof TeamFlags)[];
 
+/** A team's flags by their API names. */
+export function teamFlags(team: Record<(typeof FLAG_COLUMNS)[keyof TeamFlags], boolean>): Required<TeamFlags> {
+  return Object.fromEntries(FLAG_NAMES.map((f) => [f, team[FLAG_COLUMNS[f]]])) as Required<TeamFlags>;
+}
+
 export class NotFoundError extends Error {}
 
 export function newSigningSecret(): string {

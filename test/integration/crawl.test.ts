@@ -1,7 +1,7 @@
 // A crawl end to end: HTTP gateway -> Temporal -> worker (Crawlee + Chromium) ->
 // PostgreSQL -> status API, against a local fixture site.
 import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/temporal/definitions.ts';

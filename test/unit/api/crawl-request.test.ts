@@ -4,9 +4,10 @@ import {
   type CrawlRequest,
   type CrawlRequestInput,
 } from '../../../src/api/schemas/crawl-request.ts';
+import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
-const UNRECOGNIZED = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+const UNRECOGNIZED = UNRECOGNIZED_KEY_MESSAGE;
 
 function reject(body: Record<string, unknown>): string {
   return rejectMessage(crawlRequestSchema, body).error;

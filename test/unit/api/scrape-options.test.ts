@@ -4,9 +4,10 @@ import {
   scrapeOptionsSchema,
   type ScrapeOptions,
 } from '../../../src/api/schemas/scrape-options.ts';
+import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
-const UNRECOGNIZED = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+const UNRECOGNIZED = UNRECOGNIZED_KEY_MESSAGE;
 
 function reject(options: Record<string, unknown>): string {
   return rejectMessage(scrapeOptionsSchema, options).error;
