@@ -8,7 +8,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
-import { pidAlive, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
+import { pidAlive, portOpen, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -127,6 +127,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     await waitUntil(() => canConnect(serverUrl), 30_000, 'the running embedded PostgreSQL');
     ownedPid = leftover;
   } else {
+    if (await portOpen(opts.port)) {
+      throw new Error(`port ${opts.port} is already in use by another program; stop it, or set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to an existing PostgreSQL`);
+    }
     const logPath = join(opts.dataDir, 'postgres.log');
     closeSync(openSync(logPath, 'a'));
     if (ids.uid !== undefined) chownSync(logPath, ids.uid, ids.gid!);

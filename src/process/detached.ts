@@ -3,6 +3,7 @@
 // worker has drained, and a start that was killed can adopt them next time.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -11,6 +12,16 @@ export function pidAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {

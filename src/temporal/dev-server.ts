@@ -2,10 +2,9 @@
 // TEMPORAL_ADDRESS is unset: persisted to a SQLite file, Web UI included,
 // search attributes registered by flags.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
-import { pidAlive, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
+import { pidAlive, portOpen, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
 import { devServerSearchAttributeFlags } from './search-attributes.ts';
 
 export interface TemporalDevServer {
@@ -26,16 +25,6 @@ export interface DevServerOptions {
   persist: boolean;
   log: Logger;
   extraArgs?: string[];
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
