@@ -44,22 +44,7 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
     return { crawl, options: crawl.options as unknown as CrawlRequest };
   }
 
-  function heartbeat(details: unknown) {
-    // Activities also run outside Temporal in unit tests.
-    try {
-      Context.current().heartbeat(details);
-    } catch {
-      /* not inside an activity */
-    }
-  }
-
-  function cancellationSignal(): AbortSignal | undefined {
-    try {
-      return Context.current().cancellationSignal;
-    } catch {
-      return undefined;
-    }
-  }
+  const heartbeat = (details: unknown) => Context.current().heartbeat(details);
 
   return {
     /** Seeds the frontier with the start URL. Runs before any batch of the crawl, so stale claims are released. */
@@ -140,7 +125,7 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
 
       // Pages heartbeat as they finish; this covers one slow page outliving the heartbeat timeout.
       const ticker = setInterval(() => heartbeat({ handled: succeeded + failed }), Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
-      const signal = cancellationSignal();
+      const signal = Context.current().cancellationSignal;
       try {
         await scrapeWithBrowser(
           todo.map((r) => ({ url: r.url, key: r.urlKey })),
@@ -159,7 +144,7 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
       }
       // A batch completes only when every URL it claimed is stored; otherwise it
       // fails and its retry (same batch key, same URLs) handles the rest.
-      if (signal?.aborted) throw signal.reason;
+      if (signal.aborted) throw signal.reason;
       if (succeeded + failed < todo.length) {
         throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo.length} pages`);
       }

@@ -3,7 +3,7 @@
 // group so a Ctrl-C in the terminal does not stop it before the worker has
 // drained, and it is stopped explicitly by whoever started it.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -50,12 +50,8 @@ function runAsIds(): { uid?: number; gid?: number } {
 function ensureTraversable(dir: string): void {
   // A temp dir from mkdtemp is 0700; the postgres user must be able to walk into it.
   for (let d = dir; d !== dirname(d); d = dirname(d)) {
-    try {
-      const mode = Number.parseInt(execFileSync('stat', ['-c', '%a', d], { encoding: 'utf8' }).trim(), 8);
-      if ((mode & 0o001) === 0) chmodSync(d, mode | 0o011);
-    } catch {
-      return;
-    }
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) chmodSync(d, mode | 0o011);
   }
 }
 

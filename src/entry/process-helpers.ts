@@ -1,5 +1,10 @@
 // Small pieces every entry point shares: one-line fatal errors instead of stack
-// traces, required settings, and exiting when the supervising `npm start` dies.
+// traces, required settings, the start-up of a service process, and shutting
+// down on signals or when the supervising `npm start` dies.
+import { loadConfig } from '../config.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDb } from '../db/prisma.ts';
+import { createLogger } from '../log.ts';
 
 export function runMain(name: string, main: () => Promise<void>): void {
   main().then(
@@ -21,7 +26,7 @@ export function requireSetting(value: string | undefined, name: string): string 
  * A child of `npm start` must not outlive it: when the supervisor is killed,
  * the child is re-parented, and then shuts down gracefully.
  */
-export function exitWithParent(onOrphaned: () => void): void {
+function exitWithParent(onOrphaned: () => void): void {
   if (process.env.SUPERVISED_BY_PID === undefined) return;
   const parent = Number(process.env.SUPERVISED_BY_PID);
   const timer = setInterval(() => {
@@ -33,4 +38,29 @@ export function exitWithParent(onOrphaned: () => void): void {
     }
   }, 1000);
   timer.unref();
+}
+
+/**
+ * What the gateway and the worker do first: read config, require the external
+ * services, apply pending migrations (so a deployment needs no migration step).
+ */
+export async function bootService(name: string) {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, { process: name });
+  const databaseUrl = requireSetting(config.database.url, 'DATABASE_URL');
+  const address = requireSetting(config.temporal.address, 'TEMPORAL_ADDRESS');
+  await migrate(databaseUrl, log);
+  return { config, log, address, db: createDb(databaseUrl) };
+}
+
+/** Calls `stop` once, on SIGINT, SIGTERM, or the death of the supervising `npm start`. */
+export function onShutdown(stop: (why: string) => void): void {
+  let stopping = false;
+  const once = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    stop(why);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => once(signal));
+  exitWithParent(() => once('parent exited'));
 }

@@ -7,8 +7,6 @@ import {
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
-const UNRECOGNIZED = UNRECOGNIZED_KEY_MESSAGE;
-
 function reject(body: Record<string, unknown>): string {
   return rejectMessage(crawlRequestSchema, body).error;
 }
@@ -189,7 +187,7 @@ describe('crawlRequestSchema strictness', () => {
     'rejects the unknown top-level key %s',
     (key) => {
       const { error, details } = rejectMessage(crawlRequestSchema, { url: 'https://example.com', [key]: 1 });
-      expect(error).toBe(UNRECOGNIZED);
+      expect(error).toBe(UNRECOGNIZED_KEY_MESSAGE);
       expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: [key], path: [] });
     },
   );
@@ -199,13 +197,13 @@ describe('crawlRequestSchema strictness', () => {
       url: 'https://example.com',
       scrapeOptions: { formats: ['markdown'], fastMode: true },
     });
-    expect(error).toBe(UNRECOGNIZED);
+    expect(error).toBe(UNRECOGNIZED_KEY_MESSAGE);
     expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['fastMode'], path: ['scrapeOptions'] });
   });
 
   it('rejects an unknown key inside the webhook object', () => {
     expect(reject({ url: 'https://example.com', webhook: { url: 'https://hooks.example.com', secret: 'x' } })).toBe(
-      UNRECOGNIZED,
+      UNRECOGNIZED_KEY_MESSAGE,
     );
   });
 

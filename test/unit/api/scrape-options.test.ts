@@ -7,8 +7,6 @@ import {
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
-const UNRECOGNIZED = UNRECOGNIZED_KEY_MESSAGE;
-
 function reject(options: Record<string, unknown>): string {
   return rejectMessage(scrapeOptionsSchema, options).error;
 }
@@ -144,7 +142,7 @@ describe('scrapeOptionsSchema formats', () => {
   });
 
   it('rejects unknown keys in a format object', () => {
-    expect(reject({ formats: [{ type: 'markdown', schema: {} }] })).toBe(UNRECOGNIZED);
+    expect(reject({ formats: [{ type: 'markdown', schema: {} }] })).toBe(UNRECOGNIZED_KEY_MESSAGE);
   });
 });
 
@@ -208,7 +206,7 @@ describe('scrapeOptionsSchema actions', () => {
   });
 
   it('rejects unknown keys in an action', () => {
-    expect(reject({ actions: [{ type: 'scrape', full: true }] })).toBe(UNRECOGNIZED);
+    expect(reject({ actions: [{ type: 'scrape', full: true }] })).toBe(UNRECOGNIZED_KEY_MESSAGE);
   });
 });
 
@@ -239,6 +237,6 @@ describe('scrapeOptionsSchema ranges and refinements', () => {
   });
 
   it.each(['fastMode', 'redactPII', 'useMock', 'jsonOptions', 'extract'])('rejects the unknown key %s', (key) => {
-    expect(reject({ [key]: true })).toBe(UNRECOGNIZED);
+    expect(reject({ [key]: true })).toBe(UNRECOGNIZED_KEY_MESSAGE);
   });
 });
