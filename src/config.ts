@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every variable is documented in the
 // README's table; add new ones there too.
 import { resolve } from 'node:path';
+import { parseAllowlist } from './net/address-policy.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -70,6 +71,25 @@ export function loadConfig() {
       heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
       /** How long results stay readable after a crawl ends. */
       retentionHours: int('CRAWL_RETENTION_HOURS', 24),
+      /** How often the scheduled purge deletes expired crawls and old cache entries. */
+      purgeIntervalMinutes: int('CRAWL_PURGE_INTERVAL_MINUTES', 60),
+      /** Cached page loads older than this are deleted (maxAge can never reach past it). */
+      cacheRetentionHours: int('PAGE_CACHE_RETENTION_HOURS', 168),
+      /** Off by default: crawl targets on loopback/private/link-local/metadata addresses are refused. */
+      allowPrivateAddresses: bool('CRAWL_ALLOW_PRIVATE_ADDRESSES', false),
+      /** IPs or CIDRs allowed even though private (e.g. an intranet host). */
+      privateAddressAllowlist: parseAllowlist(str('CRAWL_PRIVATE_ADDRESS_ALLOWLIST')),
+      /** Upstream HTTP proxy for every crawl request; none by default (no proxy pool). */
+      proxyUrl: str('CRAWL_PROXY_URL'),
+      userAgent: str('CRAWL_USER_AGENT'),
+      mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
+    },
+    llm: {
+      /** OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options; unset: prompts are refused. */
+      baseUrl: str('LLM_BASE_URL'),
+      apiKey: str('LLM_API_KEY'),
+      model: str('LLM_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: int('LLM_TIMEOUT_MS', 30_000),
     },
     chromium: {
       path: str('CHROMIUM_PATH'),

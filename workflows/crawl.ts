@@ -7,6 +7,7 @@ import {
   continueAsNew,
   isCancellation,
   proxyActivities,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -19,7 +20,9 @@ import {
 } from '../src/temporal/definitions.ts';
 
 const { planCrawl, finishCrawl } = proxyActivities<CrawlActivities>({
-  startToCloseTimeout: '2 minutes',
+  // Planning fetches robots.txt and up to 20 sitemaps; it heartbeats per fetch.
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['CrawlNotFound'] },
 });
 
@@ -42,6 +45,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   let batchSeq = 0;
   let inFlight = 0;
   let failure: unknown;
+  let outOfCredits = false;
+  let lastBatchEnded = input.lastBatchEndedAt;
 
   const historyFull = () => {
     const info = workflowInfo();
@@ -62,25 +67,34 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;
+          outOfCredits ||= r.outOfCredits;
         })
         .catch((err) => {
           failure ??= err;
         })
-        .finally(() => inFlight--);
+        .finally(() => {
+          inFlight--;
+          lastBatchEnded = Date.now();
+        });
     };
+    const canLaunch = () => inFlight < input.parallelBatches && queued > 0 && !outOfCredits && !historyFull();
 
     for (;;) {
-      await condition(() => failure !== undefined || inFlight === 0 || (inFlight < input.parallelBatches && queued > 0 && !historyFull()));
+      await condition(() => failure !== undefined || inFlight === 0 || canLaunch());
       if (failure !== undefined) throw failure;
-      if (inFlight < input.parallelBatches && queued > 0 && !historyFull()) {
+      if (canLaunch()) {
+        // delay: seconds between scrapes, kept by a durable timer (visible in the UI).
+        if (input.delayMs && lastBatchEnded !== undefined) {
+          await sleep(Math.max(0, lastBatchEnded + input.delayMs - Date.now()));
+        }
         launch();
         continue;
       }
       if (inFlight > 0) continue;
       if (historyFull()) {
-        await continueAsNew<typeof crawlWorkflow>({ ...input, planned: true, pagesHandled });
+        await continueAsNew<typeof crawlWorkflow>({ ...input, planned: true, pagesHandled, lastBatchEndedAt: lastBatchEnded });
       }
-      const done = await finishCrawl({ crawlId, status: 'completed' });
+      const done = await finishCrawl({ crawlId, status: 'completed', outOfCredits });
       if (done.finished) break;
       // Another batch's late snapshot hid work still in the frontier.
       queued = Math.max(done.queued, 1);

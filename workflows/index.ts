@@ -1,1 +1,2 @@
 export { crawlWorkflow } from './crawl.ts';
+export { purgeExpiredWorkflow } from './purge.ts';

@@ -1,9 +1,12 @@
 // The body of GET /v2/crawl/{id}: counters plus one page of documents, at most
 // 10 MB of them. `next` stays while the crawl runs or documents remain, and
 // disappears once a finished crawl has handed out everything (the JS SDK
-// follows `next` until it is gone).
+// follows `next` until it is gone). Zero-data-retention crawls hand each
+// document out once: it is erased as it is read.
+import { creditsUsedByJob } from '../billing/credits.ts';
 import type { Db } from '../db/prisma.ts';
 import type { Crawl } from '../generated/prisma/client.ts';
+import type { CrawlRequest } from '../api/schemas/crawl-request.ts';
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -23,23 +26,34 @@ export async function crawlCounts(db: Db, crawlId: string) {
   return { completed, total };
 }
 
+export function isZeroDataRetention(crawl: Crawl): boolean {
+  return (crawl.options as unknown as CrawlRequest).zeroDataRetention === true;
+}
+
 export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, now = new Date()) {
-  const { completed, total } = await crawlCounts(db, crawl.id);
+  const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
   const rows = await db.crawlPage.findMany({
     where: { crawlId: crawl.id, success: true },
     orderBy: { id: 'asc' },
     skip: page.skip,
     take: page.limit,
-    select: { document: true, sizeBytes: true },
+    select: { id: true, document: true, sizeBytes: true, purgedAt: true },
   });
   const data: unknown[] = [];
   let bytes = 0;
+  let consumed = 0;
   for (const row of rows) {
     if (data.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
+    consumed++;
+    if (row.purgedAt) continue;
     bytes += row.sizeBytes;
     data.push(row.document);
   }
-  const returnedUpTo = page.skip + data.length;
+  if (isZeroDataRetention(crawl) && consumed > 0) {
+    const handedOut = rows.slice(0, consumed).filter((r) => !r.purgedAt).map((r) => r.id);
+    await db.crawlPage.updateMany({ where: { id: { in: handedOut } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
+  }
+  const returnedUpTo = page.skip + consumed;
   const more = crawl.status === 'scraping' || returnedUpTo < completed;
   const limitParam = page.limit === DEFAULT_PAGE_SIZE ? '' : `&limit=${page.limit}`;
   const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + 24 * 3_600_000);
@@ -48,11 +62,11 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
     status: crawl.status,
     completed,
     total,
-    // One credit per scraped page.
-    creditsUsed: completed,
+    creditsUsed,
     expiresAt: expiresAt.toISOString(),
     createdAt: crawl.createdAt.toISOString(),
     ...(crawl.completedAt && { completedAt: crawl.completedAt.toISOString() }),
+    ...(crawl.status !== 'scraping' && crawl.warning && { warning: crawl.warning }),
     ...(more && { next: `${nextBase}?skip=${returnedUpTo}${limitParam}` }),
     data,
   };

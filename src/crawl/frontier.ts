@@ -2,7 +2,7 @@
 // is the dedup; a batch claims rows under its own key so a retried batch gets
 // exactly the same rows back; the page limit is enforced when rows are
 // inserted, under a per-crawl lock.
-import type { Db } from '../db/prisma.ts';
+import type { Db, Tx } from '../db/prisma.ts';
 
 export interface FrontierRow {
   id: bigint;
@@ -18,7 +18,7 @@ export interface NewFrontierUrl {
   depth: number;
 }
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
 
 /** Inserts URLs not seen before, up to `limit` rows for the crawl in total. Returns how many were new. */
 export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number): Promise<number> {
@@ -27,7 +27,8 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
   // An advisory lock, not a row lock: the page insert before this holds a
   // foreign-key share lock on the crawl row, and upgrading that deadlocks.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
-  const [{ count }] = await tx.$queryRaw<{ count: bigint }[]>`SELECT count(*)::bigint AS count FROM crawl_url WHERE crawl_id = ${crawlId}::uuid`;
+  // Redirect aliases are not pages of their own, so they do not count.
+  const [{ count }] = await tx.$queryRaw<{ count: bigint }[]>`SELECT count(*)::bigint AS count FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> 'redirect'`;
   const room = limit - Number(count);
   if (room <= 0) return 0;
   const seen = new Set<string>();
@@ -81,4 +82,10 @@ export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued:
   const rows = await db.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { in: ['queued', 'claimed'] } }, _count: { _all: true } });
   const get = (s: string) => rows.find((r) => r.state === s)?._count._all ?? 0;
   return { queued: get('queued'), claimed: get('claimed') };
+}
+
+/** Marks what is still queued as never to be scraped (the crawl stopped early). */
+export async function skipQueued(db: Db, crawlId: string): Promise<number> {
+  const { count } = await db.crawlUrl.updateMany({ where: { crawlId, state: { in: ['queued', 'claimed'] } }, data: { state: 'skipped', claimedBy: null } });
+  return count;
 }

@@ -51,6 +51,16 @@ export function createLinkFilter(startUrl: string, opts: LinkFilterOptions) {
   }
 
   return {
+    /**
+     * External pages are followed one hop only: links found on a page outside
+     * the start host (and its subdomains, when allowed) are not followed.
+     */
+    followsLinksOn(pageUrl: string): boolean {
+      const url = new URL(pageUrl);
+      const host = bareHost(url.hostname);
+      return (host === startHost && url.port === start.port) || (opts.allowSubdomains && host.endsWith(`.${startHost}`));
+    },
+
     /** The start URL is checked against include/exclude too, never against scope. */
     checkStart(url: string): LinkDecision {
       return pathRules(new URL(url));

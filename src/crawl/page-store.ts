@@ -1,7 +1,9 @@
 // Writes one handled page and its consequences in a single transaction: the
-// page row, its frontier row's state, and the links it adds to the frontier.
-// Upserts keyed by (crawl, url key) make a retried write a no-op.
-import type { Db } from '../db/prisma.ts';
+// page row, its frontier row's state, its credit charge, the links it adds to
+// the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
+// key) and the ledger's unique key make a retried write a no-op.
+import { chargeOnce, type Charge } from '../billing/credits.ts';
+import type { Db, Tx } from '../db/prisma.ts';
 import type { PageDocument } from '../scrape/build-document.ts';
 import { documentSizeBytes } from '../scrape/build-document.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
@@ -12,22 +14,64 @@ export interface ScrapedPage {
   url: string;
   statusCode: number;
   document: PageDocument;
+  /** Key of the URL the page redirected to, when it differs from urlKey. */
+  finalUrlKey?: string;
+  finalUrl?: string;
 }
 
-export async function storeScrapedPage(db: Db, page: ScrapedPage, follow: NewFrontierUrl[], limit: number): Promise<number> {
+export interface PageConsequences {
+  follow: NewFrontierUrl[];
+  robotsBlocked: { url: string; urlKey: string }[];
+  limit: number;
+  charge: Omit<Charge, 'itemKey' | 'jobId'>;
+}
+
+export class DuplicateRedirectError extends Error {}
+
+/**
+ * A redirect target is a page of the crawl too: it gets an alias row so it is
+ * never scraped again, and if another page already owns it this one is a
+ * duplicate.
+ */
+async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
+  if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
+    VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, 'redirect')
+    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+  if (inserted > 0) return;
+  // Still waiting in the queue: this page stands for it, so it is never fetched.
+  const taken = await tx.crawlUrl.updateMany({
+    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: 'queued' },
+    data: { state: 'redirect' },
+  });
+  if (taken.count === 0) {
+    throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
+  }
+}
+
+export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
   const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
   const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: page.document as object, sizeBytes: documentSizeBytes(page.document) };
   return db.$transaction(async (tx) => {
+    await claimRedirectTarget(tx, page);
     await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
     await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
-    return addToFrontier(tx, page.crawlId, follow, limit);
+    await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
+    if (next.robotsBlocked.length > 0) {
+      await tx.crawlRobotsBlocked.createMany({
+        data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),
+        skipDuplicates: true,
+      });
+    }
+    return addToFrontier(tx, page.crawlId, next.follow, next.limit);
   });
 }
 
-export async function storeFailedPage(db: Db, page: { crawlId: string; urlKey: string; url: string; error: string }): Promise<void> {
+export async function storeFailedPage(db: Db, page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number }): Promise<void> {
   const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
-  const metadata = { sourceURL: page.url, url: page.url, error: page.error };
-  const row = { url: page.url, success: false, statusCode: null, error: page.error, document: { metadata } };
+  const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error: page.error };
+  const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error: page.error, document: { metadata } };
   await db.$transaction(async (tx) => {
     await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
     await tx.crawlUrl.update({ where: key, data: { state: 'failed' } });

@@ -10,7 +10,12 @@ import type { Team } from '../generated/prisma/client.ts';
 import { HttpError } from '../api/http-error.ts';
 import { assertValidSelectors, InvalidSelectorError } from '../scrape/clean-html.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, crawlWorkflowId, TeamIdAttribute, type CrawlWorkflowInput } from '../temporal/definitions.ts';
+import { insufficientCredits } from '../billing/credits.ts';
+import { BlockedAddressError } from '../net/address-policy.ts';
+import { checkHostAllowed } from '../net/guarded-lookup.ts';
+import { crawlRequestSchema } from '../api/schemas/crawl-request.ts';
 import { crawlConcurrency } from './concurrency.ts';
+import { generateCrawlOptions, mergePromptOptions } from './prompt-options.ts';
 
 const ENTERPRISE = (option: string) =>
   `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
@@ -34,12 +39,44 @@ function checkSelectors(req: CrawlRequest): void {
   }
 }
 
+export interface PromptResult {
+  promptGeneratedOptions: Record<string, unknown>;
+  finalCrawlerOptions: CrawlRequest;
+}
+
+/**
+ * Validates the body as sent, then, with a prompt, asks the LLM for options and
+ * validates the merge again: the caller's explicit options win.
+ */
+export async function parseCrawlRequest(body: unknown, config: Config): Promise<{ request: CrawlRequest; prompt?: PromptResult }> {
+  const request = crawlRequestSchema.parse(body ?? {});
+  if (request.prompt === undefined) return { request };
+  const llm = config.llm.baseUrl ? { ...config.llm, baseUrl: config.llm.baseUrl } : undefined;
+  const generated = await generateCrawlOptions(request.prompt, request.url, llm);
+  const merged = crawlRequestSchema.parse(mergePromptOptions(body as Record<string, unknown>, generated));
+  return { request: merged, prompt: { promptGeneratedOptions: generated, finalCrawlerOptions: merged } };
+}
+
+/**
+ * Refuses a start URL on a private address before any job exists. The worker
+ * checks every connection again, so this is for a clear answer, not the guard.
+ * An unresolvable host is left to the crawl, which reports it as the page's error.
+ */
+async function checkStartAddress(url: string, config: Config): Promise<void> {
+  const policy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
+  if (policy.allowPrivate) return;
+  try {
+    await checkHostAllowed(new URL(url).hostname.replace(/^\[|\]$/g, ''), policy);
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw new HttpError(400, err.message.replace(/^Refused to connect to [^:]+/, `Refused to crawl ${url}`), 'BLOCKED_ADDRESS');
+  }
+}
+
 export async function startCrawl(deps: { db: Db; temporal: Client; config: Config }, team: Team, apiKeyId: string, req: CrawlRequest) {
   checkTeamPermissions(team, req);
   checkSelectors(req);
-  if (req.prompt !== undefined) {
-    throw new HttpError(400, 'Crawl prompts need an LLM endpoint and none is configured on this server; send explicit crawler options instead.', 'BAD_REQUEST');
-  }
+  await checkStartAddress(req.url, deps.config);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
   const id = uuidv7();
   const { parallelBatches, pagesPerBatch } = crawlConcurrency({
     teamLimit: team.concurrencyLimit,
@@ -52,8 +89,10 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
     crawlId: id,
     parallelBatches,
     pagesPerBatch,
-    batchSize: deps.config.crawl.batchSize,
+    // With a delay every page is its own batch, so the pause is a workflow timer.
+    batchSize: req.delay !== undefined ? 1 : deps.config.crawl.batchSize,
     heartbeatTimeoutMs: deps.config.crawl.heartbeatTimeoutMs,
+    ...(req.delay !== undefined && { delayMs: Math.round(req.delay * 1000) }),
   };
   try {
     await deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', {

@@ -1,7 +1,9 @@
 // The worker process: runs crawlWorkflow and its activities.
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { connectTemporal } from '../temporal/connection.ts';
+import { ensurePurgeSchedule } from '../temporal/purge-schedule.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
 import { WORKFLOWS_PATH } from '../temporal/workflows-path.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
@@ -12,6 +14,7 @@ runMain('worker', async () => {
   Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
   await connectTemporal(address, log).then(async (c) => {
     await ensureSearchAttributes(c, config.temporal.namespace);
+    await ensurePurgeSchedule(new Client({ connection: c, namespace: config.temporal.namespace }), config);
     await c.close();
   });
   const connection = await NativeConnection.connect({ address });

@@ -3,10 +3,25 @@
 // material and decides what to store. Tuning choices are explained in
 // shared/reference/crawlee-notes.md (fixed concurrency, no fingerprints, no
 // session pool so 4xx/5xx pages reach the handler instead of being retried).
-import { Configuration, CriticalError, log as crawleeLog } from '@crawlee/core';
-import { PlaywrightCrawler } from '@crawlee/playwright';
-import { chromium } from 'playwright';
-import type { ScrapeOptions } from '../api/schemas/scrape-options.ts';
+// Everything per page that is not needed for the requested options is left out:
+// the benchmark is a bare PlaywrightCrawler with the same browser settings.
+import { Configuration, CriticalError, NonRetryableError, log as crawleeLog } from '@crawlee/core';
+import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/playwright';
+import { chromium, type Page } from 'playwright';
+import type { ScrapeOptions, ScreenshotFormat } from '../api/schemas/scrape-options.ts';
+import { ActionFailure, runActions, type ActionResults } from './actions.ts';
+import { pageHtml, screenshotDataUrl } from './capture.ts';
+import {
+  failedContentType,
+  isDownloadError,
+  isFileContentType,
+  isNetworkError,
+  watchNavigation,
+  type NavigationWatch,
+} from './navigation-failure.ts';
+import { PageBudget, PageTimeoutError } from './page-budget.ts';
+import { DEFAULT_USER_AGENTS, pageContext, preparePage, type UserAgents } from './page-context.ts';
+import { PageSlots, type SlotLease } from './page-slots.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 
@@ -31,7 +46,12 @@ export interface FetchedPage {
   statusCode: number;
   contentType?: string;
   rawHtml: string;
+  /** Data URL of the `screenshot` format. */
   screenshot?: string;
+  /** Products of scrapeOptions.actions; present only when actions were requested. */
+  actions?: ActionResults;
+  /** Time spent waiting for a team concurrency slot before navigating (0 without acquireSlot). */
+  waitedMs: number;
 }
 
 export interface BrowserScrapeOptions {
@@ -40,9 +60,19 @@ export interface BrowserScrapeOptions {
   /** Pages open at once in the batch's browser. */
   concurrency: number;
   scrapeOptions: ScrapeOptions;
+  /** Both must contain PRODUCT_TOKEN. Default: DEFAULT_USER_AGENTS. */
+  userAgents?: UserAgents;
+  /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
+  proxyServer?: string;
   signal?: AbortSignal;
+  /** Called right before each navigation (retries included); the slot is released when that page closes. */
+  acquireSlot?(target: ScrapeTarget, signal: AbortSignal): Promise<SlotLease>;
+  /** A clear reason for a network error at `url` (e.g. why the proxy refused it), replacing Chromium's code. */
+  explainFailure?(url: string): string | undefined;
   onPage(page: FetchedPage): Promise<void>;
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
+  /** The URL is a file (PDF, attachment) rather than a page: the caller fetches it outside the browser. */
+  onDownload?(target: ScrapeTarget, info: { contentType?: string }): Promise<void>;
 }
 
 /** First meaningful line of an error, for users; never empty. */
@@ -66,48 +96,130 @@ async function deliver(store: () => Promise<void>): Promise<void> {
   }
 }
 
+/** What the hooks learn about a page before the handlers need it. */
+interface PageState {
+  budget: PageBudget;
+  waitedMs: number;
+  navigation: NavigationWatch;
+}
+
+function targetOf(ctx: PlaywrightCrawlingContext): ScrapeTarget {
+  return ctx.request.userData.target as ScrapeTarget;
+}
+
+/** After load: waitFor, actions, then the content (HTML first: a screenshot viewport may re-layout the page). */
+async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget) {
+  if (so.waitFor > 0) await page.waitForTimeout(Math.min(so.waitFor, budget.remaining()));
+  const actions = so.actions?.length ? await runActions(page, so.actions, budget) : undefined;
+  const rawHtml = await pageHtml(page, budget);
+  return {
+    rawHtml,
+    actions,
+    screenshot: screenshot ? await screenshotDataUrl(page, screenshot, budget) : undefined,
+  };
+}
+
 export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserScrapeOptions): Promise<void> {
   if (targets.length === 0) return;
   const so = opts.scrapeOptions;
   const screenshot = so.formats.find((f) => f.type === 'screenshot');
   const timeoutSecs = Math.ceil(so.timeout / 1000);
   const concurrency = Math.max(1, Math.min(opts.concurrency, targets.length));
+  const context = pageContext(so, opts.userAgents ?? DEFAULT_USER_AGENTS);
+  const slots = new PageSlots(opts.acquireSlot);
+  const pages = new WeakMap<Page, PageState>();
+
+  const stateOf = (page: Page): PageState => {
+    const state = pages.get(page);
+    if (!state) throw new Error('page state missing: the pre-navigation hook did not run');
+    return state;
+  };
+
+  const downloaded = async (page: Page, target: ScrapeTarget, contentType: string | undefined) => {
+    // The caller fetches the file under a slot of its own; holding this one too could starve a team of one.
+    await slots.release(page);
+    await deliver(() =>
+      opts.onDownload
+        ? opts.onDownload(target, { contentType })
+        : opts.onFailure(target, `The URL is a file download${contentType ? ` (${contentType})` : ''}, not a web page`),
+    );
+  };
+
+  const failureMessage = (error: unknown, target: ScrapeTarget, state: PageState | undefined): string => {
+    const explained = isNetworkError(error) ? opts.explainFailure?.(state?.navigation.failed()?.url() ?? target.url) : undefined;
+    return explained ?? describeError(error);
+  };
 
   const crawler = new PlaywrightCrawler(
     {
       launchContext: {
         launcher: chromium,
-        launchOptions: { executablePath: opts.chromiumPath, headless: opts.headless, args: CHROMIUM_ARGS },
+        // Crawlee launches a persistent context: its context options apply to every page at no per-page cost.
+        launchOptions: {
+          executablePath: opts.chromiumPath,
+          headless: opts.headless,
+          args: CHROMIUM_ARGS,
+          ...context.contextOptions,
+          // Replaces Crawlee's in-process proxy; Playwright adds --proxy-bypass-list=<-loopback>.
+          ...(opts.proxyServer ? { proxy: { server: opts.proxyServer } } : {}),
+        },
       },
       browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 10_000 },
       useSessionPool: false,
       minConcurrency: concurrency,
       maxConcurrency: concurrency,
       maxRequestRetries: 1,
+      // Crawlee turns proxy errors into session errors, retried up to 10 times by default.
+      maxSessionRotations: 1,
       navigationTimeoutSecs: timeoutSecs,
+      // The page budget (so.timeout) ends the handler's page work; the margin is for storing. Crawlee's
+      // overall limit per attempt is navigation + handler + 10 s, and a slot wait counts against it.
       requestHandlerTimeoutSecs: timeoutSecs + 30,
       preNavigationHooks: [
-        async (_ctx, gotoOptions) => {
-          if (gotoOptions) gotoOptions.waitUntil = 'load';
+        async (ctx, gotoOptions) => {
+          await preparePage(ctx.page, context, { blockAds: so.blockAds, mobile: so.mobile });
+          const navigation = watchNavigation(ctx.page);
+          const waitedMs = await slots.take(ctx.page, targetOf(ctx));
+          pages.set(ctx.page, { budget: new PageBudget(so.timeout), waitedMs, navigation });
+          if (gotoOptions) {
+            gotoOptions.waitUntil = 'load';
+            gotoOptions.timeout = so.timeout;
+          }
         },
       ],
-      requestHandler: async ({ page, request, response }) => {
-        if (so.waitFor > 0) await page.waitForTimeout(so.waitFor);
-        const rawHtml = await page.content();
-        const shot = screenshot
-          ? `data:image/png;base64,${(await page.screenshot({ fullPage: screenshot.fullPage === true, type: 'png' })).toString('base64')}`
-          : undefined;
-        await deliver(() => opts.onPage({
-          target: request.userData.target as ScrapeTarget,
-          finalUrl: page.url(),
-          statusCode: response?.status() ?? 200,
-          contentType: response?.headers()['content-type'],
-          rawHtml,
-          screenshot: shot,
-        }));
+      requestHandler: async (ctx) => {
+        const { page, response } = ctx;
+        const target = targetOf(ctx);
+        const { budget, waitedMs } = stateOf(page);
+        const contentType = response?.headers()['content-type'];
+        if (isFileContentType(contentType)) return downloaded(page, target, contentType);
+        let captured: Awaited<ReturnType<typeof capture>>;
+        try {
+          captured = await budget.race(capture(page, so, screenshot, budget));
+        } catch (err) {
+          // The same actions or the same budget would fail the same way again.
+          if (err instanceof ActionFailure || err instanceof PageTimeoutError) throw new NonRetryableError(err.message);
+          throw err;
+        }
+        await deliver(() =>
+          opts.onPage({
+            target,
+            finalUrl: page.url(),
+            statusCode: response?.status() ?? 200,
+            contentType,
+            ...captured,
+            waitedMs,
+          }),
+        );
       },
-      failedRequestHandler: async ({ request }, error) => {
-        await deliver(() => opts.onFailure(request.userData.target as ScrapeTarget, describeError(error)));
+      errorHandler: async ({ request }, error) => {
+        if (isDownloadError(error)) request.noRetry = true;
+      },
+      failedRequestHandler: async (ctx, error) => {
+        const target = targetOf(ctx);
+        const state = pages.get(ctx.page);
+        if (isDownloadError(error)) return downloaded(ctx.page, target, state && (await failedContentType(state.navigation)));
+        await deliver(() => opts.onFailure(target, failureMessage(error, target, state)));
       },
     },
     new Configuration({ persistStorage: false, systemInfoV2: true }),
@@ -116,15 +228,9 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   const abort = () => void crawler.autoscaledPool?.abort();
   opts.signal?.addEventListener('abort', abort, { once: true });
   try {
-    await crawler.run(
-      targets.map((target) => ({
-        url: target.url,
-        uniqueKey: target.key,
-        headers: so.headers,
-        userData: { target },
-      })),
-    );
+    await crawler.run(targets.map((target) => ({ url: target.url, uniqueKey: target.key, userData: { target } })));
   } finally {
     opts.signal?.removeEventListener('abort', abort);
+    await slots.close();
   }
 }

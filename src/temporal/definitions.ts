@@ -26,10 +26,14 @@ export interface CrawlWorkflowInput {
   pagesPerBatch: number;
   /** How soon a batch on a dead worker is retried. */
   heartbeatTimeoutMs: number;
+  /** The crawl's `delay`: a durable timer between pages (batches of one page). */
+  delayMs?: number;
   /** Set by continue-as-new: planning already happened in an earlier run. */
   planned?: boolean;
   /** Pages handled by earlier runs, for progress reporting. */
   pagesHandled?: number;
+  /** When the previous run's last batch ended, so `delay` holds across continue-as-new. */
+  lastBatchEndedAt?: number;
 }
 
 export interface CrawlWorkflowResult {

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/crawl/frontier.ts';
-import { storeScrapedPage } from '../../src/crawl/page-store.ts';
+import { DuplicateRedirectError, storeScrapedPage } from '../../src/crawl/page-store.ts';
+import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/crawl/team-slots.ts';
+import { creditsUsedByJob } from '../../src/billing/credits.ts';
 import { createDb, type Db } from '../../src/db/prisma.ts';
 import { createTeam } from '../../src/teams/teams.ts';
 
@@ -12,7 +14,7 @@ let teamId: string;
 
 beforeAll(async () => {
   db = createDb(inject('databaseUrl'), 30);
-  teamId = (await createTeam(db, { name: `frontier-${randomUUID()}` })).id;
+  teamId = (await createTeam(db, { name: `frontier-${randomUUID()}`, credits: 1000 })).id;
 });
 afterAll(() => db?.$disconnect());
 
@@ -54,13 +56,50 @@ describe('frontier', () => {
       storeScrapedPage(
         db,
         { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: { markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } } },
-        urls(`from-${r.urlKey.slice(-3)}-`, 5),
-        1000,
+        { follow: urls(`from-${r.urlKey.slice(-3)}-`, 5), robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 2 } },
       );
+    const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
     await Promise.all(rows.map(store));
-    // A retried activity stores the same pages again: nothing changes.
+    // A retried activity stores the same pages again: nothing changes, nothing is billed twice.
     await Promise.all(rows.map(store));
     expect(await db.crawlPage.count({ where: { crawlId } })).toBe(24);
     expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(24);
+    expect(await creditsUsedByJob(db, crawlId)).toBe(48);
+    expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 48);
+  });
+
+  it('stores a redirect target once: a second page redirecting there is a duplicate', async () => {
+    const crawlId = await newCrawl();
+    await addToFrontier(db, crawlId, [...urls('r', 2), { url: 'http://site.test/target', urlKey: 'site.test/target', depth: 1 }], 1000);
+    const [a, b] = await claimBatch(db, crawlId, 'run:0', 2);
+    const page = (r: typeof a) => ({
+      crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, finalUrl: 'http://site.test/target', finalUrlKey: 'site.test/target',
+      document: { metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } },
+    });
+    const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
+    await storeScrapedPage(db, page(a), next);
+    // The queued target was taken over by the redirect: it is never fetched itself.
+    expect(await frontierCounts(db, crawlId)).toEqual({ queued: 0, claimed: 1 });
+    await expect(storeScrapedPage(db, page(b), next)).rejects.toBeInstanceOf(DuplicateRedirectError);
+  });
+});
+
+describe('team slots', () => {
+  it('never lease more slots than the limit, and expired leases free their slot', async () => {
+    const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
+    const held = await Promise.all([0, 1, 2].map((i) => acquireTeamSlot(db, { teamId: team, limit: 3, holder: `h${i}`, leaseMs: 60_000 })));
+    expect(held.every((h) => !h.limited)).toBe(true);
+    expect(await busyTeamSlots(db, team)).toBe(3);
+    const waiting = acquireTeamSlot(db, { teamId: team, limit: 3, holder: 'h3', leaseMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    await releaseTeamSlot(db, team, 'h1');
+    const late = await waiting;
+    expect(late.limited).toBe(true);
+    expect(late.waitedMs).toBeGreaterThanOrEqual(150);
+    expect(await busyTeamSlots(db, team)).toBe(3);
+    // A holder whose worker died stops renewing: its lease runs out.
+    await renewTeamSlots(db, team, ['h0'], 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await acquireTeamSlot(db, { teamId: team, limit: 3, holder: 'h4', leaseMs: 60_000 })).limited).toBe(false);
   });
 });

@@ -1,17 +1,36 @@
-// A local website for crawl tests. Pages are HTML strings by path; every
-// request is counted so tests can tell how often a page was fetched.
-import { createServer, type Server } from 'node:http';
+// A local website for crawl tests. Resources are HTML strings or full
+// responses by path; every request is counted and its headers kept, and the
+// site tracks how many requests it served at once, so tests can check what
+// the crawler fetched, how often, and how politely.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface FixtureResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Close the connection without answering (a network error for the client). */
+  hangUp?: boolean;
+}
+
+export type FixtureResource = string | FixtureResponse | ((req: IncomingMessage) => FixtureResponse);
 
 export interface FixtureSite {
   url: string;
   port: number;
   hits: Map<string, number>;
+  /** Request headers of the latest request per path. */
+  headers: Map<string, IncomingHttpHeaders>;
+  /** Start times (ms) of every request per path. */
+  times: Map<string, number[]>;
+  /** The most requests ever in flight at once (robots.txt and sitemaps excluded). */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
 export interface FixtureOptions {
   /** Milliseconds to wait before answering a path. */
   delayMs?: (path: string) => number;
+  host?: string;
 }
 
 export function page(title: string, body: string, head = ''): string {
@@ -29,29 +48,50 @@ export function treeSite(n: number): Record<string, string> {
   return pages;
 }
 
-export async function startFixtureSite(pages: Record<string, string>, opts: FixtureOptions = {}): Promise<FixtureSite> {
+const NOT_FOUND: FixtureResponse = { status: 404, body: page('Not found', '<h1>Not found</h1>') };
+
+function respond(res: ServerResponse, r: FixtureResponse): void {
+  if (r.hangUp) {
+    res.socket?.destroy();
+    return;
+  }
+  const isHtml = typeof r.body === 'string' && /^\s*</.test(r.body) && !/^\s*<\?xml/.test(r.body);
+  res.writeHead(r.status ?? 200, { 'content-type': isHtml ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8', ...r.headers }).end(r.body ?? '');
+}
+
+export async function startFixtureSite(resources: Record<string, FixtureResource>, opts: FixtureOptions = {}): Promise<FixtureSite> {
   const hits = new Map<string, number>();
+  const headers = new Map<string, IncomingHttpHeaders>();
+  const times = new Map<string, number[]>();
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    const body = pages[path];
+    headers.set(path, req.headers);
+    times.set(path, [...(times.get(path) ?? []), Date.now()]);
+    const counted = path !== '/robots.txt' && !path.includes('sitemap');
+    if (counted) maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.once('close', () => counted && inFlight--);
+    const resource = resources[path];
     const send = () => {
-      if (body === undefined) {
-        res.writeHead(404, { 'content-type': 'text/html' }).end(page('Not found', '<h1>Not found</h1>'));
-      } else {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      }
+      const r = resource === undefined ? NOT_FOUND : typeof resource === 'string' ? { body: resource } : typeof resource === 'function' ? resource(req) : resource;
+      respond(res, r);
     };
     const delay = opts.delayMs?.(path) ?? 0;
     if (delay > 0) setTimeout(send, delay);
     else send();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     port,
     hits,
+    headers,
+    times,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

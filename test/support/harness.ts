@@ -15,6 +15,7 @@ import { createApp } from '../../src/gateway/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTeam, issueApiKey } from '../../src/teams/teams.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
+import { freePort } from './ports.ts';
 
 export interface Harness {
   config: Config;
@@ -24,22 +25,32 @@ export interface Harness {
   teamId: string;
   apiKey: string;
   api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
-  newTeam(opts?: Parameters<typeof createTeam>[1]): Promise<{ teamId: string; apiKey: string }>;
+  newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(): Promise<void>;
   spawnWorker(): Promise<ChildProcess>;
+  spawnGateway(): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
 
-export async function startHarness(overrides: { crawl?: Partial<Config['crawl']> } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  crawl?: Partial<Config['crawl']>;
+  llm?: Partial<Config['llm']>;
+  /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
+  temporalAddress?: string;
+}
+
+export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {
   const databaseUrl = inject('databaseUrl');
-  const temporalAddress = inject('temporalAddress');
+  const temporalAddress = overrides.temporalAddress ?? inject('temporalAddress');
   const base = loadConfig();
   const config: Config = {
     ...base,
     logLevel: 'warn',
     database: { ...base.database, url: databaseUrl },
     temporal: { ...base.temporal, address: temporalAddress, taskQueue: `test-${randomUUID()}` },
-    crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, ...overrides.crawl },
+    // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
+    crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, ...overrides.crawl },
+    llm: { ...base.llm, ...overrides.llm },
   };
   const log = createLogger('warn', { process: 'test' });
   const db = createDb(databaseUrl);
@@ -96,19 +107,25 @@ export async function startHarness(overrides: { crawl?: Partial<Config['crawl']>
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
           CRAWL_HEARTBEAT_TIMEOUT_MS: String(config.crawl.heartbeatTimeoutMs),
+          CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           LOG_LEVEL: 'info',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       children.push(child);
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (line.includes('"msg":"worker ready"')) resolve();
-          if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`[worker] ${line}\n`);
-        });
-        child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-      });
+      await readyLine(child, 'worker ready', 'worker');
       return child;
+    },
+    /** The real gateway entry point in a child process, on a free port. */
+    async spawnGateway() {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
+        env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: config.temporal.taskQueue, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      await readyLine(child, 'gateway listening', 'gateway');
+      return { child, baseUrl: `http://127.0.0.1:${port}` };
     },
     async stop() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -127,6 +144,16 @@ export async function startHarness(overrides: { crawl?: Partial<Config['crawl']>
   };
 }
 
+function readyLine(child: ChildProcess, message: string, name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes(`"msg":"${message}"`)) resolve();
+      if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`[${name}] ${line}\n`);
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+  });
+}
+
 export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000, intervalMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -138,9 +165,9 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 }
 
 /** Polls GET /v2/crawl/{id} until the crawl leaves `scraping`; returns the final body. */
-export async function waitForCrawl(h: Harness, id: string, timeoutMs = 120_000): Promise<Record<string, unknown> & { status: string; data: any[] }> {
+export async function waitForCrawl(h: Harness, id: string, timeoutMs = 120_000, key?: string): Promise<Record<string, unknown> & { status: string; data: any[] }> {
   return waitFor(`crawl ${id} to finish`, async () => {
-    const body = await (await h.api(`/v2/crawl/${id}?limit=1000`)).json();
+    const body = await (await h.api(`/v2/crawl/${id}?limit=1000`, { key })).json();
     return body.status !== 'scraping' ? body : undefined;
   }, timeoutMs);
 }

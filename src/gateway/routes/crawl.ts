@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../../api/http-error.ts';
-import { crawlRequestSchema } from '../../api/schemas/crawl-request.ts';
 import type { Config } from '../../config.ts';
 import { crawlStatusBody, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../crawl/crawl-status.ts';
-import { startCrawl } from '../../crawl/start-crawl.ts';
+import { activeCrawls, cancelCrawl, crawlErrors } from '../../crawl/crawl-admin.ts';
+import { parseCrawlRequest, startCrawl } from '../../crawl/start-crawl.ts';
 import type { Db } from '../../db/prisma.ts';
 import type { Client } from '@temporalio/client';
 import { authOf } from '../auth.ts';
@@ -32,19 +32,41 @@ export function crawlRoutes(deps: { db: Db; temporal: Client; config: Config }):
   const router = Router();
 
   router.post('/crawl', async (req, res) => {
-    const body = crawlRequestSchema.parse(req.body ?? {});
+    const { request, prompt } = await parseCrawlRequest(req.body, deps.config);
     const { team, apiKeyId } = authOf(res);
-    const id = await startCrawl(deps, team, apiKeyId, body);
-    res.json({ success: true, id, url: `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}` });
+    const id = await startCrawl(deps, team, apiKeyId, request);
+    res.json({ success: true, id, url: `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`, ...prompt });
+  });
+
+  // Before /crawl/:id, which would take "active" for an id.
+  router.get(['/crawl/active', '/crawl/ongoing'], async (_req, res) => {
+    res.json({ success: true, crawls: await activeCrawls(deps.db, authOf(res).team.id) });
+  });
+
+  /** The caller's crawl, or the same 404 for unknown, foreign and expired ids. */
+  async function ownCrawl(rawId: string, teamId: string) {
+    const id = jobId(rawId);
+    const crawl = await deps.db.crawl.findFirst({ where: { id, teamId } });
+    if (!crawl || (crawl.expiresAt && crawl.expiresAt.getTime() <= Date.now())) throw notFound();
+    return crawl;
+  }
+
+  router.get('/crawl/:id/errors', async (req, res) => {
+    const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
+    res.json(await crawlErrors(deps.db, crawl.id));
+  });
+
+  router.delete('/crawl/:id', async (req, res) => {
+    const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
+    await cancelCrawl(deps.db, deps.temporal, crawl);
+    res.json({ success: true, status: 'cancelled' });
   });
 
   router.get('/crawl/:id', async (req, res) => {
-    const id = jobId(req.params.id);
     const page = paginationSchema.safeParse(req.query);
     if (!page.success) throw new HttpError(400, `Invalid pagination: ${page.error.issues[0].message}`, 'BAD_REQUEST');
-    const { team } = authOf(res);
-    const crawl = await deps.db.crawl.findFirst({ where: { id, teamId: team.id } });
-    if (!crawl || (crawl.expiresAt && crawl.expiresAt.getTime() <= Date.now())) throw notFound();
+    const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
+    const id = crawl.id;
     res.json(await crawlStatusBody(deps.db, crawl, page.data, `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`));
   });
 

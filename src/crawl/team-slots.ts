@@ -1,0 +1,83 @@
+// A team's concurrency limit spans all of its crawls and all workers, so it
+// lives in PostgreSQL: `limit` slot rows per team, each leased by one page
+// while it is scraped. Leases are renewed while the page runs and expire if
+// the worker dies, so a crash never leaks capacity for longer than one lease.
+import type { Db } from '../db/prisma.ts';
+
+export interface SlotRequest {
+  teamId: string;
+  limit: number;
+  /** Unique per page attempt; a holder that asks again gets its own slot back. */
+  holder: string;
+  leaseMs: number;
+  signal?: AbortSignal;
+}
+
+export interface HeldSlot {
+  slot: number;
+  /** True when no slot was free at first: the page waited for the team's limit. */
+  limited: boolean;
+  waitedMs: number;
+}
+
+const seeded = new Map<string, number>();
+
+async function seedSlots(db: Db, teamId: string, limit: number): Promise<void> {
+  if ((seeded.get(teamId) ?? 0) >= limit) return;
+  await db.$executeRaw`
+    INSERT INTO team_slot (team_id, slot)
+    SELECT ${teamId}::uuid, g FROM generate_series(0, ${limit - 1}::int) AS g
+    ON CONFLICT DO NOTHING`;
+  seeded.set(teamId, limit);
+}
+
+async function tryAcquire(db: Db, req: SlotRequest): Promise<number | undefined> {
+  const rows = await db.$queryRaw<{ slot: number }[]>`
+    UPDATE team_slot SET holder = ${req.holder}, leased_until = now() + ${req.leaseMs}::int * interval '1 millisecond'
+    WHERE (team_id, slot) = (
+      SELECT team_id, slot FROM team_slot
+      WHERE team_id = ${req.teamId}::uuid AND slot < ${req.limit}::int
+        AND (holder IS NULL OR holder = ${req.holder} OR leased_until < now())
+      ORDER BY holder = ${req.holder} DESC NULLS LAST, slot
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING slot`;
+  return rows[0]?.slot;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
+/** Waits for a free slot of the team (polling with backoff) and leases it. */
+export async function acquireTeamSlot(db: Db, req: SlotRequest): Promise<HeldSlot> {
+  await seedSlots(db, req.teamId, req.limit);
+  const started = Date.now();
+  let pause = 25;
+  for (let attempt = 0; ; attempt++) {
+    const slot = await tryAcquire(db, req);
+    if (slot !== undefined) return { slot, limited: attempt > 0, waitedMs: attempt > 0 ? Date.now() - started : 0 };
+    await sleep(pause, req.signal);
+    pause = Math.min(500, pause * 2);
+  }
+}
+
+export async function renewTeamSlots(db: Db, teamId: string, holders: string[], leaseMs: number): Promise<void> {
+  if (holders.length === 0) return;
+  await db.$executeRaw`
+    UPDATE team_slot SET leased_until = now() + ${leaseMs}::int * interval '1 millisecond'
+    WHERE team_id = ${teamId}::uuid AND holder = ANY(${holders}::text[])`;
+}
+
+export async function releaseTeamSlot(db: Db, teamId: string, holder: string): Promise<void> {
+  await db.$executeRaw`UPDATE team_slot SET holder = NULL, leased_until = NULL WHERE team_id = ${teamId}::uuid AND holder = ${holder}`;
+}
+
+/** Slots currently leased by the team (for tests and operators). */
+export async function busyTeamSlots(db: Db, teamId: string): Promise<number> {
+  return db.teamSlot.count({ where: { teamId, holder: { not: null }, leasedUntil: { gt: new Date() } } });
+}

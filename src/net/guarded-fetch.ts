@@ -1,0 +1,193 @@
+// HTTP GET for the fetches the crawler makes outside the browser (robots.txt,
+// sitemaps). Every hop goes through the guarded lookup, so the address checked
+// is the address connected to, and redirects are followed here rather than by
+// a library so that each hop is checked too.
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
+import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
+
+export interface GuardedFetchOptions {
+  policy: AddressPolicy;
+  headers?: Record<string, string>;
+  userAgent?: string;
+  /** For the whole fetch, redirects included. */
+  timeoutMs?: number;
+  /** Cap on the body, both as received and once decoded. */
+  maxBytes?: number;
+  maxRedirects?: number;
+  insecureTls?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface GuardedFetchResult {
+  status: number;
+  /** As the server sent them (lower-case names, repeated values joined); `body` is already decoded. */
+  headers: Record<string, string>;
+  body: Buffer;
+  finalUrl: string;
+  /** Every URL redirected to, in order; the last one is `finalUrl`. */
+  redirects: string[];
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Credentials meant for one origin must not be replayed to whatever it redirects to.
+const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie'];
+
+const decoders: Record<string, (buf: Buffer, opts: zlib.ZlibOptions) => Promise<Buffer>> = {
+  gzip: promisify(zlib.gunzip),
+  'x-gzip': promisify(zlib.gunzip),
+  // "deflate" is meant to be zlib-wrapped, but some servers send raw deflate;
+  // a zlib stream's first byte always names method 8 in its low nibble.
+  deflate: (buf, opts) => ((buf[0] & 0x0f) === 8 ? promisify(zlib.inflate)(buf, opts) : promisify(zlib.inflateRaw)(buf, opts)),
+  br: promisify(zlib.brotliDecompress),
+};
+
+function tooLarge(url: string, maxBytes: number): Error {
+  return new Error(`The response of ${url} is larger than the ${maxBytes}-byte limit`);
+}
+
+function parseTarget(url: string): URL {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`Refused to fetch ${url}: only http and https URLs can be fetched`);
+  }
+  return parsed;
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+async function decodeBody(body: Buffer, contentEncoding: string | undefined, url: string, maxBytes: number): Promise<Buffer> {
+  // Encodings are listed in the order they were applied, so they are undone from the end.
+  const encodings = (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity')
+    .reverse();
+  let decoded = body;
+  for (const encoding of encodings) {
+    const decode = decoders[encoding];
+    if (!decode) throw new Error(`Cannot decode the response of ${url}: unsupported Content-Encoding "${encoding}"`);
+    try {
+      decoded = await decode(decoded, { maxOutputLength: maxBytes });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(url, maxBytes);
+      throw new Error(`Cannot decode the ${encoding} response of ${url}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return decoded;
+}
+
+function requestOnce(
+  url: URL,
+  headers: Record<string, string>,
+  lookup: LookupFunction,
+  opts: GuardedFetchOptions,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request({
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers,
+      lookup,
+      signal,
+      // A fresh connection per hop: pooled sockets were checked under another fetch's policy.
+      agent: false,
+      rejectUnauthorized: !opts.insecureTls,
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      // Rejecting before destroying: a body already buffered in full would
+      // otherwise still reach 'end' and resolve truncated.
+      const refuseTooLarge = () => {
+        reject(tooLarge(url.href, maxBytes));
+        req.destroy();
+      };
+      if (Number(res.headers['content-length']) > maxBytes) return refuseTooLarge();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) refuseTooLarge();
+        else chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new Error(`The connection to ${url.host} closed before the response of ${url.href} was complete`));
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks) }));
+    });
+    req.end();
+  });
+}
+
+async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedFetchResult> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const lookup = createGuardedLookup(opts.policy);
+  const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+  if (opts.userAgent) headers['user-agent'] = opts.userAgent;
+  for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+  const redirects: string[] = [];
+  let current = parseTarget(url);
+  for (;;) {
+    try {
+      // Node connects to a literal IP without calling `lookup`, so it is checked here.
+      if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy);
+      const res = await requestOnce(current, headers, lookup, opts, maxBytes, signal);
+      const location = REDIRECT_STATUSES.has(res.status) ? res.headers.location : undefined;
+      if (location === undefined) {
+        const body = await decodeBody(res.body, res.headers['content-encoding'], current.href, maxBytes);
+        return { status: res.status, headers: res.headers, body, finalUrl: current.href, redirects };
+      }
+      if (redirects.length >= maxRedirects) throw new Error(`Too many redirects fetching ${url}: more than ${maxRedirects}`);
+      const next = parseTarget(new URL(location, current).href);
+      if (next.origin !== current.origin) for (const name of ORIGIN_BOUND_HEADERS) delete headers[name];
+      redirects.push(next.href);
+      current = next;
+    } catch (err) {
+      if (err instanceof BlockedAddressError && !err.url) throw err.forUrl(current.href);
+      throw err;
+    }
+  }
+}
+
+/**
+ * GETs `url`, following redirects, with every connection checked against the
+ * address policy. Non-2xx responses are returned, not thrown; blocked
+ * addresses throw BlockedAddressError.
+ */
+export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  try {
+    return await follow(url, opts, signal);
+  } catch (err) {
+    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`Timed out after ${timeoutMs} ms fetching ${url}`, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+// Name resolution that refuses blocked addresses. Given to net/http/tls as the
+// `lookup` option, the address it checks is the address the socket connects
+// to: there is no second resolution a rebinding DNS server could answer
+// differently.
+import dns from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { addressBlockReason, BlockedAddressError, type AddressPolicy } from './address-policy.ts';
+
+/** dns.lookup with `all: true`; tests substitute their own answers. */
+export type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+type LookupCallback = Parameters<LookupFunction>[2];
+
+type Done = (err: Error | null, addresses?: dns.LookupAddress[]) => void;
+
+function checkAll(hostname: string, addresses: dns.LookupAddress[], policy: AddressPolicy): Error | null {
+  if (addresses.length === 0) {
+    return Object.assign(new Error(`${hostname} did not resolve to any address`), { code: 'ENOTFOUND', hostname });
+  }
+  // One blocked answer refuses the host: mixing public and private answers is
+  // how rebinding attacks hedge which one gets used.
+  for (const { address } of addresses) {
+    const reason = addressBlockReason(address, policy);
+    if (reason) return new BlockedAddressError(hostname, address, reason);
+  }
+  return null;
+}
+
+function lookupChecked(hostname: string, options: dns.LookupOptions, policy: AddressPolicy, resolve: Resolver, done: Done): void {
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  const literalFamily = isIP(bare);
+  if (literalFamily) {
+    const addresses = [{ address: bare, family: literalFamily }];
+    process.nextTick(() => done(checkAll(hostname, addresses, policy), addresses));
+    return;
+  }
+  resolve(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) done(err);
+    else done(checkAll(hostname, addresses, policy), addresses);
+  });
+}
+
+/**
+ * A `lookup` for net.connect / http.request / tls.connect. It handles the
+ * `all: true` form Node uses for autoSelectFamily (happy eyeballs) as well as
+ * the single-address and (hostname, callback) forms.
+ */
+export function createGuardedLookup(policy: AddressPolicy, resolve: Resolver = dns.lookup): LookupFunction {
+  return (hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback) => {
+    const cb = typeof options === 'function' ? options : callback!;
+    const opts: dns.LookupOptions = typeof options === 'number' ? { family: options } : typeof options === 'function' ? {} : options ?? {};
+    const { all, ...resolveOptions } = opts;
+    lookupChecked(hostname, resolveOptions, policy, resolve, (err, addresses) => {
+      if (err) cb(err, all ? [] : '');
+      else if (all) cb(null, addresses!);
+      else cb(null, addresses![0].address, addresses![0].family);
+    });
+  };
+}
+
+/**
+ * Resolves every address of `hostname` (or takes a literal IP as is) and throws
+ * BlockedAddressError when any is blocked; for pre-flight checks such as
+ * validating a start URL. Returns the checked addresses.
+ */
+export function checkHostAllowed(hostname: string, policy: AddressPolicy, resolve: Resolver = dns.lookup): Promise<dns.LookupAddress[]> {
+  return new Promise((fulfil, reject) => {
+    lookupChecked(hostname, {}, policy, resolve, (err, addresses) => (err ? reject(err) : fulfil(addresses!)));
+  });
+}
