@@ -19,6 +19,7 @@ import { collectSitemapUrls } from '../src/crawl/sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../src/crawl/team-slots.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../src/scrape/load-pdf.ts';
+import { proxyFailure } from '../src/scrape/proxy-errors.ts';
 import type { CrawlStatus } from '../src/temporal/definitions.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -253,12 +254,15 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           explainFailure: network.explainFailure,
           signal,
           acquireSlot,
-          onPage: (page: FetchedPage) =>
-            handleLoad(
+          onPage: (page: FetchedPage) => {
+            const failure = proxyFailure(page.statusCode, page.finalUrl);
+            if (failure) return fail(page.target, failure);
+            return handleLoad(
               page.target,
               { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
               { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
-            ),
+            );
+          },
           onFailure: (target, error) => fail(target, error),
           onDownload: (target) => loadOutsideBrowser(target),
         });

@@ -26,6 +26,7 @@ const ENTRIES = {
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
   test: { needs: ['temporal', 'chromium', 'python-sdk'], run: ['bin', 'vitest', 'run'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
+  'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
 

@@ -7,23 +7,13 @@
 // meanwhile; the new SQL is applied to it as a check before anything is written.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../src/db/migrate.ts';
 import { createLogger } from '../src/log.ts';
+import { freePort } from '../src/process/ports.ts';
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-  });
-}
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

@@ -65,7 +65,10 @@ export interface BrowserScrapeOptions {
   /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
   proxyServer?: string;
   signal?: AbortSignal;
-  /** Called right before each navigation (retries included); the slot is released when that page closes. */
+  /**
+   * Called right before each navigation (retries included). The slot is released once: when that page
+   * closes, or before onDownload (which fetches the file under a slot of its own), or when the batch ends.
+   */
   acquireSlot?(target: ScrapeTarget, signal: AbortSignal): Promise<SlotLease>;
   /** A clear reason for a network error at `url` (e.g. why the proxy refused it), replacing Chromium's code. */
   explainFailure?(url: string): string | undefined;

@@ -10,7 +10,7 @@ import { pidAlive } from '../../src/process/detached.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../../src/temporal/dev-server.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
-import { freePort } from '../support/ports.ts';
+import { freePort } from '../../src/process/ports.ts';
 
 const PAGES = 30;
 let h: Harness;

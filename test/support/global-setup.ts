@@ -9,7 +9,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTemporalDevServer } from '../../src/temporal/dev-server.ts';
-import { freePort } from './ports.ts';
+import { freePort } from '../../src/process/ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -15,7 +15,7 @@ import { createApp } from '../../src/gateway/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTeam, issueApiKey } from '../../src/teams/teams.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
-import { freePort } from './ports.ts';
+import { freePort } from '../../src/process/ports.ts';
 
 export interface Harness {
   config: Config;

@@ -1,3 +1,4 @@
+// A free TCP port on 127.0.0.1, for servers started on demand (tests, benchmarks, scratch databases).
 import { createServer } from 'node:net';
 
 export function freePort(): Promise<number> {

@@ -1,0 +1,179 @@
+// `npm run bench:crawl`: the same local 500-page site crawled through the
+// whole service (gateway -> Temporal -> worker process -> PostgreSQL) and by a
+// bare Crawlee PlaywrightCrawler with the same browser settings, in one run.
+// Prints pages/s of both, their ratio (target >= 0.9) and the worker's peak
+// RSS (Node process, and with its Chromium processes). Not a test: the
+// figures depend on the machine, only the ratio is meant to be compared.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Configuration, log as crawleeLog } from '@crawlee/core';
+import { PlaywrightCrawler } from '@crawlee/playwright';
+import { Client, Connection } from '@temporalio/client';
+import { chromium } from 'playwright';
+import { loadConfig } from '../src/config.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createDb } from '../src/db/prisma.ts';
+import { createApp } from '../src/gateway/app.ts';
+import { createLogger } from '../src/log.ts';
+import { CHROMIUM_ARGS } from '../src/scrape/browser-scraper.ts';
+import { createTeam, issueApiKey } from '../src/teams/teams.ts';
+import { startTemporalDevServer } from '../src/temporal/dev-server.ts';
+import { freePort } from '../src/process/ports.ts';
+import { benchSite } from './site.ts';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 500);
+const PAGES_PER_BROWSER = 4;
+const BROWSERS = 2;
+const CONCURRENCY = PAGES_PER_BROWSER * BROWSERS;
+
+crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
+const log = createLogger('warn', { process: 'bench' });
+
+/** RSS in bytes of a process, and of it plus all its descendants. */
+function rss(pid: number): { own: number; tree: number } {
+  const children = new Map<number, number[]>();
+  const sizes = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      sizes.set(Number(entry), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let tree = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    tree += sizes.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return { own: sizes.get(pid) ?? 0, tree };
+}
+
+async function bareCrawlee(url: string, chromiumPath: string): Promise<number> {
+  let pages = 0;
+  const crawler = new PlaywrightCrawler(
+    {
+      launchContext: { launcher: chromium, launchOptions: { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS } },
+      browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 10_000 },
+      useSessionPool: false,
+      minConcurrency: CONCURRENCY,
+      maxConcurrency: CONCURRENCY,
+      maxRequestsPerCrawl: PAGES,
+      preNavigationHooks: [async (_ctx, goto) => void (goto && (goto.waitUntil = 'load'))],
+      requestHandler: async ({ page, enqueueLinks }) => {
+        await page.content();
+        pages++;
+        await enqueueLinks({ strategy: 'same-origin' });
+      },
+    },
+    new Configuration({ persistStorage: false, systemInfoV2: true }),
+  );
+  const started = Date.now();
+  await crawler.run([url]);
+  if (pages !== PAGES) throw new Error(`bare Crawlee crawled ${pages} pages, expected ${PAGES}`);
+  return pages / ((Date.now() - started) / 1000);
+}
+
+function waitForLine(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => line.includes(text) && resolve());
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+}
+
+async function main() {
+  const config = loadConfig();
+  const chromiumPath = config.chromium.path;
+  if (!chromiumPath) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:crawl`');
+  const dir = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
+  const site = await benchSite(PAGES);
+  const [pg, temporal] = await Promise.all([
+    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
+    freePort().then((port) =>
+      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
+    ),
+  ]);
+  let worker: ChildProcess | undefined;
+  try {
+    await migrate(pg.url, log);
+    const db = createDb(pg.url);
+    const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: CONCURRENCY });
+    const { key } = await issueApiKey(db, team.id);
+    const taskQueue = 'bench';
+    worker = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: pg.url,
+        TEMPORAL_ADDRESS: temporal.address,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        WORKER_MAX_BROWSER_BATCHES: String(BROWSERS),
+        CRAWL_PAGES_PER_BROWSER: String(PAGES_PER_BROWSER),
+        // The address guard stays on, as in production; only the site's address is let through.
+        CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await waitForLine(worker, '"msg":"worker ready"');
+    const connection = await Connection.connect({ address: temporal.address });
+    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, pagesPerBrowser: PAGES_PER_BROWSER, privateAddressAllowlist: ['127.0.0.1'] } };
+    const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log });
+    const gatewayPort = await freePort();
+    const server = app.listen(gatewayPort, '127.0.0.1');
+
+    console.log(`bench: ${PAGES}-page local site, ${CONCURRENCY} pages at a time (${BROWSERS} browsers x ${PAGES_PER_BROWSER}), ${chromiumPath}`);
+    const bare = await bareCrawlee(`${site.url}/`, chromiumPath);
+    console.log(`bare Crawlee PlaywrightCrawler: ${bare.toFixed(2)} pages/s`);
+
+    let peak = { own: 0, tree: 0 };
+    const sampler = setInterval(() => {
+      const now = rss(worker!.pid!);
+      peak = { own: Math.max(peak.own, now.own), tree: Math.max(peak.tree, now.tree) };
+    }, 200);
+    const started = Date.now();
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`http://127.0.0.1:${gatewayPort}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
+    const start = await api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: PAGES, sitemap: 'skip' }) });
+    if (!start.success) throw new Error(`the crawl did not start: ${start.error}`);
+    const { id } = start;
+    let status: { status: string; completed: number };
+    do {
+      await new Promise((r) => setTimeout(r, 250));
+      status = await api(`/v2/crawl/${id}?limit=1`);
+    } while (status.status === 'scraping');
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    if (status.status !== 'completed' || status.completed !== PAGES) throw new Error(`service crawl ended ${status.status} with ${status.completed} pages`);
+    const service = PAGES / seconds;
+    console.log(`service (gateway + Temporal + worker + PostgreSQL): ${service.toFixed(2)} pages/s`);
+    console.log(`ratio service / bare Crawlee: ${(service / bare).toFixed(2)} (target >= 0.90)`);
+    console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
+    server.close();
+    await connection.close();
+    await db.$disconnect();
+  } finally {
+    worker?.kill('SIGTERM');
+    await new Promise((r) => (worker && worker.exitCode === null ? worker.once('exit', r) : r(undefined)));
+    await site.close();
+    await temporal.stop();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  },
+);
