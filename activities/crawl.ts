@@ -255,7 +255,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           signal,
           acquireSlot,
           onPage: (page: FetchedPage) => {
-            const failure = proxyFailure(page.statusCode, page.finalUrl);
+            // The guard proxy answers a refused address with 403; the page is the refusal, not the site.
+            const failure = proxyFailure(page.statusCode, page.finalUrl) ?? (page.statusCode === 403 ? network.explainFailure(page.finalUrl) : undefined);
             if (failure) return fail(page.target, failure);
             return handleLoad(
               page.target,

@@ -30,7 +30,10 @@ export interface FixtureSite {
 export interface FixtureOptions {
   /** Milliseconds to wait before answering a path. */
   delayMs?: (path: string) => number;
+  /** Host in the site's URL; 127.0.0.1 unless set. */
   host?: string;
+  /** Interface to listen on; `host` unless set (0.0.0.0 makes all of 127/8 reach the site). */
+  listen?: string;
 }
 
 export function page(title: string, body: string, head = ''): string {
@@ -83,7 +86,7 @@ export async function startFixtureSite(resources: Record<string, FixtureResource
     else send();
   });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(0, opts.listen ?? host, resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://${host}:${port}`,
