@@ -24,7 +24,9 @@ const call = async (base: string, path: string, init: RequestInit = {}) =>
 
 it('finishes a crawl whose gateway was killed with SIGKILL', async () => {
   const first = await h.spawnGateway();
-  const { id } = await call(first.baseUrl, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: 100 }) });
+  const started = await call(first.baseUrl, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: 100 }) });
+  expect(started.success).toBe(true);
+  const { id } = started;
   await waitFor('some pages', async () => (await h.db.crawlPage.count({ where: { crawlId: id } })) >= 3, 60_000, 50);
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));

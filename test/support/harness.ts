@@ -120,7 +120,16 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     async spawnGateway() {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
-        env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: config.temporal.taskQueue, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info' },
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          TEMPORAL_ADDRESS: temporalAddress,
+          TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       children.push(child);

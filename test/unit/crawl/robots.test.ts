@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchResource } from '../../../src/crawl/fetch-text.ts';
+import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
 import { CRAWLER_ROBOTS_TOKEN, fetchRobotsTxt, parseRobots } from '../../../src/crawl/robots.ts';
 
-type Served = { status: number; body?: string | Buffer; finalUrl?: string } | Error;
-
-/** In-memory site: unknown URLs are 404, an Error entry is a network failure. */
-function fakeFetch(site: Record<string, Served>, requested: string[] = []): FetchResource {
-  return async (url) => {
-    requested.push(url);
-    const served = site[url] ?? { status: 404 };
-    if (served instanceof Error) throw served;
-    return { status: served.status, body: Buffer.from(served.body ?? ''), headers: {}, finalUrl: served.finalUrl ?? url };
-  };
-}
 
 const ROBOTS_URL = 'https://a.test/robots.txt';
 const allowed = (text: string, path: string, ua = CRAWLER_ROBOTS_TOKEN) => parseRobots(ROBOTS_URL, text, ua).isAllowed(`https://a.test${path}`);

@@ -1,19 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { FetchResource } from '../../../src/crawl/fetch-text.ts';
+import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
 import { collectSitemapUrls, parseSitemap } from '../../../src/crawl/sitemap.ts';
 
-type Served = { status: number; body?: string | Buffer; finalUrl?: string } | Error;
-
-/** In-memory site: unknown URLs are 404, an Error entry is a network failure. */
-function fakeFetch(site: Record<string, Served>, requested: string[] = []): FetchResource {
-  return async (url) => {
-    requested.push(url);
-    const served = site[url] ?? { status: 404 };
-    if (served instanceof Error) throw served;
-    return { status: served.status, body: Buffer.from(served.body ?? ''), headers: {}, finalUrl: served.finalUrl ?? url };
-  };
-}
 
 const urlset = (...locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
