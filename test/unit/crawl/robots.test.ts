@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
+import { fakeFetch } from '../../support/fake-fetch.ts';
 import { CRAWLER_ROBOTS_TOKEN, fetchRobotsTxt, parseRobots } from '../../../src/crawl/robots.ts';
 
 
