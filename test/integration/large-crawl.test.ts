@@ -27,7 +27,7 @@ it('crawls 2,000 pages with bounded history and pages through them exactly once'
   const { teamId, apiKey } = await h.newTeam({ concurrencyLimit: 8 });
   const res = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: `${site.url}/`, limit: PAGES, sitemap: 'skip' } });
   const { id } = await res.json();
-  const status = await waitForCrawl(h, id, 900_000);
+  const status = await waitForCrawl(h, id, 900_000, apiKey);
   expect(status.status).toBe('completed');
   expect(status.completed).toBe(PAGES);
   expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);

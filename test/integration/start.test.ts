@@ -34,6 +34,8 @@ beforeAll(async () => {
     WORKER_SHUTDOWN_GRACE_MS: '2000',
     CRAWL_PAGES_PER_BROWSER: '2',
     DEFAULT_TEAM_CONCURRENCY: '2',
+    // The fixture site is on 127.0.0.1, which the address guard refuses by default.
+    CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
