@@ -67,9 +67,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       startRobotsTxt: crawl.robotsTxt,
       userAgent: options.robotsUserAgent ?? network.userAgents.desktop,
       ignore: options.ignoreRobotsTxt,
-      fetch: network.fetch,
+      fetch: options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch,
     });
-    return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options) };
+    return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
   }
 
   const heartbeat = (details: unknown) => Context.current().heartbeat(details);
@@ -97,7 +97,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const { options } = first;
       await releaseClaims(db, crawlId);
       const startOrigin = new URL(options.url).origin;
-      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, network.fetch);
+      const robotsFetch = options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch;
+      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, robotsFetch);
       await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
       heartbeat('robots.txt');
       const ctx = await loadCrawl(crawlId);
@@ -142,7 +143,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (team.creditBalance <= 0) {
         return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
       }
-      const rows = await claimBatch(db, crawlId, input.batchKey, input.size);
+      // No more pages than the balance can pay for (retries get their own rows back whatever the balance).
+      const rows = await claimBatch(db, crawlId, input.batchKey, Math.min(input.size, team.creditBalance));
       if (rows.length === 0) return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: false };
 
       // A retried attempt skips pages an earlier attempt already stored.
@@ -155,6 +157,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const todo = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
       const depthOf = new Map(rows.map((r) => [r.urlKey, r.depth]));
       const zdr = options.zeroDataRetention;
+      const pdfParser = so.parsers.find((p) => p.type === 'pdf');
+      const pdfMaxPages = pdfParser?.maxPages;
       const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
       let succeeded = 0;
       let failed = 0;
@@ -170,9 +174,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
         const depth = depthOf.get(target.key) ?? 0;
         const finalKey = urlKey(load.finalUrl, ctx.norm);
-        if (finalKey !== target.key && depth > 0) {
-          const rule = ctx.filter.check(load.finalUrl);
+        if (finalKey !== target.key) {
+          // The start URL may redirect anywhere (as upstream); other redirects must stay within the crawl's rules.
+          const rule = target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
           if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
+          if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
         }
         const { document, discoveredLinks } = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
         const followLinks =
@@ -182,7 +188,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           await storeScrapedPage(
             db,
             { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: finalKey, finalUrl: load.finalUrl },
-            { follow, robotsBlocked, limit: options.limit, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf?.numPages }) } },
+            { follow, robotsBlocked, limit: options.limit, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) } },
           );
         } catch (err) {
           if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
@@ -220,7 +226,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const loadOutsideBrowser = async (target: ScrapeTarget) => {
         const slot = await acquireSlot(target);
         try {
-          const load = await loadFile(target.url, network.fetch, { parsePdf: so.parsers.some((p) => p.type === 'pdf'), maxPages: so.parsers.find((p) => p.type === 'pdf')?.maxPages });
+          const load = await loadFile(target.url, network.fetch, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
           await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
         } catch (err) {
           await fail(target, describeError(err));
@@ -255,8 +261,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           signal,
           acquireSlot,
           onPage: (page: FetchedPage) => {
-            // The guard proxy answers a refused address with 403; the page is the refusal, not the site.
-            const failure = proxyFailure(page.statusCode, page.finalUrl) ?? (page.statusCode === 403 ? network.explainFailure(page.finalUrl) : undefined);
+            // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+            // then the page is the proxy's refusal, not the site's answer.
+            const failure =
+              proxyFailure(page.statusCode, page.finalUrl) ??
+              (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
             if (failure) return fail(page.target, failure);
             return handleLoad(
               page.target,

@@ -9,6 +9,7 @@ export interface CrawlConcurrency {
 
 export function crawlConcurrency(opts: { teamLimit: number; maxConcurrency?: number; delay?: number; pagesPerBrowser: number }): CrawlConcurrency {
   const pages = opts.delay !== undefined ? 1 : Math.max(1, Math.min(opts.maxConcurrency ?? opts.teamLimit, opts.teamLimit));
-  const pagesPerBatch = Math.max(1, Math.min(opts.pagesPerBrowser, pages));
-  return { parallelBatches: Math.ceil(pages / pagesPerBatch), pagesPerBatch };
+  const parallelBatches = Math.ceil(pages / Math.max(1, opts.pagesPerBrowser));
+  // Spread evenly and rounded down: the window never holds more pages than the cap.
+  return { parallelBatches, pagesPerBatch: Math.max(1, Math.floor(pages / parallelBatches)) };
 }

@@ -30,9 +30,13 @@ export function isZeroDataRetention(crawl: Crawl): boolean {
   return (crawl.options as unknown as CrawlRequest).zeroDataRetention === true;
 }
 
-export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, now = new Date()) {
+export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()) {
   const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
-  const rows = await db.crawlPage.findMany({
+  // A zero-data-retention crawl hands documents out once; while it still runs
+  // it hands out none, so a client polling until the end (as the SDKs do)
+  // receives every document in its final read.
+  const withheld = isZeroDataRetention(crawl) && crawl.status === 'scraping';
+  const rows = withheld ? [] : await db.crawlPage.findMany({
     where: { crawlId: crawl.id, success: true },
     orderBy: { id: 'asc' },
     skip: page.skip,
@@ -56,7 +60,8 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   const returnedUpTo = page.skip + consumed;
   const more = crawl.status === 'scraping' || returnedUpTo < completed;
   const limitParam = page.limit === DEFAULT_PAGE_SIZE ? '' : `&limit=${page.limit}`;
-  const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + 24 * 3_600_000);
+  // While it runs, a crawl would expire that long after ending now.
+  const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + retentionHours * 3_600_000);
   return {
     success: true,
     status: crawl.status,

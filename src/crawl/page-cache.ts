@@ -30,11 +30,15 @@ export function cacheKey(url: string, so: ScrapeOptions): string {
 }
 
 /**
- * Pages loaded with caller-specific headers or actions are not shared, and zero
- * data retention crawls neither read nor write the cache.
+ * Pages loaded with caller-specific headers or actions are neither shared nor
+ * served from the cache, and zero data retention crawls stay out of it.
  */
+function cacheUsable(so: ScrapeOptions, zeroDataRetention: boolean): boolean {
+  return !zeroDataRetention && !so.headers && !so.actions?.length;
+}
+
 export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): boolean {
-  return so.storeInCache && !zeroDataRetention && !so.headers && !so.actions?.length;
+  return so.storeInCache && cacheUsable(so, zeroDataRetention);
 }
 
 /**
@@ -42,7 +46,7 @@ export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): bo
  * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads.
  */
 export async function lookupCache(db: Db, teamId: string, keys: string[], so: ScrapeOptions, zeroDataRetention: boolean, now = new Date()): Promise<Map<string, CachedLoad>> {
-  if (zeroDataRetention || keys.length === 0) return new Map();
+  if (!cacheUsable(so, zeroDataRetention) || keys.length === 0) return new Map();
   const createdAt =
     so.minAge !== undefined ? { lte: new Date(now.getTime() - so.minAge) } : so.maxAge > 0 ? { gte: new Date(now.getTime() - so.maxAge) } : undefined;
   if (!createdAt) return new Map();

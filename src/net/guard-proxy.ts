@@ -31,6 +31,11 @@ export interface GuardProxy {
   port: number;
   /** Why the proxy refused the host of `url` (a full BlockedAddressError message), if it did. */
   blockedReason(url: string): string | undefined;
+  /**
+   * Why the proxy could not reach `url` (DNS, refused, reset): its 502 answer
+   * (plain HTTP) or failed tunnel (HTTPS) is not the site's own response.
+   */
+  failureReason(url: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -138,6 +143,14 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     socket.on('close', () => sockets.delete(socket));
   };
 
+  // Keyed by the URL (plain HTTP) or host:port (tunnels); bounded like `blocked`.
+  const failures = new Map<string, string>();
+  const rememberFailure = (key: string, message: string) => {
+    failures.delete(key);
+    failures.set(key, message);
+    if (failures.size > MAX_REMEMBERED_HOSTS) failures.delete(failures.keys().next().value!);
+  };
+
   const remember = (err: BlockedAddressError) => {
     const key = hostKey(err.host);
     blocked.delete(key);
@@ -201,24 +214,32 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     const target = parseConnectTarget(req.url ?? '');
     if (!target) return refuseTunnel(client, { status: 400, message: `Not a host:port CONNECT target: ${req.url}` });
     const addresses = await resolveTarget(target.hostname);
-    if (!Array.isArray(addresses)) return refuseTunnel(client, addresses);
+    if (!Array.isArray(addresses)) {
+      if (!addresses.blocked) rememberFailure(`${hostKey(target.hostname)}:${target.port}`, addresses.message);
+      return refuseTunnel(client, addresses);
+    }
     if (client.destroyed) return;
     openTunnel(
       addresses,
       target,
       (socket, upstreamHead) => {
+        failures.delete(`${hostKey(target.hostname)}:${target.port}`);
         if (client.destroyed) return socket.destroy();
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (upstreamHead.length) client.write(upstreamHead);
         if (head.length) socket.write(head);
         splice(client, socket);
       },
-      (message) => refuseTunnel(client, { status: 502, message }),
+      (message) => {
+        rememberFailure(`${hostKey(target.hostname)}:${target.port}`, message);
+        refuseTunnel(client, { status: 502, message });
+      },
     );
   };
 
   const handleRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const refuse = ({ status, message }: Refusal) => {
+      if (status === 502 && req.url) rememberFailure(req.url, message);
       if (res.headersSent) return res.destroy();
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${message}\n`);
     };
@@ -257,6 +278,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     outgoing.on('socket', track);
     outgoing.on('error', (err) => refuse({ status: 502, message: `Cannot fetch ${url.href}: ${err.message}` }));
     outgoing.on('response', (targetRes) => {
+      failures.delete(req.url ?? '');
       res.writeHead(targetRes.statusCode ?? 502, targetRes.statusMessage, endToEndHeaders(targetRes.headers));
       targetRes.pipe(res);
       targetRes.on('error', () => res.destroy());
@@ -289,6 +311,17 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
         return undefined;
       }
       return blocked.get(hostKey(hostname))?.forUrl(url).message;
+    },
+    failureReason(url: string) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return undefined;
+      }
+      // Plain HTTP goes through the proxy per URL; everything else through a tunnel per host:port.
+      if (parsed.protocol === 'http:') return failures.get(parsed.href);
+      return failures.get(`${hostKey(parsed.hostname)}:${parsed.port || '443'}`);
     },
     close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -67,7 +67,7 @@ export function crawlRoutes(deps: { db: Db; temporal: Client; config: Config }):
     if (!page.success) throw new HttpError(400, `Invalid pagination: ${page.error.issues[0].message}`, 'BAD_REQUEST');
     const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
     const id = crawl.id;
-    res.json(await crawlStatusBody(deps.db, crawl, page.data, `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`));
+    res.json(await crawlStatusBody(deps.db, crawl, page.data, `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`, deps.config.crawl.retentionHours));
   });
 
   return router;

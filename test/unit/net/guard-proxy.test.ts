@@ -6,6 +6,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressPolicy } from '../../../src/net/address-policy.ts';
 import { startGuardProxy, type GuardProxy } from '../../../src/net/guard-proxy.ts';
+import { freePort } from '../../../src/process/ports.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
 
@@ -107,6 +108,27 @@ describe('guard proxy, plain HTTP', () => {
     );
     expect(proxy.blockedReason(`http://127.0.0.1:${originPort}/`)).toBeUndefined();
     expect(proxy.blockedReason('not a url')).toBeUndefined();
+  });
+
+  it('remembers why an allowed address could not be reached, until it answers again', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/gone`;
+    expect((await viaProxy(proxy.port, url)).status).toBe(502);
+    expect(proxy.failureReason(url)).toMatch(/ECONNREFUSED/);
+    const tunnel = await connectVia(proxy.port, `127.0.0.1:${port}`);
+    tunnel.socket.destroy();
+    expect(tunnel.status).toBe(502);
+    expect(proxy.failureReason(`https://127.0.0.1:${port}/any`)).toMatch(/ECONNREFUSED/);
+
+    const revived = http.createServer((_req, res) => res.end('back'));
+    revived.listen(port, '127.0.0.1');
+    await once(revived, 'listening');
+    try {
+      expect(await viaProxy(proxy.port, url)).toEqual({ status: 200, body: 'back' });
+      expect(proxy.failureReason(url)).toBeUndefined();
+    } finally {
+      await stop(revived);
+    }
   });
 
   it('refuses requests that are not absolute http URLs', async () => {
