@@ -67,6 +67,8 @@ export function loadConfig() {
       batchSize: int('CRAWL_BATCH_SIZE', 50),
       /** Pages in flight per browser (Crawlee's fixed concurrency). */
       pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 4),
+      /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
+      historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
       /** A batch whose worker stops heartbeating this long is retried elsewhere. */
       heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
       /** How long results stay readable after a crawl ends. */

@@ -4,6 +4,7 @@
 import {
   CancellationScope,
   condition,
+  ContinueAsNew,
   continueAsNew,
   isCancellation,
   proxyActivities,
@@ -35,8 +36,6 @@ function scrapeActivities(heartbeatTimeoutMs: number) {
   });
 }
 
-/** Stop dispatching well before Temporal's own suggestion (4,096 events). */
-const HISTORY_EVENT_BUDGET = 3_000;
 
 export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   const { crawlId } = input;
@@ -50,7 +49,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
 
   const historyFull = () => {
     const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength > HISTORY_EVENT_BUDGET;
+    return info.continueAsNewSuggested || info.historyLength > (input.historyEventBudget ?? 3_000);
   };
 
   try {
@@ -105,6 +104,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     ]);
     return { crawlId, status: 'completed', pagesHandled };
   } catch (err) {
+    // continueAsNew ends this run by throwing; the crawl goes on in the next one.
+    if (err instanceof ContinueAsNew) throw err;
     const status = isCancellation(err) ? 'cancelled' : 'failed';
     await CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight === 0);

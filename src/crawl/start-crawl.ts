@@ -92,6 +92,7 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
     // With a delay every page is its own batch, so the pause is a workflow timer.
     batchSize: req.delay !== undefined ? 1 : deps.config.crawl.batchSize,
     heartbeatTimeoutMs: deps.config.crawl.heartbeatTimeoutMs,
+    historyEventBudget: deps.config.crawl.historyEventBudget,
     ...(req.delay !== undefined && { delayMs: Math.round(req.delay * 1000) }),
   };
   try {

@@ -26,6 +26,8 @@ export interface CrawlWorkflowInput {
   pagesPerBatch: number;
   /** How soon a batch on a dead worker is retried. */
   heartbeatTimeoutMs: number;
+  /** Continue as new once a run's history passes this many events (3,000 for runs started without it). */
+  historyEventBudget?: number;
   /** The crawl's `delay`: a durable timer between pages (batches of one page). */
   delayMs?: number;
   /** Set by continue-as-new: planning already happened in an earlier run. */

@@ -11,9 +11,8 @@ let h: Harness;
 let site: FixtureSite;
 
 beforeAll(async () => {
-  // Small batches make many activities, so the history passes the
-  // continue-as-new budget within 2,000 pages.
-  h = await startHarness({ crawl: { batchSize: 4, pagesPerBrowser: 4 } });
+  // A small history budget makes the crawl continue as new several times.
+  h = await startHarness({ crawl: { batchSize: 25, pagesPerBrowser: 4, historyEventBudget: 150 } });
   await h.startWorker();
   site = await startFixtureSite(treeSite(PAGES));
 });
@@ -28,7 +27,7 @@ it('crawls 2,000 pages with bounded history and pages through them exactly once'
   const res = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: `${site.url}/`, limit: PAGES, sitemap: 'skip' } });
   const { id } = await res.json();
   const status = await waitForCrawl(h, id, 900_000, apiKey);
-  expect(status.status).toBe('completed');
+  expect(status.status, (await h.db.crawl.findUniqueOrThrow({ where: { id } })).error ?? '').toBe('completed');
   expect(status.completed).toBe(PAGES);
   expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
   for (let i = 0; i < PAGES; i++) expect(site.hits.get(i === 0 ? '/' : `/p/${i}`)).toBe(1);
@@ -55,4 +54,4 @@ it('crawls 2,000 pages with bounded history and pages through them exactly once'
   }
   expect(seen.size).toBe(PAGES);
   expect([...seen.values()].every((n) => n === 1)).toBe(true);
-});
+}, 900_000);
