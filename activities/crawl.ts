@@ -56,21 +56,30 @@ export const CREDITS_WARNING = 'The crawl stopped early because the team ran out
 export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
   const network = givenNetwork ?? createCrawlNetwork(config);
 
-  async function loadCrawl(crawlId: string) {
+  async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
     if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
     const options = crawl.options as unknown as CrawlRequest;
+    // robotsUserAgent both fetches and is evaluated against robots.txt.
+    const robotsAgent = options.robotsUserAgent ?? network.userAgents.desktop;
+    const robotsFetch = options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch;
+    return { crawl, options, robotsAgent, robotsFetch };
+  }
+
+  function crawlContext({ crawl, options, robotsAgent, robotsFetch }: Awaited<ReturnType<typeof readCrawl>>) {
     const norm: NormalizeOptions = { ignoreQueryParameters: options.ignoreQueryParameters };
     const robots = crawlRobots({
-      crawlId,
+      crawlId: crawl.id,
       startUrl: options.url,
       startRobotsTxt: crawl.robotsTxt,
-      userAgent: options.robotsUserAgent ?? network.userAgents.desktop,
+      userAgent: robotsAgent,
       ignore: options.ignoreRobotsTxt,
-      fetch: options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch,
+      fetch: robotsFetch,
     });
     return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
   }
+
+  const loadCrawl = async (crawlId: string) => crawlContext(await readCrawl(crawlId));
 
   const heartbeat = (details: unknown) => Context.current().heartbeat(details);
 
@@ -93,15 +102,14 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
      */
     async planCrawl(crawlId: string): Promise<{ queued: number }> {
-      const first = await loadCrawl(crawlId);
-      const { options } = first;
+      const read = await readCrawl(crawlId);
+      const { options } = read;
       await releaseClaims(db, crawlId);
       const startOrigin = new URL(options.url).origin;
-      const robotsFetch = options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch;
-      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, robotsFetch);
+      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch);
       await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
       heartbeat('robots.txt');
-      const ctx = await loadCrawl(crawlId);
+      const ctx = crawlContext({ ...read, crawl: { ...read.crawl, robotsTxt } });
       const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
 
       // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
@@ -119,7 +127,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
 
       if (options.sitemap !== 'skip') {
-        const robotsSitemaps = parseRobots(`${startOrigin}/robots.txt`, robotsTxt, options.robotsUserAgent ?? network.userAgents.desktop).sitemaps;
+        const robotsSitemaps = parseRobots(`${startOrigin}/robots.txt`, robotsTxt, read.robotsAgent).sitemaps;
         const found = await collectSitemapUrls({ startUrl: options.url, robotsSitemaps, fetch: network.fetch, maxUrls: options.limit * 4 });
         heartbeat('sitemaps');
         const { follow, robotsBlocked } = await sortLinks(ctx, found.urls, 0);
@@ -195,7 +203,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           throw err;
         }
         if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
-          await storeInCache(db, team.id, cacheKey(load.finalUrl === target.url ? target.url : target.url, so), load).catch((err) =>
+          await storeInCache(db, team.id, cacheKey(target.url, so), load).catch((err) =>
             log.warn('page cache write failed', { crawlId, error: describeError(err) }),
           );
         }
