@@ -215,8 +215,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const signal = Context.current().cancellationSignal;
       const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
       const held = new Set<string>();
+      // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
+      const attempt = Context.current().info.attempt;
       const acquireSlot = async (target: ScrapeTarget, abort: AbortSignal = signal) => {
-        const holder = `${input.batchKey}:${target.key}`;
+        const holder = `${input.batchKey}:${attempt}:${target.key}`;
         const slot = await acquireTeamSlot(db, { teamId: team.id, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
         held.add(holder);
         let released = false;

@@ -68,12 +68,18 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
   });
 }
 
+/**
+ * Records a page that could not be scraped. A page already stored as scraped
+ * stays scraped: a late failure (a retried attempt, a stopped batch) never
+ * overwrites it.
+ */
 export async function storeFailedPage(db: Db, page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number }): Promise<void> {
-  const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
   const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error: page.error };
   const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error: page.error, document: { metadata } };
+  const where = { crawlId: page.crawlId, urlKey: page.urlKey };
   await db.$transaction(async (tx) => {
-    await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
-    await tx.crawlUrl.update({ where: key, data: { state: 'failed' } });
+    const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
+    if (created.count === 0) await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row });
+    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: 'done' } }, data: { state: 'failed' } });
   });
 }

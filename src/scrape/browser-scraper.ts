@@ -21,7 +21,7 @@ import {
 } from './navigation-failure.ts';
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { DEFAULT_USER_AGENTS, pageContext, preparePage, type UserAgents } from './page-context.ts';
-import { PageSlots, type SlotLease } from './page-slots.ts';
+import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 
@@ -87,18 +87,6 @@ export function describeError(error: unknown): string {
   return line ?? `${err?.name ?? 'Error'}${err?.code ? ` ${err.code}` : ''}`;
 }
 
-/**
- * Storing a page is not the page's fault: if it fails, the whole crawler stops
- * (CriticalError) so the activity fails and Temporal retries the batch.
- */
-async function deliver(store: () => Promise<void>): Promise<void> {
-  try {
-    await store();
-  } catch (err) {
-    throw new CriticalError(`storing a page failed: ${describeError(err)}`, { cause: err });
-  }
-}
-
 /** What the hooks learn about a page before the handlers need it. */
 interface PageState {
   budget: PageBudget;
@@ -131,6 +119,24 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   const context = pageContext(so, opts.userAgents ?? DEFAULT_USER_AGENTS);
   const slots = new PageSlots(opts.acquireSlot);
   const pages = new WeakMap<Page, PageState>();
+  // Once the batch stops (a failed write, cancellation, or run() returning), pages still in
+  // flight are torn down and their errors are artefacts of the stop: nothing more is stored,
+  // and the batch's retry handles every page not stored yet.
+  let stopped = false;
+
+  /**
+   * Storing a page is not the page's fault: if it fails, the whole crawler stops
+   * (CriticalError) so the activity fails and Temporal retries the batch.
+   */
+  const deliver = async (store: () => Promise<void>): Promise<void> => {
+    if (stopped) throw new CriticalError('the batch has stopped; the page is left to its retry');
+    try {
+      await store();
+    } catch (err) {
+      stopped = true;
+      throw new CriticalError(`storing a page failed: ${describeError(err)}`, { cause: err });
+    }
+  };
 
   const stateOf = (page: Page): PageState => {
     const state = pages.get(page);
@@ -216,9 +222,11 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         );
       },
       errorHandler: async ({ request }, error) => {
-        if (isDownloadError(error)) request.noRetry = true;
+        if (isDownloadError(error) || stopped) request.noRetry = true;
       },
       failedRequestHandler: async (ctx, error) => {
+        // Not the page's failure: it stays unstored, so the batch fails and its retry loads it.
+        if (stopped || error instanceof SlotWaitInterrupted) return;
         const target = targetOf(ctx);
         const state = pages.get(ctx.page);
         if (isDownloadError(error)) return downloaded(ctx.page, target, state && (await failedContentType(state.navigation)));
@@ -228,11 +236,15 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
     new Configuration({ persistStorage: false, systemInfoV2: true }),
   );
 
-  const abort = () => void crawler.autoscaledPool?.abort();
+  const abort = () => {
+    stopped = true;
+    void crawler.autoscaledPool?.abort();
+  };
   opts.signal?.addEventListener('abort', abort, { once: true });
   try {
     await crawler.run(targets.map((target) => ({ url: target.url, uniqueKey: target.key, userData: { target } })));
   } finally {
+    stopped = true;
     opts.signal?.removeEventListener('abort', abort);
     await slots.close();
   }

@@ -10,6 +10,17 @@ export interface SlotLease {
   release(): Promise<void>;
 }
 
+/**
+ * The wait for a slot ended because the page was closed (a Crawlee timeout, the
+ * batch stopping), not because of anything the page did: it is not a page failure.
+ */
+export class SlotWaitInterrupted extends Error {
+  constructor() {
+    super('The page was closed while it waited for a concurrency slot');
+    this.name = 'SlotWaitInterrupted';
+  }
+}
+
 export type AcquireSlot<T> = (target: T, signal: AbortSignal) => Promise<SlotLease>;
 
 export class PageSlots<T> {
@@ -34,12 +45,18 @@ export class PageSlots<T> {
       pageClosed.abort();
       if (release) void this.#settle(release());
     });
-    const lease = await this.#acquire(target, AbortSignal.any([this.#ended.signal, pageClosed.signal]));
+    const interrupted = () => pageClosed.signal.aborted || this.#ended.signal.aborted;
+    let lease: SlotLease;
+    try {
+      lease = await this.#acquire(target, AbortSignal.any([this.#ended.signal, pageClosed.signal]));
+    } catch (err) {
+      throw interrupted() ? new SlotWaitInterrupted() : err;
+    }
     release = this.#hold(lease);
     this.#byPage.set(page, release);
-    if (pageClosed.signal.aborted || this.#ended.signal.aborted) {
+    if (interrupted()) {
       await this.#settle(release());
-      throw new Error('The page was closed while it waited for a concurrency slot');
+      throw new SlotWaitInterrupted();
     }
     return lease.waitedMs;
   }

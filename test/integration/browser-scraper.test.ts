@@ -288,4 +288,32 @@ describe('scrapeWithBrowser', () => {
     expect(waits.every((s) => s.aborted)).toBe(true);
     expect(requestsTo('/echo')).toEqual([]);
   });
+
+  it('stops the batch when a page cannot be stored, and never reports the pages it tore down as failed', async () => {
+    const failures = new Map<string, string>();
+    const asked = new Map<string, number>();
+    let retryWaiting!: () => void;
+    const waitingForRetry = new Promise<void>((resolve) => (retryWaiting = resolve));
+    const run = scrape(['/echo', '/plain'], {}, {
+      acquireSlot: (target, signal) => {
+        const n = (asked.get(target.key) ?? 0) + 1;
+        asked.set(target.key, n);
+        if (target.key === '/echo') return Promise.resolve({ waitedMs: 0, release: async () => undefined });
+        // /plain: the first attempt fails, so the batch stops during its last attempt.
+        if (n === 1) return Promise.reject(new Error('slot table busy'));
+        retryWaiting();
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('wait aborted')), { once: true }));
+      },
+      onPage: async () => {
+        await waitingForRetry;
+        throw new Error('database unavailable');
+      },
+      onFailure: async (target, error) => void failures.set(target.key, error),
+    });
+    await expect(run).rejects.toThrow('storing a page failed: database unavailable');
+    // Pages torn down by the stop must not write anything, even late.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(asked.get('/plain')).toBe(2);
+    expect(failures).toEqual(new Map());
+  });
 });

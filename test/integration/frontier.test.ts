@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/crawl/frontier.ts';
-import { DuplicateRedirectError, storeScrapedPage } from '../../src/crawl/page-store.ts';
+import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../../src/crawl/page-store.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/crawl/team-slots.ts';
 import { creditsUsedByJob } from '../../src/billing/credits.ts';
 import { createDb, type Db } from '../../src/db/prisma.ts';
@@ -81,6 +81,24 @@ describe('frontier', () => {
     // The queued target was taken over by the redirect: it is never fetched itself.
     expect(await frontierCounts(db, crawlId)).toEqual({ queued: 0, claimed: 1 });
     await expect(storeScrapedPage(db, page(b), next)).rejects.toBeInstanceOf(DuplicateRedirectError);
+  });
+
+  it('never lets a late failure overwrite a scraped page, and lets a success replace a failure', async () => {
+    const crawlId = await newCrawl();
+    await addToFrontier(db, crawlId, urls('f', 2), 1000);
+    const [scraped, failedFirst] = await claimBatch(db, crawlId, 'run:0', 2);
+    const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
+    const store = (r: typeof scraped) =>
+      storeScrapedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: { metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } } }, next);
+    const fail = (r: typeof scraped) => storeFailedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, error: 'torn down' });
+
+    await store(scraped);
+    await fail(scraped);
+    await fail(failedFirst);
+    await store(failedFirst);
+    const pages = await db.crawlPage.findMany({ where: { crawlId }, select: { success: true, error: true } });
+    expect(pages).toEqual([{ success: true, error: null }, { success: true, error: null }]);
+    expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(2);
   });
 });
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { PageSlots, type SlotLease } from '../../../src/scrape/page-slots.ts';
+import { PageSlots, SlotWaitInterrupted, type SlotLease } from '../../../src/scrape/page-slots.ts';
 
 /** Just what PageSlots uses of a Playwright page: its `close` event. */
 function fakePage(): Page & { close(): Promise<void> } {
@@ -60,8 +60,20 @@ describe('PageSlots', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await page.close();
     grant({ waitedMs: 1, release: async () => void released.push('a') });
-    await expect(taking).rejects.toThrow('The page was closed while it waited for a concurrency slot');
+    await expect(taking).rejects.toBeInstanceOf(SlotWaitInterrupted);
     expect(released).toEqual(['a']);
+  });
+
+  it('turns a wait ended by the batch closing into SlotWaitInterrupted, and passes other errors through', async () => {
+    const slots = new PageSlots<string>((target, signal) =>
+      target === 'broken'
+        ? Promise.reject(new Error('db down'))
+        : new Promise<SlotLease>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    );
+    await expect(slots.take(fakePage(), 'broken')).rejects.toThrow('db down');
+    const waiting = slots.take(fakePage(), 'a');
+    await slots.close();
+    await expect(waiting).rejects.toBeInstanceOf(SlotWaitInterrupted);
   });
 
   it('reports a failed release when the batch ends, not when a page closes', async () => {
