@@ -21,6 +21,7 @@ import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget }
 import { loadFile, looksLikePdfUrl } from '../src/scrape/load-pdf.ts';
 import { proxyFailure } from '../src/scrape/proxy-errors.ts';
 import type { CrawlStatus } from '../src/temporal/definitions.ts';
+import { crawlWebhook, writeCrawlEvent } from '../src/webhooks/crawl-events.ts';
 import type { ActivityDeps } from './deps.ts';
 
 export interface ScrapeBatchInput {
@@ -123,7 +124,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       });
       if (!startRule.allowed || !startAllowed) {
         const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
-        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` });
+        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options));
       }
 
       if (options.sitemap !== 'skip') {
@@ -168,12 +169,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const pdfParser = so.parsers.find((p) => p.type === 'pdf');
       const pdfMaxPages = pdfParser?.maxPages;
       const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
+      const webhook = crawlWebhook(options);
       let succeeded = 0;
       let failed = 0;
       const progress = () => heartbeat({ handled: succeeded + failed });
 
       const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
-        await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode });
+        await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
         failed++;
         log.warn('page failed', { crawlId, url: target.url, error });
         progress();
@@ -196,7 +198,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           await storeScrapedPage(
             db,
             { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: finalKey, finalUrl: load.finalUrl },
-            { follow, robotsBlocked, limit: options.limit, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) } },
+            { follow, robotsBlocked, limit: options.limit, webhook, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) } },
           );
         } catch (err) {
           if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
@@ -320,18 +322,24 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const blocked = await db.crawlRobotsBlocked.count({ where: { crawlId } });
       const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
       const now = new Date();
-      await db.crawl.updateMany({
-        where: { id: crawlId, status: 'scraping' },
-        data: {
-          status: input.status,
-          error: input.error ?? null,
-          warning,
-          completedAt: now,
-          expiresAt: new Date(now.getTime() + config.crawl.retentionHours * 3_600_000),
-        },
+      const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
+      await db.$transaction(async (tx) => {
+        await tx.crawl.updateMany({
+          where: { id: crawlId, status: 'scraping' },
+          data: { status: input.status, error: input.error ?? null, warning, completedAt: now, expiresAt },
+        });
+        // A crawl cancelled through the API already says so; it still gets its expiry.
+        await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+        const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true } });
+        const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
+        // A cancelled crawl ends with crawl.completed too; its status says how it ended.
+        await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options), {
+          type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',
+          success: final.status !== 'failed',
+          data: [{ status: final.status, completed }],
+          ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
+        });
       });
-      // A crawl cancelled through the API already says so; it still gets its expiry.
-      await db.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt: new Date(now.getTime() + config.crawl.retentionHours * 3_600_000) } });
       log.info('crawl finished', { crawlId, status: input.status });
       return { finished: true, queued: 0 };
     },

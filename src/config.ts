@@ -34,6 +34,7 @@ function logLevel(): LogLevel {
 
 export function loadConfig() {
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
+  const taskQueue = str('TEMPORAL_TASK_QUEUE') ?? 'crawl';
   return {
     dataDir,
     logLevel: logLevel(),
@@ -52,7 +53,9 @@ export function loadConfig() {
       /** Unset: `npm start` runs the Temporal dev server itself. */
       address: str('TEMPORAL_ADDRESS'),
       namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
-      taskQueue: str('TEMPORAL_TASK_QUEUE') ?? 'crawl',
+      taskQueue,
+      /** Webhook deliveries run on their own queue so they never take a browser batch's slot. */
+      webhookTaskQueue: str('TEMPORAL_WEBHOOK_TASK_QUEUE') ?? `${taskQueue}-webhooks`,
       cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
       devPort: int('TEMPORAL_DEV_PORT', 7233),
       devUiPort: int('TEMPORAL_UI_PORT', 8233),
@@ -85,6 +88,20 @@ export function loadConfig() {
       proxyUrl: str('CRAWL_PROXY_URL'),
       userAgent: str('CRAWL_USER_AGENT'),
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
+    },
+    webhooks: {
+      /** Per-attempt limit: a receiver must answer within this. */
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000),
+      /** First retry after about this long; each later one waits twice as long (±20 % jitter). */
+      retryInitialMs: int('WEBHOOK_RETRY_INITIAL_MS', 5_000),
+      /** Longest wait between two attempts of one event. */
+      retryMaxIntervalMs: int('WEBHOOK_RETRY_MAX_INTERVAL_MS', 3_600_000),
+      /** An event not delivered this long after it was written is given up (recorded as failed). */
+      giveUpAfterHours: int('WEBHOOK_GIVE_UP_AFTER_HOURS', 24),
+      /** Deliveries in flight at once per crawl. */
+      concurrency: int('WEBHOOK_CONCURRENCY', 8),
+      /** How often a crawl's delivery loop looks for new events. */
+      pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500),
     },
     llm: {
       /** OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options; unset: prompts are refused. */

@@ -3,22 +3,28 @@
 // activities in flight, and continues as new before its history grows large.
 import {
   CancellationScope,
+  ChildWorkflowCancellationType,
   condition,
   ContinueAsNew,
   continueAsNew,
   isCancellation,
+  ParentClosePolicy,
   proxyActivities,
   sleep,
+  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from '../activities/crawl.ts';
 import {
   CrawlStatusAttribute,
+  crawlWebhooksWorkflowId,
   PagesCrawledAttribute,
   type CrawlWorkflowInput,
   type CrawlWorkflowResult,
 } from '../src/temporal/definitions.ts';
+import { crawlWebhooksWorkflow } from './crawl-webhooks.ts';
 
 const { planCrawl, finishCrawl } = proxyActivities<CrawlActivities>({
   // Planning fetches robots.txt and up to 20 sitemaps; it heartbeats per fetch.
@@ -36,6 +42,24 @@ function scrapeActivities(heartbeatTimeoutMs: number) {
   });
 }
 
+/**
+ * Deliveries outlive this workflow, and its cancellation (ABANDON twice): the crawl may
+ * end while a receiver is still retried, and a cancelled crawl still reports its end.
+ */
+async function startWebhookDeliveries(input: CrawlWorkflowInput & { webhookTaskQueue: string }): Promise<void> {
+  try {
+    await startChild(crawlWebhooksWorkflow, {
+      workflowId: crawlWebhooksWorkflowId(input.crawlId),
+      args: [{ crawlId: input.crawlId, activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      cancellationType: ChildWorkflowCancellationType.ABANDON,
+      staticSummary: `Webhook deliveries of crawl ${input.crawlId}`,
+    });
+  } catch (err) {
+    // A reset run of this crawl finds its deliveries already going.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
 
 export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   const { crawlId } = input;
@@ -55,6 +79,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   try {
     if (!input.planned) {
       upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
+      if (input.webhookTaskQueue) await startWebhookDeliveries({ ...input, webhookTaskQueue: input.webhookTaskQueue });
     }
     let queued = input.planned ? input.parallelBatches * input.batchSize : (await planCrawl(crawlId)).queued;
 

@@ -1,2 +1,3 @@
 export { crawlWorkflow } from './crawl.ts';
 export { purgeExpiredWorkflow } from './purge.ts';
+export { crawlWebhooksWorkflow } from './crawl-webhooks.ts';

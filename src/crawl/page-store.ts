@@ -3,9 +3,11 @@
 // the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
 // key) and the ledger's unique key make a retried write a no-op.
 import { chargeOnce, type Charge } from '../billing/credits.ts';
+import type { Webhook } from '../api/schemas/webhook.ts';
 import type { Db, Tx } from '../db/prisma.ts';
 import type { PageDocument } from '../scrape/build-document.ts';
 import { documentSizeBytes } from '../scrape/build-document.ts';
+import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 
 export interface ScrapedPage {
@@ -24,6 +26,8 @@ export interface PageConsequences {
   robotsBlocked: { url: string; urlKey: string }[];
   limit: number;
   charge: Omit<Charge, 'itemKey' | 'jobId'>;
+  /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
+  webhook?: Webhook;
 }
 
 export class DuplicateRedirectError extends Error {}
@@ -58,6 +62,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
     await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
     await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
     await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
+    await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document] });
     if (next.robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({
         data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),
@@ -73,13 +78,18 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
  * stays scraped: a late failure (a retried attempt, a stopped batch) never
  * overwrites it.
  */
-export async function storeFailedPage(db: Db, page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number }): Promise<void> {
+export async function storeFailedPage(
+  db: Db,
+  page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number },
+  webhook?: Webhook,
+): Promise<void> {
   const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error: page.error };
   const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error: page.error, document: { metadata } };
   const where = { crawlId: page.crawlId, urlKey: page.urlKey };
   await db.$transaction(async (tx) => {
     const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
-    if (created.count === 0) await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row });
+    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
     await tx.crawlUrl.updateMany({ where: { ...where, state: { not: 'done' } }, data: { state: 'failed' } });
+    await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error: page.error });
   });
 }

@@ -3,6 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { crawlWorkflow } from '../../workflows/crawl.ts';
 import { v7 as uuidv7 } from 'uuid';
+import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import type { CrawlRequest } from '../api/schemas/crawl-request.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
@@ -62,20 +63,22 @@ export async function parseCrawlRequest(body: unknown, config: Config): Promise<
  * checks every connection again, so this is for a clear answer, not the guard.
  * An unresolvable host is left to the crawl, which reports it as the page's error.
  */
-async function checkStartAddress(url: string, config: Config): Promise<void> {
+async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
   const policy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
   if (policy.allowPrivate) return;
   try {
     await checkHostAllowed(new URL(url).hostname.replace(/^\[|\]$/g, ''), policy);
   } catch (err) {
-    if (err instanceof BlockedAddressError) throw new HttpError(400, err.message.replace(/^Refused to connect to [^:]+/, `Refused to crawl ${url}`), 'BLOCKED_ADDRESS');
+    if (err instanceof BlockedAddressError) throw new HttpError(400, err.message.replace(/^Refused to connect to [^:]+/, refusal), 'BLOCKED_ADDRESS');
   }
 }
 
 export async function startCrawl(deps: { db: Db; temporal: Client; config: Config }, team: Team, apiKeyId: string, req: CrawlRequest) {
   checkTeamPermissions(team, req);
   checkSelectors(req);
-  await checkStartAddress(req.url, deps.config);
+  await checkAddress(req.url, deps.config, `Refused to crawl ${req.url}`);
+  // Webhook deliveries go through the same guard; refusing now beats failing every delivery later.
+  if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
   const id = uuidv7();
   const { parallelBatches, pagesPerBatch } = crawlConcurrency({
@@ -84,7 +87,10 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
     delay: req.delay,
     pagesPerBrowser: deps.config.crawl.pagesPerBrowser,
   });
-  await deps.db.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping' } });
+  await deps.db.$transaction(async (tx) => {
+    await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping' } });
+    await writeCrawlEvent(tx, id, req.webhook, { type: 'crawl.started', success: true, data: [] });
+  });
   const input: CrawlWorkflowInput = {
     crawlId: id,
     parallelBatches,
@@ -93,6 +99,7 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
     batchSize: req.delay !== undefined ? 1 : deps.config.crawl.batchSize,
     heartbeatTimeoutMs: deps.config.crawl.heartbeatTimeoutMs,
     historyEventBudget: deps.config.crawl.historyEventBudget,
+    ...(req.webhook && { webhookTaskQueue: deps.config.temporal.webhookTaskQueue }),
     ...(req.delay !== undefined && { delayMs: Math.round(req.delay * 1000) }),
   };
   try {

@@ -1,11 +1,10 @@
-// The worker process: runs crawlWorkflow and its activities.
+// The worker process: runs the crawl workflows, their activities and their webhook deliveries.
 import { Client } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities/index.ts';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { connectTemporal } from '../temporal/connection.ts';
 import { ensurePurgeSchedule } from '../temporal/purge-schedule.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
-import { WORKFLOWS_PATH } from '../temporal/workflows-path.ts';
+import { createWorkers } from '../temporal/workers.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
@@ -18,24 +17,20 @@ runMain('worker', async () => {
     await c.close();
   });
   const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({ db, config, log }),
-    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentBrowserBatches,
-    maxCachedWorkflows: 200,
-    shutdownGraceTime: config.worker.shutdownGraceMs,
-  });
+  const workers = await createWorkers(connection, { db, config, log });
 
   onShutdown((why) => {
     log.info('worker draining', { why, graceMs: config.worker.shutdownGraceMs });
-    worker.shutdown();
+    for (const worker of workers) worker.shutdown();
   });
 
-  log.info('worker ready', { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, address });
-  await worker.run();
+  log.info('worker ready', {
+    taskQueue: config.temporal.taskQueue,
+    webhookTaskQueue: config.temporal.webhookTaskQueue,
+    namespace: config.temporal.namespace,
+    address,
+  });
+  await Promise.all(workers.map((worker) => worker.run()));
   await connection.close();
   await db.$disconnect();
   log.info('worker stopped');

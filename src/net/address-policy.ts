@@ -186,8 +186,8 @@ export class BlockedAddressError extends Error {
   readonly reason: string;
   readonly url: string | undefined;
 
-  constructor(host: string, address: string, reason: string, url?: string) {
-    const subject = url ? `Refused to crawl ${url}` : `Refused to connect to ${host}`;
+  constructor(host: string, address: string, reason: string, url?: string, action = 'crawl') {
+    const subject = url ? `Refused to ${action} ${url}` : `Refused to connect to ${host}`;
     const resolution = host === address ? `${address} is` : `${host} resolves to ${address},`;
     super(
       `${subject}: ${resolution} ${withArticle(reason)} address. Private, loopback, link-local and cloud-metadata addresses are blocked ` +
@@ -200,8 +200,8 @@ export class BlockedAddressError extends Error {
     this.url = url;
   }
 
-  /** The same refusal, worded for the URL being crawled. */
-  forUrl(url: string): BlockedAddressError {
-    return new BlockedAddressError(this.host, this.address, this.reason, url);
+  /** The same refusal, worded for the URL being crawled (or whatever `action` does with it). */
+  forUrl(url: string, action = 'crawl'): BlockedAddressError {
+    return new BlockedAddressError(this.host, this.address, this.reason, url, action);
   }
 }

@@ -1,7 +1,7 @@
-// HTTP GET for the fetches the crawler makes outside the browser (robots.txt,
-// sitemaps). Every hop goes through the guarded lookup, so the address checked
-// is the address connected to, and redirects are followed here rather than by
-// a library so that each hop is checked too.
+// HTTP for the requests the service makes outside the browser (robots.txt,
+// sitemaps, webhook deliveries). Every hop goes through the guarded lookup, so
+// the address checked is the address connected to, and redirects are followed
+// here rather than by a library so that each hop is checked too.
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -12,6 +12,9 @@ import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
 
 export interface GuardedFetchOptions {
   policy: AddressPolicy;
+  /** GET by default. A POST never follows redirects: its body was meant for the URL it was sent to. */
+  method?: 'GET' | 'POST';
+  body?: string | Buffer;
   headers?: Record<string, string>;
   userAgent?: string;
   /** For the whole fetch, redirects included. */
@@ -55,8 +58,25 @@ const decoders: Record<string, (buf: Buffer, opts: zlib.ZlibOptions) => Promise<
   br: promisify(zlib.brotliDecompress),
 };
 
-function tooLarge(url: string, maxBytes: number): Error {
-  return new Error(`The response of ${url} is larger than the ${maxBytes}-byte limit`);
+/** The body went past maxBytes; `status` says what the server answered all the same. */
+export class ResponseTooLargeError extends Error {
+  readonly status: number;
+
+  constructor(url: string, maxBytes: number, status: number) {
+    super(`The response of ${url} is larger than the ${maxBytes}-byte limit`);
+    this.name = 'ResponseTooLargeError';
+    this.status = status;
+  }
+}
+
+export class FetchTimeoutError extends Error {
+  readonly timeoutMs: number;
+
+  constructor(url: string, timeoutMs: number, cause: unknown) {
+    super(`Timed out after ${timeoutMs} ms fetching ${url}`, { cause });
+    this.name = 'FetchTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
 }
 
 function parseTarget(url: string): URL {
@@ -75,21 +95,21 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   return flat;
 }
 
-async function decodeBody(body: Buffer, contentEncoding: string | undefined, url: string, maxBytes: number): Promise<Buffer> {
+async function decodeBody(res: RawResponse, url: string, maxBytes: number): Promise<Buffer> {
   // Encodings are listed in the order they were applied, so they are undone from the end.
-  const encodings = (contentEncoding ?? '')
+  const encodings = (res.headers['content-encoding'] ?? '')
     .split(',')
     .map((e) => e.trim().toLowerCase())
     .filter((e) => e !== '' && e !== 'identity')
     .reverse();
-  let decoded = body;
+  let decoded = res.body;
   for (const encoding of encodings) {
     const decode = decoders[encoding];
     if (!decode) throw new Error(`Cannot decode the response of ${url}: unsupported Content-Encoding "${encoding}"`);
     try {
       decoded = await decode(decoded, { maxOutputLength: maxBytes });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(url, maxBytes);
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new ResponseTooLargeError(url, maxBytes, res.status);
       throw new Error(`Cannot decode the ${encoding} response of ${url}: ${(err as Error).message}`, { cause: err });
     }
   }
@@ -110,7 +130,7 @@ function requestOnce(
       host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
+      method: opts.method ?? 'GET',
       headers,
       lookup,
       signal,
@@ -123,7 +143,7 @@ function requestOnce(
       // Rejecting before destroying: a body already buffered in full would
       // otherwise still reach 'end' and resolve truncated.
       const refuseTooLarge = () => {
-        reject(tooLarge(url.href, maxBytes));
+        reject(new ResponseTooLargeError(url.href, maxBytes, res.statusCode ?? 0));
         req.destroy();
       };
       if (Number(res.headers['content-length']) > maxBytes) return refuseTooLarge();
@@ -140,7 +160,7 @@ function requestOnce(
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks) }));
     });
-    req.end();
+    req.end(opts.body);
   });
 }
 
@@ -151,6 +171,9 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
   const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
   if (opts.userAgent) headers['user-agent'] = opts.userAgent;
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+  // Ours over any the caller passed: a wrong length truncates the body or stalls the request.
+  if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
+  const followRedirects = (opts.method ?? 'GET') === 'GET';
   const redirects: string[] = [];
   let current = parseTarget(url);
   for (;;) {
@@ -158,9 +181,9 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
       // Node connects to a literal IP without calling `lookup`, so it is checked here.
       if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy);
       const res = await requestOnce(current, headers, lookup, opts, maxBytes, signal);
-      const location = REDIRECT_STATUSES.has(res.status) ? res.headers.location : undefined;
+      const location = followRedirects && REDIRECT_STATUSES.has(res.status) ? res.headers.location : undefined;
       if (location === undefined) {
-        const body = await decodeBody(res.body, res.headers['content-encoding'], current.href, maxBytes);
+        const body = await decodeBody(res, current.href, maxBytes);
         return { status: res.status, headers: res.headers, body, finalUrl: current.href, redirects };
       }
       if (redirects.length >= maxRedirects) throw new Error(`Too many redirects fetching ${url}: more than ${maxRedirects}`);
@@ -176,9 +199,11 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
 }
 
 /**
- * GETs `url`, following redirects, with every connection checked against the
- * address policy. Non-2xx responses are returned, not thrown; blocked
- * addresses throw BlockedAddressError.
+ * Requests `url` (GET unless `method` says otherwise), following a GET's
+ * redirects, with every connection checked against the address policy. Non-2xx
+ * responses are returned, not thrown; blocked addresses throw
+ * BlockedAddressError, a body over maxBytes ResponseTooLargeError and running
+ * out of time FetchTimeoutError.
  */
 export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -187,7 +212,7 @@ export async function guardedFetch(url: string, opts: GuardedFetchOptions): Prom
   try {
     return await follow(url, opts, signal);
   } catch (err) {
-    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`Timed out after ${timeoutMs} ms fetching ${url}`, { cause: err });
+    if (timeout.aborted && !opts.signal?.aborted) throw new FetchTimeoutError(url, timeoutMs, err);
     throw err;
   }
 }

@@ -22,6 +22,7 @@ import {
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { DEFAULT_USER_AGENTS, pageContext, preparePage, type UserAgents } from './page-context.ts';
 import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts';
+import { StoreQueue } from './store-queue.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 
@@ -123,19 +124,17 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   // flight are torn down and their errors are artefacts of the stop: nothing more is stored,
   // and the batch's retry handles every page not stored yet.
   let stopped = false;
-
-  /**
-   * Storing a page is not the page's fault: if it fails, the whole crawler stops
-   * (CriticalError) so the activity fails and Temporal retries the batch.
-   */
+  let crawler: PlaywrightCrawler | undefined;
+  const stop = () => {
+    stopped = true;
+    void crawler?.autoscaledPool?.abort();
+  };
+  // Storing a page is not the page's fault: if it fails, the whole batch stops, the
+  // activity fails and Temporal retries the batch.
+  const stores = new StoreQueue(concurrency, stop);
   const deliver = async (store: () => Promise<void>): Promise<void> => {
     if (stopped) throw new CriticalError('the batch has stopped; the page is left to its retry');
-    try {
-      await store();
-    } catch (err) {
-      stopped = true;
-      throw new CriticalError(`storing a page failed: ${describeError(err)}`, { cause: err });
-    }
+    await stores.add(store);
   };
 
   const stateOf = (page: Page): PageState => {
@@ -159,7 +158,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
     return explained ?? describeError(error);
   };
 
-  const crawler = new PlaywrightCrawler(
+  crawler = new PlaywrightCrawler(
     {
       launchContext: {
         launcher: chromium,
@@ -233,19 +232,23 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         await deliver(() => opts.onFailure(target, failureMessage(error, target, state)));
       },
     },
-    new Configuration({ persistStorage: false, systemInfoV2: true }),
+    // Concurrency is fixed, so Crawlee's load sampling (a `ps` spawn every second per
+    // crawler) would only cost CPU; once a minute keeps its overload warnings.
+    new Configuration({ persistStorage: false, systemInfoV2: true, systemInfoIntervalMillis: 60_000 }),
   );
 
-  const abort = () => {
-    stopped = true;
-    void crawler.autoscaledPool?.abort();
-  };
-  opts.signal?.addEventListener('abort', abort, { once: true });
+  opts.signal?.addEventListener('abort', stop, { once: true });
   try {
     await crawler.run(targets.map((target) => ({ url: target.url, uniqueKey: target.key, userData: { target } })));
   } finally {
     stopped = true;
-    opts.signal?.removeEventListener('abort', abort);
-    await slots.close();
+    opts.signal?.removeEventListener('abort', stop);
+    try {
+      await stores.drain();
+    } catch (err) {
+      throw new Error(`storing a page failed: ${describeError(err)}`, { cause: err });
+    } finally {
+      await slots.close();
+    }
   }
 }

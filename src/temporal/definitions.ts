@@ -14,6 +14,25 @@ export function crawlWorkflowId(crawlId: string): string {
   return `crawl-${crawlId}`;
 }
 
+/** The crawl's webhook deliveries: one workflow per crawl that has a webhook, outliving the crawl until its outbox is drained. */
+export function crawlWebhooksWorkflowId(crawlId: string): string {
+  return `crawl-webhooks-${crawlId}`;
+}
+
+export interface CrawlWebhooksInput {
+  crawlId: string;
+  /** Task queue of the delivery activity (WebhookTaskQueue of the worker). */
+  activityTaskQueue: string;
+  /** How soon a delivery loop on a dead worker is taken over elsewhere. */
+  heartbeatTimeoutMs: number;
+}
+
+export interface CrawlWebhooksResult {
+  crawlId: string;
+  delivered: number;
+  failed: number;
+}
+
 export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 export interface CrawlWorkflowInput {
@@ -30,6 +49,8 @@ export interface CrawlWorkflowInput {
   historyEventBudget?: number;
   /** The crawl's `delay`: a durable timer between pages (batches of one page). */
   delayMs?: number;
+  /** Set when the crawl has a webhook: the first run starts the crawl's delivery workflow, its activity on this queue. */
+  webhookTaskQueue?: string;
   /** Set by continue-as-new: planning already happened in an earlier run. */
   planned?: boolean;
   /** Pages handled by earlier runs, for progress reporting. */

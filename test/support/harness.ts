@@ -6,15 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/db/prisma.ts';
 import { createApp } from '../../src/gateway/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTeam, issueApiKey } from '../../src/teams/teams.ts';
-import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
+import { createWorkers } from '../../src/temporal/workers.ts';
 import { freePort } from '../../src/process/ports.ts';
 
 export interface Harness {
@@ -35,8 +34,14 @@ export interface Harness {
 export interface HarnessOptions {
   crawl?: Partial<Config['crawl']>;
   llm?: Partial<Config['llm']>;
+  webhooks?: Partial<Config['webhooks']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
+}
+
+function testQueues() {
+  const taskQueue = `test-${randomUUID()}`;
+  return { taskQueue, webhookTaskQueue: `${taskQueue}-webhooks` };
 }
 
 export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {
@@ -47,10 +52,12 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     ...base,
     logLevel: 'warn',
     database: { ...base.database, url: databaseUrl },
-    temporal: { ...base.temporal, address: temporalAddress, taskQueue: `test-${randomUUID()}` },
+    temporal: { ...base.temporal, address: temporalAddress, ...testQueues() },
     // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
     crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, ...overrides.crawl },
     llm: { ...base.llm, ...overrides.llm },
+    // Quick retries, so tests see several attempts in seconds.
+    webhooks: { ...base.webhooks, retryInitialMs: 200, retryMaxIntervalMs: 2000, pollIntervalMs: 100, ...overrides.webhooks },
   };
   const log = createLogger('warn', { process: 'test' });
   const db = createDb(databaseUrl);
@@ -61,7 +68,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const workers: { worker: Worker; running: Promise<void>; connection: NativeConnection }[] = [];
+  const workers: { workers: Worker[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
 
   const newTeam: Harness['newTeam'] = async (opts) => {
@@ -89,14 +96,8 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     async startWorker() {
       const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-      const worker = await Worker.create({
-        connection: nativeConnection,
-        taskQueue: config.temporal.taskQueue,
-        workflowsPath: WORKFLOWS_PATH,
-        activities: createActivities({ db, config, log }),
-        maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentBrowserBatches,
-      });
-      workers.push({ worker, running: worker.run(), connection: nativeConnection });
+      const started = await createWorkers(nativeConnection, { db, config, log });
+      workers.push({ workers: started, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });
     },
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
     async spawnWorker() {
@@ -106,6 +107,11 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           DATABASE_URL: databaseUrl,
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          TEMPORAL_WEBHOOK_TASK_QUEUE: config.temporal.webhookTaskQueue,
+          WEBHOOK_RETRY_INITIAL_MS: String(config.webhooks.retryInitialMs),
+          WEBHOOK_RETRY_MAX_INTERVAL_MS: String(config.webhooks.retryMaxIntervalMs),
+          WEBHOOK_POLL_INTERVAL_MS: String(config.webhooks.pollIntervalMs),
+          WEBHOOK_TIMEOUT_MS: String(config.webhooks.timeoutMs),
           CRAWL_HEARTBEAT_TIMEOUT_MS: String(config.crawl.heartbeatTimeoutMs),
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           LOG_LEVEL: 'info',
@@ -125,6 +131,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           DATABASE_URL: databaseUrl,
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          TEMPORAL_WEBHOOK_TASK_QUEUE: config.temporal.webhookTaskQueue,
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           HOST: '127.0.0.1',
           PORT: String(port),
@@ -139,7 +146,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     async stop() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
       for (const w of workers) {
-        w.worker.shutdown();
+        for (const worker of w.workers) worker.shutdown();
         await w.running;
         await w.connection.close();
       }

@@ -9,6 +9,7 @@ import type { Db } from '../../db/prisma.ts';
 import type { Client } from '@temporalio/client';
 import { authOf } from '../auth.ts';
 import { notFound } from '../errors.ts';
+import { webhookDeliveries } from '../../webhooks/delivery-report.ts';
 import { publicBase } from '../public-url.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,6 +55,11 @@ export function crawlRoutes(deps: { db: Db; temporal: Client; config: Config }):
   router.get('/crawl/:id/errors', async (req, res) => {
     const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
     res.json(await crawlErrors(deps.db, crawl.id));
+  });
+
+  router.get('/crawl/:id/webhooks', async (req, res) => {
+    const crawl = await ownCrawl(req.params.id, authOf(res).team.id);
+    res.json(await webhookDeliveries(deps.db, crawl.id));
   });
 
   router.delete('/crawl/:id', async (req, res) => {

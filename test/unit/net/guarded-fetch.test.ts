@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlockedAddressError, type AddressPolicy } from '../../../src/net/address-policy.ts';
-import { guardedFetch } from '../../../src/net/guarded-fetch.ts';
+import { FetchTimeoutError, guardedFetch, ResponseTooLargeError } from '../../../src/net/guarded-fetch.ts';
 import { checkHostAllowed, createGuardedLookup, type Resolver } from '../../../src/net/guarded-lookup.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
@@ -42,6 +42,12 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     case '/headers':
       res.end(JSON.stringify(req.headers));
       return;
+    case '/echo': {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => res.end(JSON.stringify({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('base64') })));
+      return;
+    }
     case '/redirect':
       res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('to')! }).end();
       return;
@@ -204,9 +210,41 @@ describe('guardedFetch', () => {
   });
 
   it.each(['/stall', '/stall-body'])('times out on %s with a clear message', async (path) => {
-    await expect(guardedFetch(at('127.0.0.1', path), { policy: POLICY, timeoutMs: 200 })).rejects.toThrow(
-      `Timed out after 200 ms fetching ${at('127.0.0.1', path)}`,
-    );
+    const err = await guardedFetch(at('127.0.0.1', path), { policy: POLICY, timeoutMs: 200 }).catch((e) => e);
+    expect(err).toBeInstanceOf(FetchTimeoutError);
+    expect(err).toMatchObject({ timeoutMs: 200, message: `Timed out after 200 ms fetching ${at('127.0.0.1', path)}` });
+  });
+
+  it('POSTs a body with its content-length', async () => {
+    const body = Buffer.from('{"é":"\u0000 bytes"}');
+    for (const sent of [body, body.toString()]) {
+      const res = await guardedFetch(at('127.0.0.1', '/echo'), { policy: POLICY, method: 'POST', body: sent, headers: { 'Content-Length': '1' } });
+      const echoed = JSON.parse(res.body.toString());
+      expect(echoed.method).toBe('POST');
+      expect(echoed.headers['content-length']).toBe(String(body.length));
+      expect(Buffer.from(echoed.body, 'base64').equals(body)).toBe(true);
+    }
+  });
+
+  it('GETs by default, with no body', async () => {
+    const echoed = JSON.parse((await guardedFetch(at('127.0.0.1', '/echo'), { policy: POLICY })).body.toString());
+    expect(echoed).toMatchObject({ method: 'GET', body: '' });
+    expect(echoed.headers['content-length']).toBeUndefined();
+  });
+
+  it.each([301, 302, 303, 307, 308])('returns a %i answer to a POST as is, whatever maxRedirects says', async (status) => {
+    const url = at('127.0.0.1', `/redirect?status=${status}&to=/hello`);
+    const res = await guardedFetch(url, { policy: POLICY, method: 'POST', body: 'x', maxRedirects: 5 });
+    expect(res).toMatchObject({ status, finalUrl: url, redirects: [] });
+    expect(res.headers.location).toBe('/hello');
+    expect(seen).toEqual(['127.0.0.1/redirect']);
+    seen.length = 0;
+  });
+
+  it('tells how a too-large body was answered', async () => {
+    const err = await guardedFetch(at('127.0.0.1', '/big'), { policy: POLICY, maxBytes: 500 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(err.status).toBe(200);
   });
 
   it('lets everything through when private addresses are allowed', async () => {
