@@ -1,9 +1,14 @@
 // Crawl webhooks end to end: outbox, signed deliveries, retries with a stable
 // webhookId, a receiver that is down or refuses, and a worker killed mid-delivery.
 import { createHmac } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWebhooksWorkflowId } from '../../src/temporal/definitions.ts';
+import { crawlWebhooksWorkflowId, crawlWorkflowId } from '../../src/temporal/definitions.ts';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
 import { verifyWebhookSignature } from '../../src/webhooks/signature.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -94,6 +99,17 @@ describe('crawl webhooks', () => {
     // A 404 is a scraped page (as upstream); its statusCode says so.
     expect(missing.payload).toMatchObject({ success: true, data: [{ metadata: { statusCode: 404 } }] });
     expect((pages[0]!.payload.data[0] as { markdown: string }).markdown).toBeTruthy();
+
+    // Both workflows replay deterministically; RECORD_HISTORY_DIR=<dir> keeps them as fixtures
+    // for the offline replay test (test/unit/workflow-replay.test.ts).
+    for (const [workflowId, file] of [
+      [crawlWorkflowId(id), 'crawl-with-webhook.json'],
+      [crawlWebhooksWorkflowId(id), 'crawl-webhooks.json'],
+    ] as const) {
+      const history = await h.temporal.workflow.getHandle(workflowId).fetchHistory();
+      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, workflowId);
+      if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, file), historyToJSON(history));
+    }
   });
 
   it('retries failed attempts with the same webhookId until they are acknowledged', async () => {

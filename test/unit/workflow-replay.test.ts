@@ -1,6 +1,8 @@
-// Determinism guard: recorded histories of crawlWorkflow must replay against the
+// Determinism guard: recorded histories of our workflows must replay against the
 // current workflow code. A change that breaks this needs patched() (see README).
-// Record a new fixture with: RECORD_HISTORY=<file> npm test -- --project integration test/integration/crawl.test.ts
+// Record new fixtures with: RECORD_HISTORY=<file> npm test -- test/integration/crawl.test.ts
+// (a plain crawl) or RECORD_HISTORY_DIR=<dir> npm test -- test/integration/webhooks.test.ts
+// (a crawl with a webhook, and its delivery workflow).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -10,7 +12,7 @@ import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
-describe('crawlWorkflow replay', () => {
+describe('workflow replay', () => {
   it('has recorded histories to replay', () => {
     expect(files.length).toBeGreaterThan(0);
   });
