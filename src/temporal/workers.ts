@@ -14,7 +14,15 @@ const WEBHOOK_SHUTDOWN_GRACE_MS = 2000;
 
 export async function createWorkers(connection: NativeConnection, deps: ActivityDeps): Promise<Worker[]> {
   const { config } = deps;
-  const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: config.worker.shutdownGraceMs };
+  const common = {
+    connection,
+    namespace: config.temporal.namespace,
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+    // The SDK sends heartbeats at most every 0.8 × the heartbeat timeout, which leaves a busy
+    // worker 20 % of slack before its activity is timed out and retried elsewhere (with its
+    // pages fetched twice). Every quarter of the timeout leaves 75 %.
+    maxHeartbeatThrottleInterval: Math.max(1000, Math.floor(config.crawl.heartbeatTimeoutMs / 4)),
+  };
   return Promise.all([
     Worker.create({
       ...common,
