@@ -8,7 +8,7 @@ import type { CrawlRequest } from '../src/api/schemas/crawl-request.ts';
 import { pageCredits } from '../src/billing/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../src/crawl/crawl-network.ts';
 import { crawlRobots } from '../src/crawl/crawl-robots.ts';
-import { addToFrontier, claimBatch, frontierCounts, releaseClaims, skipQueued, type NewFrontierUrl } from '../src/crawl/frontier.ts';
+import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, skipQueued, type FrontierRow, type NewFrontierUrl } from '../src/crawl/frontier.ts';
 import { createLinkFilter } from '../src/crawl/link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from '../src/crawl/normalize-url.ts';
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from '../src/crawl/page-cache.ts';
@@ -17,7 +17,7 @@ import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../sr
 import { fetchRobotsTxt, parseRobots } from '../src/crawl/robots.ts';
 import { collectSitemapUrls } from '../src/crawl/sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../src/crawl/team-slots.ts';
-import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../src/scrape/browser-scraper.ts';
+import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../src/scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../src/scrape/load-pdf.ts';
 import { proxyFailure } from '../src/scrape/proxy-errors.ts';
 import type { CrawlStatus } from '../src/temporal/definitions.ts';
@@ -28,6 +28,7 @@ export interface ScrapeBatchInput {
   crawlId: string;
   /** Unique per batch of a workflow run; a retry reuses it and so gets the same URLs. */
   batchKey: string;
+  /** Most URLs the batch claims in all; it claims them as they are found, while it runs. */
   size: number;
   /** Pages open at once in this batch's browser. */
   concurrency: number;
@@ -41,7 +42,21 @@ export interface ScrapeBatchResult {
   queued: number;
   /** The team's balance cannot pay for another page: the crawl stops here. */
   outOfCredits: boolean;
+  /** The batch ended because nothing was left to claim (not because it reached its size). */
+  starved?: boolean;
 }
+
+/**
+ * How long a batch with nothing to do waits for other batches of its crawl to find
+ * links before it gives its worker slot back.
+ */
+const BATCH_IDLE_MS = 10_000;
+
+/**
+ * A batch claims no new URLs after running this long, so that even pages that use their
+ * whole timeout (at most 5 minutes) end it well within its 30-minute start-to-close limit.
+ */
+const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
 
 export interface FinishCrawlInput {
   crawlId: string;
@@ -152,26 +167,21 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (team.creditBalance <= 0) {
         return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
       }
-      // No more pages than the balance can pay for (retries get their own rows back whatever the balance).
-      const rows = await claimBatch(db, crawlId, input.batchKey, Math.min(input.size, team.creditBalance));
-      if (rows.length === 0) return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: false };
-
-      // A retried attempt skips pages an earlier attempt already stored.
-      const stored = new Set(
-        (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
-      );
-      for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
-        await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
-      }
-      const todo = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
-      const depthOf = new Map(rows.map((r) => [r.urlKey, r.depth]));
+      const depthOf = new Map<string, number>();
       const zdr = options.zeroDataRetention;
       const pdfParser = so.parsers.find((p) => p.type === 'pdf');
       const pdfMaxPages = pdfParser?.maxPages;
       const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
       const webhook = crawlWebhook(options);
+      let claimed = 0;
+      /** Claimed URLs this attempt must store (an earlier attempt may have stored some). */
+      let todo = 0;
       let succeeded = 0;
       let failed = 0;
+      let outOfCredits = false;
+      let starved = false;
+      let idleSince: number | undefined;
+      const batchStarted = Date.now();
       const progress = () => heartbeat({ handled: succeeded + failed });
 
       const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
@@ -247,12 +257,35 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         }
       };
 
-      const ticker = setInterval(() => {
-        progress();
-        renewTeamSlots(db, team.id, [...held], leaseMs).catch((err) => log.warn('slot renewal failed', { crawlId, error: describeError(err) }));
-      }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
-      try {
-        const targets = todo.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));
+      /**
+       * Claims up to `room` URLs: first what this batch key already holds (a retry), then
+       * queued ones, never more than the batch size or the team's balance can pay for.
+       */
+      const claim = async (room: number): Promise<FrontierRow[] | null> => {
+        if (claimed === 0) return claimBatch(db, crawlId, input.batchKey, Math.min(room, input.size, team.creditBalance));
+        const want = Math.min(room, input.size - claimed);
+        if (want <= 0 || Date.now() - batchStarted > BATCH_CLAIM_WINDOW_MS) return null;
+        const { creditBalance } = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { creditBalance: true } });
+        if (creditBalance <= 0) {
+          outOfCredits = true;
+          return null;
+        }
+        // Pages still in flight will be charged too; until they are, the balance may be spoken for.
+        return claimMore(db, crawlId, input.batchKey, Math.min(want, creditBalance - (todo - succeeded - failed)));
+      };
+
+      /** Settles what needs no browser (stored by an earlier attempt, cached, PDFs) and returns the rest. */
+      const prepare = async (rows: FrontierRow[]): Promise<ScrapeTarget[]> => {
+        const stored = new Set(
+          (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
+        );
+        for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
+          await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
+        }
+        const open = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
+        todo += open.length;
+        for (const r of open) depthOf.set(r.urlKey, r.depth);
+        const targets = open.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));
         const cached = await lookupCache(db, team.id, targets.map((t) => t.cacheKey), so, zdr);
         const browserTargets: ScrapeTarget[] = [];
         for (const t of targets) {
@@ -262,32 +295,67 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
           else browserTargets.push({ url: t.url, key: t.key });
         }
-        await scrapeWithBrowser(browserTargets, {
-          chromiumPath: config.chromium.path,
-          headless: config.chromium.headless,
-          concurrency: input.concurrency,
-          scrapeOptions: so,
-          userAgents: network.userAgents,
-          proxyServer: await network.proxyServer(),
-          explainFailure: network.explainFailure,
-          signal,
-          acquireSlot,
-          onPage: (page: FetchedPage) => {
-            // The guard proxy answers a refused address with 403 and an unreachable one with 502:
-            // then the page is the proxy's refusal, not the site's answer.
-            const failure =
-              proxyFailure(page.statusCode, page.finalUrl) ??
-              (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
-            if (failure) return fail(page.target, failure);
-            return handleLoad(
-              page.target,
-              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
-              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
-            );
-          },
-          onFailure: (target, error) => fail(target, error),
-          onDownload: (target) => loadOutsideBrowser(target),
-        });
+        return browserTargets;
+      };
+
+      /**
+       * The batch's source of URLs. While other batches (or this one) still hold pages that may
+       * add links, an empty frontier means "wait", for at most BATCH_IDLE_MS with nothing to do.
+       */
+      const moreTargets = async (room: number): Promise<TargetSupply> => {
+        for (;;) {
+          const rows = await claim(room);
+          if (rows === null) return { targets: [], exhausted: true };
+          if (rows.length > 0) {
+            claimed += rows.length;
+            idleSince = undefined;
+            const targets = await prepare(rows);
+            if (targets.length > 0) return { targets, exhausted: false };
+            continue;
+          }
+          const counts = await frontierCounts(db, crawlId);
+          if (counts.queued > 0 || succeeded + failed < todo) return { targets: [], exhausted: false };
+          if (counts.claimed === 0) starved = true;
+          else if ((idleSince ??= Date.now()) + BATCH_IDLE_MS < Date.now()) starved = true;
+          return { targets: [], exhausted: starved };
+        }
+      };
+
+      const ticker = setInterval(() => {
+        progress();
+        renewTeamSlots(db, team.id, [...held], leaseMs).catch((err) => log.warn('slot renewal failed', { crawlId, error: describeError(err) }));
+      }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+      try {
+        const first = await moreTargets(2 * input.concurrency);
+        if (first.targets.length > 0 || !first.exhausted) {
+          await scrapeWithBrowser(first.targets, {
+            chromiumPath: config.chromium.path,
+            headless: config.chromium.headless,
+            concurrency: input.concurrency,
+            scrapeOptions: so,
+            userAgents: network.userAgents,
+            proxyServer: await network.proxyServer(),
+            explainFailure: network.explainFailure,
+            signal,
+            acquireSlot,
+            moreTargets: first.exhausted ? undefined : moreTargets,
+            onPage: (page: FetchedPage) => {
+              // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+              // then the page is the proxy's refusal, not the site's answer.
+              const failure =
+                proxyFailure(page.statusCode, page.finalUrl) ??
+                (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
+              if (failure) return fail(page.target, failure);
+              return handleLoad(
+                page.target,
+                { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
+                { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
+              );
+            },
+            onFailure: (target, error) => fail(target, error),
+            onDownload: (target) => loadOutsideBrowser(target),
+          });
+        }
       } finally {
         clearInterval(ticker);
         await Promise.all([...held].map((h) => releaseTeamSlot(db, team.id, h).catch(() => undefined)));
@@ -295,11 +363,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       // A batch completes only when every URL it claimed is stored; otherwise it
       // fails and its retry (same batch key, same URLs) handles the rest.
       if (signal.aborted) throw signal.reason;
-      if (succeeded + failed < todo.length) {
-        throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo.length} pages`);
+      if (succeeded + failed < todo) {
+        throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo} pages`);
       }
       const { queued } = await frontierCounts(db, crawlId);
-      return { claimed: rows.length, succeeded, failed, queued, outOfCredits: false };
+      return { claimed, succeeded, failed, queued, outOfCredits, starved };
     },
 
     /**

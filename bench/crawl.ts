@@ -1,8 +1,8 @@
 // `npm run bench:crawl`: the same local site (BENCH_PAGES, 500) crawled through
 // the whole service (gateway -> Temporal -> worker process -> PostgreSQL) and
 // by a bare Crawlee PlaywrightCrawler with the same browser settings, in
-// BENCH_ROUNDS (3) alternating rounds of one run. Prints pages/s of both per
-// round, the median ratio (target >= 0.9), CPU per page and the worker's peak
+// BENCH_ROUNDS (3) alternating rounds of one run, after BENCH_WARMUP_ROUNDS (1)
+// uncounted ones. Prints pages/s of both per round, the median ratio (target >= 0.9), CPU per page and the worker's peak
 // RSS (Node process, and with its Chromium processes). Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +20,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createDb } from '../src/db/prisma.ts';
 import { createApp } from '../src/gateway/app.ts';
 import { createLogger } from '../src/log.ts';
+import { crawlConcurrency } from '../src/crawl/concurrency.ts';
 import { CHROMIUM_ARGS } from '../src/scrape/browser-scraper.ts';
 import { createTeam, issueApiKey } from '../src/teams/teams.ts';
 import { startTemporalDevServer } from '../src/temporal/dev-server.ts';
@@ -28,9 +29,10 @@ import { benchSite } from './site.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PAGES_PER_BROWSER = Number(process.env.BENCH_PAGES_PER_BROWSER ?? 4);
-const BROWSERS = Number(process.env.BENCH_BROWSERS ?? 2);
-const CONCURRENCY = PAGES_PER_BROWSER * BROWSERS;
+/** Rounds run first and left out of the figures: a fresh process's first crawl also pays for loading and compiling code. */
+const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
+/** Pages at a time: the bare crawler's concurrency and the bench team's limit. */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -103,6 +105,8 @@ function waitForLine(child: ChildProcess, text: string): Promise<void> {
 async function main() {
   const config = loadConfig();
   const chromiumPath = config.chromium.path;
+  // The service splits the team's limit into browsers as it does for any crawl (CRAWL_PAGES_PER_BROWSER).
+  const { parallelBatches: browsers, pagesPerBatch } = crawlConcurrency({ teamLimit: CONCURRENCY, pagesPerBrowser: config.crawl.pagesPerBrowser });
   if (!chromiumPath) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:crawl`');
   const dir = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
   const site = await benchSite(PAGES);
@@ -125,8 +129,7 @@ async function main() {
         DATABASE_URL: pg.url,
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKER_MAX_BROWSER_BATCHES: String(BROWSERS),
-        CRAWL_PAGES_PER_BROWSER: String(PAGES_PER_BROWSER),
+        WORKER_MAX_BROWSER_BATCHES: String(browsers),
         // The address guard stays on, as in production; only the site's address is let through.
         CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
         LOG_LEVEL: 'info',
@@ -135,13 +138,13 @@ async function main() {
     });
     await waitForLine(worker, '"msg":"worker ready"');
     const connection = await Connection.connect({ address: temporal.address });
-    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, pagesPerBrowser: PAGES_PER_BROWSER, privateAddressAllowlist: ['127.0.0.1'] } };
+    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log });
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');
 
     console.log(
-      `bench: ${PAGES}-page local site, ${CONCURRENCY} pages at a time (${BROWSERS} browsers x ${PAGES_PER_BROWSER}), ${ROUNDS} rounds, ${chromiumPath}`,
+      `bench: ${PAGES}-page local site, ${CONCURRENCY} pages at a time (service: ${browsers} browser${browsers > 1 ? 's' : ''} x ${pagesPerBatch} pages), ${ROUNDS} rounds, ${chromiumPath}`,
     );
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`http://127.0.0.1:${gatewayPort}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
@@ -166,24 +169,30 @@ async function main() {
       const now = rss(worker!.pid!);
       peak = { own: Math.max(peak.own, now.own), tree: Math.max(peak.tree, now.tree) };
     }, 200);
-    // Rounds alternate the two so that a shared machine's slow spell hits both alike; each
+    // Peak RSS covers the warm-up too. Rounds alternate the two so that a shared machine's slow spell hits both alike; each
     // round's ratio compares runs made one right after the other.
     const ratios: number[] = [];
     let bareCpu = { node: 0, chromium: 0 };
-    for (let round = 1; round <= ROUNDS; round++) {
+    let workerCpuBefore = cpu(worker.pid!);
+    for (let round = 1 - WARMUP_ROUNDS; round <= ROUNDS; round++) {
+      if (round === 1) {
+        bareCpu = { node: 0, chromium: 0 };
+        workerCpuBefore = cpu(worker.pid!);
+      }
       const cpuBefore = cpu('self');
       const nodeBefore = process.cpuUsage();
       const bare = await bareCrawlee(`${site.url}/`, chromiumPath);
       const nodeUsed = process.cpuUsage(nodeBefore);
       bareCpu = { node: bareCpu.node + (nodeUsed.user + nodeUsed.system) / 1e6, chromium: bareCpu.chromium + cpu('self').reaped - cpuBefore.reaped };
       const service = await serviceCrawl();
-      ratios.push(service / bare);
-      console.log(`round ${round}: bare Crawlee ${bare.toFixed(2)} pages/s, service ${service.toFixed(2)} pages/s, ratio ${(service / bare).toFixed(2)}`);
+      if (round >= 1) ratios.push(service / bare);
+      console.log(`${round >= 1 ? `round ${round}` : 'warm-up (not counted)'}: bare Crawlee ${bare.toFixed(2)} pages/s, service ${service.toFixed(2)} pages/s, ratio ${(service / bare).toFixed(2)}`);
     }
     clearInterval(sampler);
     const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
     console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median.toFixed(2)} (target >= 0.90)`);
-    const workerCpu = cpu(worker.pid!);
+    const workerCpuAfter = cpu(worker.pid!);
+    const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
     const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
     // The bare figure's Node time includes serving the site; the worker's excludes it.
     console.log(`CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);

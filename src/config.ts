@@ -66,10 +66,10 @@ export function loadConfig() {
       maxConcurrentBrowserBatches: int('WORKER_MAX_BROWSER_BATCHES', 2),
     },
     crawl: {
-      /** URLs scraped by one activity; one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */
-      batchSize: int('CRAWL_BATCH_SIZE', 50),
+      /** Most URLs one activity claims (as they are found); one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */
+      batchSize: int('CRAWL_BATCH_SIZE', 500),
       /** Pages in flight per browser (Crawlee's fixed concurrency). */
-      pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 4),
+      pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 8),
       /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
       historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
       /** A batch whose worker stops heartbeating this long is retried elsewhere. */

@@ -9,6 +9,7 @@ import {
   continueAsNew,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   sleep,
   startChild,
@@ -70,6 +71,10 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   let failure: unknown;
   let outOfCredits = false;
   let lastBatchEnded = input.lastBatchEndedAt;
+  // Batches that claim URLs as they are found and wait for work: while one batch runs, every
+  // parallel slot gets a batch, until one comes back having found nothing left to claim.
+  const batchesWaitForWork = patched('batches-wait-for-work');
+  let starved = false;
 
   const historyFull = () => {
     const info = workflowInfo();
@@ -91,6 +96,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;
+          starved = r.starved === true && r.queued === 0;
           outOfCredits ||= r.outOfCredits;
         })
         .catch((err) => {
@@ -101,7 +107,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
           lastBatchEnded = Date.now();
         });
     };
-    const canLaunch = () => inFlight < input.parallelBatches && queued > 0 && !outOfCredits && !historyFull();
+    const workMayCome = () => batchesWaitForWork && inFlight > 0 && !starved;
+    const canLaunch = () => inFlight < input.parallelBatches && (queued > 0 || workMayCome()) && !outOfCredits && !historyFull();
 
     for (;;) {
       await condition(() => failure !== undefined || inFlight === 0 || canLaunch());

@@ -27,16 +27,18 @@ export interface Charge {
   credits: number;
 }
 
-/** Records a charge once; returns false when this item was already billed. */
+/** Records a charge once and lowers the team's balance by it; returns false when this item was already billed. */
 export async function chargeOnce(tx: Tx, charge: Charge): Promise<boolean> {
-  const inserted = await tx.$executeRaw`
-    INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
-    VALUES (${charge.teamId}::uuid, ${charge.apiKeyId}::uuid, ${charge.endpoint}, ${charge.jobId}, ${charge.itemKey},
-            ${charge.credits}, ${charge.credits * TOKENS_PER_CREDIT})
-    ON CONFLICT (endpoint, job_id, item_key) DO NOTHING`;
-  if (inserted === 0) return false;
-  await tx.team.update({ where: { id: charge.teamId }, data: { creditBalance: { decrement: charge.credits } } });
-  return true;
+  const charged = await tx.$executeRaw`
+    WITH entry AS (
+      INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
+      VALUES (${charge.teamId}::uuid, ${charge.apiKeyId}::uuid, ${charge.endpoint}, ${charge.jobId}, ${charge.itemKey},
+              ${charge.credits}, ${charge.credits * TOKENS_PER_CREDIT})
+      ON CONFLICT (endpoint, job_id, item_key) DO NOTHING
+      RETURNING credits
+    )
+    UPDATE team SET credit_balance = team.credit_balance - entry.credits FROM entry WHERE team.id = ${charge.teamId}::uuid`;
+  return charged > 0;
 }
 
 export async function creditsUsedByJob(db: Db, jobId: string): Promise<number> {

@@ -18,36 +18,27 @@ export interface NewFrontierUrl {
   depth: number;
 }
 
-
-
 /** Inserts URLs not seen before, up to `limit` rows for the crawl in total. Returns how many were new. */
 export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number): Promise<number> {
   if (urls.length === 0) return 0;
   // Serialises inserts of one crawl's concurrent pages so the count check holds.
   // An advisory lock, not a row lock: the page insert before this holds a
-  // foreign-key share lock on the crawl row, and upgrading that deadlocks.
+  // foreign-key share lock on the crawl row, and upgrading that deadlocks. It is
+  // a statement of its own so that the insert's snapshot sees what the lock waited for.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
-  // Redirect aliases are not pages of their own, so they do not count.
-  const [{ count }] = await tx.$queryRaw<{ count: bigint }[]>`SELECT count(*)::bigint AS count FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> 'redirect'`;
-  const room = limit - Number(count);
-  if (room <= 0) return 0;
   const seen = new Set<string>();
   const unique = urls.filter((u) => !seen.has(u.urlKey) && seen.add(u.urlKey));
-  const existing = new Set(
-    (
-      await tx.crawlUrl.findMany({
-        where: { crawlId, urlKey: { in: unique.map((u) => u.urlKey) } },
-        select: { urlKey: true },
-      })
-    ).map((r) => r.urlKey),
-  );
-  const fresh = unique.filter((u) => !existing.has(u.urlKey)).slice(0, room);
-  if (fresh.length === 0) return 0;
-  const { count: inserted } = await tx.crawlUrl.createMany({
-    data: fresh.map((u) => ({ crawlId, url: u.url, urlKey: u.urlKey, depth: u.depth })),
-    skipDuplicates: true,
-  });
-  return inserted;
+  // New URLs in the order given, as many as the limit leaves room for; redirect
+  // aliases are not pages of their own, so they do not count.
+  return tx.$executeRaw`
+    INSERT INTO crawl_url (crawl_id, url, url_key, depth)
+    SELECT ${crawlId}::uuid, u.url, u.url_key, u.depth
+    FROM unnest(${unique.map((u) => u.url)}::text[], ${unique.map((u) => u.urlKey)}::text[], ${unique.map((u) => u.depth)}::int[])
+      WITH ORDINALITY AS u(url, url_key, depth, n)
+    WHERE NOT EXISTS (SELECT 1 FROM crawl_url c WHERE c.crawl_id = ${crawlId}::uuid AND c.url_key = u.url_key)
+    ORDER BY u.n
+    LIMIT GREATEST(0, ${limit}::int - (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> 'redirect'))
+    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
 }
 
 /**
@@ -57,6 +48,12 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
 export async function claimBatch(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
   const held = await db.crawlUrl.findMany({ where: { crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
   if (held.length > 0) return held;
+  return claimMore(db, crawlId, batchKey, size);
+}
+
+/** Claims up to `size` more queued rows for `batchKey`, shallowest first; rows other batches hold are skipped. */
+export async function claimMore(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
+  if (size <= 0) return [];
   return db.$queryRaw<FrontierRow[]>`
     UPDATE crawl_url SET state = 'claimed', claimed_by = ${batchKey}, claimed_at = now()
     WHERE id IN (

@@ -1,6 +1,7 @@
 // Loads pages in Chromium through Crawlee's PlaywrightCrawler. One crawler (and
-// one browser) serves one batch of URLs; the caller receives each page's raw
-// material and decides what to store. Tuning choices are explained in
+// one browser) serves one batch of URLs, which the caller may keep topping up
+// while the batch runs (moreTargets), so the browser stays busy as links are
+// found; the caller receives each page's raw material and decides what to store. Tuning choices are explained in
 // shared/reference/crawlee-notes.md (fixed concurrency, no fingerprints, no
 // session pool so 4xx/5xx pages reach the handler instead of being retried).
 // Everything per page that is not needed for the requested options is left out:
@@ -55,6 +56,16 @@ export interface FetchedPage {
   waitedMs: number;
 }
 
+/** What a batch's source of URLs answers when asked for more. */
+export interface TargetSupply {
+  targets: ScrapeTarget[];
+  /** Nothing more will come: the batch ends once the pages it has are done. */
+  exhausted: boolean;
+}
+
+/** How often a batch whose source had nothing asks again (besides after every page it stores). */
+const REFILL_POLL_MS = 250;
+
 export interface BrowserScrapeOptions {
   chromiumPath?: string;
   headless: boolean;
@@ -73,6 +84,12 @@ export interface BrowserScrapeOptions {
   acquireSlot?(target: ScrapeTarget, signal: AbortSignal): Promise<SlotLease>;
   /** A clear reason for a network error at `url` (e.g. why the proxy refused it), replacing Chromium's code. */
   explainFailure?(url: string): string | undefined;
+  /**
+   * More URLs for the batch, at most `room`. Called, never twice at once, while no more than
+   * `concurrency` of the batch's URLs are unfinished: when a page finishes or is stored and every
+   * REFILL_POLL_MS, until it answers exhausted. Without it the batch is exactly `targets`.
+   */
+  moreTargets?(room: number): Promise<TargetSupply>;
   onPage(page: FetchedPage): Promise<void>;
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
   /** The URL is a file (PDF, attachment) rather than a page: the caller fetches it outside the browser. */
@@ -111,12 +128,16 @@ async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotForm
   };
 }
 
+function crawleeRequest(target: ScrapeTarget) {
+  return { url: target.url, uniqueKey: target.key, userData: { target } };
+}
+
 export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserScrapeOptions): Promise<void> {
-  if (targets.length === 0) return;
+  if (targets.length === 0 && !opts.moreTargets) return;
   const so = opts.scrapeOptions;
   const screenshot = so.formats.find((f) => f.type === 'screenshot');
   const timeoutSecs = Math.ceil(so.timeout / 1000);
-  const concurrency = Math.max(1, Math.min(opts.concurrency, targets.length));
+  const concurrency = Math.max(1, opts.moreTargets ? opts.concurrency : Math.min(opts.concurrency, targets.length));
   const context = pageContext(so, opts.userAgents ?? DEFAULT_USER_AGENTS);
   const slots = new PageSlots(opts.acquireSlot);
   const pages = new WeakMap<Page, PageState>();
@@ -132,9 +153,56 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   // Storing a page is not the page's fault: if it fails, the whole batch stops, the
   // activity fails and Temporal retries the batch.
   const stores = new StoreQueue(concurrency, stop);
+
+  // Topping up: URLs handed to the crawler whose page has not finished. Once they drop to
+  // the concurrency, the source is asked for enough to make twice that: a closing tab's
+  // successor is always queued, and the source is asked once per `concurrency` pages.
+  let inBrowser = targets.length;
+  let exhausted = !opts.moreTargets;
+  let refilling: Promise<void> | undefined;
+  let refillAgain = false;
+  let refillFailure: { error: unknown } | undefined;
+  const refillOnce = async () => {
+    if (inBrowser > concurrency) return;
+    while (!exhausted && !stopped && inBrowser < 2 * concurrency) {
+      const supply = await opts.moreTargets!(2 * concurrency - inBrowser);
+      exhausted = supply.exhausted;
+      if (supply.targets.length === 0) return;
+      inBrowser += supply.targets.length;
+      await crawler!.addRequests(supply.targets.map(crawleeRequest));
+      void crawler!.autoscaledPool?.notify();
+    }
+  };
+  const refill = () => {
+    // Before the run has started, Crawlee would purge what is added; the poll comes back.
+    if (exhausted || stopped || !crawler?.autoscaledPool) return;
+    if (refilling) {
+      refillAgain = true;
+      return;
+    }
+    refilling = (async () => {
+      do {
+        refillAgain = false;
+        await refillOnce();
+      } while (refillAgain && !exhausted && !stopped);
+    })()
+      .catch((error: unknown) => {
+        // The source failing (a database error) is not a page's fault: the batch fails and is retried.
+        // After a stop, what it claimed is left to the retry like any unstored page.
+        if (stopped) return;
+        refillFailure = { error };
+        stop();
+      })
+      .finally(() => (refilling = undefined));
+  };
+  const pageDone = () => {
+    inBrowser--;
+    refill();
+  };
+
   const deliver = async (store: () => Promise<void>): Promise<void> => {
     if (stopped) throw new CriticalError('the batch has stopped; the page is left to its retry');
-    await stores.add(store);
+    await stores.add(() => store().finally(refill));
   };
 
   const stateOf = (page: Page): PageState => {
@@ -200,7 +268,10 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         const target = targetOf(ctx);
         const { budget, waitedMs } = stateOf(page);
         const contentType = response?.headers()['content-type'];
-        if (isFileContentType(contentType)) return downloaded(page, target, contentType);
+        if (isFileContentType(contentType)) {
+          await downloaded(page, target, contentType);
+          return pageDone();
+        }
         let captured: Awaited<ReturnType<typeof capture>>;
         try {
           captured = await budget.race(capture(page, so, screenshot, budget));
@@ -219,6 +290,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
             waitedMs,
           }),
         );
+        pageDone();
       },
       errorHandler: async ({ request }, error) => {
         if (isDownloadError(error) || stopped) request.noRetry = true;
@@ -228,8 +300,13 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         if (stopped || error instanceof SlotWaitInterrupted) return;
         const target = targetOf(ctx);
         const state = pages.get(ctx.page);
-        if (isDownloadError(error)) return downloaded(ctx.page, target, state && (await failedContentType(state.navigation)));
-        await deliver(() => opts.onFailure(target, failureMessage(error, target, state)));
+        if (isDownloadError(error)) await downloaded(ctx.page, target, state && (await failedContentType(state.navigation)));
+        else await deliver(() => opts.onFailure(target, failureMessage(error, target, state)));
+        pageDone();
+      },
+      autoscaledPoolOptions: {
+        // A topped-up batch ends once its source is exhausted and every page it gave is done.
+        isFinishedFunction: async () => (exhausted || stopped) && !refilling && (await (await crawler!.getRequestQueue()).isFinished()),
       },
     },
     // Concurrency is fixed, so Crawlee's load sampling (a `ps` spawn every second per
@@ -238,15 +315,19 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   );
 
   opts.signal?.addEventListener('abort', stop, { once: true });
+  const poll = opts.moreTargets ? setInterval(refill, REFILL_POLL_MS) : undefined;
   try {
-    await crawler.run(targets.map((target) => ({ url: target.url, uniqueKey: target.key, userData: { target } })));
+    await crawler.run(targets.map(crawleeRequest));
   } finally {
     stopped = true;
+    clearInterval(poll);
     opts.signal?.removeEventListener('abort', stop);
     try {
-      await stores.drain();
-    } catch (err) {
-      throw new Error(`storing a page failed: ${describeError(err)}`, { cause: err });
+      await refilling;
+      await stores.drain().catch((err: unknown) => {
+        throw new Error(`storing a page failed: ${describeError(err)}`, { cause: err });
+      });
+      if (refillFailure) throw new Error(`finding more URLs for the batch failed: ${describeError(refillFailure.error)}`, { cause: refillFailure.error });
     } finally {
       await slots.close();
     }
