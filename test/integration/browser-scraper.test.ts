@@ -156,6 +156,46 @@ describe('scrapeWithBrowser', () => {
     expect(slots.released.sort()).toEqual(slots.acquired);
   });
 
+  it('tops a batch up from its source as pages are stored, and ends when the source is exhausted', async () => {
+    // A site whose pages become known one level at a time, as a crawl discovers them.
+    const levels = [['/echo'], ['/late', '/plain', '/missing'], ['/ads', '/actions']];
+    const known: string[] = [];
+    let handed = 0;
+    let handled = 0;
+    let overlapping = 0;
+    const rooms: number[] = [];
+    const discover = () => {
+      if (handled === known.length && levels.length > 0) known.push(...levels.shift()!);
+    };
+    discover();
+    const pages = new Map<string, FetchedPage>();
+    const { failures } = await scrape([], {}, {
+      concurrency: 2,
+      moreTargets: async (room) => {
+        if (overlapping > 0) throw new Error('moreTargets called twice at once');
+        overlapping++;
+        try {
+          rooms.push(room);
+          await new Promise((r) => setTimeout(r, 5));
+          const next = known.slice(handed, handed + room).map((p) => ({ url: `${base}${p}`, key: p }));
+          handed += next.length;
+          return { targets: next, exhausted: next.length === 0 && handled === known.length && levels.length === 0 };
+        } finally {
+          overlapping--;
+        }
+      },
+      onPage: async (page) => {
+        pages.set(page.target.key, page);
+        handled++;
+        discover();
+      },
+    });
+    expect(failures).toEqual(new Map());
+    expect([...pages.keys()].sort()).toEqual(['/actions', '/ads', '/echo', '/late', '/missing', '/plain']);
+    expect(Math.max(...rooms)).toBeLessThanOrEqual(4);
+    for (const path of ['/echo', '/late', '/plain', '/ads', '/actions']) expect(requestsTo(path)).toHaveLength(1);
+  });
+
   it('emulates a phone in the requested location', async () => {
     const mobileUa = `Mozilla/5.0 (Linux; Android 14; Test) Mobile ${PRODUCT_TOKEN}`;
     const probe = `return {
