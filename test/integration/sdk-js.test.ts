@@ -60,6 +60,11 @@ describe('@mendable/firecrawl-js', () => {
     const errors = await client.getCrawlErrors(started.id);
     expect(errors.robotsBlocked).toEqual([`${site.url}/p/10`]);
     expect(errors.errors).toEqual([]);
+
+    // A finished crawl cannot be cancelled.
+    const cancel = await h.api(`/v2/crawl/${started.id}`, { method: 'DELETE' });
+    expect(cancel.status).toBe(409);
+    expect(await cancel.json()).toEqual({ success: false, code: 'CONFLICT', error: 'Crawl is already completed' });
   });
 
   it('getActiveCrawls lists a running crawl; cancelCrawl cancels it', async () => {
@@ -74,6 +79,8 @@ describe('@mendable/firecrawl-js', () => {
       expect(mine).toMatchObject({ id: started.id, teamId: h.teamId, url: `${slowSite.url}/slow/0` });
       expect(mine?.options).toMatchObject({ limit: 30, crawlEntireDomain: true, scrapeOptions: { formats: [{ type: 'html' }] } });
 
+      expect(await client.cancelCrawl(started.id)).toBe(true);
+      // Cancelling again answers as the first time.
       expect(await client.cancelCrawl(started.id)).toBe(true);
       const status = await client.getCrawlStatus(started.id, { autoPaginate: false });
       expect(status.status).toBe('cancelled');
