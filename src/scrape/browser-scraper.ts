@@ -235,6 +235,12 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
           executablePath: opts.chromiumPath,
           headless: opts.headless,
           args: CHROMIUM_ARGS,
+          // Playwright would close Chromium on the worker's SIGTERM, failing the pages of a batch
+          // that is still draining; the worker stops its batches itself (and Chromium exits with
+          // its pipe when the worker dies).
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
           ...context.contextOptions,
           // Replaces Crawlee's in-process proxy; Playwright adds --proxy-bypass-list=<-loopback>.
           ...(opts.proxyServer ? { proxy: { server: opts.proxyServer } } : {}),

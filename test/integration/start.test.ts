@@ -130,7 +130,8 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
     const s = await status(key!, id);
     return s.status === 'completed' && s;
   });
-  expect(done.completed).toBe(PAGES);
+  const errors = await (await fetch(`${apiBase}/v2/crawl/${id}/errors`, { headers: { authorization: `Bearer ${key}` } })).json();
+  expect(done.completed, `failed pages: ${JSON.stringify(errors)}`).toBe(PAGES);
   expect(new Set(done.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL)).size).toBe(PAGES);
 
   // kill -9 of the supervisor: worker and gateway follow it down, the servers keep
