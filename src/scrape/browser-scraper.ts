@@ -1,7 +1,8 @@
 // Loads pages in Chromium through Crawlee's PlaywrightCrawler. One crawler (and
 // one browser) serves one batch of URLs, which the caller may keep topping up
 // while the batch runs (moreTargets), so the browser stays busy as links are
-// found; the caller receives each page's raw material and decides what to store. Tuning choices are explained in
+// found; the caller receives each page's raw material and decides what to
+// store. Tuning choices are explained in
 // shared/reference/crawlee-notes.md (fixed concurrency, no fingerprints, no
 // session pool so 4xx/5xx pages reach the handler instead of being retried).
 // Everything per page that is not needed for the requested options is left out:
