@@ -261,8 +261,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
        * Claims up to `room` URLs: first what this batch key already holds (a retry), then
        * queued ones, never more than the batch size or the team's balance can pay for.
        */
+      let retryChecked = false;
       const claim = async (room: number): Promise<FrontierRow[] | null> => {
-        if (claimed === 0) return claimBatch(db, crawlId, input.batchKey, Math.min(room, input.size, team.creditBalance));
+        if (!retryChecked) {
+          retryChecked = true;
+          return claimBatch(db, crawlId, input.batchKey, Math.min(room, input.size, team.creditBalance));
+        }
         const want = Math.min(room, input.size - claimed);
         if (want <= 0 || Date.now() - batchStarted > BATCH_CLAIM_WINDOW_MS) return null;
         const { creditBalance } = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { creditBalance: true } });
