@@ -14,17 +14,18 @@ import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { Client, Connection } from '@temporalio/client';
 import { chromium } from 'playwright';
-import { loadConfig } from '../src/config.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createDb } from '../src/db/prisma.ts';
-import { createApp } from '../src/gateway/app.ts';
-import { createLogger } from '../src/log.ts';
-import { crawlConcurrency } from '../src/crawl/concurrency.ts';
-import { CHROMIUM_ARGS } from '../src/scrape/browser-scraper.ts';
-import { createTeam, issueApiKey } from '../src/teams/teams.ts';
-import { startTemporalDevServer } from '../src/temporal/dev-server.ts';
-import { freePort } from '../src/process/ports.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { createDb } from '../src/platform/db/prisma.ts';
+import { createApp } from '../src/platform/http/app.ts';
+import { FEATURES } from '../src/features/index.ts';
+import { createLogger } from '../src/platform/log.ts';
+import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
+import { CHROMIUM_ARGS } from '../src/features/scrape/browser-scraper.ts';
+import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
+import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
+import { freePort } from '../src/platform/process/ports.ts';
 import { benchSite } from './site.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
@@ -129,7 +130,7 @@ async function main() {
         DATABASE_URL: pg.url,
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKER_MAX_BROWSER_BATCHES: String(browsers),
+        WORKER_BROWSER_SLOTS: String(browsers),
         // The address guard stays on, as in production; only the site's address is let through.
         CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
         LOG_LEVEL: 'info',
@@ -139,7 +140,7 @@ async function main() {
     await waitForLine(worker, '"msg":"worker ready"');
     const connection = await Connection.connect({ address: temporal.address });
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
-    const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log });
+    const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');
 

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { MIGRATIONS_DIR, migrate, readMigrations } from '../src/db/migrate.ts';
-import { createLogger } from '../src/log.ts';
-import { freePort } from '../src/process/ports.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
+import { MIGRATIONS_DIR, migrate, readMigrations } from '../src/platform/db/migrate.ts';
+import { createLogger } from '../src/platform/log.ts';
+import { freePort } from '../src/platform/process/ports.ts';
 
 
 const name = process.argv[2];

@@ -1,3 +1,5 @@
-export { crawlWorkflow } from './crawl.ts';
-export { purgeExpiredWorkflow } from './purge.ts';
-export { crawlWebhooksWorkflow } from './crawl-webhooks.ts';
+// The workflow bundle's entry point: every feature's workflows. Only deterministic
+// code may be reachable from here (no database, no browser, no clock).
+export { crawlWorkflow } from '../src/features/crawl/workflow.ts';
+export { purgeExpiredWorkflow } from '../src/features/retention/workflow.ts';
+export { crawlWebhooksWorkflow } from '../src/features/webhooks/workflow.ts';

@@ -2,11 +2,11 @@
 // DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (reusing the one
 // `npm start` runs, or starting it for the duration of the command).
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { connectEmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { migrate } from '../db/migrate.ts';
-import { createDb, type Db } from '../db/prisma.ts';
-import { createLogger } from '../log.ts';
+import { loadConfig } from '../platform/config.ts';
+import { connectEmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { createDb, type Db } from '../platform/db/prisma.ts';
+import { createLogger } from '../platform/log.ts';
 import {
   createTeam,
   FLAG_NAMES,
@@ -19,7 +19,7 @@ import {
   setTeamFlags,
   teamFlags,
   type TeamFlags,
-} from '../teams/teams.ts';
+} from '../platform/teams/teams.ts';
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 

@@ -1,13 +1,14 @@
 // The gateway process: the /v2 HTTP API. Stateless; run as many as load needs.
 import type { Server } from 'node:http';
-import { createApp } from '../gateway/app.ts';
-import { createTemporalClient } from '../temporal/connection.ts';
+import { FEATURES } from '../features/index.ts';
+import { createApp } from '../platform/http/app.ts';
+import { createTemporalClient } from '../platform/temporal/connection.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('gateway', async () => {
   const { config, log, address, db } = await bootService('gateway');
   const temporal = await createTemporalClient(config, address, log);
-  const app = createApp({ db, temporal, config, log });
+  const app = createApp({ db, temporal, config, log }, FEATURES);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.gateway.port, config.gateway.host, () => resolve(s));

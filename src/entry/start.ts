@@ -6,15 +6,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { migrate } from '../db/migrate.ts';
-import { createDb } from '../db/prisma.ts';
-import { createLogger } from '../log.ts';
-import { ensureDefaultTeam } from '../teams/teams.ts';
-import { connectTemporal } from '../temporal/connection.ts';
-import { startTemporalDevServer, type TemporalDevServer } from '../temporal/dev-server.ts';
-import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
+import { loadConfig } from '../platform/config.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { createDb } from '../platform/db/prisma.ts';
+import { createLogger } from '../platform/log.ts';
+import { ensureDefaultTeam } from '../platform/teams/teams.ts';
+import { connectTemporal } from '../platform/temporal/connection.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../platform/temporal/dev-server.ts';
+import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { runMain } from './process-helpers.ts';
 
 const progress = (line: string) => process.stderr.write(`[start] ${line}\n`);

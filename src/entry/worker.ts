@@ -1,23 +1,27 @@
-// The worker process: runs the crawl workflows, their activities and their webhook deliveries.
+// The worker process: one Temporal worker per resource class (control, browser,
+// webhooks) running every feature's workflows and activities, and the features'
+// background services (the crawl start reconciler).
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { connectTemporal } from '../temporal/connection.ts';
-import { ensurePurgeSchedule } from '../temporal/purge-schedule.ts';
-import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
-import { createWorkers } from '../temporal/workers.ts';
+import { createActivities } from '../../activities/index.ts';
+import { FEATURES } from '../features/index.ts';
+import { connectTemporal } from '../platform/temporal/connection.ts';
+import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
+import { createWorkers } from '../platform/temporal/worker-registry.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
   const { config, log, address, db } = await bootService('worker');
   // No SDK signal handlers: ours (onShutdown) decide when the worker drains.
   Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
-  await connectTemporal(address, log).then(async (c) => {
-    await ensureSearchAttributes(c, config.temporal.namespace);
-    await ensurePurgeSchedule(new Client({ connection: c, namespace: config.temporal.namespace }), config);
-    await c.close();
-  });
+  const clientConnection = await connectTemporal(address, log);
+  await ensureSearchAttributes(clientConnection, config.temporal.namespace);
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  const serviceDeps = { db, config, log, temporal };
+  for (const feature of FEATURES) await feature.onWorkerStart?.(serviceDeps);
   const connection = await NativeConnection.connect({ address });
-  const workers = await createWorkers(connection, { db, config, log });
+  const workers = await createWorkers(connection, config, createActivities({ db, config, log }));
+  const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
 
   onShutdown((why) => {
     log.info('worker draining', { why, graceMs: config.worker.shutdownGraceMs });
@@ -26,12 +30,16 @@ runMain('worker', async () => {
 
   log.info('worker ready', {
     taskQueue: config.temporal.taskQueue,
+    browserTaskQueue: config.temporal.browserTaskQueue,
     webhookTaskQueue: config.temporal.webhookTaskQueue,
+    browserSlots: config.worker.browserSlots,
     namespace: config.temporal.namespace,
     address,
   });
   await Promise.all(workers.map((worker) => worker.run()));
+  await Promise.all(services.map((s) => s.stop()));
   await connection.close();
+  await clientConnection.close();
   await db.$disconnect();
   log.info('worker stopped');
 });

@@ -5,10 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/api/schemas/scrape-options.ts';
-import { loadConfig } from '../../src/config.ts';
-import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/scrape/browser-scraper.ts';
-import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/scrape/page-context.ts';
+import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/features/scrape/scrape-options.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/features/scrape/browser-scraper.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/features/scrape/page-context.ts';
 
 interface Seen {
   url: string;

@@ -2,9 +2,9 @@
 // cache, zero data retention, prompts, expiry and the purge, failed pages.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRetentionActivities } from '../../activities/retention.ts';
-import { createLogger } from '../../src/log.ts';
-import { ensurePurgeSchedule, PURGE_SCHEDULE_ID } from '../../src/temporal/purge-schedule.ts';
+import { createRetentionActivities } from '../../src/features/retention/activities.ts';
+import { createLogger } from '../../src/platform/log.ts';
+import { ensurePurgeSchedule, PURGE_SCHEDULE_ID } from '../../src/features/retention/purge-schedule.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 

@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/crawl/frontier.ts';
-import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../../src/crawl/page-store.ts';
-import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/crawl/team-slots.ts';
-import { creditsUsedByJob } from '../../src/billing/credits.ts';
-import { createDb, type Db } from '../../src/db/prisma.ts';
-import { createTeam } from '../../src/teams/teams.ts';
+import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/features/crawl/frontier.ts';
+import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../../src/features/crawl/page-store.ts';
+import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
+import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
+import { createDb, type Db } from '../../src/platform/db/prisma.ts';
+import { createTeam } from '../../src/platform/teams/teams.ts';
 
 let db: Db;
 let teamId: string;

@@ -2,10 +2,11 @@
 // envelope, validation messages, team permissions, and the activity log.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/prisma.ts';
-import { createApp } from '../../src/gateway/app.ts';
-import { createLogger } from '../../src/log.ts';
-import { revokeApiKey } from '../../src/teams/teams.ts';
+import type { Db } from '../../src/platform/db/prisma.ts';
+import { createApp } from '../../src/platform/http/app.ts';
+import { FEATURES } from '../../src/features/index.ts';
+import { createLogger } from '../../src/platform/log.ts';
+import { revokeApiKey } from '../../src/platform/teams/teams.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -75,7 +76,7 @@ describe('error envelope', () => {
         return Reflect.get(target, prop);
       },
     }) as Db;
-    const app = createApp({ db: failingDb, temporal: h.temporal, config: h.config, log: createLogger('error') });
+    const app = createApp({ db: failingDb, temporal: h.temporal, config: h.config, log: createLogger('error') }, FEATURES);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

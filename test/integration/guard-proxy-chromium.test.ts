@@ -8,8 +8,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { startGuardProxy, type GuardProxy } from '../../src/net/guard-proxy.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { startGuardProxy, type GuardProxy } from '../../src/platform/net/guard-proxy.ts';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 

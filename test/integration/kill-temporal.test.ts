@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.ts';
-import { pidAlive } from '../../src/process/detached.ts';
-import { startTemporalDevServer, type TemporalDevServer } from '../../src/temporal/dev-server.ts';
+import { createLogger } from '../../src/platform/log.ts';
+import { pidAlive } from '../../src/platform/process/detached.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../../src/platform/temporal/dev-server.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
-import { freePort } from '../../src/process/ports.ts';
+import { freePort } from '../../src/platform/process/ports.ts';
 
 const PAGES = 30;
 let h: Harness;

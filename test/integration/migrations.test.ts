@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { migrate, MigrationError, readMigrations } from '../../src/db/migrate.ts';
-import { createLogger } from '../../src/log.ts';
+import { migrate, MigrationError, readMigrations } from '../../src/platform/db/migrate.ts';
+import { createLogger } from '../../src/platform/log.ts';
 
 const log = createLogger('error');
 const created: string[] = [];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
-import { freePort } from '../../src/process/ports.ts';
+import { freePort } from '../../src/platform/process/ports.ts';
 
 const PAGES = 16;
 let dataDir: string;

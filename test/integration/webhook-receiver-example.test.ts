@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort } from '../../src/process/ports.ts';
-import { sendWebhook } from '../../src/webhooks/send-webhook.ts';
+import { freePort } from '../../src/platform/process/ports.ts';
+import { sendWebhook } from '../../src/features/webhooks/send-webhook.ts';
 
 const SECRET = 'whsec_example_test';
 let child: ChildProcess;

@@ -1,5 +1,5 @@
 // An in-memory FetchResource for robots.txt and sitemap tests.
-import type { FetchResource } from '../../src/crawl/fetch-text.ts';
+import type { FetchResource } from '../../src/platform/net/fetch-resource.ts';
 
 export type Served = { status: number; body?: string | Buffer; finalUrl?: string } | Error;
 

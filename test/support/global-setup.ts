@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { createLogger } from '../../src/log.ts';
-import { startTemporalDevServer } from '../../src/temporal/dev-server.ts';
-import { freePort } from '../../src/process/ports.ts';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { createLogger } from '../../src/platform/log.ts';
+import { startTemporalDevServer } from '../../src/platform/temporal/dev-server.ts';
+import { freePort } from '../../src/platform/process/ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,13 +8,16 @@ import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { createDb, type Db } from '../../src/db/prisma.ts';
-import { createApp } from '../../src/gateway/app.ts';
-import { createLogger } from '../../src/log.ts';
-import { createTeam, issueApiKey } from '../../src/teams/teams.ts';
-import { createWorkers } from '../../src/temporal/workers.ts';
-import { freePort } from '../../src/process/ports.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { createDb, type Db } from '../../src/platform/db/prisma.ts';
+import { createApp } from '../../src/platform/http/app.ts';
+import { createLogger } from '../../src/platform/log.ts';
+import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
+import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
+import { createActivities } from '../../activities/index.ts';
+import { FEATURES } from '../../src/features/index.ts';
+import type { WorkerService } from '../../src/platform/feature.ts';
+import { freePort } from '../../src/platform/process/ports.ts';
 
 export interface Harness {
   config: Config;
@@ -25,7 +28,7 @@ export interface Harness {
   apiKey: string;
   api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
-  startWorker(): Promise<void>;
+  startWorker(opts?: { services?: boolean }): Promise<void>;
   spawnWorker(): Promise<ChildProcess>;
   spawnGateway(): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
@@ -41,7 +44,7 @@ export interface HarnessOptions {
 
 function testQueues() {
   const taskQueue = `test-${randomUUID()}`;
-  return { taskQueue, webhookTaskQueue: `${taskQueue}-webhooks` };
+  return { taskQueue, browserTaskQueue: `${taskQueue}-browser`, webhookTaskQueue: `${taskQueue}-webhooks` };
 }
 
 export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {
@@ -63,12 +66,12 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const db = createDb(databaseUrl);
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection });
-  const app = createApp({ db, temporal, config, log });
+  const app = createApp({ db, temporal, config, log }, FEATURES);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const workers: { workers: Worker[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
+  const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
 
   const newTeam: Harness['newTeam'] = async (opts) => {
@@ -94,10 +97,12 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       if (json !== undefined) headers.set('content-type', 'application/json');
       return fetch(`${baseUrl}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
-    async startWorker() {
+    async startWorker(opts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-      const started = await createWorkers(nativeConnection, { db, config, log });
-      workers.push({ workers: started, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });
+      const started = await createWorkers(nativeConnection, config, createActivities({ db, config, log }));
+      // Background services (the crawl start reconciler) act on every team's rows, so only tests that need them run them.
+      const services = opts.services ? FEATURES.flatMap((f) => f.workerServices?.({ db, config, log, temporal }) ?? []) : [];
+      workers.push({ workers: started, services, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });
     },
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
     async spawnWorker() {
@@ -107,6 +112,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           DATABASE_URL: databaseUrl,
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          TEMPORAL_BROWSER_TASK_QUEUE: config.temporal.browserTaskQueue,
           TEMPORAL_WEBHOOK_TASK_QUEUE: config.temporal.webhookTaskQueue,
           WEBHOOK_RETRY_INITIAL_MS: String(config.webhooks.retryInitialMs),
           WEBHOOK_RETRY_MAX_INTERVAL_MS: String(config.webhooks.retryMaxIntervalMs),
@@ -131,7 +137,6 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           DATABASE_URL: databaseUrl,
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-          TEMPORAL_WEBHOOK_TASK_QUEUE: config.temporal.webhookTaskQueue,
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           HOST: '127.0.0.1',
           PORT: String(port),
@@ -148,6 +153,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       for (const w of workers) {
         for (const worker of w.workers) worker.shutdown();
         await w.running;
+        await Promise.all(w.services.map((s) => s.stop()));
         await w.connection.close();
       }
       await new Promise<void>((resolve) => {

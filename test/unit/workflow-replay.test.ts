@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/temporal/workflows-path.ts';
+import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpUrl, integration, normaliseHttpUrl, origin } from '../../../src/api/schemas/common.ts';
+import { httpUrl, integration, normaliseHttpUrl, origin } from '../../../src/platform/http/common-schemas.ts';
 
 describe('httpUrl', () => {
   it.each([

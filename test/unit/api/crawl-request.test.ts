@@ -3,8 +3,8 @@ import {
   crawlRequestSchema,
   type CrawlRequest,
   type CrawlRequestInput,
-} from '../../../src/api/schemas/crawl-request.ts';
-import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
+} from '../../../src/features/crawl/crawl-request.ts';
+import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
 function reject(body: Record<string, unknown>): string {

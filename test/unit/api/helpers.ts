@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatZodError } from '../../../src/api/validation-error.ts';
+import { formatZodError } from '../../../src/platform/http/validation-error.ts';
 
 /** Parses `input` with `schema`, expecting failure; returns the envelope message and details. */
 export function rejectMessage(schema: z.ZodType, input: unknown): { error: string; details: unknown[] } {

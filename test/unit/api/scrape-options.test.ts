@@ -3,8 +3,8 @@ import {
   defaultScrapeOptions,
   scrapeOptionsSchema,
   type ScrapeOptions,
-} from '../../../src/api/schemas/scrape-options.ts';
-import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/api/validation-error.ts';
+} from '../../../src/features/scrape/scrape-options.ts';
+import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
 function reject(options: Record<string, unknown>): string {

@@ -1,15 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../../src/api/http-error.ts';
-import { crawlRequestSchema } from '../../../src/api/schemas/crawl-request.ts';
+import { DomainError } from '../../../src/platform/domain-error.ts';
+import { crawlRequestSchema } from '../../../src/features/crawl/crawl-request.ts';
 import {
   generateCrawlOptions,
   mergePromptOptions,
   NO_LLM_MESSAGE,
   PROMPT_FAILURE_MESSAGE,
   type LlmSettings,
-} from '../../../src/crawl/prompt-options.ts';
+} from '../../../src/features/crawl/prompt-options.ts';
 
 interface Recorded {
   method?: string;
@@ -53,16 +53,15 @@ beforeEach(() => {
 const llm = (extra: Partial<LlmSettings> = {}): LlmSettings => ({ baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs: 5000, ...extra });
 const generate = (settings: LlmSettings = llm()) => generateCrawlOptions('only the blog, 5 pages', 'https://example.com/', settings);
 
-async function httpError(promise: Promise<unknown>): Promise<HttpError> {
+async function httpError(promise: Promise<unknown>): Promise<DomainError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(HttpError);
-  const httpErr = err as HttpError;
-  expect(httpErr.status).toBe(400);
-  expect(httpErr.code).toBe('BAD_REQUEST');
-  return httpErr;
+  expect(err).toBeInstanceOf(DomainError);
+  const domainErr = err as DomainError;
+  expect(domainErr.kind).toBe('invalid');
+  return domainErr;
 }
 
 describe('generateCrawlOptions', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFetch } from '../../support/fake-fetch.ts';
-import { CRAWLER_ROBOTS_TOKEN, fetchRobotsTxt, parseRobots } from '../../../src/crawl/robots.ts';
+import { CRAWLER_ROBOTS_TOKEN, fetchRobotsTxt, parseRobots } from '../../../src/features/crawl/robots.ts';
 
 
 const ROBOTS_URL = 'https://a.test/robots.txt';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityEndpoint } from '../../../src/gateway/activity-log.ts';
+import { activityEndpoint } from '../../../src/platform/http/activity-log.ts';
 
 describe('activityEndpoint', () => {
   it('maps paths to the endpoint names of the activity listing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressBlockReason, BlockedAddressError, classifyAddress, parseAllowlist, type AddressPolicy } from '../../../src/net/address-policy.ts';
+import { addressBlockReason, BlockedAddressError, classifyAddress, parseAllowlist, type AddressPolicy } from '../../../src/platform/net/address-policy.ts';
 
 const GUARDED: AddressPolicy = { allowPrivate: false, allowlist: [] };
 

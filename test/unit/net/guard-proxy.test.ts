@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressPolicy } from '../../../src/net/address-policy.ts';
-import { startGuardProxy, type GuardProxy } from '../../../src/net/guard-proxy.ts';
-import { freePort } from '../../../src/process/ports.ts';
+import type { AddressPolicy } from '../../../src/platform/net/address-policy.ts';
+import { startGuardProxy, type GuardProxy } from '../../../src/platform/net/guard-proxy.ts';
+import { freePort } from '../../../src/platform/process/ports.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
 

@@ -6,9 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BlockedAddressError, type AddressPolicy } from '../../../src/net/address-policy.ts';
-import { FetchTimeoutError, guardedFetch, ResponseTooLargeError } from '../../../src/net/guarded-fetch.ts';
-import { checkHostAllowed, createGuardedLookup, type Resolver } from '../../../src/net/guarded-lookup.ts';
+import { BlockedAddressError, type AddressPolicy } from '../../../src/platform/net/address-policy.ts';
+import { FetchTimeoutError, guardedFetch, ResponseTooLargeError } from '../../../src/platform/net/guarded-fetch.ts';
+import { checkHostAllowed, createGuardedLookup, type Resolver } from '../../../src/platform/net/guarded-lookup.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
 const TEXT = 'compressed hello '.repeat(20);

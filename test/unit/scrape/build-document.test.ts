@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocument, documentSizeBytes, type BuildDocumentInput } from '../../../src/scrape/build-document.ts';
-import { InvalidSelectorError } from '../../../src/scrape/clean-html.ts';
+import { buildDocument, documentSizeBytes, type BuildDocumentInput } from '../../../src/features/scrape/build-document.ts';
+import { InvalidSelectorError } from '../../../src/features/scrape/clean-html.ts';
 
 const RAW_HTML = `<!DOCTYPE html><html lang="en"><head>
   <title>Guide</title>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../../src/api/schemas/scrape-options.ts';
-import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN, pageContext } from '../../../src/scrape/page-context.ts';
+import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../../src/features/scrape/scrape-options.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN, pageContext } from '../../../src/features/scrape/page-context.ts';
 
 const contextFor = (input: ScrapeOptionsInput, userAgents = DEFAULT_USER_AGENTS) => pageContext(scrapeOptionsSchema.parse(input), userAgents);
 

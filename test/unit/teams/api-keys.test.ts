@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, keyPrefix } from '../../../src/teams/api-keys.ts';
+import { generateApiKey, hashApiKey, keyPrefix } from '../../../src/platform/teams/api-keys.ts';
 
 describe('API keys', () => {
   it('are random, prefixed, and hashed deterministically', () => {

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressPolicy } from '../../../src/net/address-policy.ts';
-import { sendWebhook, type WebhookRequest } from '../../../src/webhooks/send-webhook.ts';
-import { verifyWebhookSignature } from '../../../src/webhooks/signature.ts';
+import type { AddressPolicy } from '../../../src/platform/net/address-policy.ts';
+import { sendWebhook, type WebhookRequest } from '../../../src/features/webhooks/send-webhook.ts';
+import { verifyWebhookSignature } from '../../../src/features/webhooks/signature.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
 const SECRET = 'whsec_test';

@@ -1,0 +1,503 @@
+// Activities of crawlWorkflow: plan the frontier, scrape a batch, finish. Each
+// is idempotent: rows are keyed by (crawl, url key) and written with upserts,
+// charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
+// the workflow, so retries and replays never duplicate a page or a charge.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { CrawlRequest } from './crawl-request.ts';
+import { pageCredits } from '../../platform/usage/credits.ts';
+import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import { crawlRobots } from './crawl-robots.ts';
+import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
+import { createLinkFilter } from './link-filter.ts';
+import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
+import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
+import { documentFromLoad } from './page-document.ts';
+import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from './page-store.ts';
+import { fetchRobotsTxt, parseRobots } from './robots.ts';
+import { collectSitemapUrls } from './sitemap.ts';
+import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
+import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
+import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
+import { proxyFailure } from '../scrape/proxy-errors.ts';
+import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
+import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { endBrowserLease, forgetBrowserGroup, renewBrowserLease, requestBrowser, shouldYield, startBrowserLease } from '../../platform/browser/browser-share.ts';
+import { crawlConcurrency } from './concurrency.ts';
+import { BATCH_RETRY } from './retry-policies.ts';
+
+export interface ScrapeBatchInput {
+  crawlId: string;
+  /** Unique per batch of a workflow run; a retry reuses it and so gets the same URLs. */
+  batchKey: string;
+  /** Most URLs the batch claims in all; it claims them as they are found, while it runs. */
+  size: number;
+  /** Pages open at once in this batch's browser. */
+  concurrency: number;
+}
+
+export interface ScrapeBatchResult {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+  /** URLs waiting in the frontier after this batch. */
+  queued: number;
+  /** The team's balance cannot pay for another page: the crawl stops here. */
+  outOfCredits: boolean;
+  /** The batch ended because nothing was left to claim (not because it reached its size). */
+  starved?: boolean;
+  /** The batch stopped claiming to give its browser to another crawl (fair share); its crawl has more to do. */
+  yielded?: boolean;
+}
+
+/**
+ * How long a batch with nothing to do waits for other batches of its crawl to find
+ * links before it gives its worker slot back.
+ */
+const BATCH_IDLE_MS = 10_000;
+
+/**
+ * A batch claims no new URLs after running this long, so that even pages that use their
+ * whole timeout (at most 5 minutes) end it well within its 30-minute start-to-close limit.
+ */
+const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
+
+/** How often a running batch asks whether another crawl should have its browser. */
+const YIELD_CHECK_MS = 1_000;
+
+export interface FinishCrawlInput {
+  crawlId: string;
+  status: Exclude<CrawlStatus, 'scraping'>;
+  error?: string;
+  outOfCredits?: boolean;
+}
+
+export const ROBOTS_WARNING =
+  'One or more pages were unable to be crawled because the robots.txt file prevented this. They are listed by GET /v2/crawl/{id}/errors.';
+export const CREDITS_WARNING = 'The crawl stopped early because the team ran out of credits; the pages still queued were not scraped.';
+
+export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
+  const network = givenNetwork ?? createCrawlNetwork(config);
+
+  async function readCrawl(crawlId: string) {
+    const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
+    if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
+    const options = crawl.options as unknown as CrawlRequest;
+    // robotsUserAgent both fetches and is evaluated against robots.txt.
+    const robotsAgent = options.robotsUserAgent ?? network.userAgents.desktop;
+    const robotsFetch = options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch;
+    return { crawl, options, robotsAgent, robotsFetch };
+  }
+
+  function crawlContext({ crawl, options, robotsAgent, robotsFetch }: Awaited<ReturnType<typeof readCrawl>>) {
+    const norm: NormalizeOptions = { ignoreQueryParameters: options.ignoreQueryParameters };
+    const robots = crawlRobots({
+      crawlId: crawl.id,
+      startUrl: options.url,
+      startRobotsTxt: crawl.robotsTxt,
+      userAgent: robotsAgent,
+      ignore: options.ignoreRobotsTxt,
+      fetch: robotsFetch,
+    });
+    return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
+  }
+
+  const loadCrawl = async (crawlId: string) => crawlContext(await readCrawl(crawlId));
+  type CrawlContext = Awaited<ReturnType<typeof loadCrawl>>;
+
+  const heartbeat = (details: unknown) => Context.current().heartbeat(details);
+
+  /** Splits links into those to follow and those robots.txt keeps out. */
+  async function sortLinks(ctx: CrawlContext, links: string[], depth: number) {
+    const follow: NewFrontierUrl[] = [];
+    const robotsBlocked: { url: string; urlKey: string }[] = [];
+    for (const link of links) {
+      if (!ctx.filter.check(link).allowed) continue;
+      const entry = { url: canonicalUrl(link, ctx.norm), urlKey: urlKey(link, ctx.norm) };
+      if (await ctx.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
+      else robotsBlocked.push(entry);
+    }
+    return { follow, robotsBlocked };
+  }
+
+  /** The body of scrapeBatch, run while the batch holds its browser lease. */
+  async function scrapeLeasedBatch(input: ScrapeBatchInput, ctx: CrawlContext): Promise<ScrapeBatchResult> {
+    const { crawlId } = input;
+    const { options, team } = ctx;
+    const so = options.scrapeOptions;
+    if (team.creditBalance <= 0) {
+      return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
+    }
+    const depthOf = new Map<string, number>();
+    const zdr = options.zeroDataRetention;
+    const pdfParser = so.parsers.find((p) => p.type === 'pdf');
+    const pdfMaxPages = pdfParser?.maxPages;
+    const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
+    const webhook = crawlWebhook(options);
+    let claimed = 0;
+    /** Claimed URLs this attempt must store (an earlier attempt may have stored some). */
+    let todo = 0;
+    let succeeded = 0;
+    let failed = 0;
+    let outOfCredits = false;
+    let starved = false;
+    let idleSince: number | undefined;
+    /** Another crawl was promised this browser: claim nothing more, finish what is in hand. */
+    let yielding = false;
+    const batchStarted = Date.now();
+    const progress = () => heartbeat({ handled: succeeded + failed });
+
+    const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
+      await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
+      failed++;
+      log.warn('page failed', { crawlId, url: target.url, error });
+      progress();
+    };
+
+    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
+      const depth = depthOf.get(target.key) ?? 0;
+      const finalKey = urlKey(load.finalUrl, ctx.norm);
+      if (finalKey !== target.key) {
+        // The start URL may redirect anywhere (as upstream); other redirects must stay within the crawl's rules.
+        const rule = target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
+        if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
+        if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
+      }
+      const { document, discoveredLinks } = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+      const followLinks =
+        options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) && ctx.filter.followsLinksOn(load.finalUrl);
+      const { follow, robotsBlocked } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [] };
+      try {
+        await storeScrapedPage(
+          db,
+          { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: finalKey, finalUrl: load.finalUrl },
+          { follow, robotsBlocked, limit: options.limit, webhook, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) } },
+        );
+      } catch (err) {
+        if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
+        throw err;
+      }
+      if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
+        await storeInCache(db, team.id, cacheKey(target.url, so), load).catch((err) =>
+          log.warn('page cache write failed', { crawlId, error: describeError(err) }),
+        );
+      }
+      succeeded++;
+      progress();
+    };
+
+    // Team-wide concurrency: every page holds one of the team's slots while it loads.
+    const signal = Context.current().cancellationSignal;
+    const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+    const work = { holder: input.batchKey, teamId: team.id, groupId: crawlId };
+    const held = new Set<string>();
+    // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
+    const attempt = Context.current().info.attempt;
+    const acquireSlot = async (target: ScrapeTarget, abort: AbortSignal = signal) => {
+      const holder = `${input.batchKey}:${attempt}:${target.key}`;
+      const slot = await acquireTeamSlot(db, { teamId: team.id, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
+      held.add(holder);
+      let released = false;
+      return {
+        waitedMs: slot.waitedMs,
+        release: async () => {
+          if (released) return;
+          released = true;
+          held.delete(holder);
+          await releaseTeamSlot(db, team.id, holder);
+        },
+      };
+    };
+
+    const loadOutsideBrowser = async (target: ScrapeTarget) => {
+      const slot = await acquireSlot(target);
+      try {
+        const load = await loadFile(target.url, network.fetch, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
+        await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+      } catch (err) {
+        await fail(target, describeError(err));
+      } finally {
+        await slot.release();
+      }
+    };
+
+    /**
+     * Claims up to `room` URLs: first what this batch key already holds (a retry), then
+     * queued ones, never more than the batch size or the team's balance can pay for.
+     */
+    let retryChecked = false;
+    const claim = async (room: number): Promise<FrontierRow[] | null> => {
+      if (!retryChecked) {
+        retryChecked = true;
+        return claimBatch(db, crawlId, input.batchKey, Math.min(room, input.size, team.creditBalance));
+      }
+      if (yielding) return null;
+      const want = Math.min(room, input.size - claimed);
+      if (want <= 0 || Date.now() - batchStarted > BATCH_CLAIM_WINDOW_MS) return null;
+      const { creditBalance } = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { creditBalance: true } });
+      if (creditBalance <= 0) {
+        outOfCredits = true;
+        return null;
+      }
+      // Pages still in flight will be charged too; until they are, the balance may be spoken for.
+      return claimMore(db, crawlId, input.batchKey, Math.min(want, creditBalance - (todo - succeeded - failed)));
+    };
+
+    /** Settles what needs no browser (stored by an earlier attempt, cached, PDFs) and returns the rest. */
+    const prepare = async (rows: FrontierRow[]): Promise<ScrapeTarget[]> => {
+      const stored = new Set(
+        (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
+      );
+      for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
+        await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
+      }
+      const open = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
+      todo += open.length;
+      for (const r of open) depthOf.set(r.urlKey, r.depth);
+      const targets = open.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));
+      const cached = await lookupCache(db, team.id, targets.map((t) => t.cacheKey), so, zdr);
+      const browserTargets: ScrapeTarget[] = [];
+      for (const t of targets) {
+        const hit = cached.get(t.cacheKey);
+        if (hit) await handleLoad(t, hit, { fromCache: true });
+        else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
+        else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
+        else browserTargets.push({ url: t.url, key: t.key });
+      }
+      return browserTargets;
+    };
+
+    /**
+     * The batch's source of URLs. While other batches (or this one) still hold pages that may
+     * add links, an empty frontier means "wait", for at most BATCH_IDLE_MS with nothing to do.
+     */
+    const moreTargets = async (room: number): Promise<TargetSupply> => {
+      for (;;) {
+        const rows = await claim(room);
+        if (rows === null) return { targets: [], exhausted: true };
+        if (rows.length > 0) {
+          claimed += rows.length;
+          idleSince = undefined;
+          const targets = await prepare(rows);
+          if (targets.length > 0) return { targets, exhausted: false };
+          continue;
+        }
+        const counts = await frontierCounts(db, crawlId);
+        if (counts.queued > 0 || succeeded + failed < todo) return { targets: [], exhausted: false };
+        if (counts.claimed === 0) starved = true;
+        else if ((idleSince ??= Date.now()) + BATCH_IDLE_MS < Date.now()) starved = true;
+        return { targets: [], exhausted: starved };
+      }
+    };
+
+    const ticker = setInterval(() => {
+      progress();
+      renewTeamSlots(db, team.id, [...held], leaseMs).catch((err) => log.warn('slot renewal failed', { crawlId, error: describeError(err) }));
+      renewBrowserLease(db, input.batchKey, leaseMs).catch((err) => log.warn('browser lease renewal failed', { crawlId, error: describeError(err) }));
+    }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+    let asking = false;
+    const yieldTicker = setInterval(() => {
+      // A retry first settles the rows its earlier attempt held; only then may it step aside.
+      if (yielding || asking || !retryChecked) return;
+      asking = true;
+      shouldYield(db, { ...work, sliceUsed: Date.now() - batchStarted >= config.crawl.browserTimeSliceMs, idle: idleSince !== undefined })
+        .then((to) => {
+          if (!to) return;
+          yielding = true;
+          log.info('batch gives its browser up', { crawlId, batchKey: input.batchKey, to, afterMs: Date.now() - batchStarted });
+        })
+        .catch((err) => log.warn('fair-share check failed', { crawlId, error: describeError(err) }))
+        .finally(() => (asking = false));
+    }, YIELD_CHECK_MS);
+    try {
+      const first = await moreTargets(2 * input.concurrency);
+      if (first.targets.length > 0 || !first.exhausted) {
+        await scrapeWithBrowser(first.targets, {
+          chromiumPath: config.chromium.path,
+          headless: config.chromium.headless,
+          concurrency: input.concurrency,
+          scrapeOptions: so,
+          userAgents: network.userAgents,
+          proxyServer: await network.proxyServer(),
+          explainFailure: network.explainFailure,
+          signal,
+          acquireSlot,
+          moreTargets: first.exhausted ? undefined : moreTargets,
+          onPage: (page: FetchedPage) => {
+            // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+            // then the page is the proxy's refusal, not the site's answer.
+            const failure =
+              proxyFailure(page.statusCode, page.finalUrl) ??
+              (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
+            if (failure) return fail(page.target, failure);
+            return handleLoad(
+              page.target,
+              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
+              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
+            );
+          },
+          onFailure: (target, error) => fail(target, error),
+          onDownload: (target) => loadOutsideBrowser(target),
+        });
+      }
+    } finally {
+      clearInterval(ticker);
+      clearInterval(yieldTicker);
+      await Promise.all([...held].map((h) => releaseTeamSlot(db, team.id, h).catch(() => undefined)));
+    }
+    // A batch completes only when every URL it claimed is stored; otherwise it
+    // fails and its retry (same batch key, same URLs) handles the rest.
+    if (signal.aborted) throw signal.reason;
+    if (succeeded + failed < todo) {
+      throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo} pages`);
+    }
+    const { queued } = await frontierCounts(db, crawlId);
+    return { claimed, succeeded, failed, queued, outOfCredits, starved, yielded: yielding };
+}
+
+  return {
+    /**
+     * Local activity: how this deployment runs the crawl, from the worker's own settings and
+     * the crawl's options (the gateway decides none of it). Read once per workflow run.
+     */
+    async crawlSettings(crawlId: string): Promise<CrawlRunSettings> {
+      const { crawl, options } = await readCrawl(crawlId);
+      const delay = options.delay;
+      const { parallelBatches, pagesPerBatch } = crawlConcurrency({
+        teamLimit: crawl.team.concurrencyLimit,
+        maxConcurrency: options.maxConcurrency,
+        delay,
+        pagesPerBrowser: config.crawl.pagesPerBrowser,
+      });
+      return {
+        parallelBatches,
+        pagesPerBatch,
+        // With a delay every page is its own batch, so the pause is a workflow timer.
+        batchSize: delay !== undefined ? 1 : config.crawl.batchSize,
+        heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
+        historyEventBudget: config.crawl.historyEventBudget,
+        ...(delay !== undefined && { delayMs: Math.round(delay * 1000) }),
+        browserTaskQueue: config.temporal.browserTaskQueue,
+        hasWebhook: options.webhook !== undefined,
+        teamId: crawl.teamId,
+      };
+    },
+
+    /** Local activity: a batch of the crawl is about to wait for a browser slot. */
+    async queueForBrowser(work: { holder: string; crawlId: string; teamId: string }): Promise<void> {
+      await requestBrowser(db, { holder: work.holder, teamId: work.teamId, groupId: work.crawlId });
+    },
+
+    /**
+     * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
+     * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
+     */
+    async planCrawl(crawlId: string): Promise<{ queued: number }> {
+      const read = await readCrawl(crawlId);
+      const { options } = read;
+      await releaseClaims(db, crawlId);
+      const startOrigin = new URL(options.url).origin;
+      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch);
+      await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
+      heartbeat('robots.txt');
+      const ctx = crawlContext({ ...read, crawl: { ...read.crawl, robotsTxt } });
+      const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
+
+      // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
+      const startRule = ctx.filter.checkStart(options.url);
+      const startAllowed = await ctx.robots.isAllowed(start.url);
+      await db.$transaction(async (tx) => {
+        await addToFrontier(tx, crawlId, [start], options.limit);
+        if (!startAllowed) {
+          await tx.crawlRobotsBlocked.createMany({ data: [{ crawlId, url: start.url, urlKey: start.urlKey }], skipDuplicates: true });
+        }
+      });
+      if (!startRule.allowed || !startAllowed) {
+        const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
+        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options));
+      }
+
+      if (options.sitemap !== 'skip') {
+        const robotsSitemaps = parseRobots(`${startOrigin}/robots.txt`, robotsTxt, read.robotsAgent).sitemaps;
+        const found = await collectSitemapUrls({ startUrl: options.url, robotsSitemaps, fetch: network.fetch, maxUrls: options.limit * 4 });
+        heartbeat('sitemaps');
+        const { follow, robotsBlocked } = await sortLinks(ctx, found.urls, 0);
+        await db.$transaction(async (tx) => {
+          await addToFrontier(tx, crawlId, follow, options.limit);
+          if (robotsBlocked.length) await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+        });
+        if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
+        log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, queued: follow.length });
+      }
+      const { queued } = await frontierCounts(db, crawlId);
+      log.info('crawl planned', { crawlId, queued });
+      return { queued };
+    },
+
+    /**
+     * One browser's worth of a crawl, on the browser queue: holds a browser lease while it runs
+     * (fair share, see platform/browser/browser-share.ts) and waits for a slot again if it fails.
+     */
+    async scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
+      const ctx = await loadCrawl(input.crawlId);
+      const work = { holder: input.batchKey, teamId: ctx.team.id, groupId: input.crawlId };
+      const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+      await startBrowserLease(db, work, leaseMs);
+      let threw = false;
+      try {
+        return await scrapeLeasedBatch(input, ctx);
+      } catch (err) {
+        threw = true;
+        throw err;
+      } finally {
+        const willRetry = threw && Context.current().info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
+        await endBrowserLease(db, work, { willRetry }).catch((err) => log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }));
+      }
+    },
+    /**
+     * Records the crawl's end. A completion is refused (finished: false) while
+     * the frontier still holds work, so the workflow goes on. The workflow calls
+     * this with no batch in flight, so claimed rows are orphans (of a reset or
+     * terminated run) and go back to the queue. A crawl out of credits ends
+     * with its queue skipped.
+     */
+    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number }> {
+      const { crawlId } = input;
+      if (input.status === 'completed' && !input.outOfCredits) {
+        const counts = await frontierCounts(db, crawlId);
+        if (counts.queued + counts.claimed > 0) {
+          const released = await releaseClaims(db, crawlId);
+          return { finished: false, queued: counts.queued + released };
+        }
+      }
+      if (input.outOfCredits) await skipQueued(db, crawlId);
+      const blocked = await db.crawlRobotsBlocked.count({ where: { crawlId } });
+      const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
+      await db.$transaction(async (tx) => {
+        await tx.crawl.updateMany({
+          where: { id: crawlId, status: 'scraping' },
+          data: { status: input.status, error: input.error ?? null, warning, completedAt: now, expiresAt },
+        });
+        // A crawl cancelled through the API already says so; it still gets its expiry.
+        await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+        const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true } });
+        const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
+        // A cancelled crawl ends with crawl.completed too; its status says how it ended.
+        await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options), {
+          type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',
+          success: final.status !== 'failed',
+          data: [{ status: final.status, completed }],
+          ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
+        });
+      });
+      await forgetBrowserGroup(db, crawlId);
+      log.info('crawl finished', { crawlId, status: input.status });
+      return { finished: true, queued: 0 };
+    },
+  };
+}
+
+export type CrawlActivities = ReturnType<typeof createCrawlActivities>;

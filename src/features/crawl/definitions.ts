@@ -1,0 +1,60 @@
+// Names and payloads of the crawl workflow, shared by the gateway, the worker
+// and workflow code. Workflow code imports this file, so it may import nothing
+// with side effects.
+
+/** Operators find a crawl in the Temporal UI by this id. */
+export function crawlWorkflowId(crawlId: string): string {
+  return `crawl-${crawlId}`;
+}
+
+export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * How a crawl runs on this deployment, decided by the worker (local activity `crawlSettings`)
+ * from its own configuration and the crawl's options, once per workflow run.
+ */
+export interface CrawlRunSettings {
+  /** Batches scraped at the same time by this crawl. */
+  parallelBatches: number;
+  /** Most URLs one batch claims. */
+  batchSize: number;
+  /** Pages open at once in one batch's browser. */
+  pagesPerBatch: number;
+  /** How soon a batch on a dead worker is retried. */
+  heartbeatTimeoutMs: number;
+  /** Continue as new once a run's history passes this many events. */
+  historyEventBudget: number;
+  /** The crawl's `delay`: a durable timer between pages (batches of one page). */
+  delayMs?: number;
+  /** Task queue of browser work (scrape batches). */
+  browserTaskQueue: string;
+  /** The crawl has a webhook: the first run starts its delivery workflow. */
+  hasWebhook: boolean;
+  /** The crawl's team: its batches share the browser queue fairly with other teams. */
+  teamId: string;
+}
+
+export interface CrawlWorkflowInput {
+  crawlId: string;
+  /** Set by continue-as-new: planning already happened in an earlier run. */
+  planned?: boolean;
+  /** Pages handled by earlier runs, for progress reporting. */
+  pagesHandled?: number;
+  /** When the previous run's last batch ended, so `delay` holds across continue-as-new. */
+  lastBatchEndedAt?: number;
+  // Runs started before the worker decided these itself carried them in their input; their
+  // histories replay with them (see docs/patches.md).
+  parallelBatches?: number;
+  batchSize?: number;
+  pagesPerBatch?: number;
+  heartbeatTimeoutMs?: number;
+  historyEventBudget?: number;
+  delayMs?: number;
+  webhookTaskQueue?: string;
+}
+
+export interface CrawlWorkflowResult {
+  crawlId: string;
+  status: CrawlStatus;
+  pagesHandled: number;
+}

@@ -1,0 +1,88 @@
+// The crawl frontier in PostgreSQL. Rows are unique per (crawl, url key), which
+// is the dedup; a batch claims rows under its own key so a retried batch gets
+// exactly the same rows back; the page limit is enforced when rows are
+// inserted, under a per-crawl lock.
+import type { Db, Tx } from '../../platform/db/prisma.ts';
+
+export interface FrontierRow {
+  id: bigint;
+  url: string;
+  urlKey: string;
+  depth: number;
+  state: string;
+}
+
+export interface NewFrontierUrl {
+  url: string;
+  urlKey: string;
+  depth: number;
+}
+
+/** Inserts URLs not seen before, up to `limit` rows for the crawl in total. Returns how many were new. */
+export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number): Promise<number> {
+  if (urls.length === 0) return 0;
+  // Serialises inserts of one crawl's concurrent pages so the count check holds.
+  // An advisory lock, not a row lock: the page insert before this holds a
+  // foreign-key share lock on the crawl row, and upgrading that deadlocks. It is
+  // a statement of its own so that the insert's snapshot sees what the lock waited for.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
+  const seen = new Set<string>();
+  const unique = urls.filter((u) => !seen.has(u.urlKey) && seen.add(u.urlKey));
+  // New URLs in the order given, as many as the limit leaves room for; redirect
+  // aliases are not pages of their own, so they do not count.
+  return tx.$executeRaw`
+    INSERT INTO crawl_url (crawl_id, url, url_key, depth)
+    SELECT ${crawlId}::uuid, u.url, u.url_key, u.depth
+    FROM unnest(${unique.map((u) => u.url)}::text[], ${unique.map((u) => u.urlKey)}::text[], ${unique.map((u) => u.depth)}::int[])
+      WITH ORDINALITY AS u(url, url_key, depth, n)
+    WHERE NOT EXISTS (SELECT 1 FROM crawl_url c WHERE c.crawl_id = ${crawlId}::uuid AND c.url_key = u.url_key)
+    ORDER BY u.n
+    LIMIT GREATEST(0, ${limit}::int - (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> 'redirect'))
+    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+}
+
+/**
+ * Claims up to `size` queued rows for `batchKey`. A retry with the same key
+ * returns the rows that key already holds instead of claiming new ones.
+ */
+export async function claimBatch(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
+  const held = await db.crawlUrl.findMany({ where: { crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
+  if (held.length > 0) return held;
+  return claimMore(db, crawlId, batchKey, size);
+}
+
+/** Claims up to `size` more queued rows for `batchKey`, shallowest first; rows other batches hold are skipped. */
+export async function claimMore(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
+  if (size <= 0) return [];
+  return db.$queryRaw<FrontierRow[]>`
+    UPDATE crawl_url SET state = 'claimed', claimed_by = ${batchKey}, claimed_at = now()
+    WHERE id IN (
+      SELECT id FROM crawl_url
+      WHERE crawl_id = ${crawlId}::uuid AND state = 'queued'
+      ORDER BY depth, id
+      LIMIT ${size}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, url, url_key AS "urlKey", depth, state`;
+}
+
+/** Puts rows claimed by batches that can no longer be running back in the queue. */
+export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
+  const { count } = await db.crawlUrl.updateMany({
+    where: { crawlId, state: 'claimed' },
+    data: { state: 'queued', claimedBy: null, claimedAt: null },
+  });
+  return count;
+}
+
+export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued: number; claimed: number }> {
+  const rows = await db.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { in: ['queued', 'claimed'] } }, _count: { _all: true } });
+  const get = (s: string) => rows.find((r) => r.state === s)?._count._all ?? 0;
+  return { queued: get('queued'), claimed: get('claimed') };
+}
+
+/** Marks what is still queued as never to be scraped (the crawl stopped early). */
+export async function skipQueued(db: Db, crawlId: string): Promise<number> {
+  const { count } = await db.crawlUrl.updateMany({ where: { crawlId, state: { in: ['queued', 'claimed'] } }, data: { state: 'skipped', claimedBy: null } });
+  return count;
+}

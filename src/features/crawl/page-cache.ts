@@ -1,0 +1,62 @@
+// The page cache behind scrapeOptions storeInCache / maxAge / minAge, shared
+// by a team's crawls. It holds what the browser produced (not the finished
+// document), so one cached load serves any formats and still yields links.
+// The key covers every option that changes what the browser sees.
+import { createHash } from 'node:crypto';
+import type { ScrapeOptions } from '../scrape/scrape-options.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+
+export interface CachedLoad {
+  finalUrl: string;
+  statusCode: number;
+  contentType?: string;
+  rawHtml?: string;
+  screenshot?: string;
+  pdf?: { markdown: string; html: string; numPages: number; title?: string; metadata: Record<string, string> };
+}
+
+
+export function cacheKey(url: string, so: ScrapeOptions): string {
+  const shaping = {
+    url,
+    screenshot: so.formats.find((f) => f.type === 'screenshot') ?? null,
+    mobile: so.mobile,
+    location: so.location ?? null,
+    waitFor: so.waitFor,
+    blockAds: so.blockAds,
+    parsers: so.parsers,
+  };
+  return createHash('sha256').update(JSON.stringify(shaping)).digest('hex');
+}
+
+/**
+ * Pages loaded with caller-specific headers or actions are neither shared nor
+ * served from the cache, and zero data retention crawls stay out of it.
+ */
+function cacheUsable(so: ScrapeOptions, zeroDataRetention: boolean): boolean {
+  return !zeroDataRetention && !so.headers && !so.actions?.length;
+}
+
+export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): boolean {
+  return so.storeInCache && cacheUsable(so, zeroDataRetention);
+}
+
+/**
+ * minAge set: only the cache answers, with a copy at least that old (else the
+ * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads.
+ */
+export async function lookupCache(db: Db, teamId: string, keys: string[], so: ScrapeOptions, zeroDataRetention: boolean, now = new Date()): Promise<Map<string, CachedLoad>> {
+  if (!cacheUsable(so, zeroDataRetention) || keys.length === 0) return new Map();
+  const createdAt =
+    so.minAge !== undefined ? { lte: new Date(now.getTime() - so.minAge) } : so.maxAge > 0 ? { gte: new Date(now.getTime() - so.maxAge) } : undefined;
+  if (!createdAt) return new Map();
+  const rows = await db.pageCache.findMany({ where: { teamId, cacheKey: { in: keys }, createdAt }, select: { cacheKey: true, document: true } });
+  return new Map(rows.map((r) => [r.cacheKey, r.document as unknown as CachedLoad]));
+}
+
+export async function storeInCache(db: Db, teamId: string, key: string, load: CachedLoad): Promise<void> {
+  const row = { url: load.finalUrl, statusCode: load.statusCode, document: load as object, createdAt: new Date() };
+  await db.pageCache.upsert({ where: { teamId_cacheKey: { teamId, cacheKey: key } }, create: { teamId, cacheKey: key, ...row }, update: row });
+}
+
+export const NO_CACHED_DATA = 'No cached copy of this page is old enough for minAge; with minAge set the page is served from the cache only.';

@@ -1,0 +1,60 @@
+// Turns what a page load produced (from the browser, the PDF parser or the
+// cache) into the stored document and the links it offers for discovery.
+import type { ScrapeOptions } from '../scrape/scrape-options.ts';
+import { buildDocument, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
+import type { CachedLoad } from './page-cache.ts';
+
+export interface LoadExtras {
+  sourceURL: string;
+  /** Results of scrapeOptions.actions, when there were any. */
+  actions?: unknown;
+  /** Set when the page waited for a slot of the team's concurrency limit. */
+  queuedMs?: number;
+}
+
+export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
+  return [...new Set(so.formats.map((f) => f.type))] as DocumentFormat[];
+}
+
+function pdfDocument(load: CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
+  const { pdf } = load;
+  return {
+    ...(formats.has('markdown') && { markdown: pdf.markdown }),
+    ...(formats.has('html') && { html: pdf.html }),
+    ...(formats.has('rawHtml') && { rawHtml: pdf.html }),
+    ...(formats.has('links') && { links: [] }),
+    metadata: {
+      ...pdf.metadata,
+      ...(pdf.title !== undefined && { title: pdf.title }),
+      numPages: pdf.numPages,
+      sourceURL,
+      url: load.finalUrl,
+      statusCode: load.statusCode,
+      ...(load.contentType !== undefined && { contentType: load.contentType }),
+    },
+  };
+}
+
+export function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): { document: PageDocument; discoveredLinks: string[] } {
+  const formats = requestedFormats(so);
+  const built = load.pdf
+    ? { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [] }
+    : buildDocument({
+        rawHtml: load.rawHtml ?? '',
+        sourceURL: extras.sourceURL,
+        url: load.finalUrl,
+        statusCode: load.statusCode,
+        contentType: load.contentType,
+        formats,
+        onlyMainContent: so.onlyMainContent,
+        includeTags: so.includeTags,
+        excludeTags: so.excludeTags,
+        removeBase64Images: so.removeBase64Images,
+        screenshot: load.screenshot,
+      });
+  const { document } = built;
+  if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
+  document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
+  if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;
+  return built;
+}

@@ -1,0 +1,95 @@
+// Writes one handled page and its consequences in a single transaction: the
+// page row, its frontier row's state, its credit charge, the links it adds to
+// the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
+// key) and the ledger's unique key make a retried write a no-op.
+import { chargeOnce, type Charge } from '../../platform/usage/credits.ts';
+import type { Webhook } from '../webhooks/webhook-schema.ts';
+import type { Db, Tx } from '../../platform/db/prisma.ts';
+import type { PageDocument } from '../scrape/build-document.ts';
+import { documentSizeBytes } from '../scrape/build-document.ts';
+import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
+
+export interface ScrapedPage {
+  crawlId: string;
+  urlKey: string;
+  url: string;
+  statusCode: number;
+  document: PageDocument;
+  /** Key of the URL the page redirected to, when it differs from urlKey. */
+  finalUrlKey?: string;
+  finalUrl?: string;
+}
+
+export interface PageConsequences {
+  follow: NewFrontierUrl[];
+  robotsBlocked: { url: string; urlKey: string }[];
+  limit: number;
+  charge: Omit<Charge, 'itemKey' | 'jobId'>;
+  /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
+  webhook?: Webhook;
+}
+
+export class DuplicateRedirectError extends Error {}
+
+/**
+ * A redirect target is a page of the crawl too: it gets an alias row so it is
+ * never scraped again, and if another page already owns it this one is a
+ * duplicate.
+ */
+async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
+  if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
+    VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, 'redirect')
+    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+  if (inserted > 0) return;
+  // Still waiting in the queue: this page stands for it, so it is never fetched.
+  const taken = await tx.crawlUrl.updateMany({
+    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: 'queued' },
+    data: { state: 'redirect' },
+  });
+  if (taken.count === 0) {
+    throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
+  }
+}
+
+export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
+  const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
+  const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: page.document as object, sizeBytes: documentSizeBytes(page.document) };
+  return db.$transaction(async (tx) => {
+    await claimRedirectTarget(tx, page);
+    await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
+    await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
+    await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
+    await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document] });
+    if (next.robotsBlocked.length > 0) {
+      await tx.crawlRobotsBlocked.createMany({
+        data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),
+        skipDuplicates: true,
+      });
+    }
+    return addToFrontier(tx, page.crawlId, next.follow, next.limit);
+  });
+}
+
+/**
+ * Records a page that could not be scraped. A page already stored as scraped
+ * stays scraped: a late failure (a retried attempt, a stopped batch) never
+ * overwrites it.
+ */
+export async function storeFailedPage(
+  db: Db,
+  page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number },
+  webhook?: Webhook,
+): Promise<void> {
+  const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error: page.error };
+  const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error: page.error, document: { metadata } };
+  const where = { crawlId: page.crawlId, urlKey: page.urlKey };
+  await db.$transaction(async (tx) => {
+    const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
+    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
+    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: 'done' } }, data: { state: 'failed' } });
+    await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error: page.error });
+  });
+}

@@ -1,0 +1,96 @@
+// POST /v2/crawl after validation: team checks, the crawl row, the workflow.
+// The row is the commitment: once it exists the workflow is started exactly once
+// (here, or by the reconciler if this process dies first).
+import type { Client } from '@temporalio/client';
+import { v7 as uuidv7 } from 'uuid';
+import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import type { CrawlRequest } from './crawl-request.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+import type { Team } from '../../generated/prisma/client.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+import { assertValidSelectors, InvalidSelectorError } from '../scrape/clean-html.ts';
+import { insufficientCredits } from '../../platform/usage/credits.ts';
+import { BlockedAddressError } from '../../platform/net/address-policy.ts';
+import { checkHostAllowed } from '../../platform/net/guarded-lookup.ts';
+import { crawlRequestSchema } from './crawl-request.ts';
+import { startCrawlWorkflow } from './crawl-workflow-start.ts';
+import type { Logger } from '../../platform/log.ts';
+import { generateCrawlOptions, mergePromptOptions } from './prompt-options.ts';
+
+const ENTERPRISE = (option: string) =>
+  `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
+
+export function checkTeamPermissions(team: Team, req: CrawlRequest): void {
+  if (req.ignoreRobotsTxt && !team.flagIgnoreRobotsTxt) throw new DomainError('forbidden', ENTERPRISE('ignoreRobotsTxt'));
+  if (req.robotsUserAgent !== undefined && !team.flagRobotsUserAgent) throw new DomainError('forbidden', ENTERPRISE('robotsUserAgent'));
+  if (req.zeroDataRetention && !team.flagZeroDataRetention) {
+    throw new DomainError('forbidden', 'Zero Data Retention (ZDR) is not enabled for your team. Ask your administrator to enable it.');
+  }
+}
+
+function checkSelectors(req: CrawlRequest): void {
+  for (const field of ['includeTags', 'excludeTags'] as const) {
+    try {
+      assertValidSelectors(req.scrapeOptions[field] ?? []);
+    } catch (err) {
+      if (err instanceof InvalidSelectorError) throw new DomainError('invalid', `scrapeOptions.${field}: ${err.message}`);
+      throw err;
+    }
+  }
+}
+
+export interface PromptResult {
+  promptGeneratedOptions: Record<string, unknown>;
+  finalCrawlerOptions: CrawlRequest;
+}
+
+/**
+ * Validates the body as sent, then, with a prompt, asks the LLM for options and
+ * validates the merge again: the caller's explicit options win.
+ */
+export async function parseCrawlRequest(body: unknown, config: Config): Promise<{ request: CrawlRequest; prompt?: PromptResult }> {
+  const request = crawlRequestSchema.parse(body ?? {});
+  if (request.prompt === undefined) return { request };
+  const llm = config.llm.baseUrl ? { ...config.llm, baseUrl: config.llm.baseUrl } : undefined;
+  const generated = await generateCrawlOptions(request.prompt, request.url, llm);
+  const merged = crawlRequestSchema.parse(mergePromptOptions(body as Record<string, unknown>, generated));
+  return { request: merged, prompt: { promptGeneratedOptions: generated, finalCrawlerOptions: merged } };
+}
+
+/**
+ * Refuses a start URL on a private address before any job exists. The worker
+ * checks every connection again, so this is for a clear answer, not the guard.
+ * An unresolvable host is left to the crawl, which reports it as the page's error.
+ */
+async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
+  const policy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
+  if (policy.allowPrivate) return;
+  try {
+    await checkHostAllowed(new URL(url).hostname.replace(/^\[|\]$/g, ''), policy);
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw new DomainError('invalid', err.message.replace(/^Refused to connect to [^:]+/, refusal), 'BLOCKED_ADDRESS');
+  }
+}
+
+export async function startCrawl(deps: { db: Db; temporal: Client; config: Config; log: Logger }, team: Team, apiKeyId: string, req: CrawlRequest) {
+  checkTeamPermissions(team, req);
+  checkSelectors(req);
+  await checkAddress(req.url, deps.config, `Refused to crawl ${req.url}`);
+  // Webhook deliveries go through the same guard; refusing now beats failing every delivery later.
+  if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
+  const id = uuidv7();
+  await deps.db.$transaction(async (tx) => {
+    await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping' } });
+    await writeCrawlEvent(tx, id, req.webhook, { type: 'crawl.started', success: true, data: [] });
+  });
+  // From here the crawl exists: if the start fails or its answer is lost, the reconciler
+  // starts it (same workflow id, so at most once), and the caller still gets its id.
+  try {
+    await startCrawlWorkflow(deps.db, deps.temporal, deps.config.temporal.taskQueue, { id, teamId: team.id, url: req.url, limit: req.limit });
+  } catch (err) {
+    deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
+  }
+  return id;
+}

@@ -1,0 +1,9 @@
+// Every feature of the service. The gateway mounts their routes, the worker
+// registers their activities by resource class and runs their services; their
+// workflows are listed in the top-level workflows/index.ts (the bundle's entry).
+import type { Feature } from '../platform/feature.ts';
+import { crawlFeature } from './crawl/feature.ts';
+import { retentionFeature } from './retention/feature.ts';
+import { webhooksFeature } from './webhooks/feature.ts';
+
+export const FEATURES: Feature[] = [crawlFeature, webhooksFeature, retentionFeature];

@@ -1,0 +1,12 @@
+// Run by the `purge-expired` schedule: one activity that deletes expired data.
+import { proxyActivities } from '@temporalio/workflow';
+import type { PurgeResult, createRetentionActivities } from './activities.ts';
+
+const { purgeExpired } = proxyActivities<ReturnType<typeof createRetentionActivities>>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '10s', maximumInterval: '5 minutes' },
+});
+
+export async function purgeExpiredWorkflow(): Promise<PurgeResult> {
+  return purgeExpired();
+}

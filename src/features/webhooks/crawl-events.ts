@@ -1,0 +1,75 @@
+// Crawl webhook events, written to the outbox (webhook_event) inside the
+// transaction that makes them true: the crawl row for crawl.started, the page
+// row for crawl.page, the final status for crawl.completed / crawl.failed. The
+// body is serialised once, here, so every attempt sends (and signs) the same
+// bytes under the same webhookId.
+import { randomUUID } from 'node:crypto';
+import type { Webhook, WebhookEventName } from './webhook-schema.ts';
+import type { Tx } from '../../platform/db/prisma.ts';
+
+export type CrawlEventType = 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed';
+
+export const TERMINAL_EVENT_TYPES: readonly CrawlEventType[] = ['crawl.completed', 'crawl.failed'];
+
+export interface CrawlEvent {
+  type: CrawlEventType;
+  /** The page's URL key for crawl.page; the crawl's own events have none. */
+  itemKey?: string;
+  success: boolean;
+  data: unknown[];
+  error?: string;
+}
+
+/** The payload of the spec's "Webhook event payload" table. */
+export interface WebhookPayload {
+  success: boolean;
+  type: CrawlEventType;
+  id: string;
+  webhookId: string;
+  data: unknown[];
+  error?: string;
+  metadata: Record<string, unknown>;
+}
+
+const filterName = (type: CrawlEventType) => type.slice('crawl.'.length) as WebhookEventName;
+
+/**
+ * Adds the event to the outbox unless the same event of the crawl is there already.
+ * Events left out by `webhook.events` are not written, except the final one: it is
+ * recorded as skipped, so delivery knows the crawl has no more events to come.
+ */
+export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: Webhook | undefined, event: CrawlEvent): Promise<void> {
+  if (!webhook) return;
+  const wanted = webhook.events.includes(filterName(event.type));
+  if (!wanted && !TERMINAL_EVENT_TYPES.includes(event.type)) return;
+  const webhookId = randomUUID();
+  const payload: WebhookPayload = {
+    success: event.success,
+    type: event.type,
+    id: crawlId,
+    webhookId,
+    data: event.data,
+    ...(event.error !== undefined && { error: event.error }),
+    metadata: webhook.metadata,
+  };
+  await tx.webhookEvent.createMany({
+    data: [
+      {
+        id: webhookId,
+        crawlId,
+        type: event.type,
+        itemKey: event.itemKey ?? '',
+        url: webhook.url,
+        headers: webhook.headers,
+        body: wanted ? JSON.stringify(payload) : null,
+        state: wanted ? 'pending' : 'skipped',
+      },
+    ],
+    skipDuplicates: true,
+  });
+}
+
+/** The crawl's webhook, from the stored request (absent when the crawl has none). */
+export function crawlWebhook(options: unknown): Webhook | undefined {
+  return (options as { webhook?: Webhook } | null)?.webhook;
+}

@@ -1,0 +1,11 @@
+// Crawl webhooks: the delivery activity (I/O queue) and its settings (control queue).
+import type { Feature } from '../../platform/feature.ts';
+import { createWebhookActivities } from './activities.ts';
+
+export const webhooksFeature: Feature = {
+  name: 'webhooks',
+  activities(deps) {
+    const { webhookSettings, deliverCrawlWebhooks } = createWebhookActivities(deps);
+    return { control: { webhookSettings }, io: { deliverCrawlWebhooks } };
+  },
+};

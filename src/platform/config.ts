@@ -1,0 +1,142 @@
+// The one place that reads the environment. Every variable is documented in the
+// README's table; add new ones there too.
+import { resolve } from 'node:path';
+import { parseAllowlist } from './net/address-policy.ts';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+function str(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(name: string, fallback: number): number {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+function positiveInt(name: string, fallback: number, formerName?: string): number {
+  if (formerName && str(formerName) !== undefined) throw new Error(`${formerName} was renamed to ${name}; set that instead`);
+  const n = int(name, fallback);
+  if (n < 1) throw new Error(`${name} must be at least 1, got ${n}`);
+  return n;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${v}"`);
+}
+
+function logLevel(): LogLevel {
+  const v = str('LOG_LEVEL') ?? 'info';
+  if (!['debug', 'info', 'warn', 'error'].includes(v)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${v}"`);
+  return v as LogLevel;
+}
+
+export function loadConfig() {
+  const dataDir = resolve(str('DATA_DIR') ?? '.data');
+  const taskQueue = str('TEMPORAL_TASK_QUEUE') ?? 'crawl';
+  return {
+    dataDir,
+    logLevel: logLevel(),
+    gateway: {
+      host: str('HOST') ?? '0.0.0.0',
+      port: int('PORT', 3002),
+      publicBaseUrl: str('PUBLIC_BASE_URL'),
+      bodyLimit: str('BODY_LIMIT') ?? '10mb',
+    },
+    database: {
+      /** Unset: an embedded PostgreSQL under dataDir is used. */
+      url: str('DATABASE_URL'),
+      embeddedPort: int('EMBEDDED_PG_PORT', 54329),
+    },
+    temporal: {
+      /** Unset: `npm start` runs the Temporal dev server itself. */
+      address: str('TEMPORAL_ADDRESS'),
+      namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
+      /** Control work: every workflow, and the activities that never wait for a browser (plan, finish, purge). */
+      taskQueue,
+      /** Browser work: scrape batches, each with a Chromium of its own; a worker runs WORKER_BROWSER_SLOTS at once. */
+      browserTaskQueue: str('TEMPORAL_BROWSER_TASK_QUEUE') ?? `${taskQueue}-browser`,
+      /** Network I/O: webhook deliveries, many at once per worker, never in a browser's place. */
+      webhookTaskQueue: str('TEMPORAL_WEBHOOK_TASK_QUEUE') ?? `${taskQueue}-webhooks`,
+      cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
+      devPort: int('TEMPORAL_DEV_PORT', 7233),
+      devUiPort: int('TEMPORAL_UI_PORT', 8233),
+      uiUrl: str('TEMPORAL_UI_URL'),
+    },
+    worker: {
+      shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000),
+      /** Browsers (scrape batches, each its own Chromium) one worker runs at once. */
+      browserSlots: positiveInt('WORKER_BROWSER_SLOTS', 2, 'WORKER_MAX_BROWSER_BATCHES'),
+      /** Control activities (plan, finish, purge) one worker runs at once; they wait on the database only. */
+      controlSlots: positiveInt('WORKER_CONTROL_SLOTS', 50),
+    },
+    crawl: {
+      /** Most URLs one activity claims (as they are found); one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */
+      batchSize: int('CRAWL_BATCH_SIZE', 500),
+      /** Pages in flight per browser (Crawlee's fixed concurrency). */
+      pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 8),
+      /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
+      historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
+      /**
+       * A batch that has held its browser this long gives it up when a crawl whose share of browsers is
+       * no bigger than its own has been waiting (a crawl with fewer browsers gets one at once).
+       */
+      browserTimeSliceMs: positiveInt('CRAWL_BROWSER_TIME_SLICE_MS', 10_000),
+      /** A batch whose worker stops heartbeating this long is retried elsewhere. */
+      heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
+      /** How long results stay readable after a crawl ends. */
+      retentionHours: int('CRAWL_RETENTION_HOURS', 24),
+      /** How often the scheduled purge deletes expired crawls and old cache entries. */
+      purgeIntervalMinutes: int('CRAWL_PURGE_INTERVAL_MINUTES', 60),
+      /** Cached page loads older than this are deleted (maxAge can never reach past it). */
+      cacheRetentionHours: int('PAGE_CACHE_RETENTION_HOURS', 168),
+      /** Off by default: crawl targets on loopback/private/link-local/metadata addresses are refused. */
+      allowPrivateAddresses: bool('CRAWL_ALLOW_PRIVATE_ADDRESSES', false),
+      /** IPs or CIDRs allowed even though private (e.g. an intranet host). */
+      privateAddressAllowlist: parseAllowlist(str('CRAWL_PRIVATE_ADDRESS_ALLOWLIST')),
+      /** Upstream HTTP proxy for every crawl request; none by default (no proxy pool). */
+      proxyUrl: str('CRAWL_PROXY_URL'),
+      userAgent: str('CRAWL_USER_AGENT'),
+      mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
+    },
+    webhooks: {
+      /** Per-attempt limit: a receiver must answer within this. */
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000),
+      /** First retry after about this long; each later one waits twice as long (±20 % jitter). */
+      retryInitialMs: int('WEBHOOK_RETRY_INITIAL_MS', 5_000),
+      /** Longest wait between two attempts of one event. */
+      retryMaxIntervalMs: int('WEBHOOK_RETRY_MAX_INTERVAL_MS', 3_600_000),
+      /** An event not delivered this long after it was written is given up (recorded as failed). */
+      giveUpAfterHours: int('WEBHOOK_GIVE_UP_AFTER_HOURS', 24),
+      /** Deliveries in flight at once per crawl. */
+      concurrency: int('WEBHOOK_CONCURRENCY', 8),
+      /** How often a crawl's delivery loop looks for new events. */
+      pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500),
+    },
+    llm: {
+      /** OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options; unset: prompts are refused. */
+      baseUrl: str('LLM_BASE_URL'),
+      apiKey: str('LLM_API_KEY'),
+      model: str('LLM_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: int('LLM_TIMEOUT_MS', 30_000),
+    },
+    chromium: {
+      path: str('CHROMIUM_PATH'),
+      headless: bool('CHROMIUM_HEADLESS', true),
+    },
+    defaultTeam: {
+      credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),
+      concurrency: int('DEFAULT_TEAM_CONCURRENCY', 4),
+    },
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;

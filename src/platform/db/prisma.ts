@@ -1,0 +1,16 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../../generated/prisma/client.ts';
+
+export type Db = PrismaClient;
+
+export function createDb(databaseUrl: string, poolSize = 10): Db {
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }),
+    // Prisma's defaults (2 s to get a connection, 5 s to finish) fail page writes on a busy
+    // 2-core machine; a failed write costs a whole batch retry, waiting longer costs nothing.
+    transactionOptions: { maxWait: 20_000, timeout: 30_000 },
+  });
+}
+
+/** The client handed to an interactive transaction's callback. */
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];

@@ -1,0 +1,30 @@
+// What domain code throws when a request cannot be served. It names what went
+// wrong, never an HTTP status: only the HTTP layer (platform/http/errors.ts) maps a
+// kind to a status, so the same code serves routes, activities and the CLI.
+
+export type DomainErrorKind =
+  /** The request is malformed or asks for something impossible. */
+  | 'invalid'
+  /** The team may not do this (a flag is off). */
+  | 'forbidden'
+  /** The team's balance cannot pay for it. */
+  | 'payment-required'
+  /** The thing does not exist (or belongs to another team). */
+  | 'not-found'
+  /** The thing is in a state that does not allow it. */
+  | 'conflict'
+  /** A service this depends on cannot be reached. */
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    /** The machine-readable code of the API envelope, when it is more specific than the kind's. */
+    readonly code?: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,58 @@
+// What a feature (crawl, webhooks, retention; later sessions, search, usage)
+// gives the platform. Entry points pass the list in src/features/index.ts to the
+// HTTP app and the worker registry; the platform never imports a feature itself.
+import type { Client } from '@temporalio/client';
+import type { Router } from 'express';
+import type { GatewayDeps } from './http/app.ts';
+import type { ActivityDeps } from './temporal/activity-deps.ts';
+
+type ActivityFunctions = Record<string, (...args: any[]) => Promise<unknown>>;
+
+/**
+ * Activities by resource class, each class on its own task queue:
+ * - control: database work that never waits for a browser (plan, finish, purge, settings); also
+ *   where the workflows run, and the only class local activities may be in;
+ * - browser: work that holds a Chromium (scrape batches), limited per worker to WORKER_BROWSER_SLOTS;
+ * - io: long network waits (webhook deliveries), many at once.
+ */
+export interface FeatureActivities {
+  control?: ActivityFunctions;
+  browser?: ActivityFunctions;
+  io?: ActivityFunctions;
+}
+
+export interface WorkerServiceDeps extends ActivityDeps {
+  temporal: Client;
+}
+
+/** Something a worker process runs beside its Temporal workers (a reconciler loop). */
+export interface WorkerService {
+  stop(): Promise<void>;
+}
+
+export interface Feature {
+  name: string;
+  /** Routes under /v2, behind authentication and the activity log. */
+  routes?(deps: GatewayDeps): Router;
+  activities?(deps: ActivityDeps): FeatureActivities;
+  /** Run once when a worker starts (e.g. create or update a Temporal schedule). */
+  onWorkerStart?(deps: WorkerServiceDeps): Promise<void>;
+  workerServices?(deps: WorkerServiceDeps): WorkerService[];
+}
+
+/** A background loop that runs `tick` every `intervalMs` until stopped; a failing tick is logged, not fatal. */
+export function everyInterval(name: string, intervalMs: number, deps: { log: ActivityDeps['log'] }, tick: () => Promise<unknown>): WorkerService {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = tick()
+      .catch((err: unknown) => deps.log.warn(`${name} failed`, { error: (err as Error).message }))
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The Express gateway: stateless; validates, authenticates, records the request
+// in the activity log, then reads Postgres or talks to Temporal.
+import type { Client } from '@temporalio/client';
+import express, { type RequestHandler } from 'express';
+import { v4 as uuidv4 } from 'uuid';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/prisma.ts';
+import type { Logger } from '../log.ts';
+import { recordActivity } from './activity-log.ts';
+import { authenticate } from './auth.ts';
+import { errorHandler, notFoundRoute } from './errors.ts';
+import { healthRoutes } from './health.ts';
+import type { Feature } from '../feature.ts';
+
+export interface GatewayDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  log: Logger;
+}
+
+function requestLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = Date.now();
+    res.locals.requestId = uuidv4();
+    res.setHeader('X-Request-Id', res.locals.requestId as string);
+    res.on('finish', () => {
+      log.info('request', {
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Date.now() - started,
+        teamId: (res.locals.auth as { team?: { id: string } } | undefined)?.team?.id,
+      });
+    });
+    next();
+  };
+}
+
+export function createApp(deps: GatewayDeps, features: Feature[]) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(requestLog(deps.log));
+  app.use(healthRoutes(deps));
+  app.use(express.json({ limit: deps.config.gateway.bodyLimit }));
+  app.use('/v2', authenticate(deps.db), recordActivity(deps.db), ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])));
+  app.use(notFoundRoute());
+  app.use(errorHandler(deps.log));
+  return app;
+}

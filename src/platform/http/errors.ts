@@ -1,0 +1,67 @@
+// The error envelope of the public API (shared/reference/firecrawl-v2.md 1.0):
+// { success: false, error, code?, details? }. Nothing internal leaks from a 500:
+// the client gets an id to quote, the log gets the stack.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { v4 as uuidv4 } from 'uuid';
+import { ZodError } from 'zod';
+import { HttpError } from './http-error.ts';
+import { DomainError, type DomainErrorKind } from '../domain-error.ts';
+import { formatZodError } from './validation-error.ts';
+import type { Logger } from '../log.ts';
+
+export const notFound = (message = 'Job not found') => new HttpError(404, message);
+
+export function notFoundRoute(): RequestHandler {
+  return (req, _res, next) => next(new HttpError(404, `Not found: ${req.method} ${req.path}`, 'NOT_FOUND'));
+}
+
+/** The one place a domain error becomes an HTTP status. */
+const DOMAIN_STATUS: Record<DomainErrorKind, { status: number; code: string }> = {
+  invalid: { status: 400, code: 'BAD_REQUEST' },
+  forbidden: { status: 403, code: 'FORBIDDEN' },
+  'payment-required': { status: 402, code: 'PAYMENT_REQUIRED' },
+  'not-found': { status: 404, code: 'NOT_FOUND' },
+  conflict: { status: 409, code: 'CONFLICT' },
+  unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+};
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ZodError) {
+      const { error, details } = formatZodError(err);
+      res.status(400).json({ success: false, code: 'BAD_REQUEST', error, details });
+      return;
+    }
+    if (err instanceof DomainError) {
+      const { status, code } = DOMAIN_STATUS[err.kind];
+      res.status(status).json({ success: false, error: err.message, code: err.code ?? code, ...(err.details !== undefined && { details: err.details }) });
+      return;
+    }
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ success: false, error: err.message, ...(err.code && { code: err.code }), ...(err.details !== undefined && { details: err.details }) });
+      return;
+    }
+    const bodyError = err as BodyParserError;
+    if (bodyError?.type === 'entity.parse.failed') {
+      res.status(400).json({ success: false, code: 'BAD_REQUEST_INVALID_JSON', error: 'Bad request, malformed JSON' });
+      return;
+    }
+    if (bodyError?.type === 'entity.too.large') {
+      res.status(413).json({ success: false, code: 'PAYLOAD_TOO_LARGE', error: 'Request body is too large' });
+      return;
+    }
+    if (bodyError?.type === 'encoding.unsupported' || bodyError?.type === 'charset.unsupported') {
+      res.status(415).json({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE', error: bodyError.message });
+      return;
+    }
+    const errorId = uuidv4();
+    log.error('unhandled error', { errorId, requestId: res.locals.requestId, method: req.method, path: req.path, err });
+    res.status(500).json({ success: false, code: 'UNKNOWN_ERROR', error: `An unexpected error occurred. Error ID: ${errorId}` });
+  };
+}

@@ -1,0 +1,62 @@
+// The crawler's way out to the web, one per worker process: the address policy,
+// guarded fetches for robots.txt, sitemaps and files, and the guard proxy
+// Chromium goes through. The proxy runs only when it has work: when private
+// addresses are refused or an upstream proxy is configured.
+import type { Config } from '../config.ts';
+import type { AddressPolicy } from './address-policy.ts';
+import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
+import { guardedFetch } from './guarded-fetch.ts';
+import type { FetchResource } from './fetch-resource.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../features/scrape/page-context.ts';
+
+export interface CrawlNetwork {
+  policy: AddressPolicy;
+  userAgents: { desktop: string; mobile: string };
+  /** GET outside the browser (robots.txt, sitemaps, files), every hop checked. */
+  fetch: FetchResource;
+  /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
+  fetchAs(userAgent: string): FetchResource;
+  /** The --proxy-server for Chromium, or undefined when the browser connects directly. */
+  proxyServer(): Promise<string | undefined>;
+  explainFailure(url: string): string | undefined;
+  close(): Promise<void>;
+}
+
+const RESOURCE_TIMEOUT_MS = 30_000;
+const RESOURCE_MAX_BYTES = 50 * 1024 * 1024;
+
+export function createCrawlNetwork(config: Config): CrawlNetwork {
+  const policy: AddressPolicy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
+  const userAgents = {
+    desktop: config.crawl.userAgent ?? DEFAULT_USER_AGENTS.desktop,
+    mobile: config.crawl.mobileUserAgent ?? DEFAULT_USER_AGENTS.mobile,
+  };
+  // Checked here, at worker start-up, so a bad setting stops the worker instead of failing every batch.
+  for (const [name, ua] of [['CRAWL_USER_AGENT', userAgents.desktop], ['CRAWL_MOBILE_USER_AGENT', userAgents.mobile]]) {
+    if (!ua.includes(PRODUCT_TOKEN)) throw new Error(`${name} must contain ${PRODUCT_TOKEN}, the token robots.txt rules and site owners know the crawler by`);
+  }
+  if (config.crawl.proxyUrl !== undefined && !/^http:\/\/[^/]+/.test(config.crawl.proxyUrl)) {
+    throw new Error(`CRAWL_PROXY_URL must be an http:// proxy URL (http://user:pass@host:port), got "${config.crawl.proxyUrl}"`);
+  }
+  const needsProxy = !policy.allowPrivate || config.crawl.proxyUrl !== undefined;
+  const fetchAs = (userAgent: string): FetchResource => (url) =>
+    guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes: RESOURCE_MAX_BYTES });
+  let proxy: Promise<GuardProxy> | undefined;
+  let started: GuardProxy | undefined;
+
+  return {
+    policy,
+    userAgents,
+    fetch: fetchAs(userAgents.desktop),
+    fetchAs,
+    async proxyServer() {
+      if (!needsProxy) return undefined;
+      proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));
+      return (await proxy).url;
+    },
+    explainFailure: (url) => started?.blockedReason(url) ?? started?.failureReason(url),
+    async close() {
+      if (proxy) await (await proxy).close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// Custom search attributes operators filter by in the Temporal UI. Workflow code
+// imports this file, so it may import nothing but @temporalio/common.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const TeamIdAttribute = defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD);
+export const CrawlIdAttribute = defineSearchAttributeKey('CrawlId', SearchAttributeType.KEYWORD);
+export const CrawlStatusAttribute = defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD);
+export const PagesCrawledAttribute = defineSearchAttributeKey('PagesCrawled', SearchAttributeType.INT);
+
+export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute];

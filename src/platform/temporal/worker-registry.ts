@@ -1,0 +1,49 @@
+// The Temporal workers of one worker process, one per resource class, so work of
+// one class never waits for a slot of another: the control queue (every workflow,
+// and activities that only touch the database), the browser queue (scrape batches,
+// at most WORKER_BROWSER_SLOTS at once, each with its Chromium) and the webhook
+// queue (delivery loops: network waits only, so many at once).
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import type { FeatureActivities } from '../feature.ts';
+import type { Config } from '../config.ts';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
+
+const WEBHOOK_LOOPS_PER_WORKER = 200;
+// A delivery loop has nothing to finish: cancelled, it stops and another worker takes
+// the crawl's outbox over, so a worker's shutdown never waits for one.
+const WEBHOOK_SHUTDOWN_GRACE_MS = 2000;
+
+export async function createWorkers(connection: NativeConnection, config: Config, activities: Required<FeatureActivities>): Promise<Worker[]> {
+  const common = {
+    connection,
+    namespace: config.temporal.namespace,
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+    // The SDK sends heartbeats at most every 0.8 × the heartbeat timeout, which leaves a busy
+    // worker 20 % of slack before its activity is timed out and retried elsewhere (with its
+    // pages fetched twice). Every quarter of the timeout leaves 75 %.
+    maxHeartbeatThrottleInterval: Math.max(1000, Math.floor(config.crawl.heartbeatTimeoutMs / 4)),
+  };
+  return Promise.all([
+    Worker.create({
+      ...common,
+      taskQueue: config.temporal.taskQueue,
+      workflowsPath: WORKFLOWS_PATH,
+      activities: activities.control,
+      maxConcurrentActivityTaskExecutions: config.worker.controlSlots,
+      maxCachedWorkflows: 200,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: config.temporal.browserTaskQueue,
+      activities: activities.browser,
+      maxConcurrentActivityTaskExecutions: config.worker.browserSlots,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: config.temporal.webhookTaskQueue,
+      activities: activities.io,
+      maxConcurrentActivityTaskExecutions: WEBHOOK_LOOPS_PER_WORKER,
+      shutdownGraceTime: WEBHOOK_SHUTDOWN_GRACE_MS,
+    }),
+  ]);
+}

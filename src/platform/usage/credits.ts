@@ -1,0 +1,55 @@
+// Credit math and the usage ledger. A page costs one credit; zero data
+// retention adds one (as upstream bills it), and a parsed PDF adds one per page
+// beyond the first. Charges are rows keyed by (endpoint, job, item), so a
+// retried activity never bills twice; the team balance moves in the same
+// transaction as the ledger row.
+import type { Db, Tx } from '../db/prisma.ts';
+import { DomainError } from '../domain-error.ts';
+
+export const TOKENS_PER_CREDIT = 15;
+
+export interface PageCostInput {
+  zeroDataRetention: boolean;
+  /** Pages of a parsed PDF; undefined for HTML pages. */
+  pdfPages?: number;
+}
+
+export function pageCredits({ zeroDataRetention, pdfPages }: PageCostInput): number {
+  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1);
+}
+
+export interface Charge {
+  teamId: string;
+  apiKeyId: string | null;
+  endpoint: 'crawl';
+  jobId: string;
+  itemKey: string;
+  credits: number;
+}
+
+/** Records a charge once and lowers the team's balance by it; returns false when this item was already billed. */
+export async function chargeOnce(tx: Tx, charge: Charge): Promise<boolean> {
+  const charged = await tx.$executeRaw`
+    WITH entry AS (
+      INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
+      VALUES (${charge.teamId}::uuid, ${charge.apiKeyId}::uuid, ${charge.endpoint}, ${charge.jobId}, ${charge.itemKey},
+              ${charge.credits}, ${charge.credits * TOKENS_PER_CREDIT})
+      ON CONFLICT (endpoint, job_id, item_key) DO NOTHING
+      RETURNING credits
+    )
+    UPDATE team SET credit_balance = team.credit_balance - entry.credits FROM entry WHERE team.id = ${charge.teamId}::uuid`;
+  return charged > 0;
+}
+
+export async function creditsUsedByJob(db: Db, jobId: string): Promise<number> {
+  const { _sum } = await db.usageEntry.aggregate({ where: { jobId }, _sum: { credits: true } });
+  return _sum.credits ?? 0;
+}
+
+export function insufficientCredits(balance: number, needed = 1): DomainError {
+  return new DomainError(
+    'payment-required',
+    `Insufficient credits to perform this request: a crawl needs at least ${needed} credit${needed === 1 ? '' : 's'} for its first page and the team has ${Math.max(0, balance)}. Add credits (npm run cli -- team credits --help).`,
+    'PAYMENT_REQUIRED',
+  );
+}
