@@ -38,6 +38,7 @@ export interface HarnessOptions {
   crawl?: Partial<Config['crawl']>;
   llm?: Partial<Config['llm']>;
   webhooks?: Partial<Config['webhooks']>;
+  worker?: Partial<Config['worker']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
 }
@@ -59,6 +60,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
     crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, ...overrides.crawl },
     llm: { ...base.llm, ...overrides.llm },
+    worker: { ...base.worker, ...overrides.worker },
     // Quick retries, so tests see several attempts in seconds.
     webhooks: { ...base.webhooks, retryInitialMs: 200, retryMaxIntervalMs: 2000, pollIntervalMs: 100, ...overrides.webhooks },
   };

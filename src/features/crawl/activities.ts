@@ -8,7 +8,7 @@ import type { CrawlRequest } from './crawl-request.ts';
 import { pageCredits } from '../../platform/usage/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { crawlRobots } from './crawl-robots.ts';
-import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
+import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, returnClaim, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
 import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
@@ -190,7 +190,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     // Team-wide concurrency: every page holds one of the team's slots while it loads.
     const signal = Context.current().cancellationSignal;
     const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
-    const work = { holder: input.batchKey, teamId: team.id, groupId: crawlId };
+    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: team.id, groupId: crawlId };
     const held = new Set<string>();
     // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
     const attempt = Context.current().info.attempt;
@@ -338,6 +338,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             );
           },
           onFailure: (target, error) => fail(target, error),
+          // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
+          returnUnstarted: () => yielding,
+          onReturned: async (target) => {
+            await returnClaim(db, crawlId, input.batchKey, target.key);
+            todo--;
+          },
           onDownload: (target) => loadOutsideBrowser(target),
         });
       }
@@ -386,7 +392,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     /** Local activity: a batch of the crawl is about to wait for a browser slot. */
     async queueForBrowser(work: { holder: string; crawlId: string; teamId: string }): Promise<void> {
-      await requestBrowser(db, { holder: work.holder, teamId: work.teamId, groupId: work.crawlId });
+      await requestBrowser(db, { holder: work.holder, pool: config.temporal.browserTaskQueue, teamId: work.teamId, groupId: work.crawlId });
     },
 
     /**
@@ -441,7 +447,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      */
     async scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
       const ctx = await loadCrawl(input.crawlId);
-      const work = { holder: input.batchKey, teamId: ctx.team.id, groupId: input.crawlId };
+      const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: ctx.team.id, groupId: input.crawlId };
       const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
       await startBrowserLease(db, work, leaseMs);
       let threw = false;
@@ -451,7 +457,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         threw = true;
         throw err;
       } finally {
-        const willRetry = threw && Context.current().info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
+        const ctx = Context.current();
+        const willRetry = threw && !ctx.cancellationDetails?.cancelRequested && ctx.info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
         await endBrowserLease(db, work, { willRetry }).catch((err) => log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }));
       }
     },

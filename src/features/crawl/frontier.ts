@@ -66,6 +66,15 @@ export async function claimMore(db: Db, crawlId: string, batchKey: string, size:
     RETURNING id, url, url_key AS "urlKey", depth, state`;
 }
 
+/** Hands one row a batch claimed but did not start back to the queue. */
+export async function returnClaim(db: Db, crawlId: string, batchKey: string, urlKey: string): Promise<number> {
+  const { count } = await db.crawlUrl.updateMany({
+    where: { crawlId, urlKey, claimedBy: batchKey, state: 'claimed' },
+    data: { state: 'queued', claimedBy: null, claimedAt: null },
+  });
+  return count;
+}
+
 /** Puts rows claimed by batches that can no longer be running back in the queue. */
 export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
   const { count } = await db.crawlUrl.updateMany({

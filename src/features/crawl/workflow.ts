@@ -4,6 +4,7 @@
 // Control activities (plan, finish) run on this workflow's own task queue; scrape
 // batches on the browser queue, where each waits for a worker's browser slot.
 import {
+  ActivityCancellationType,
   CancellationScope,
   ChildWorkflowCancellationType,
   condition,
@@ -54,6 +55,8 @@ function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeout
     ...(settings && {
       taskQueue: settings.browserTaskQueue,
       priority: { priorityKey, fairnessKey: settings.teamId },
+      // A cancelled crawl is finished only after its batches have let go of their browsers and rows.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     }),
   }).scrapeBatch;
 }

@@ -91,6 +91,12 @@ export interface BrowserScrapeOptions {
    * REFILL_POLL_MS, until it answers exhausted. Without it the batch is exactly `targets`.
    */
   moreTargets?(room: number): Promise<TargetSupply>;
+  /**
+   * Asked right before a page is opened: true hands the URL back unscraped (onReturned) instead,
+   * so a batch that stops early (to give its browser to another crawl) finishes only what is loading.
+   */
+  returnUnstarted?(): boolean;
+  onReturned?(target: ScrapeTarget): Promise<void>;
   onPage(page: FetchedPage): Promise<void>;
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
   /** The URL is a file (PDF, attachment) rather than a page: the caller fetches it outside the browser. */
@@ -105,6 +111,9 @@ export function describeError(error: unknown): string {
   const line = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
   return line ?? `${err?.name ?? 'Error'}${err?.code ? ` ${err.code}` : ''}`;
 }
+
+/** Thrown before navigation when the caller takes the URL back (returnUnstarted). */
+class ReturnedUnstarted extends Error {}
 
 /** What the hooks learn about a page before the handlers need it. */
 interface PageState {
@@ -260,6 +269,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
       requestHandlerTimeoutSecs: timeoutSecs + 30,
       preNavigationHooks: [
         async (ctx, gotoOptions) => {
+          if (opts.returnUnstarted?.()) throw new ReturnedUnstarted();
           await preparePage(ctx.page, context, { blockAds: so.blockAds, mobile: so.mobile });
           const navigation = watchNavigation(ctx.page);
           const waitedMs = await slots.take(ctx.page, targetOf(ctx));
@@ -300,12 +310,16 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         pageDone();
       },
       errorHandler: async ({ request }, error) => {
-        if (isDownloadError(error) || stopped) request.noRetry = true;
+        if (isDownloadError(error) || stopped || error instanceof ReturnedUnstarted) request.noRetry = true;
       },
       failedRequestHandler: async (ctx, error) => {
         // Not the page's failure: it stays unstored, so the batch fails and its retry loads it.
         if (stopped || error instanceof SlotWaitInterrupted) return;
         const target = targetOf(ctx);
+        if (error instanceof ReturnedUnstarted) {
+          await deliver(() => opts.onReturned!(target));
+          return pageDone();
+        }
         const state = pages.get(ctx.page);
         if (isDownloadError(error)) await downloaded(ctx.page, target, state && (await failedContentType(state.navigation)));
         else await deliver(() => opts.onFailure(target, failureMessage(error, target, state)));

@@ -13,19 +13,21 @@ import type { Db } from '../db/prisma.ts';
 export interface BrowserWork {
   /** The batch (or session) key: one demand and one lease per holder. */
   holder: string;
+  /** The browser task queue: only work waiting on one queue competes for that queue's slots. */
+  pool: string;
   teamId: string;
   /** Shares within a team: a crawl id. */
   groupId: string;
 }
 
 /** A demand younger than this may still be picked up by a free slot elsewhere. */
-const DEMAND_GRACE_MS = 1_500;
+const DEMAND_GRACE_MS = 1_000;
 /** A promise to a demand that was not kept (another task took the freed slot) lapses after this. */
 const PROMISE_MS = 20_000;
 
 export async function requestBrowser(db: Db, work: BrowserWork): Promise<void> {
   await db.$executeRaw`
-    INSERT INTO browser_demand (holder, team_id, group_id) VALUES (${work.holder}, ${work.teamId}::uuid, ${work.groupId})
+    INSERT INTO browser_demand (holder, pool, team_id, group_id) VALUES (${work.holder}, ${work.pool}, ${work.teamId}::uuid, ${work.groupId})
     ON CONFLICT (holder) DO NOTHING`;
 }
 
@@ -34,8 +36,8 @@ export async function startBrowserLease(db: Db, work: BrowserWork, leaseMs: numb
   await db.$transaction([
     db.$executeRaw`DELETE FROM browser_demand WHERE holder = ${work.holder}`,
     db.$executeRaw`
-      INSERT INTO browser_lease (holder, team_id, group_id, alive_until)
-      VALUES (${work.holder}, ${work.teamId}::uuid, ${work.groupId}, now() + ${leaseMs}::int * interval '1 millisecond')
+      INSERT INTO browser_lease (holder, pool, team_id, group_id, alive_until)
+      VALUES (${work.holder}, ${work.pool}, ${work.teamId}::uuid, ${work.groupId}, now() + ${leaseMs}::int * interval '1 millisecond')
       ON CONFLICT (holder) DO UPDATE SET started_at = now(), alive_until = EXCLUDED.alive_until`,
   ]);
 }
@@ -72,13 +74,13 @@ export interface YieldQuestion extends BrowserWork {
 export async function shouldYield(db: Db, q: YieldQuestion): Promise<string | undefined> {
   const rows = await db.$queryRaw<{ holder: string }[]>`
     WITH running AS (
-      SELECT team_id, group_id FROM browser_lease WHERE alive_until > now()
+      SELECT team_id, group_id FROM browser_lease WHERE pool = ${q.pool} AND alive_until > now()
     ), mine AS (
       SELECT (SELECT count(*) FROM running WHERE team_id = ${q.teamId}::uuid) AS team_n,
              (SELECT count(*) FROM running WHERE group_id = ${q.groupId}) AS group_n
     ), pick AS (
       SELECT d.holder FROM browser_demand d, mine
-      WHERE d.group_id <> ${q.groupId}
+      WHERE d.pool = ${q.pool} AND d.group_id <> ${q.groupId}
         AND d.requested_at < now() - ${DEMAND_GRACE_MS}::int * interval '1 millisecond'
         AND (d.served_at IS NULL OR d.served_at < now() - ${PROMISE_MS}::int * interval '1 millisecond')
         AND NOT EXISTS (SELECT 1 FROM browser_lease l WHERE l.holder = d.holder)

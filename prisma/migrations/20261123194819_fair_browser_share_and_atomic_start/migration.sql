@@ -4,6 +4,7 @@ ALTER TABLE "crawl" ADD COLUMN     "workflow_started_at" TIMESTAMPTZ(3);
 -- CreateTable
 CREATE TABLE "browser_demand" (
     "holder" TEXT NOT NULL,
+    "pool" TEXT NOT NULL,
     "team_id" UUID NOT NULL,
     "group_id" TEXT NOT NULL,
     "requested_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -16,6 +17,7 @@ CREATE TABLE "browser_demand" (
 -- CreateTable
 CREATE TABLE "browser_lease" (
     "holder" TEXT NOT NULL,
+    "pool" TEXT NOT NULL,
     "team_id" UUID NOT NULL,
     "group_id" TEXT NOT NULL,
     "started_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -25,13 +27,13 @@ CREATE TABLE "browser_lease" (
 );
 
 -- CreateIndex
-CREATE INDEX "browser_demand_requested_at_idx" ON "browser_demand"("requested_at");
+CREATE INDEX "browser_demand_pool_requested_at_idx" ON "browser_demand"("pool", "requested_at");
 
 -- CreateIndex
 CREATE INDEX "browser_demand_group_id_idx" ON "browser_demand"("group_id");
 
 -- CreateIndex
-CREATE INDEX "browser_lease_team_id_idx" ON "browser_lease"("team_id");
+CREATE INDEX "browser_lease_pool_team_id_idx" ON "browser_lease"("pool", "team_id");
 
 -- CreateIndex
 CREATE INDEX "browser_lease_group_id_idx" ON "browser_lease"("group_id");
