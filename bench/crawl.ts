@@ -3,7 +3,9 @@
 // by a bare Crawlee PlaywrightCrawler with the same browser settings, in
 // BENCH_ROUNDS (3) alternating rounds of one run, after BENCH_WARMUP_ROUNDS (1)
 // uncounted ones. Prints pages/s of both per round, the median ratio (target >= 0.9), CPU per page and the worker's peak
-// RSS (Node process, and with its Chromium processes). Not a test: the
+// RSS (Node process, and with its Chromium processes), then the fairness figure:
+// how soon another team's 5-page crawl gets its first page and completes while a
+// crawl of 16 pages at a time holds both browser slots. Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -130,7 +132,9 @@ async function main() {
         DATABASE_URL: pg.url,
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKER_BROWSER_SLOTS: String(browsers),
+        // At least two: the fairness phase has one crawl hold both slots. A single crawl of the
+        // throughput rounds uses `browsers` of them, like the bare crawler.
+        WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
         // The address guard stays on, as in production; only the site's address is let through.
         CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
         LOG_LEVEL: 'info',
@@ -198,6 +202,7 @@ async function main() {
     // The bare figure's Node time includes serving the site; the worker's excludes it.
     console.log(`CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);
     console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
+    await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`, site.url);
     server.close();
     await connection.close();
     await db.$disconnect();
@@ -209,6 +214,43 @@ async function main() {
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A team whose crawl runs 16 pages at a time (two browsers of 8) holds both slots; another team then
+ * crawls 5 pages. Prints when that crawl's first page was stored and when it completed.
+ */
+async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string, siteUrl: string) {
+  const bigTeam = await createTeam(db, { name: 'bench-big', credits: 1_000_000, concurrencyLimit: 16 });
+  const smallTeam = await createTeam(db, { name: 'bench-small', credits: 1_000_000, concurrencyLimit: 4 });
+  const keyOf = async (teamId: string) => (await issueApiKey(db, teamId)).key;
+  const [bigKey, smallKey] = [await keyOf(bigTeam.id), await keyOf(smallTeam.id)];
+  const as = (key: string, path: string, init: RequestInit = {}) =>
+    fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
+  const big = await as(bigKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+  const deadline = Date.now() + 120_000;
+  while ((await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) < 2) {
+    if (Date.now() > deadline) throw new Error('the big crawl never held both browser slots');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const started = Date.now();
+  const small = await as(smallKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: 5, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+  let firstPageMs: number | undefined;
+  for (;;) {
+    if (firstPageMs === undefined && (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0) firstPageMs = Date.now() - started;
+    const status = await as(smallKey, `/v2/crawl/${small.id}?limit=1`);
+    if (status.status !== 'scraping') break;
+    if (Date.now() - started > 300_000) throw new Error('the small crawl did not finish in 5 minutes');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const doneMs = Date.now() - started;
+  await as(bigKey, `/v2/crawl/${big.id}`, { method: 'DELETE' });
+  // Let the cancelled crawl's batches close their browsers before the worker is stopped.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until && (await db.browserLease.count({ where: { groupId: big.id } })) > 0) await new Promise((r) => setTimeout(r, 200));
+  console.log(
+    `fairness: while a 16-pages-at-once crawl held both browsers, another team's 5-page crawl stored its first page after ${((firstPageMs ?? doneMs) / 1000).toFixed(1)} s and completed after ${(doneMs / 1000).toFixed(1)} s (targets: 15 s, 30 s)`,
+  );
 }
 
 main().then(

@@ -4,7 +4,6 @@
 // the workflow, so retries and replays never duplicate a page or a charge.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CrawlRequest } from './crawl-request.ts';
 import { pageCredits } from '../../platform/usage/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { crawlRobots } from './crawl-robots.ts';
@@ -26,6 +25,8 @@ import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { endBrowserLease, forgetBrowserGroup, renewBrowserLease, requestBrowser, shouldYield, startBrowserLease } from '../../platform/browser/browser-share.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { BATCH_RETRY } from './retry-policies.ts';
+import { crawlOptions } from './crawl-options.ts';
+import { FrontierState } from './frontier-state.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -83,7 +84,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
     if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
-    const options = crawl.options as unknown as CrawlRequest;
+    const options = crawlOptions(crawl);
     // robotsUserAgent both fetches and is evaluated against robots.txt.
     const robotsAgent = options.robotsUserAgent ?? network.userAgents.desktop;
     const robotsFetch = options.robotsUserAgent ? network.fetchAs(options.robotsUserAgent) : network.fetch;
@@ -249,10 +250,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const stored = new Set(
         (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
       );
-      for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === 'claimed')) {
-        await db.crawlUrl.update({ where: { id: r.id }, data: { state: 'done' } });
+      for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === FrontierState.claimed)) {
+        await db.crawlUrl.update({ where: { id: r.id }, data: { state: FrontierState.done } });
       }
-      const open = rows.filter((r) => !stored.has(r.urlKey) && r.state !== 'done' && r.state !== 'failed');
+      const open = rows.filter((r) => !stored.has(r.urlKey) && r.state !== FrontierState.done && r.state !== FrontierState.failed);
       todo += open.length;
       for (const r of open) depthOf.set(r.urlKey, r.depth);
       const targets = open.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));

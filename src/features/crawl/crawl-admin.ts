@@ -1,11 +1,11 @@
 // Reads and commands on a team's crawls other than start and status: the
 // active list, cancellation, and the errors listing.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { CrawlRequest } from './crawl-request.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { Crawl } from '../../generated/prisma/client.ts';
 import { crawlWorkflowId } from './definitions.ts';
+import { crawlOptions } from './crawl-options.ts';
 
 const CRAWLER_OPTION_KEYS = [
   'includePaths', 'excludePaths', 'limit', 'crawlEntireDomain', 'allowExternalLinks', 'allowSubdomains',
@@ -14,7 +14,7 @@ const CRAWLER_OPTION_KEYS = [
 ] as const;
 
 export function activeCrawlRecord(crawl: Crawl) {
-  const options = crawl.options as unknown as CrawlRequest;
+  const options = crawlOptions(crawl);
   return {
     id: crawl.id,
     teamId: crawl.teamId,

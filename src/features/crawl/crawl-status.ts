@@ -6,7 +6,7 @@
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { Crawl } from '../../generated/prisma/client.ts';
-import type { CrawlRequest } from './crawl-request.ts';
+import { crawlOptions } from './crawl-options.ts';
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -27,7 +27,7 @@ export async function crawlCounts(db: Db, crawlId: string) {
 }
 
 export function isZeroDataRetention(crawl: Crawl): boolean {
-  return (crawl.options as unknown as CrawlRequest).zeroDataRetention === true;
+  return crawlOptions(crawl).zeroDataRetention === true;
 }
 
 export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()) {

@@ -10,6 +10,7 @@ import type { Logger } from '../../platform/log.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import { crawlWorkflowId, type CrawlWorkflowInput } from './definitions.ts';
 import type { crawlWorkflow } from './workflow.ts';
+import { crawlOptions } from './crawl-options.ts';
 
 export interface CrawlToStart {
   id: string;
@@ -58,7 +59,7 @@ export async function reconcileCrawlStarts(deps: { db: Db; temporal: Client; tas
   let started = 0;
   for (const crawl of pending) {
     try {
-      await startCrawlWorkflow(deps.db, deps.temporal, deps.taskQueue, { ...crawl, limit: (crawl.options as { limit: number }).limit });
+      await startCrawlWorkflow(deps.db, deps.temporal, deps.taskQueue, { ...crawl, limit: crawlOptions(crawl).limit });
       started++;
       deps.log.info('crawl workflow started by the reconciler', { crawlId: crawl.id });
     } catch (err) {

@@ -3,13 +3,14 @@
 // exactly the same rows back; the page limit is enforced when rows are
 // inserted, under a per-crawl lock.
 import type { Db, Tx } from '../../platform/db/prisma.ts';
+import { FrontierState } from './frontier-state.ts';
 
 export interface FrontierRow {
   id: bigint;
   url: string;
   urlKey: string;
   depth: number;
-  state: string;
+  state: FrontierState;
 }
 
 export interface NewFrontierUrl {
@@ -37,7 +38,7 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
       WITH ORDINALITY AS u(url, url_key, depth, n)
     WHERE NOT EXISTS (SELECT 1 FROM crawl_url c WHERE c.crawl_id = ${crawlId}::uuid AND c.url_key = u.url_key)
     ORDER BY u.n
-    LIMIT GREATEST(0, ${limit}::int - (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> 'redirect'))
+    LIMIT GREATEST(0, ${limit}::int - (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> ${FrontierState.redirect}))
     ON CONFLICT (crawl_id, url_key) DO NOTHING`;
 }
 
@@ -47,7 +48,8 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
  */
 export async function claimBatch(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
   const held = await db.crawlUrl.findMany({ where: { crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
-  if (held.length > 0) return held;
+  // The column holds only FrontierState values (every write goes through this module and page-store.ts).
+  if (held.length > 0) return held.map((r) => ({ ...r, state: r.state as FrontierState }));
   return claimMore(db, crawlId, batchKey, size);
 }
 
@@ -55,10 +57,10 @@ export async function claimBatch(db: Db, crawlId: string, batchKey: string, size
 export async function claimMore(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
   if (size <= 0) return [];
   return db.$queryRaw<FrontierRow[]>`
-    UPDATE crawl_url SET state = 'claimed', claimed_by = ${batchKey}, claimed_at = now()
+    UPDATE crawl_url SET state = ${FrontierState.claimed}, claimed_by = ${batchKey}, claimed_at = now()
     WHERE id IN (
       SELECT id FROM crawl_url
-      WHERE crawl_id = ${crawlId}::uuid AND state = 'queued'
+      WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}
       ORDER BY depth, id
       LIMIT ${size}
       FOR UPDATE SKIP LOCKED
@@ -69,8 +71,8 @@ export async function claimMore(db: Db, crawlId: string, batchKey: string, size:
 /** Hands one row a batch claimed but did not start back to the queue. */
 export async function returnClaim(db: Db, crawlId: string, batchKey: string, urlKey: string): Promise<number> {
   const { count } = await db.crawlUrl.updateMany({
-    where: { crawlId, urlKey, claimedBy: batchKey, state: 'claimed' },
-    data: { state: 'queued', claimedBy: null, claimedAt: null },
+    where: { crawlId, urlKey, claimedBy: batchKey, state: FrontierState.claimed },
+    data: { state: FrontierState.queued, claimedBy: null, claimedAt: null },
   });
   return count;
 }
@@ -78,20 +80,20 @@ export async function returnClaim(db: Db, crawlId: string, batchKey: string, url
 /** Puts rows claimed by batches that can no longer be running back in the queue. */
 export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
   const { count } = await db.crawlUrl.updateMany({
-    where: { crawlId, state: 'claimed' },
-    data: { state: 'queued', claimedBy: null, claimedAt: null },
+    where: { crawlId, state: FrontierState.claimed },
+    data: { state: FrontierState.queued, claimedBy: null, claimedAt: null },
   });
   return count;
 }
 
 export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued: number; claimed: number }> {
-  const rows = await db.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { in: ['queued', 'claimed'] } }, _count: { _all: true } });
-  const get = (s: string) => rows.find((r) => r.state === s)?._count._all ?? 0;
-  return { queued: get('queued'), claimed: get('claimed') };
+  const rows = await db.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } }, _count: { _all: true } });
+  const get = (s: FrontierState) => rows.find((r) => r.state === s)?._count._all ?? 0;
+  return { queued: get(FrontierState.queued), claimed: get(FrontierState.claimed) };
 }
 
 /** Marks what is still queued as never to be scraped (the crawl stopped early). */
 export async function skipQueued(db: Db, crawlId: string): Promise<number> {
-  const { count } = await db.crawlUrl.updateMany({ where: { crawlId, state: { in: ['queued', 'claimed'] } }, data: { state: 'skipped', claimedBy: null } });
+  const { count } = await db.crawlUrl.updateMany({ where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } }, data: { state: FrontierState.skipped, claimedBy: null } });
   return count;
 }

@@ -9,6 +9,7 @@ import type { PageDocument } from '../scrape/build-document.ts';
 import { documentSizeBytes } from '../scrape/build-document.ts';
 import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
+import { FrontierState } from './frontier-state.ts';
 
 export interface ScrapedPage {
   crawlId: string;
@@ -41,13 +42,13 @@ async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
   if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
   const inserted = await tx.$executeRaw`
     INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
-    VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, 'redirect')
+    VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, ${FrontierState.redirect})
     ON CONFLICT (crawl_id, url_key) DO NOTHING`;
   if (inserted > 0) return;
   // Still waiting in the queue: this page stands for it, so it is never fetched.
   const taken = await tx.crawlUrl.updateMany({
-    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: 'queued' },
-    data: { state: 'redirect' },
+    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: FrontierState.queued },
+    data: { state: FrontierState.redirect },
   });
   if (taken.count === 0) {
     throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
@@ -60,7 +61,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
   return db.$transaction(async (tx) => {
     await claimRedirectTarget(tx, page);
     await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
-    await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
+    await tx.crawlUrl.update({ where: key, data: { state: FrontierState.done } });
     await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
     await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document] });
     if (next.robotsBlocked.length > 0) {
@@ -89,7 +90,7 @@ export async function storeFailedPage(
   await db.$transaction(async (tx) => {
     const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
     if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
-    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: 'done' } }, data: { state: 'failed' } });
+    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
     await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error: page.error });
   });
 }

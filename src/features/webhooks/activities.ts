@@ -10,6 +10,7 @@ import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
 import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { crawlOptions } from '../crawl/crawl-options.ts';
 
 export interface DeliverWebhooksInput {
   crawlId: string;
@@ -91,7 +92,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
     const ctx = Context.current();
     for (;;) {
       const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
-      const zdr = (crawl?.options as { zeroDataRetention?: boolean } | undefined)?.zeroDataRetention === true;
+      const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
       const pending = crawl
         ? await db.webhookEvent.findMany({ where: { crawlId, state: 'pending' }, orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }], take: 1000 })
         : [];

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Webhook, WebhookEventName } from './webhook-schema.ts';
 import type { Tx } from '../../platform/db/prisma.ts';
+import { crawlOptions } from '../crawl/crawl-options.ts';
 
 export type CrawlEventType = 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed';
 
@@ -71,5 +72,5 @@ export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: Webhook 
 
 /** The crawl's webhook, from the stored request (absent when the crawl has none). */
 export function crawlWebhook(options: unknown): Webhook | undefined {
-  return (options as { webhook?: Webhook } | null)?.webhook;
+  return options ? crawlOptions({ options }).webhook : undefined;
 }
