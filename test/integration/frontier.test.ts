@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/features/crawl/frontier.ts';
 import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../../src/features/crawl/page-store.ts';
+import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
@@ -105,10 +106,10 @@ describe('frontier', () => {
 describe('team slots', () => {
   it('never lease more slots than the limit, and expired leases free their slot', async () => {
     const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
-    const held = await Promise.all([0, 1, 2].map((i) => acquireTeamSlot(db, { teamId: team, limit: 3, holder: `h${i}`, leaseMs: 60_000 })));
+    const held = await Promise.all([0, 1, 2].map((i) => acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: `h${i}`, leaseMs: 60_000 })));
     expect(held.every((h) => !h.limited)).toBe(true);
     expect(await busyTeamSlots(db, team)).toBe(3);
-    const waiting = acquireTeamSlot(db, { teamId: team, limit: 3, holder: 'h3', leaseMs: 60_000 });
+    const waiting = acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: 'h3', leaseMs: 60_000 });
     await new Promise((r) => setTimeout(r, 200));
     await releaseTeamSlot(db, team, 'h1');
     const late = await waiting;
@@ -118,6 +119,30 @@ describe('team slots', () => {
     // A holder whose worker died stops renewing: its lease runs out.
     await renewTeamSlots(db, team, ['h0'], 1);
     await new Promise((r) => setTimeout(r, 20));
-    expect((await acquireTeamSlot(db, { teamId: team, limit: 3, holder: 'h4', leaseMs: 60_000 })).limited).toBe(false);
+    expect((await acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: 'h4', leaseMs: 60_000 })).limited).toBe(false);
+  });
+
+  it('split the team limit between its crawls that run a browser, each up to its share', async () => {
+    const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
+    const pool = `pool-${randomUUID()}`;
+    const take = (group: string, holder: string, signal?: AbortSignal) => acquireTeamSlot(db, { teamId: team, group, limit: 4, holder, leaseMs: 60_000, signal });
+    // One crawl running: it may use all four slots.
+    await startBrowserLease(db, { holder: 'x-batch', pool, teamId: team, groupId: 'x' }, 60_000);
+    await Promise.all(['x0', 'x1', 'x2'].map((h) => take('x', h)));
+    // A second crawl of the team starts: shares are now two slots each.
+    await startBrowserLease(db, { holder: 'y-batch', pool, teamId: team, groupId: 'y' }, 60_000);
+    expect((await take('y', 'y0')).limited).toBe(false);
+    // x holds 3 (above its share): its next page waits although a slot is free...
+    const stop = new AbortController();
+    const xWaits = take('x', 'x3', stop.signal);
+    // ...and y takes the slot x0 releases, up to its own share of two.
+    await releaseTeamSlot(db, team, 'x0');
+    expect((await take('y', 'y1')).limited).toBe(false);
+    expect(await busyTeamSlots(db, team)).toBe(4);
+    await releaseTeamSlot(db, team, 'x1');
+    await new Promise((r) => setTimeout(r, 300));
+    // x is at its share (x2 and, now, x3) once it gets the freed slot.
+    await expect(xWaits).resolves.toMatchObject({ limited: true });
+    stop.abort();
   });
 });

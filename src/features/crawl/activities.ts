@@ -197,7 +197,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const attempt = Context.current().info.attempt;
     const acquireSlot = async (target: ScrapeTarget, abort: AbortSignal = signal) => {
       const holder = `${input.batchKey}:${attempt}:${target.key}`;
-      const slot = await acquireTeamSlot(db, { teamId: team.id, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
+      const slot = await acquireTeamSlot(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
       held.add(holder);
       let released = false;
       return {

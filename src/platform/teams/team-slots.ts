@@ -2,6 +2,10 @@
 // lives in PostgreSQL: `limit` slot rows per team, each leased by one page
 // while it is scraped. Leases are renewed while the page runs and expire if
 // the worker dies, so a crash never leaks capacity for longer than one lease.
+// While k crawls of a team run a browser, each may hold at most ceil(limit / k)
+// of the team's slots, so one crawl's pages never crowd out another's (a page of a
+// crawl below its share takes the next free slot; pages poll, so whoever asks first
+// after a release gets it).
 import type { Db } from '../db/prisma.ts';
 
 export interface SlotRequest {
@@ -9,6 +13,8 @@ export interface SlotRequest {
   limit: number;
   /** Unique per page attempt; a holder that asks again gets its own slot back. */
   holder: string;
+  /** The crawl the page belongs to (fair share within the team). */
+  group: string;
   leaseMs: number;
   signal?: AbortSignal;
 }
@@ -33,11 +39,17 @@ async function seedSlots(db: Db, teamId: string, limit: number): Promise<void> {
 
 async function tryAcquire(db: Db, req: SlotRequest): Promise<number | undefined> {
   const rows = await db.$queryRaw<{ slot: number }[]>`
-    UPDATE team_slot SET holder = ${req.holder}, leased_until = now() + ${req.leaseMs}::int * interval '1 millisecond'
+    UPDATE team_slot SET holder = ${req.holder}, holder_group = ${req.group}, leased_until = now() + ${req.leaseMs}::int * interval '1 millisecond'
     WHERE (team_id, slot) = (
       SELECT team_id, slot FROM team_slot
       WHERE team_id = ${req.teamId}::uuid AND slot < ${req.limit}::int
         AND (holder IS NULL OR holder = ${req.holder} OR leased_until < now())
+        AND (
+          SELECT count(*) FROM team_slot mine
+          WHERE mine.team_id = ${req.teamId}::uuid AND mine.holder_group = ${req.group} AND mine.holder <> ${req.holder} AND mine.leased_until >= now()
+        ) < ceil(${req.limit}::numeric / greatest(1, (
+          SELECT count(DISTINCT l.group_id) FROM browser_lease l WHERE l.team_id = ${req.teamId}::uuid AND l.alive_until > now()
+        )))
       ORDER BY holder = ${req.holder} DESC NULLS LAST, slot
       LIMIT 1
       FOR UPDATE SKIP LOCKED
@@ -74,7 +86,7 @@ export async function renewTeamSlots(db: Db, teamId: string, holders: string[], 
 }
 
 export async function releaseTeamSlot(db: Db, teamId: string, holder: string): Promise<void> {
-  await db.$executeRaw`UPDATE team_slot SET holder = NULL, leased_until = NULL WHERE team_id = ${teamId}::uuid AND holder = ${holder}`;
+  await db.$executeRaw`UPDATE team_slot SET holder = NULL, holder_group = NULL, leased_until = NULL WHERE team_id = ${teamId}::uuid AND holder = ${holder}`;
 }
 
 /** Slots currently leased by the team (for tests and operators). */

@@ -1,6 +1,9 @@
 -- AlterTable
 ALTER TABLE "crawl" ADD COLUMN     "workflow_started_at" TIMESTAMPTZ(3);
 
+-- AlterTable
+ALTER TABLE "team_slot" ADD COLUMN     "holder_group" TEXT;
+
 -- CreateTable
 CREATE TABLE "browser_demand" (
     "holder" TEXT NOT NULL,
