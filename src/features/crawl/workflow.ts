@@ -52,8 +52,11 @@ function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeout
     // A batch on a dead worker is noticed after this long and retried elsewhere.
     heartbeatTimeout: heartbeatTimeoutMs,
     retry: BATCH_RETRY,
+    // Runs started before the browser queue existed send their batches where the worker's
+    // default browser queue is (their workflow's queue + "-browser"); the queue is not part of
+    // what a replay compares.
+    taskQueue: settings?.browserTaskQueue ?? `${workflowInfo().taskQueue}-browser`,
     ...(settings && {
-      taskQueue: settings.browserTaskQueue,
       priority: { priorityKey, fairnessKey: settings.teamId },
       // A cancelled crawl is finished only after its batches have let go of their browsers and rows.
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
@@ -170,8 +173,9 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       }
       if (inFlight > 0) continue;
       if (historyFull()) {
+        // The next run asks the worker for its settings, also when this one had them in its input.
         await continueAsNew<typeof crawlWorkflow>({
-          ...(legacy ? input : { crawlId }),
+          crawlId,
           planned: true,
           pagesHandled,
           lastBatchEndedAt: lastBatchEnded,
