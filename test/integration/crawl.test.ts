@@ -76,10 +76,11 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
     expect(status.data.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(['/docs/', '/docs/a']);
 
     const handle = h.temporal.workflow.getHandle(crawlWorkflowId(started.id));
+    // The status reads completed once finishCrawl wrote it; the workflow returns right after.
+    expect(await handle.result()).toMatchObject({ crawlId: started.id, status: 'completed', pagesHandled: 2 });
     const description = await handle.describe();
     expect(description.status.name).toBe('COMPLETED');
     expect(description.typedSearchAttributes.get({ name: 'TeamId', type: 'KEYWORD' } as never)).toBe(h.teamId);
-    expect(await handle.result()).toMatchObject({ crawlId: started.id, status: 'completed', pagesHandled: 2 });
 
     const history = await handle.fetchHistory();
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, crawlWorkflowId(started.id));

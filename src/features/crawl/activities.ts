@@ -54,9 +54,12 @@ export interface ScrapeBatchResult {
 
 /**
  * How long a batch with nothing to do waits for other batches of its crawl to find
- * links before it gives its worker slot back.
+ * links. Waiting costs nobody: an idle batch holds no browser yet, and gives its worker
+ * slot up at once to any other crawl's waiting batch (fair share). It must be long
+ * enough for a slow site's first pages to yield links, or the crawl would run with
+ * fewer browsers until a batch ends (a starved batch is not replaced before that).
  */
-const BATCH_IDLE_MS = 10_000;
+const BATCH_IDLE_MS = 120_000;
 
 /**
  * A batch claims no new URLs after running this long, so that even pages that use their

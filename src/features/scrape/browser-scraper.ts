@@ -112,8 +112,12 @@ export function describeError(error: unknown): string {
   return line ?? `${err?.name ?? 'Error'}${err?.code ? ` ${err.code}` : ''}`;
 }
 
-/** Thrown before navigation when the caller takes the URL back (returnUnstarted). */
-class ReturnedUnstarted extends Error {}
+/** Thrown before navigation when the caller takes the URL back (returnUnstarted); Crawlee logs its message. */
+class ReturnedUnstarted extends Error {
+  constructor() {
+    super('not opened: handed back to the crawl queue (the batch is stopping early, e.g. to give its browser to another crawl)');
+  }
+}
 
 /** What the hooks learn about a page before the handlers need it. */
 interface PageState {
