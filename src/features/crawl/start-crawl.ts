@@ -88,7 +88,7 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
   // From here the crawl exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
-    await startCrawlWorkflow(deps.db, deps.temporal, deps.config.temporal.taskQueue, { id, teamId: team.id, url: req.url, limit: req.limit });
+    await startCrawlWorkflow(deps, { id, teamId: team.id, url: req.url, limit: req.limit });
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }
