@@ -95,6 +95,8 @@ async function killGatewayMidStart(h: Harness, held: HoldDirections, body: objec
   return { id, answer: await answer };
 }
 
+/** Cases that spawn processes: on a loaded machine a spawned worker alone took 27 s to be ready. */
+const SPAWNING_TIMEOUT_MS = 300_000;
 const heldRequest = { toServer: true, toClient: true };
 const requestSent = async (proxy: TcpProxy) => proxy.heldBytes().toServer > 0;
 
@@ -114,7 +116,7 @@ it('starts the crawl of a gateway killed before its workflow start reached Tempo
   await h.startWorker({ services: true });
   await expectCrawledOnce(h, site, id);
   expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
-});
+}, SPAWNING_TIMEOUT_MS);
 
 it('keeps the workflow a killed gateway started without hearing back, and only marks the row', async () => {
   const { h, site } = await setup();
@@ -129,7 +131,7 @@ it('keeps the workflow a killed gateway started without hearing back, and only m
   await h.spawnWorker();
   expect(await expectCrawledOnce(h, site, id)).toBe(runId);
   await waitFor('the reconciler to mark the row', async () => (await crawlRow(h, id)).workflowStartedAt !== null, 30_000);
-});
+}, SPAWNING_TIMEOUT_MS);
 
 it('answers a start Temporal does not confirm with success, and the reconciler runs the crawl once', async () => {
   const { h, site } = await setup();
@@ -143,7 +145,7 @@ it('answers a start Temporal does not confirm with success, and the reconciler r
   await h.startWorker({ services: true });
   await expectCrawledOnce(h, site, id);
   expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
-});
+}, SPAWNING_TIMEOUT_MS);
 
 it('ends a crawl cancelled before its workflow started without fetching anything, and reports the end', async () => {
   const { h, site } = await setup();
@@ -167,7 +169,7 @@ it('ends a crawl cancelled before its workflow started without fetching anything
     { type: 'crawl.completed', data: [{ status: 'cancelled', completed: 0 }] },
     { type: 'crawl.started', data: [] },
   ]);
-});
+}, SPAWNING_TIMEOUT_MS);
 
 it('starts a workflow once however often and whenever its start is repeated', async () => {
   const { h, site } = await setup();
