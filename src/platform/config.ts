@@ -92,6 +92,11 @@ export function loadConfig() {
       browserTimeSliceMs: positiveInt('CRAWL_BROWSER_TIME_SLICE_MS', 10_000),
       /** A batch whose worker stops heartbeating this long is retried elsewhere. */
       heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
+      /**
+       * How long the gateway (and the worker's reconciler) waits for Temporal to confirm a crawl's
+       * workflow start; a start not confirmed by then is left to the reconciler.
+       */
+      startTimeoutMs: positiveInt('CRAWL_START_TIMEOUT_MS', 5_000),
       /** How long results stay readable after a crawl ends. */
       retentionHours: int('CRAWL_RETENTION_HOURS', 24),
       /** How often the scheduled purge deletes expired crawls and old cache entries. */

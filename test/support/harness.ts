@@ -30,7 +30,7 @@ export interface Harness {
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(opts?: { services?: boolean }): Promise<void>;
   spawnWorker(): Promise<ChildProcess>;
-  spawnGateway(): Promise<{ child: ChildProcess; baseUrl: string }>;
+  spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string> }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
 
@@ -130,19 +130,20 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       await readyLine(child, 'worker ready', 'worker');
       return child;
     },
-    /** The real gateway entry point in a child process, on a free port. */
-    async spawnGateway() {
+    /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings. */
+    async spawnGateway(opts = {}) {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl,
-          TEMPORAL_ADDRESS: temporalAddress,
+          TEMPORAL_ADDRESS: opts.temporalAddress ?? temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           HOST: '127.0.0.1',
           PORT: String(port),
           LOG_LEVEL: 'info',
+          ...opts.env,
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -405,6 +405,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      */
     async planCrawl(crawlId: string): Promise<{ queued: number }> {
       const read = await readCrawl(crawlId);
+      // Cancelled before its workflow started (DELETE found none): the run only records the end.
+      if (read.crawl.status !== 'scraping') return { queued: 0 };
       const { options } = read;
       await releaseClaims(db, crawlId);
       const startOrigin = new URL(options.url).origin;

@@ -35,7 +35,9 @@ export async function activeCrawls(db: Db, teamId: string) {
 /**
  * Cancels the workflow first, so a cancelled crawl never keeps scraping
  * behind our back; then the row says cancelled at once, whatever the workflow's
- * own cleanup is still doing.
+ * own cleanup is still doing. A crawl whose workflow has not started yet is only
+ * marked: the workflow the reconciler (or a late gateway start) runs for it plans
+ * nothing and records the end.
  */
 export async function cancelCrawl(db: Db, temporal: Client, crawl: Crawl): Promise<void> {
   if (crawl.status === 'completed') throw new DomainError('conflict', 'Crawl is already completed');

@@ -22,7 +22,7 @@ export const crawlFeature: Feature = {
   },
   workerServices: (deps) => [
     everyInterval('crawl start reconciler', RECONCILE_INTERVAL_MS, deps, async () => {
-      await reconcileCrawlStarts({ ...deps, taskQueue: deps.config.temporal.taskQueue });
+      await reconcileCrawlStarts(deps);
       await forgetAbandonedBrowserDemand(deps.db);
     }),
   ],

@@ -82,13 +82,13 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
   const id = uuidv7();
   await deps.db.$transaction(async (tx) => {
-    await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping' } });
+    await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue } });
     await writeCrawlEvent(tx, id, req.webhook, { type: 'crawl.started', success: true, data: [] });
   });
   // From here the crawl exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
-    await startCrawlWorkflow(deps.db, deps.temporal, deps.config.temporal.taskQueue, { id, teamId: team.id, url: req.url, limit: req.limit });
+    await startCrawlWorkflow(deps, { id, teamId: team.id, url: req.url, limit: req.limit });
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "crawl" ADD COLUMN     "workflow_started_at" TIMESTAMPTZ(3);
+ALTER TABLE "crawl" ADD COLUMN     "task_queue" TEXT,
+ADD COLUMN     "workflow_started_at" TIMESTAMPTZ(3);
 
 -- AlterTable
 ALTER TABLE "team_slot" ADD COLUMN     "holder_group" TEXT;

@@ -1,0 +1,109 @@
+// A TCP proxy between a process under test and a server, for chaos tests: it
+// forwards until told to hold traffic in one or both directions. Held bytes stay
+// in the proxy and the sockets stay open, so the client sees a silent network
+// (no error, no answer) rather than a refused or reset connection. When either
+// side of a connection closes, the other is destroyed and held bytes are dropped,
+// as a network would lose them.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export interface HoldDirections {
+  /** Bytes from the client to the server. */
+  toServer: boolean;
+  /** Bytes from the server to the client. */
+  toClient: boolean;
+}
+
+export interface TcpProxy {
+  /** `127.0.0.1:<port>`, to give the client instead of the server's address. */
+  address: string;
+  /** Stops delivering bytes in the given directions (both by default), on open and new connections. */
+  hold(directions?: HoldDirections): void;
+  /** Delivers what was held and forwards again. */
+  release(): void;
+  /** Bytes received but not delivered, per direction, over all open connections. */
+  heldBytes(): { toServer: number; toClient: number };
+  close(): Promise<void>;
+}
+
+/** One direction of one connection: forwards, or keeps what arrives until released. */
+class Pipe {
+  private held: Buffer[] = [];
+  constructor(private readonly to: Socket, private readonly isHeld: () => boolean) {}
+  push(chunk: Buffer): void {
+    if (this.isHeld() || this.held.length > 0) this.held.push(chunk);
+    else this.to.write(chunk);
+  }
+  flush(): void {
+    if (this.isHeld()) return;
+    for (const chunk of this.held) this.to.write(chunk);
+    this.held = [];
+  }
+  bytes(): number {
+    return this.held.reduce((n, c) => n + c.length, 0);
+  }
+}
+
+export async function startTcpProxy(target: { host: string; port: number } | string): Promise<TcpProxy> {
+  const upstream = typeof target === 'string' ? parseAddress(target) : target;
+  const state: HoldDirections = { toServer: false, toClient: false };
+  const open = new Set<{ client: Socket; server: Socket; up: Pipe; down: Pipe }>();
+
+  const proxy: Server = createServer((client) => {
+    const server = connect(upstream.port, upstream.host);
+    const conn = { client, server, up: new Pipe(server, () => state.toServer), down: new Pipe(client, () => state.toClient) };
+    open.add(conn);
+    client.on('data', (chunk) => conn.up.push(chunk));
+    server.on('data', (chunk) => conn.down.push(chunk));
+    const drop = () => {
+      open.delete(conn);
+      client.destroy();
+      server.destroy();
+    };
+    for (const socket of [client, server]) {
+      socket.on('close', drop);
+      socket.on('error', drop);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = proxy.address() as { port: number };
+
+  return {
+    address: `127.0.0.1:${port}`,
+    hold(directions = { toServer: true, toClient: true }) {
+      Object.assign(state, directions);
+    },
+    release() {
+      state.toServer = false;
+      state.toClient = false;
+      for (const conn of open) {
+        conn.up.flush();
+        conn.down.flush();
+      }
+    },
+    heldBytes() {
+      let toServer = 0;
+      let toClient = 0;
+      for (const conn of open) {
+        toServer += conn.up.bytes();
+        toClient += conn.down.bytes();
+      }
+      return { toServer, toClient };
+    },
+    async close() {
+      for (const conn of open) {
+        conn.client.destroy();
+        conn.server.destroy();
+      }
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
+
+function parseAddress(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  if (at < 0) throw new Error(`expected host:port, got "${address}"`);
+  return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+}
