@@ -75,10 +75,14 @@ runMain('start', async () => {
       stopRequested = true;
     });
   }
+  /** Between start-up steps, after what a step started is recorded for stopAll. */
   const step = async <T>(work: Promise<T>): Promise<T> => {
     const value = await work;
-    if (stopRequested) throw new StartStopped();
+    checkpoint();
     return value;
+  };
+  const checkpoint = () => {
+    if (stopRequested) throw new StartStopped();
   };
 
   try {
@@ -101,7 +105,8 @@ runMain('start', async () => {
       progress('PostgreSQL: using DATABASE_URL');
     } else {
       const t = Date.now();
-      pg = await step(startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log }));
+      pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
+      checkpoint();
       databaseUrl = pg.url;
       const how = pg.adopted ? 'adopted the embedded server an earlier start left running' : 'embedded server';
       progress(`PostgreSQL: ${how} on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
@@ -115,24 +120,23 @@ runMain('start', async () => {
       progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
     } else {
       const t = Date.now();
-      temporalServer = await step(
-        startTemporalDevServer({
-          cliPath: config.temporal.cliPath,
-          dataDir: config.dataDir,
-          port: config.temporal.devPort,
-          uiPort: config.temporal.devUiPort,
-          namespace: config.temporal.namespace,
-          persist: true,
-          log,
-        }),
-      );
+      temporalServer = await startTemporalDevServer({
+        cliPath: config.temporal.cliPath,
+        dataDir: config.dataDir,
+        port: config.temporal.devPort,
+        uiPort: config.temporal.devUiPort,
+        namespace: config.temporal.namespace,
+        persist: true,
+        log,
+      });
+      checkpoint();
       address = temporalServer.address;
       uiUrl ??= temporalServer.uiUrl;
       const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
       progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
     }
-    const connection = await step(connectTemporal(address, log));
-    const added = await ensureSearchAttributes(connection, config.temporal.namespace).finally(() => connection.close());
+    const connection = await connectTemporal(address, log);
+    const added = await step(ensureSearchAttributes(connection, config.temporal.namespace).finally(() => connection.close()));
     if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
 
     const db = createDb(databaseUrl, 2);

@@ -183,6 +183,21 @@ it('fails with one line when the Temporal port is taken, and leaves no PostgreSQ
   }
 });
 
+it('stops what it had started when SIGTERM arrives during start-up', async () => {
+  const start = run([process.execPath, 'scripts/bootstrap.mjs', 'start']);
+  // PostgreSQL is up and the Temporal dev server is being started.
+  await until('PostgreSQL to be started', () => start.output().includes('[start] migrations') || start.proc.exitCode !== null, 120_000);
+  const tree = descendants(start.proc.pid!);
+  process.kill(start.proc.pid!, 'SIGTERM');
+  await until('every process of the start to end', () => alive(tree).length === 0, 60_000);
+  expect(await start.exited).toBe(0);
+  // The Temporal dev server may have been spawned after the snapshot above: its pid file goes only when it is stopped.
+  expect(start.output()).toContain('[start] SIGTERM: stopping after the current start-up step');
+  expect(start.output()).toMatch(/\[start\] stopped\s*$/);
+  expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  expect(existsSync(join(dataDir, 'temporal.pid'))).toBe(false);
+});
+
 it('upgrades a data dir made by an older version (password "postgres", its own pg_hba.conf) in place', async () => {
   const log = createLogger('warn');
   // Make it look as an older version left it: superuser password "postgres", no password file, trust for TCP.
