@@ -83,7 +83,8 @@ function run(runner: PostgresRunner, program: 'initdb' | 'postgres', args: strin
 }
 
 function initialise(pgdata: string, runner: PostgresRunner): void {
-  mkdirSync(pgdata, { mode: 0o700 });
+  mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+  chmodSync(pgdata, 0o700);
   if (runner.owner) chownSync(pgdata, runner.owner.uid, runner.owner.gid);
   // No password yet: pg_hba.conf and the password are set right after, before the server ever listens.
   run(runner, 'initdb', [`--pgdata=${runner.pgdata}`, '--auth=reject', `--username=${SUPERUSER}`, '--encoding=UTF8', '--no-locale']);

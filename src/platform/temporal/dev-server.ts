@@ -36,7 +36,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   const logPath = join(opts.dataDir, 'temporal.log');
   const dbPath = join(opts.dataDir, 'temporal.db');
   // Workflow histories hold crawl data: owner only (older versions left them world-readable).
-  keepPrivate(logPath, dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
+  keepPrivate(logPath, pidFile, dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
 
   const leftover = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
   let pid: number;
