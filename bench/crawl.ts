@@ -8,8 +8,7 @@
 // crawl of 16 pages at a time holds both browser slots. Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
@@ -27,6 +26,7 @@ import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
 import { CHROMIUM_ARGS } from '../src/features/scrape/browser-scraper.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
+import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { benchSite } from './site.ts';
 
@@ -111,7 +111,7 @@ async function main() {
   // The service splits the team's limit into browsers as it does for any crawl (CRAWL_PAGES_PER_BROWSER).
   const { parallelBatches: browsers, pagesPerBatch } = crawlConcurrency({ teamLimit: CONCURRENCY, pagesPerBrowser: config.crawl.pagesPerBrowser });
   if (!chromiumPath) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:crawl`');
-  const dir = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
+  const dir = scratchDataDir('crawl-bench-');
   const site = await benchSite(PAGES);
   const [pg, temporal] = await Promise.all([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),

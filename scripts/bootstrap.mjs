@@ -223,6 +223,15 @@ async function main() {
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => child.kill('SIGTERM'));
   process.on('SIGHUP', () => child.kill('SIGHUP'));
+  // npm does not pass SIGTERM on: `kill <npm's pid>` (docker stop, systemd, a
+  // supervisor) ends npm and leaves us re-parented. That is the same request,
+  // so the child gets SIGTERM and stops everything in order.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphanWatch);
+    child.kill('SIGTERM');
+  }, 250);
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

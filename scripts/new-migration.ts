@@ -6,12 +6,12 @@
 // engine still needs a live connection, so a throwaway embedded PostgreSQL runs
 // meanwhile; the new SQL is applied to it as a check before anything is written.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../src/platform/db/migrate.ts';
 import { createLogger } from '../src/platform/log.ts';
+import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 
 
@@ -22,7 +22,7 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 }
 
 const log = createLogger('warn');
-const dir = mkdtempSync(join(tmpdir(), 'migration-'));
+const dir = scratchDataDir('migration-');
 const pg = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'diff', log });
 try {
   const existing = readMigrations();

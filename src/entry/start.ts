@@ -3,6 +3,7 @@
 // (unless TEMPORAL_ADDRESS is set), then one worker and the gateway as child
 // processes, restarting either if it dies. Ctrl-C / SIGTERM stops everything in
 // reverse order: the gateway stops accepting, the worker drains, servers stop.
+// A start that fails or is stopped midway stops what it had already started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,9 @@ import { runMain } from './process-helpers.ts';
 const progress = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
+/** A signal arrived during start-up: what started is stopped, and the process ends normally. */
+class StartStopped extends Error {}
+
 interface Supervised {
   name: string;
   script: string;
@@ -34,16 +38,15 @@ runMain('start', async () => {
   const log = createLogger(config.logLevel, { process: 'start' });
   let pg: EmbeddedPostgres | undefined;
   let temporalServer: TemporalDevServer | undefined;
-  let stopping = false;
+  let phase: 'starting' | 'running' | 'stopping' = 'starting';
+  let stopRequested = false;
   const children: Supervised[] = [
     { name: 'worker', script: '../entry/worker.ts', readyLine: '"msg":"worker ready"', restarts: [] },
     { name: 'gateway', script: '../entry/gateway.ts', readyLine: '"msg":"gateway listening"', restarts: [] },
   ];
 
-  async function shutdown(code: number) {
-    if (stopping) return;
-    stopping = true;
-    progress('shutting down: gateway, then worker (draining), then Temporal and PostgreSQL ...');
+  /** Everything started so far, in reverse order of start. */
+  async function stopAll() {
     for (const name of ['gateway', 'worker']) {
       const c = children.find((x) => x.name === name)?.child;
       if (c && c.exitCode === null && c.signalCode === null) {
@@ -54,60 +57,117 @@ runMain('start', async () => {
     }
     await temporalServer?.stop();
     await pg?.stop();
+  }
+
+  async function shutdown(code: number) {
+    if (phase === 'stopping') return;
+    phase = 'stopping';
+    progress('shutting down: gateway, then worker (draining), then Temporal and PostgreSQL ...');
+    await stopAll();
     progress('stopped');
     process.exit(code);
   }
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
-
-  let databaseUrl = config.database.url;
-  if (databaseUrl) {
-    progress('PostgreSQL: using DATABASE_URL');
-  } else {
-    const t = Date.now();
-    pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
-    databaseUrl = pg.url;
-    const how = pg.adopted ? 'adopted the embedded server an earlier start left running' : 'embedded server';
-    progress(`PostgreSQL: ${how} on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
-  }
-  const applied = await migrate(databaseUrl, log);
-  progress(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date');
-
-  let address = config.temporal.address;
-  let uiUrl = config.temporal.uiUrl;
-  if (address) {
-    progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
-  } else {
-    const t = Date.now();
-    temporalServer = await startTemporalDevServer({
-      cliPath: config.temporal.cliPath,
-      dataDir: config.dataDir,
-      port: config.temporal.devPort,
-      uiPort: config.temporal.devUiPort,
-      namespace: config.temporal.namespace,
-      persist: true,
-      log,
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (phase !== 'starting') return void shutdown(0);
+      // A server being started cannot be stopped halfway; the start-up stops after the current step.
+      if (!stopRequested) progress(`${signal}: stopping after the current start-up step ...`);
+      stopRequested = true;
     });
-    address = temporalServer.address;
-    uiUrl ??= temporalServer.uiUrl;
-    const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
-    progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
   }
-  const connection = await connectTemporal(address, log);
-  const added = await ensureSearchAttributes(connection, config.temporal.namespace);
-  await connection.close();
-  if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
+  /** Between start-up steps, after what a step started is recorded for stopAll. */
+  const step = async <T>(work: Promise<T>): Promise<T> => {
+    const value = await work;
+    checkpoint();
+    return value;
+  };
+  const checkpoint = () => {
+    if (stopRequested) throw new StartStopped();
+  };
 
-  const db = createDb(databaseUrl, 2);
-  const team = await ensureDefaultTeam(db, config.defaultTeam);
-  await db.$disconnect();
+  try {
+    await startAll();
+    phase = 'running';
+  } catch (err) {
+    phase = 'stopping';
+    await stopAll();
+    if (err instanceof StartStopped) {
+      progress('stopped');
+      return;
+    }
+    throw err;
+  }
+  await new Promise(() => undefined);
 
-  const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: address, SUPERVISED_BY_PID: String(process.pid) };
+  async function startAll() {
+    let databaseUrl = config.database.url;
+    if (databaseUrl) {
+      progress('PostgreSQL: using DATABASE_URL');
+    } else {
+      const t = Date.now();
+      pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
+      checkpoint();
+      databaseUrl = pg.url;
+      const how = pg.adopted ? 'adopted the embedded server an earlier start left running' : 'embedded server';
+      progress(`PostgreSQL: ${how} on 127.0.0.1:${config.database.embeddedPort}, data in ${config.dataDir}/postgres (${seconds(t)})`);
+    }
+    const applied = await step(migrate(databaseUrl, log));
+    progress(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date');
 
-  function launch(s: Supervised): Promise<void> {
+    let address = config.temporal.address;
+    let uiUrl = config.temporal.uiUrl;
+    if (address) {
+      progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
+    } else {
+      const t = Date.now();
+      temporalServer = await startTemporalDevServer({
+        cliPath: config.temporal.cliPath,
+        dataDir: config.dataDir,
+        port: config.temporal.devPort,
+        uiPort: config.temporal.devUiPort,
+        namespace: config.temporal.namespace,
+        persist: true,
+        log,
+      });
+      checkpoint();
+      address = temporalServer.address;
+      uiUrl ??= temporalServer.uiUrl;
+      const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
+      progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
+    }
+    const connection = await connectTemporal(address, log);
+    const added = await step(ensureSearchAttributes(connection, config.temporal.namespace).finally(() => connection.close()));
+    if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
+
+    const db = createDb(databaseUrl, 2);
+    const team = await step(ensureDefaultTeam(db, config.defaultTeam).finally(() => db.$disconnect()));
+
+    const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: address, SUPERVISED_BY_PID: String(process.pid) };
+    const t = Date.now();
+    await step(Promise.all(children.map((s) => launch(s, childEnv))));
+    progress(`worker and gateway ready (${seconds(t)})`);
+
+    const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
+    const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
+    const lines = [
+      '',
+      `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`,
+      `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`,
+    ];
+    if (team.key) {
+      lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
+    } else {
+      lines.push('  API key:      use the key printed on first start, or `npm run cli -- key create --team default`');
+    }
+    lines.push(`  ready in ${seconds(t0)}. Ctrl-C stops everything; data stays in ${config.dataDir}.`, '');
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
+
+  function launch(s: Supervised, env: NodeJS.ProcessEnv): Promise<void> {
     return new Promise((resolve, reject) => {
       const script = fileURLToPath(new URL(s.script, import.meta.url));
       // Own process group: a terminal Ctrl-C reaches only this supervisor, which stops children in order.
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
       s.child = child;
       let ready = false;
       createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -118,7 +178,7 @@ runMain('start', async () => {
         }
       });
       child.once('exit', (code, signal) => {
-        if (stopping) return;
+        if (phase === 'stopping') return;
         if (!ready) return reject(new Error(`${s.name} exited during start-up (${signal ?? `code ${code}`}); see its messages above`));
         const now = Date.now();
         s.restarts = [...s.restarts.filter((t) => now - t < 60_000), now];
@@ -128,31 +188,11 @@ runMain('start', async () => {
           return;
         }
         progress(`${s.name} exited (${signal ?? `code ${code}`}); restarting it`);
-        launch(s).catch((err) => {
+        launch(s, env).catch((err) => {
           progress(`${s.name} could not be restarted: ${(err as Error).message}`);
           void shutdown(1);
         });
       });
     });
   }
-
-  const t = Date.now();
-  await Promise.all(children.map(launch));
-  progress(`worker and gateway ready (${seconds(t)})`);
-
-  const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
-  const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
-  const lines = [
-    '',
-    `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`,
-    `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`,
-  ];
-  if (team.key) {
-    lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
-  } else {
-    lines.push('  API key:      use the key printed on first start, or `npm run cli -- key create --team default`');
-  }
-  lines.push(`  ready in ${seconds(t0)}. Ctrl-C stops everything; data stays in ${config.dataDir}.`, '');
-  process.stderr.write(`${lines.join('\n')}\n`);
-  await new Promise(() => undefined);
 });

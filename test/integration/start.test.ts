@@ -3,11 +3,11 @@
 // after the next start; a start killed with SIGKILL leaves servers that the
 // next start adopts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 
 const PAGES = 16;
@@ -18,7 +18,7 @@ let apiBase: string;
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'start-test-'));
+  dataDir = scratchDataDir('start-test-');
   site = await startFixtureSite(treeSite(PAGES), { delayMs: () => 500 });
   const [pgPort, temporalPort, uiPort, apiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   apiBase = `http://127.0.0.1:${apiPort}`;

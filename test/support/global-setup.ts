@@ -1,14 +1,15 @@
 // Starts the real servers the integration tests share: an embedded PostgreSQL
 // and a Temporal dev server, each on free ports with temporary data (never
-// .data/). A server that cannot start fails the run; nothing is skipped.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// .data/). A server that cannot start fails the run, nothing is skipped, and
+// the other server is stopped.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { createLogger } from '../../src/platform/log.ts';
-import { startTemporalDevServer } from '../../src/platform/temporal/dev-server.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../../src/platform/temporal/dev-server.ts';
+import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 
 declare module 'vitest' {
@@ -25,20 +26,30 @@ export default async function setup(project: TestProject) {
   if (!cli) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests with `npm test`, which installs the Temporal CLI');
   if (!process.env.CHROMIUM_PATH) throw new Error('CHROMIUM_PATH is not set: run the tests with `npm test`, which finds or installs Chromium');
   const log = createLogger('warn', { process: 'test-setup' });
-  const dir = mkdtempSync(join(tmpdir(), 'crawl-test-'));
-  const [pg, temporal] = await Promise.all([
+  const dir = scratchDataDir('crawl-test-');
+  const started = await Promise.allSettled([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'crawl_test', log })),
     freePort().then((port) =>
       startTemporalDevServer({ cliPath: cli, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
     ),
   ]);
-  await migrate(pg.url, log);
-  project.provide('databaseUrl', pg.url);
-  project.provide('postgresServerUrl', pg.url.replace(/\/crawl_test$/, '/postgres'));
-  project.provide('temporalAddress', temporal.address);
-  return async () => {
-    await temporal.stop();
-    await pg.stop();
+  const teardown = async () => {
+    for (const s of started.toReversed()) if (s.status === 'fulfilled') await s.value.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+  // A setup that fails returns no teardown: stop here whatever did start.
+  try {
+    const [pg, temporal] = started.map((s) => {
+      if (s.status === 'rejected') throw s.reason;
+      return s.value;
+    }) as [EmbeddedPostgres, TemporalDevServer];
+    await migrate(pg.url, log);
+    project.provide('databaseUrl', pg.url);
+    project.provide('postgresServerUrl', pg.url.replace(/\/crawl_test$/, '/postgres'));
+    project.provide('temporalAddress', temporal.address);
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
 }

@@ -26,6 +26,7 @@ interface Service {
   shm_size?: string;
   init?: boolean;
   profiles?: string[];
+  ports?: (string | number | { target?: number; published?: string | number; host_ip?: string })[];
 }
 
 const compose = parse(readFileSync(COMPOSE_FILE, 'utf8')) as { services: Record<string, Service>; volumes?: Dict };
@@ -136,6 +137,23 @@ function durationMs(value: string): number {
   return total;
 }
 
+interface Published {
+  hostIp: string;
+  hostPort: string;
+  target: string;
+}
+
+/** Published ports with the file's defaults: "[ip:]host:container[/proto]" (IPv6 in brackets) or the long syntax. */
+function publishedPorts(service: Service): Published[] {
+  return (service.ports ?? []).map((p) => {
+    if (typeof p === 'object') return { hostIp: p.host_ip ?? '', hostPort: String(p.published ?? ''), target: String(p.target ?? '') };
+    const spec = interpolate(String(p)).replace(/\/(tcp|udp)$/, '');
+    const m = /^(?:(\[[^\]]+\]|[^:]*):)??(?:([^:]*):)?([^:]+)$/.exec(spec);
+    if (!m) throw new Error(`cannot parse port ${spec}`);
+    return { hostIp: (m[1] ?? '').replace(/^\[|\]$/g, ''), hostPort: m[2] ?? '', target: m[3] };
+  });
+}
+
 describe('docker-compose.yml', () => {
   it('defines the expected services', () => {
     for (const name of EXPECTED_SERVICES) expect(services, `service ${name}`).toHaveProperty(name);
@@ -233,6 +251,19 @@ describe('docker-compose.yml', () => {
     expect(durationMs(worker.stop_grace_period ?? '10s')).toBeGreaterThan(graceMs);
     expect(worker.shm_size).toBe('1gb');
     expect(worker.init).toBe(true);
+  });
+
+  it('publishes only the gateway (API keys) on all interfaces; Temporal and its UI on the loopback by default', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const port of publishedPorts(service)) {
+        if (name === 'gateway') continue;
+        expect(port.hostIp, `${name} publishes ${port.target} on every interface`).toMatch(/^(127\.0\.0\.1|::1)$/);
+      }
+    }
+    expect(publishedPorts(services.temporal)).toEqual([{ hostIp: '127.0.0.1', hostPort: '7233', target: '7233' }]);
+    expect(publishedPorts(services['temporal-ui'])).toEqual([{ hostIp: '127.0.0.1', hostPort: '8233', target: '8080' }]);
+    expect(publishedPorts(services.postgres)).toEqual([]);
+    expect(publishedPorts(services.gateway).map((p) => p.target)).toEqual(['3002']);
   });
 
   it('pins every image version', () => {

@@ -42,10 +42,21 @@ export interface DetachedProcess {
   hasExited(): boolean;
 }
 
-export function spawnDetached(cmd: string, args: string[], opts: { logPath: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv }): DetachedProcess {
-  const logFd = openSync(opts.logPath, 'a');
-  const child = spawn(cmd, args, { uid: opts.uid, gid: opts.gid, env: opts.env ?? process.env, detached: true, stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
+export function spawnDetached(
+  cmd: string,
+  args: string[],
+  opts: { logPath: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv; /** For the files the process creates. */ umask?: number },
+): DetachedProcess {
+  const logFd = openSync(opts.logPath, 'a', 0o600);
+  // The child inherits the umask at spawn; ours is back before anything else runs.
+  const previousUmask = opts.umask === undefined ? undefined : process.umask(opts.umask);
+  let child;
+  try {
+    child = spawn(cmd, args, { uid: opts.uid, gid: opts.gid, env: opts.env ?? process.env, detached: true, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    if (previousUmask !== undefined) process.umask(previousUmask);
+    closeSync(logFd);
+  }
   child.unref();
   let exited = false;
   child.once('exit', () => (exited = true));

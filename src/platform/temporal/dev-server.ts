@@ -1,9 +1,10 @@
 // The Temporal dev server (`temporal server start-dev`) used when
 // TEMPORAL_ADDRESS is unset: persisted to a SQLite file, Web UI included,
 // search attributes registered by flags.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
+import { ensureDataDir, keepPrivate } from '../process/data-dir.ts';
 import { pidAlive, portOpen, spawnDetached, stopPid, waitForReady, waitUntil } from '../process/detached.ts';
 import { devServerSearchAttributeFlags } from './search-attributes.ts';
 
@@ -28,11 +29,14 @@ export interface DevServerOptions {
 }
 
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
-  mkdirSync(opts.dataDir, { recursive: true });
+  ensureDataDir(opts.dataDir);
   const address = `127.0.0.1:${opts.port}`;
   const uiUrl = opts.uiPort ? `http://localhost:${opts.uiPort}` : undefined;
   const pidFile = join(opts.dataDir, 'temporal.pid');
   const logPath = join(opts.dataDir, 'temporal.log');
+  const dbPath = join(opts.dataDir, 'temporal.db');
+  // Workflow histories hold crawl data: owner only (older versions left them world-readable).
+  keepPrivate(logPath, pidFile, dbPath, `${dbPath}-wal`, `${dbPath}-shm`);
 
   const leftover = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
   let pid: number;
@@ -45,22 +49,30 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     if (await portOpen(opts.port)) {
       throw new Error(`port ${opts.port} is already in use by another program; stop it, or set TEMPORAL_DEV_PORT, or point TEMPORAL_ADDRESS at that server`);
     }
+    if (opts.uiPort && (await portOpen(opts.uiPort))) {
+      throw new Error(`port ${opts.uiPort} (the Temporal Web UI) is already in use by another program; stop it, or set TEMPORAL_UI_PORT to a free port`);
+    }
     const args = [
       'server', 'start-dev',
       '--ip', '127.0.0.1',
       '--port', String(opts.port),
       '--namespace', opts.namespace,
       '--log-level', 'warn',
-      ...(opts.persist ? ['--db-filename', join(opts.dataDir, 'temporal.db')] : []),
+      ...(opts.persist ? ['--db-filename', dbPath] : []),
       ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
       ...devServerSearchAttributeFlags(),
       // Task-queue fairness: among browser tasks of equal priority, teams (the fairness key) take turns.
       '--dynamic-config-value', 'matching.enableFairness=true',
       ...(opts.extraArgs ?? []),
     ];
-    const proc = spawnDetached(opts.cliPath, args, { logPath });
-    writeFileSync(pidFile, String(proc.pid));
-    await waitForReady(proc, () => portOpen(opts.port), { timeoutMs: 60_000, what: 'the Temporal dev server', logPath });
+    const proc = spawnDetached(opts.cliPath, args, { logPath, umask: 0o077 });
+    writeFileSync(pidFile, String(proc.pid), { mode: 0o600 });
+    try {
+      await waitForReady(proc, () => portOpen(opts.port), { timeoutMs: 60_000, what: 'the Temporal dev server', logPath });
+    } catch (err) {
+      rmSync(pidFile, { force: true });
+      throw err;
+    }
     pid = proc.pid;
   }
   return {
