@@ -25,7 +25,7 @@ const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot:
 export interface SitemapLimits {
   /** Bytes of one sitemap as received and once inflated; a bigger one is skipped. */
   maxBytes: number;
-  /** Entries (<url>, <sitemap> or text lines) read from one sitemap; the rest are ignored. */
+  /** Entries (<url> or <sitemap> elements, or lines of a text sitemap) read from one sitemap; the rest are ignored. */
   maxUrls: number;
 }
 
@@ -120,6 +120,26 @@ interface Entry {
   prefixAt: number;
   prefixLength: number;
   loc?: string;
+  /** `</prefix:kind`, when there is a prefix. */
+  prefixedClose?: Buffer;
+}
+
+/**
+ * Where an entry may close next: the first `</kind` or `</prefix:kind` at or
+ * after `from`, or -1. The unprefixed needle's position is remembered across
+ * entries (`plain`); the prefixed one is only searched for up to it. Every
+ * search starts ahead of the scan and the scan passes its result before the
+ * next search, so searching stays linear in all.
+ */
+function closeCandidate(buf: Buffer, entry: Entry, from: number, plain: Map<string, number>): number {
+  let at = plain.get(entry.kind) ?? -2;
+  if (at !== -1 && at < from) {
+    at = buf.indexOf(`</${entry.kind}`, from, 'latin1');
+    plain.set(entry.kind, at);
+  }
+  if (!entry.prefixedClose) return at;
+  const prefixed = buf.subarray(from, at < 0 ? buf.length : at).indexOf(entry.prefixedClose);
+  return prefixed < 0 ? at : from + prefixed;
 }
 
 /** Whether the tag name at [at, at + length) is the entry's prefix followed by `local`. */
@@ -130,6 +150,45 @@ function isPrefixed(buf: Buffer, at: number, length: number, entry: Entry, local
 }
 
 /**
+ * Index just past the markup at `lt` (a `<`), or -1 when it is never closed
+ * (nothing after it can close either), or `lt` itself for a lone `<`, which is
+ * text. `<!--…-->`, `<![CDATA[…]]>`, `<!…>` and tags are markup.
+ */
+function markupEnd(buf: Buffer, lt: number): number {
+  const next = lt + 1 < buf.length ? buf[lt + 1] : 0;
+  if (next === BANG) {
+    const [open, close] = startsWithAscii(buf, lt, '<!--') ? ['<!--', '-->'] : startsWithAscii(buf, lt, '<![CDATA[') ? ['<![CDATA[', ']]>'] : ['<!', '>'];
+    const end = buf.indexOf(close, lt + open.length, 'latin1');
+    return end < 0 ? -1 : end + close.length;
+  }
+  const nameStart = next === SLASH ? lt + 2 : lt + 1;
+  if (nameStart >= buf.length || BYTE_CLASS[buf[nameStart]] !== NAME) return lt;
+  const gt = buf.indexOf(GT, nameStart);
+  return gt < 0 ? -1 : gt + 1;
+}
+
+/** The text of a closed <loc>: entities decoded outside CDATA, CDATA literal, comments and other markup dropped. */
+function locText(buf: Buffer, start: number, end: number): string {
+  const parts: string[] = [];
+  let pos = start;
+  while (pos < end) {
+    let lt = buf.indexOf(LT, pos);
+    if (lt < 0 || lt >= end) lt = end;
+    if (lt > pos) parts.push(decodeEntities(utf8.decode(buf.subarray(pos, lt))));
+    if (lt === end) break;
+    const after = markupEnd(buf, lt);
+    if (after === lt) {
+      parts.push('<');
+      pos = lt + 1;
+    } else {
+      if (startsWithAscii(buf, lt, '<![CDATA[')) parts.push(utf8.decode(buf.subarray(lt + 9, after - 3)));
+      pos = after;
+    }
+  }
+  return parts.join('').trim();
+}
+
+/**
  * Each <url>/<sitemap> entry's own <loc>: the first one closed inside the entry,
  * entities decoded, CDATA literal, other markup inside it dropped. The loc must
  * carry the entry's namespace prefix, so <image:loc> and other extension
@@ -137,35 +196,37 @@ function isPrefixed(buf: Buffer, at: number, length: number, entry: Entry, local
  * counted at its closing tag (`</url>`, with or without the prefix); one never
  * closed counts for nothing, and tags of another entry inside it are ignored.
  *
- * Works on the bytes (markup is ASCII); only loc text is decoded. Each byte is
- * looked at a bounded number of times, and a construct left open (`<!--`,
- * `<![CDATA[`, a tag without `>`) ends the scan, as nothing after it can close.
- * The next byte is checked before a native search, which costs a call: in
- * dense markup it is usually the one looked for.
+ * Works on the bytes (markup is ASCII); a loc's text is decoded once it closes.
+ * Each byte is looked at a bounded number of times, and markup left open
+ * (`<!--`, `<![CDATA[`, a tag without `>`) ends the scan, as nothing after it
+ * can close. The next byte is checked before a native search, which costs a
+ * call: in dense markup it is usually the one looked for.
  */
 function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): ParsedSitemap {
   const parsed: ParsedSitemap = { urls: [], sitemaps: [] };
   const n = buf.length;
   let entry: Entry | undefined;
-  /** Text of the <loc> being read, when inside one. */
-  let loc: string[] | undefined;
+  /** Where the text of the <loc> being read starts, or -1 outside one. */
+  let locStart = -1;
+  /** The open entry's next possible closing tag; an entry that can never close ends the scan, as nothing after it counts. */
+  let closeAt = -1;
+  const plainCloses = new Map<string, number>();
+  let entries = 0;
   let pos = from;
   while (pos < n) {
+    if (entry && pos > closeAt) {
+      closeAt = closeCandidate(buf, entry, pos, plainCloses);
+      if (closeAt < 0) break;
+    }
     let lt = pos;
     if (buf[lt] !== LT) {
       lt = buf.indexOf(LT, pos);
-      if (lt < 0) lt = n;
-      if (loc) loc.push(decodeEntities(utf8.decode(buf.subarray(pos, lt))));
-      if (lt === n) break;
+      if (lt < 0) break;
     }
     const next = lt + 1 < n ? buf[lt + 1] : 0;
     if (next === BANG) {
-      const cdata = startsWithAscii(buf, lt, '<![CDATA[');
-      const [open, close] = startsWithAscii(buf, lt, '<!--') ? ['<!--', '-->'] : cdata ? ['<![CDATA[', ']]>'] : ['<!', '>'];
-      const end = buf.indexOf(close, lt + open.length, 'latin1');
-      if (end < 0) break;
-      if (cdata && loc) loc.push(utf8.decode(buf.subarray(lt + open.length, end)));
-      pos = end + close.length;
+      pos = markupEnd(buf, lt);
+      if (pos < 0) break;
       continue;
     }
     const closing = next === SLASH;
@@ -179,8 +240,6 @@ function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): Pars
       c = nameEnd < n ? buf[nameEnd] : GT;
     }
     if (nameEnd === nameStart) {
-      // A lone `<` (or `<?`): text, as a lenient reader takes it.
-      loc?.push('<');
       pos = lt + 1;
       continue;
     }
@@ -190,42 +249,52 @@ function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): Pars
       if (gt < 0) break;
     }
     pos = gt + 1;
-    const nameLength = nameEnd - nameStart;
-    if (closing) {
-      let j = nameEnd;
-      while (j < gt && BYTE_CLASS[buf[j]] === SPACE) j++;
-      if (j !== gt || !entry) continue;
-      if (loc && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) {
-        entry.loc = loc.join('').trim();
-        loc = undefined;
-      } else if ((nameLength === entry.kind.length && startsWithAscii(buf, nameStart, entry.kind)) || isPrefixed(buf, nameStart, nameLength, entry, entry.kind)) {
-        const url = entry.loc === undefined ? undefined : webUrl(entry.loc, base);
-        if (url && parsed.urls.length + parsed.sitemaps.length >= maxUrls) {
-          parsed.capped = true;
-          break;
-        }
-        if (url) (entry.kind === 'url' ? parsed.urls : parsed.sitemaps).push(url);
-        entry = undefined;
-        loc = undefined;
+    if (!entry) {
+      if (closing || (c !== GT && BYTE_CLASS[c] !== SPACE)) continue;
+      const localStart = colon < 0 ? nameStart : colon + 1;
+      const kind = nameEnd - localStart === 3 ? 'url' : nameEnd - localStart === 7 ? 'sitemap' : undefined;
+      if (kind && startsWithAscii(buf, localStart, kind)) {
+        entry = { kind, prefixAt: nameStart, prefixLength: localStart - nameStart };
+        if (entry.prefixLength > 0) entry.prefixedClose = Buffer.concat([Buffer.from('</'), buf.subarray(nameStart, nameEnd)]);
+        closeAt = -1;
       }
       continue;
     }
-    if (c !== GT && BYTE_CLASS[c] !== SPACE) continue;
-    if (!entry) {
-      const localStart = colon < 0 ? nameStart : colon + 1;
-      const kind = nameEnd - localStart === 3 ? 'url' : nameEnd - localStart === 7 ? 'sitemap' : undefined;
-      if (kind && startsWithAscii(buf, localStart, kind)) entry = { kind, prefixAt: nameStart, prefixLength: localStart - nameStart };
-    } else if (!loc && entry.loc === undefined && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) {
-      loc = [];
+    const nameLength = nameEnd - nameStart;
+    if (!closing) {
+      if (locStart < 0 && entry.loc === undefined && (c === GT || BYTE_CLASS[c] === SPACE) && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) locStart = pos;
+      continue;
+    }
+    let j = nameEnd;
+    while (j < gt && BYTE_CLASS[buf[j]] === SPACE) j++;
+    if (j !== gt) continue;
+    if (locStart >= 0 && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) {
+      entry.loc = locText(buf, locStart, lt);
+      locStart = -1;
+    } else if ((nameLength === entry.kind.length && startsWithAscii(buf, nameStart, entry.kind)) || isPrefixed(buf, nameStart, nameLength, entry, entry.kind)) {
+      // Every closed entry counts against the cap, usable or not, so a flood of empty ones ends too.
+      if (entries === maxUrls) {
+        parsed.capped = true;
+        break;
+      }
+      entries++;
+      const url = entry.loc === undefined ? undefined : webUrl(entry.loc, base);
+      if (url) (entry.kind === 'url' ? parsed.urls : parsed.sitemaps).push(url);
+      entry = undefined;
+      locStart = -1;
     }
   }
   return parsed;
 }
 
-/** Text sitemaps hold one absolute URL per line (CR, LF or CRLF); anything else is not a URL list. */
+/**
+ * Text sitemaps hold one absolute URL per line (CR, LF or CRLF); anything else
+ * is not a URL list. Every line that is not blank counts against the cap.
+ */
 function scanText(buf: Buffer, from: number, maxUrls: number): ParsedSitemap {
   const parsed: ParsedSitemap = { urls: [], sitemaps: [] };
   const n = buf.length;
+  let entries = 0;
   let pos = from;
   while (pos < n) {
     let end = pos;
@@ -236,13 +305,13 @@ function scanText(buf: Buffer, from: number, maxUrls: number): ParsedSitemap {
     while (last > first && BYTE_CLASS[buf[last - 1]] === SPACE) last--;
     pos = end + 1;
     if (first === last) continue;
-    const url = webUrl(utf8.decode(buf.subarray(first, last)).trim());
-    if (!url) continue;
-    if (parsed.urls.length >= maxUrls) {
+    if (entries === maxUrls) {
       parsed.capped = true;
       break;
     }
-    parsed.urls.push(url);
+    entries++;
+    const url = webUrl(utf8.decode(buf.subarray(first, last)).trim());
+    if (url) parsed.urls.push(url);
   }
   return parsed;
 }
