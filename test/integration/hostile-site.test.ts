@@ -12,6 +12,9 @@ const sites: FixtureSite[] = [];
 beforeAll(async () => {
   h = await startHarness();
   await h.startWorker();
+  // One plain crawl first, so each case's time bound measures the hostile crawl, not the worker's first browser start.
+  const plain = await site({ '/': page('Plain', 'warm-up') });
+  await crawl({ url: `${plain.url}/`, sitemap: 'skip' }, 120_000);
 });
 
 afterAll(async () => {
