@@ -98,15 +98,15 @@ const LF = 0x0a;
 
 const utf8 = new TextDecoder();
 
-/** 1 for the bytes the scanner accepts in a tag name (ASCII letters, digits, `_ . - :`), 2 for XML white space. */
+const NAME = 1;
+const SPACE = 2;
+/** NAME for the bytes the scanner accepts in a tag name (ASCII letters, digits, `_ . - :`), SPACE for white space. */
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
-  if (/[\w.:-]/.test(ch)) BYTE_CLASS[c] = 1;
-  else if (/[ \t\n\r\f\v]/.test(ch)) BYTE_CLASS[c] = 2;
+  if (/[\w.:-]/.test(ch)) BYTE_CLASS[c] = NAME;
+  else if (/\s/.test(ch)) BYTE_CLASS[c] = SPACE;
 }
-const NAME = 1;
-const SPACE = 2;
 
 function startsWithAscii(buf: Buffer, at: number, text: string): boolean {
   if (at + text.length > buf.length) return false;
