@@ -109,6 +109,14 @@ export function loadConfig() {
       privateAddressAllowlist: parseAllowlist(str('CRAWL_PRIVATE_ADDRESS_ALLOWLIST')),
       /** Upstream HTTP proxy for every crawl request; none by default (no proxy pool). */
       proxyUrl: str('CRAWL_PROXY_URL'),
+      /** Bytes of a robots.txt that are read, as Google does (500 KiB); the rest is ignored from the last line break before it. */
+      robotsMaxBytes: positiveInt('CRAWL_ROBOTS_MAX_BYTES', 512_000),
+      /** Sitemap fetches per crawl, sitemap indexes included. */
+      maxSitemaps: positiveInt('CRAWL_MAX_SITEMAPS', 20),
+      /** A sitemap bigger than this as received or once inflated is skipped (the sitemap protocol's 50 MB). */
+      sitemapMaxBytes: positiveInt('CRAWL_SITEMAP_MAX_BYTES', 52_428_800),
+      /** Entries read from one sitemap (the sitemap protocol's 50,000); the rest are ignored. */
+      sitemapMaxUrls: positiveInt('CRAWL_SITEMAP_MAX_URLS', 50_000),
       userAgent: str('CRAWL_USER_AGENT'),
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
     },

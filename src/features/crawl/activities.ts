@@ -2,6 +2,7 @@
 // is idempotent: rows are keyed by (crawl, url key) and written with upserts,
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
 // the workflow, so retries and replays never duplicate a page or a charge.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { pageCredits } from '../../platform/usage/credits.ts';
@@ -13,7 +14,7 @@ import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts'
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
 import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from './page-store.ts';
-import { fetchRobotsTxt, parseRobots } from './robots.ts';
+import { fetchRobotsTxt } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
@@ -67,6 +68,12 @@ const BATCH_IDLE_MS = 120_000;
  */
 const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
 
+/**
+ * Checking links runs user patterns and robots rules on site-supplied URLs; a long
+ * list gives the event loop back this often, so heartbeats and other batches go on.
+ */
+const LINK_CHECK_SLICE_MS = 50;
+
 /** How often a running batch asks whether another crawl should have its browser. */
 const YIELD_CHECK_MS = 1_000;
 
@@ -103,6 +110,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       userAgent: robotsAgent,
       ignore: options.ignoreRobotsTxt,
       fetch: robotsFetch,
+      maxBytes: config.crawl.robotsMaxBytes,
     });
     return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
   }
@@ -116,7 +124,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   async function sortLinks(ctx: CrawlContext, links: string[], depth: number) {
     const follow: NewFrontierUrl[] = [];
     const robotsBlocked: { url: string; urlKey: string }[] = [];
+    let sliceStart = performance.now();
     for (const link of links) {
+      if (performance.now() - sliceStart > LINK_CHECK_SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
       if (!ctx.filter.check(link).allowed) continue;
       const entry = { url: canonicalUrl(link, ctx.norm), urlKey: urlKey(link, ctx.norm) };
       if (await ctx.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
@@ -410,7 +423,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const { options } = read;
       await releaseClaims(db, crawlId);
       const startOrigin = new URL(options.url).origin;
-      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch);
+      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
       await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
       heartbeat('robots.txt');
       const ctx = crawlContext({ ...read, crawl: { ...read.crawl, robotsTxt } });
@@ -431,8 +444,14 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
 
       if (options.sitemap !== 'skip') {
-        const robotsSitemaps = parseRobots(`${startOrigin}/robots.txt`, robotsTxt, read.robotsAgent).sitemaps;
-        const found = await collectSitemapUrls({ startUrl: options.url, robotsSitemaps, fetch: network.fetch, maxUrls: options.limit * 4 });
+        const found = await collectSitemapUrls({
+          startUrl: options.url,
+          robotsSitemaps: ctx.robots.sitemaps,
+          fetch: network.fetch,
+          maxUrls: options.limit * 4,
+          maxSitemaps: config.crawl.maxSitemaps,
+          limits: { maxBytes: config.crawl.sitemapMaxBytes, maxUrls: config.crawl.sitemapMaxUrls },
+        });
         heartbeat('sitemaps');
         const { follow, robotsBlocked } = await sortLinks(ctx, found.urls, 0);
         await db.$transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { httpUrl, integration, origin } from '../../platform/http/common-schemas.ts';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.ts';
 import { webhookSchema } from '../webhooks/webhook-schema.ts';
+import { MAX_PATH_PATTERNS_SIZE, patternProblem, patternSize } from './path-patterns.ts';
 
 /** Body of POST /v2/crawl. Strict: unknown keys (maxDepth, ignoreSitemap, crawlerOptions, …) are rejected. */
 
@@ -17,22 +18,32 @@ export const DELAY_MAX_MESSAGE = 'The delay parameter is measured in seconds and
 export const DELAY_POSITIVE_MESSAGE = 'The delay parameter is measured in seconds and must be greater than 0.';
 export const MAX_CONCURRENCY_MESSAGE = 'maxConcurrency must be a positive integer';
 
-/** A list of regular expressions, each of which must compile as a JavaScript RegExp. */
+/**
+ * A list of regular expressions in RE2 syntax (path-patterns.ts). The size of
+ * the whole list is checked before any pattern is parsed, as parsing expands
+ * counted repetitions; then each pattern must parse.
+ */
 function pathPatterns(field: 'includePaths' | 'excludePaths') {
   const pattern = z
     .string({ error: `${field} entries must be strings` })
-    .max(MAX_PATH_PATTERN_LENGTH, `${field} patterns must be at most ${MAX_PATH_PATTERN_LENGTH} characters`)
-    .superRefine((p, ctx) => {
-      try {
-        new RegExp(p);
-      } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
-        ctx.addIssue({ code: 'custom', message: `Invalid ${field} pattern "${p}": ${reason}`, input: p });
-      }
-    });
+    .max(MAX_PATH_PATTERN_LENGTH, `${field} patterns must be at most ${MAX_PATH_PATTERN_LENGTH} characters`);
   return z
     .array(pattern, { error: `${field} must be an array of regular expression strings` })
     .max(MAX_PATH_PATTERNS, `${field} may contain at most ${MAX_PATH_PATTERNS} patterns`)
+    .superRefine((patterns, ctx) => {
+      const size = patterns.reduce((sum, p) => sum + patternSize(p), 0);
+      if (size > MAX_PATH_PATTERNS_SIZE) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} patterns have a size of ${size} in all, more than ${MAX_PATH_PATTERNS_SIZE} (each character, class or escape counts 1; a counted repetition such as {1,100} multiplies what it repeats)`,
+        });
+        return;
+      }
+      patterns.forEach((p, i) => {
+        const problem = patternProblem(p);
+        if (problem) ctx.addIssue({ code: 'custom', path: [i], message: `Invalid ${field} pattern "${p}": ${problem}`, input: p });
+      });
+    })
     .default(() => []);
 }
 
@@ -44,10 +55,10 @@ export const crawlRequestSchema = z.strictObject({
     .optional()
     .describe('Natural-language text from which crawler options are generated.'),
   excludePaths: pathPatterns('excludePaths').describe(
-    'Regex patterns on the URL pathname. Matching URLs are excluded.',
+    'RE2 patterns on the URL pathname. Matching URLs are excluded.',
   ),
   includePaths: pathPatterns('includePaths').describe(
-    'Regex patterns on the URL pathname. Only matching URLs are included.',
+    'RE2 patterns on the URL pathname. Only matching URLs are included.',
   ),
   maxDiscoveryDepth: z
     .int({ error: 'maxDiscoveryDepth must be a non-negative integer' })

@@ -1,5 +1,6 @@
 // Decides which discovered URLs a crawl follows. Mirrors the public API's rules
 // (see shared/reference/firecrawl-v2.md section 2.2).
+import { compilePathPattern } from './path-patterns.ts';
 
 export interface LinkFilterOptions {
   includePaths: string[];
@@ -37,8 +38,9 @@ export function createLinkFilter(startUrl: string, opts: LinkFilterOptions) {
   const start = new URL(startUrl);
   const startHost = bareHost(start.hostname);
   const scope = crawlScope(start.pathname);
-  const includes = opts.includePaths.filter((p) => p.trim() !== '').map((p) => new RegExp(p));
-  const excludes = opts.excludePaths.filter((p) => p.trim() !== '').map((p) => new RegExp(p));
+  // Compiled once per filter (one per crawl context), never per URL.
+  const includes = opts.includePaths.filter((p) => p.trim() !== '').map(compilePathPattern);
+  const excludes = opts.excludePaths.filter((p) => p.trim() !== '').map(compilePathPattern);
 
   const subject = (url: URL) => (opts.regexOnFullURL ? url.href : url.pathname);
 

@@ -46,7 +46,7 @@ const SYSTEM_PROMPT = `You configure a web crawler. The user describes what to c
 Answer with one JSON object and nothing else. Include only the options the description calls for; leave the others out.
 
 Options:
-- includePaths: array of JavaScript regular expressions matched against the URL pathname (e.g. "/blog/post-1"; no host, no query string). Only URLs matching at least one pattern are crawled. Patterns are unanchored, so anchor them yourself, e.g. "^/blog/".
+- includePaths: array of regular expressions in RE2 syntax (no lookahead, lookbehind or backreferences) matched against the URL pathname (e.g. "/blog/post-1"; no host, no query string). Only URLs matching at least one pattern are crawled. Patterns are unanchored, so anchor them yourself, e.g. "^/blog/".
 - excludePaths: array of regular expressions like includePaths; URLs matching any of them are skipped.
 - regexOnFullURL: boolean; when true, includePaths and excludePaths are matched against the full URL instead of the pathname.
 - maxDiscoveryDepth: non-negative integer; how many links away from the start page to follow (the start page and sitemap pages are depth 0).

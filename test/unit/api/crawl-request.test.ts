@@ -4,6 +4,7 @@ import {
   type CrawlRequest,
   type CrawlRequestInput,
 } from '../../../src/features/crawl/crawl-request.ts';
+import { MAX_PATH_PATTERNS_SIZE } from '../../../src/features/crawl/path-patterns.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -173,12 +174,41 @@ describe('crawlRequestSchema field rules', () => {
     expect(details[0]).toMatchObject({ path: ['excludePaths', 0] });
   });
 
-  it('accepts JS regex features in path patterns', () => {
+  it('accepts RE2 syntax in path patterns', () => {
     const parsed = crawlRequestSchema.parse({
       url: 'https://example.com',
-      includePaths: ['^/(?!private)', '/docs/(\\w+)/\\1'],
+      includePaths: ['^/(a+)+$', '^/blog/(?P<slug>[\\w-]+)$', '(?i)^/docs/', '\\.pdf$'],
     });
-    expect(parsed.includePaths).toHaveLength(2);
+    expect(parsed.includePaths).toHaveLength(4);
+  });
+});
+
+describe('crawlRequestSchema path patterns RE2 cannot run', () => {
+  const note = 'is not supported; patterns run on a linear-time engine (RE2 syntax)';
+  it.each([
+    ['^/(?=a)', 'lookahead (?=...)'],
+    ['^/(?!private)', 'negative lookahead (?!...)'],
+    ['(?<=/blog)/x', 'lookbehind (?<=...)'],
+    ['(?<!/blog)/x', 'negative lookbehind (?<!...)'],
+    ['/docs/(\\w+)/\\1', 'backreference \\1'],
+    ['/(?<part>\\w+)/\\k<part>', 'named backreference \\k<name>'],
+    ['^/a*+b', 'possessive quantifier *+'],
+    ['^/(?>a|ab)c', 'atomic group (?>...)'],
+  ])('answers 400 naming the pattern %s and its construct', (pattern, construct) => {
+    const { error, details } = rejectMessage(crawlRequestSchema, { url: 'https://example.com', includePaths: ['^/ok', pattern] });
+    expect(error).toBe(`includePaths.1: Invalid includePaths pattern "${pattern}": ${construct} ${note}`);
+    expect(details[0]).toMatchObject({ code: 'custom', path: ['includePaths', 1] });
+    expect(reject({ url: 'https://example.com', excludePaths: [pattern] })).toBe(`excludePaths.0: Invalid excludePaths pattern "${pattern}": ${construct} ${note}`);
+  });
+
+  it('refuses patterns whose counted repetitions expand too far, before parsing them', () => {
+    const huge = '.{1000}'.repeat(285);
+    expect(reject({ url: 'https://example.com', includePaths: [huge] })).toBe(
+      `includePaths: includePaths patterns have a size of 285000 in all, more than ${MAX_PATH_PATTERNS_SIZE} (each character, class or escape counts 1; a counted repetition such as {1,100} multiplies what it repeats)`,
+    );
+    const many = Array.from({ length: 21 }, () => '[a-z]{1000}');
+    expect(reject({ url: 'https://example.com', excludePaths: many })).toMatch(/^excludePaths: excludePaths patterns have a size of 21000 in all/);
+    expect(crawlRequestSchema.parse({ url: 'https://example.com', excludePaths: many.slice(1) }).excludePaths).toHaveLength(20);
   });
 });
 

@@ -64,4 +64,17 @@ describe('createLinkFilter', () => {
     expect(filter.checkStart('http://a.test/blog').allowed).toBe(false);
     expect(createLinkFilter('http://a.test/blog', defaults).checkStart('http://a.test/blog').allowed).toBe(true);
   });
+
+  it('decides on a catastrophic-backtracking includePaths pattern in linear time', () => {
+    const filter = createLinkFilter('http://a.test/', { ...defaults, includePaths: ['^/(a+)+$'], excludePaths: ['^/(a|aa)+x$'] });
+    const started = performance.now();
+    expect(filter.check(`http://a.test/${'a'.repeat(40)}!`)).toEqual({ allowed: false, reason: 'matches no includePaths pattern' });
+    expect(filter.check(`http://a.test/${'a'.repeat(40)}`).allowed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('names the excludePaths pattern that matched', () => {
+    const filter = createLinkFilter('http://a.test/', { ...defaults, excludePaths: ['^/tmp', '\\.bak$'] });
+    expect(filter.check('http://a.test/x/file.bak')).toEqual({ allowed: false, reason: 'matches excludePaths pattern \\.bak$' });
+  });
 });

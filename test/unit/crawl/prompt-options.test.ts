@@ -103,6 +103,14 @@ describe('generateCrawlOptions', () => {
     expect(err.message).toContain('includePaths');
   });
 
+  it('rejects a generated pattern RE2 cannot run, naming the pattern and the construct', async () => {
+    answer = reply('{"includePaths":["^/blog/(?!drafts)"]}');
+    const err = await httpError(generate());
+    expect(err.message).toBe(
+      `${PROMPT_FAILURE_MESSAGE} Reason: the generated options were invalid: includePaths.0: Invalid includePaths pattern "^/blog/(?!drafts)": negative lookahead (?!...) is not supported; patterns run on a linear-time engine (RE2 syntax)`,
+    );
+  });
+
   it('rejects an out-of-range value, naming the field', async () => {
     answer = reply('{"limit":-1}');
     expect((await httpError(generate())).message).toMatch(/limit/);

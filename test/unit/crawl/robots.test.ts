@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFetch } from '../../support/fake-fetch.ts';
-import { CRAWLER_ROBOTS_TOKEN, fetchRobotsTxt, parseRobots } from '../../../src/features/crawl/robots.ts';
+import { CRAWLER_ROBOTS_TOKEN, DEFAULT_ROBOTS_MAX_BYTES, fetchRobotsTxt, matchesRule, parseRobots } from '../../../src/features/crawl/robots.ts';
 
 
 const ROBOTS_URL = 'https://a.test/robots.txt';
@@ -34,6 +34,13 @@ describe('fetchRobotsTxt', () => {
     expect(Buffer.byteLength(text ?? '')).toBeLessThanOrEqual(500 * 1024);
     expect(allowed(text ?? '', '/early')).toBe(false);
     expect(allowed(text ?? '', '/late')).toBe(true);
+  });
+
+  it('cuts at the last line break before the limit, so no rule is read half', async () => {
+    const body = 'User-agent: *\nDisallow: /private-area\n';
+    const text = await fetchRobotsTxt('https://a.test', fakeFetch({ [ROBOTS_URL]: { status: 200, body } }), 30);
+    expect(text).toBe('User-agent: *\n');
+    expect(allowed(text ?? '', '/private')).toBe(true);
   });
 });
 
@@ -96,5 +103,81 @@ describe('parseRobots', () => {
     expect(robots.isAllowed('http://a.test/x')).toBe(true);
     expect(robots.isAllowed('https://a.test:8443/x')).toBe(true);
     expect(robots.isAllowed('https://b.test/x')).toBe(true);
+  });
+});
+
+describe('robots.txt groups, as Google reads them', () => {
+  it('ignores rules before the first User-agent', () => {
+    expect(allowed('Disallow: /\nUser-agent: *\nDisallow: /x\n', '/page')).toBe(true);
+  });
+
+  it('keeps a group open across blank lines, comments and Sitemap or unknown lines', () => {
+    const text = 'User-agent: a\n\n# note\nSitemap: /s.xml\nCrawl-delay: 5\nUser-agent: CrawlServiceBot\nDisallow: /shared\n';
+    expect(allowed(text, '/shared')).toBe(false);
+    expect(allowed(text, '/shared', 'a')).toBe(false);
+  });
+
+  it('starts a new group at a User-agent line after a rule, and merges groups naming the same agent', () => {
+    const text = 'User-agent: CrawlServiceBot\nDisallow: /one\nUser-agent: other\nDisallow: /two\n\nUser-agent: crawlservicebot\nDisallow: /three\n';
+    expect(allowed(text, '/one')).toBe(false);
+    expect(allowed(text, '/two')).toBe(true);
+    expect(allowed(text, '/three')).toBe(false);
+  });
+
+  it('uses a group naming the crawler even when it has no rules, instead of *', () => {
+    expect(allowed('User-agent: *\nDisallow: /\n\nUser-agent: CrawlServiceBot\nDisallow:\n', '/page')).toBe(true);
+  });
+
+  it('compares percent-encoded forms', () => {
+    const text = 'User-agent: *\nDisallow: /café\nDisallow: /a%2fb\n';
+    expect(allowed(text, '/caf%C3%A9/menu')).toBe(false);
+    expect(allowed(text, '/a%2Fb')).toBe(false);
+  });
+});
+
+describe('matchesRule', () => {
+  it.each([
+    ['/', '/anything', true],
+    ['/fish', '/fish.html', true],
+    ['/fish', '/Fish', false],
+    ['/fish$', '/fish', true],
+    ['/fish$', '/fish/', false],
+    ['/*.php', '/folder/index.php?x=1', true],
+    ['/*.php$', '/folder/index.php?x=1', false],
+    ['/*.php$', '/a.php.php', true],
+    ['/a*b*c', '/a-c-b-c', true],
+    ['/a*b*c$', '/abcbc', true],
+    ['/a*bc$', '/abcb', false],
+    ['*/x', '/a/x', true],
+    ['/a**$', '/a', true],
+    ['/p$x', '/p$x', true],
+  ])('%s against %s is %s', (pattern, path, expected) => {
+    expect(matchesRule(pattern, path)).toBe(expected);
+  });
+});
+
+describe('hostile robots.txt', () => {
+  it('parses 500 KB of blank lines in under a second, keeping the group open', () => {
+    const text = `User-agent: *\n${'\n'.repeat(260_000)}${' \r\n'.repeat(83_000)}Disallow: /private\nSitemap: /late-sitemap.xml\n`;
+    expect(text.length).toBeGreaterThan(500_000);
+    expect(text.length).toBeLessThanOrEqual(DEFAULT_ROBOTS_MAX_BYTES);
+    const started = performance.now();
+    const robots = parseRobots(ROBOTS_URL, text, CRAWLER_ROBOTS_TOKEN);
+    const privateAllowed = robots.isAllowed('https://a.test/private/x');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(privateAllowed).toBe(false);
+    expect(robots.sitemaps).toEqual(['https://a.test/late-sitemap.xml']);
+  });
+
+  it('parses and applies a 500 KB wildcard rule in under a second', () => {
+    const text = `User-agent: *\nDisallow: /${'*'.repeat(250_000)}x${'*'.repeat(250_000)}$\n`;
+    expect(text.length).toBeGreaterThan(500_000);
+    expect(text.length).toBeLessThanOrEqual(DEFAULT_ROBOTS_MAX_BYTES);
+    const path = `/${'a'.repeat(2_000)}`;
+    const started = performance.now();
+    const robots = parseRobots(ROBOTS_URL, text, CRAWLER_ROBOTS_TOKEN);
+    const decisions = [robots.isAllowed(`https://a.test${path}`), robots.isAllowed(`https://a.test${path}x${path}`)];
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(decisions).toEqual([true, false]);
   });
 });

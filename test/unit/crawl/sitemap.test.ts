@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
-import { collectSitemapUrls, parseSitemap } from '../../../src/features/crawl/sitemap.ts';
+import { collectSitemapUrls, DEFAULT_SITEMAP_LIMITS, parseSitemap } from '../../../src/features/crawl/sitemap.ts';
 
 
 const urlset = (...locs: string[]) =>
@@ -60,8 +60,73 @@ describe('parseSitemap', () => {
     expect(parse(text, 'https://a.test/sitemap.txt')).toEqual({ urls: ['https://a.test/one', 'https://a.test/two'], sitemaps: [] });
   });
 
+  it('reads text sitemaps with CR line ends', () => {
+    expect(parse('https://a.test/one\rhttps://a.test/two\r', 'https://a.test/sitemap.txt').urls).toEqual(['https://a.test/one', 'https://a.test/two']);
+  });
+
+  it('counts an entry only once it is closed, and ignores entries nested in an open one', () => {
+    const xml = '<urlset><url><loc>https://a.test/a</loc><url><loc>https://a.test/b</loc></url><url><loc>https://a.test/c</loc></urlset>';
+    expect(parse(xml).urls).toEqual(['https://a.test/a']);
+  });
+
+  it('stops at a comment, CDATA or tag left open', () => {
+    const entry = (p: string) => `<url><loc>https://a.test/${p}</loc></url>`;
+    expect(parse(`<urlset>${entry('a')}<!-- ${entry('b')}`).urls).toEqual(['https://a.test/a']);
+    expect(parse(`<urlset>${entry('a')}<url><loc><![CDATA[https://a.test/b</loc></url>`).urls).toEqual(['https://a.test/a']);
+    expect(parse(`<urlset>${entry('a')}<url <loc>https://a.test/b</loc></url`).urls).toEqual(['https://a.test/a']);
+  });
+
+  it('reads at most maxUrls entries and says so', () => {
+    const limits = { ...DEFAULT_SITEMAP_LIMITS, maxUrls: 2 };
+    const xml = urlset('https://a.test/1', 'https://a.test/2', 'https://a.test/3');
+    expect(parseSitemap(Buffer.from(xml), 'https://a.test/s.xml', limits)).toEqual({ urls: ['https://a.test/1', 'https://a.test/2'], sitemaps: [], capped: true });
+    expect(parseSitemap(Buffer.from(urlset('https://a.test/1', 'https://a.test/2')), 'https://a.test/s.xml', limits).capped).toBeUndefined();
+    const text = 'https://a.test/1\nhttps://a.test/2\nhttps://a.test/3\n';
+    expect(parseSitemap(Buffer.from(text), 'https://a.test/s.txt', limits)).toEqual({ urls: ['https://a.test/1', 'https://a.test/2'], sitemaps: [], capped: true });
+  });
+
+  it('refuses a body over maxBytes, and stops inflating a gzip bomb at maxBytes', () => {
+    const limits = { maxBytes: 1024, maxUrls: 10 };
+    const xml = urlset(...Array.from({ length: 40 }, (_, i) => `https://a.test/${i}`));
+    expect(() => parseSitemap(Buffer.from(xml), 'https://a.test/s.xml', limits)).toThrow(
+      'The sitemap is larger than 1024 bytes as received (CRAWL_SITEMAP_MAX_BYTES), so it was skipped',
+    );
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 1 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(() => parseSitemap(bomb, 'https://a.test/s.xml.gz', { maxBytes: 1024 * 1024, maxUrls: 10 })).toThrow(
+      'The sitemap is larger than 1048576 bytes once inflated (CRAWL_SITEMAP_MAX_BYTES), so it was skipped',
+    );
+  });
+
   it('finds nothing in an HTML page served as a sitemap', () => {
     expect(parse('<!DOCTYPE html><html><body><a href="https://a.test/x">x</a></body></html>')).toEqual({ urls: [], sitemaps: [] });
+  });
+});
+
+describe('parseSitemap on hostile input', () => {
+  const FIFTY_MB = DEFAULT_SITEMAP_LIMITS.maxBytes;
+  const fill = (unit: string) => Buffer.from(unit.repeat(Math.floor(FIFTY_MB / unit.length)));
+
+  it.each([
+    ['unclosed <url> tags', '<url>'],
+    ['<url><loc> fragments', '<url><loc>'],
+    ['prefixed fragments', '<sm:url><sm:loc>x'],
+    ['locs in entries never closed', '<url><loc>https://a.test/p</loc>'],
+  ])('parses 50 MB of %s in under a second', (_name, unit) => {
+    const body = fill(unit);
+    expect(body.length).toBeGreaterThan(FIFTY_MB - unit.length);
+    const started = performance.now();
+    const parsed = parseSitemap(body, 'https://a.test/sitemap.xml');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(parsed).toEqual({ urls: [], sitemaps: [] });
+  });
+
+  it('reads the entries before 50 MB of unclosed tags', () => {
+    const head = urlset('https://a.test/real').replace('</urlset>', '');
+    const body = Buffer.concat([Buffer.from(head), fill('<url>').subarray(head.length)]);
+    const started = performance.now();
+    expect(parseSitemap(body, 'https://a.test/sitemap.xml').urls).toEqual(['https://a.test/real']);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
@@ -185,5 +250,12 @@ describe('collectSitemapUrls', () => {
     expect(result.errors.map((e) => e.url)).toEqual(['https://a.test/down.xml', 'https://a.test/blocked.xml', 'https://a.test/bad.xml.gz']);
     expect(result.errors[0].error).toBe('HTTP 503');
     expect(result.errors[1].error).toBe('address is private');
+  });
+
+  it('uses the first entries of a sitemap with too many and reports the rest as ignored', async () => {
+    const fetch = fakeFetch({ 'https://a.test/sitemap.xml': ok(urlset('https://a.test/1', 'https://a.test/2', 'https://a.test/3')) });
+    const result = await collectSitemapUrls({ startUrl: 'https://a.test/', robotsSitemaps: [], fetch, limits: { maxBytes: 1_000_000, maxUrls: 2 } });
+    expect(result.urls).toEqual(['https://a.test/1', 'https://a.test/2']);
+    expect(result.errors).toEqual([{ url: 'https://a.test/sitemap.xml', error: 'Only the first 2 entries of the sitemap were read (CRAWL_SITEMAP_MAX_URLS)' }]);
   });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fakeFetch } from '../../support/fake-fetch.ts';
+import { crawlRobots } from '../../../src/features/crawl/crawl-robots.ts';
+
+const parsed = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../src/features/crawl/robots.ts', async (importOriginal) => {
+  const robots = await importOriginal<typeof import('../../../src/features/crawl/robots.ts')>();
+  return {
+    ...robots,
+    parseRobots: (...args: Parameters<typeof robots.parseRobots>) => {
+      parsed.count++;
+      return robots.parseRobots(...args);
+    },
+  };
+});
+
+const base = { startUrl: 'https://a.test/docs/', userAgent: 'CrawlServiceBot', ignore: false, maxBytes: 512_000 };
+
+describe('crawlRobots', () => {
+  it('parses the stored robots.txt once per crawl, however many batches ask', async () => {
+    const requested: string[] = [];
+    const fetch = fakeFetch({ 'https://b.test/robots.txt': { status: 200, body: 'User-agent: *\nDisallow: /b-private' } }, requested);
+    // Each batch reads the crawl row again, so the text is an equal string, not the same one.
+    const stored = () => ['User-agent: *', 'Disallow: /private', 'Sitemap: https://a.test/map.xml'].join('\n');
+    parsed.count = 0;
+    for (let batch = 0; batch < 3; batch++) {
+      const robots = crawlRobots({ ...base, crawlId: 'crawl-1', startRobotsTxt: stored(), fetch });
+      expect(robots.sitemaps).toEqual(['https://a.test/map.xml']);
+      expect(await robots.isAllowed('https://a.test/private/x')).toBe(false);
+      expect(await robots.isAllowed('https://b.test/b-private')).toBe(false);
+    }
+    expect(parsed.count).toBe(2);
+    expect(requested).toEqual(['https://b.test/robots.txt']);
+  });
+
+  it('parses again when the stored text changed (the crawl was planned again)', async () => {
+    const fetch = fakeFetch({});
+    parsed.count = 0;
+    crawlRobots({ ...base, crawlId: 'crawl-2', startRobotsTxt: 'User-agent: *\nDisallow: /old', fetch });
+    const robots = crawlRobots({ ...base, crawlId: 'crawl-2', startRobotsTxt: 'User-agent: *\nDisallow: /new', fetch });
+    expect(parsed.count).toBe(2);
+    expect(await robots.isAllowed('https://a.test/old')).toBe(true);
+    expect(await robots.isAllowed('https://a.test/new')).toBe(false);
+  });
+
+  it('allows everything without parsing when robots.txt is ignored', async () => {
+    parsed.count = 0;
+    const robots = crawlRobots({ ...base, crawlId: 'crawl-3', startRobotsTxt: 'User-agent: *\nDisallow: /', ignore: true, fetch: fakeFetch({}) });
+    expect(await robots.isAllowed('https://a.test/x')).toBe(true);
+    expect(robots.sitemaps).toEqual([]);
+    expect(parsed.count).toBe(0);
+  });
+});
