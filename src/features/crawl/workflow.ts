@@ -4,6 +4,7 @@
 // Control activities (plan, finish) run on this workflow's own task queue; scrape
 // batches on the browser queue, where each waits for a worker's browser slot.
 import {
+  ActivityCancellationType,
   CancellationScope,
   ChildWorkflowCancellationType,
   condition,
@@ -45,12 +46,15 @@ const MORE_BATCHES_PRIORITY = 2;
 /** A batch that gave its browser up to another crawl queues behind the crawl it yielded to. */
 const AFTER_YIELD_PRIORITY = 4;
 
-function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeoutMs: number, priorityKey?: number) {
+function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeoutMs: number, priorityKey: number | undefined, waitForCancellation: boolean) {
   return proxyActivities<CrawlActivities>({
     startToCloseTimeout: '30 minutes',
     // A batch on a dead worker is noticed after this long and retried elsewhere.
     heartbeatTimeout: heartbeatTimeoutMs,
     retry: BATCH_RETRY,
+    // A cancelled crawl finishes only once its batches stopped storing pages; the SDK's
+    // default (TRY_CANCEL) reports a batch cancelled as soon as it is asked to stop.
+    ...(waitForCancellation && { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }),
     ...(settings && {
       taskQueue: settings.browserTaskQueue,
       priority: { priorityKey, fairnessKey: settings.teamId },
@@ -104,6 +108,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
   const batchesWaitForWork = patched('batches-wait-for-work');
+  const cancelWaitsForBatches = patched('cancel-waits-for-batches');
   let starved = false;
   let yielded = false;
 
@@ -122,16 +127,18 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
 
     const launch = async () => {
       const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
-      inFlight++;
       queued = Math.max(0, queued - run.batchSize);
       let priorityKey: number | undefined;
       if (settings) {
-        priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 1 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
+        priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 0 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
         yielded = false;
         // Running batches of other crawls see this and may give their browser up (fair share).
         await queueForBrowser({ holder: batchKey, crawlId, teamId: settings.teamId });
       }
-      scrapeActivity(settings, run.heartbeatTimeoutMs, priorityKey)({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
+      // Counted only once scheduled: a launch that failed or was cancelled above has no
+      // batch whose end would uncount it, and the cleanup below waits for inFlight === 0.
+      inFlight++;
+      scrapeActivity(settings, run.heartbeatTimeoutMs, priorityKey, cancelWaitsForBatches)({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;
