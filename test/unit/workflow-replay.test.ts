@@ -2,7 +2,9 @@
 // current workflow code. A change that breaks this needs patched() (see README).
 // Record new fixtures with: RECORD_HISTORY=<file> npm test -- test/integration/crawl.test.ts
 // (a plain crawl) or RECORD_HISTORY_DIR=<dir> npm test -- test/integration/webhooks.test.ts
-// (a crawl with a webhook, and its delivery workflow).
+// (a crawl with a webhook, and its delivery workflow) or RECORD_HISTORY_DIR=<dir> npm test --
+// test/integration/crawl-workflow.test.ts (a crawl cancelled while batches run, stub activities).
+// crawl-cancelled-before-patch.json was recorded before the 'cancel-waits-for-batches' patch.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

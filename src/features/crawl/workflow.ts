@@ -46,7 +46,7 @@ const MORE_BATCHES_PRIORITY = 2;
 /** A batch that gave its browser up to another crawl queues behind the crawl it yielded to. */
 const AFTER_YIELD_PRIORITY = 4;
 
-function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeoutMs: number, priorityKey?: number) {
+function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeoutMs: number, priorityKey: number | undefined, waitForCancellation: boolean) {
   return proxyActivities<CrawlActivities>({
     startToCloseTimeout: '30 minutes',
     // A batch on a dead worker is noticed after this long and retried elsewhere.
@@ -56,11 +56,10 @@ function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeout
     // default browser queue is (their workflow's queue + "-browser"); the queue is not part of
     // what a replay compares.
     taskQueue: settings?.browserTaskQueue ?? `${workflowInfo().taskQueue}-browser`,
-    ...(settings && {
-      priority: { priorityKey, fairnessKey: settings.teamId },
-      // A cancelled crawl is finished only after its batches have let go of their browsers and rows.
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    }),
+    // A cancelled crawl finishes only once its batches stopped storing pages; the SDK's
+    // default (TRY_CANCEL) reports a batch cancelled as soon as it is asked to stop.
+    ...(waitForCancellation && { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }),
+    ...(settings && { priority: { priorityKey, fairnessKey: settings.teamId } }),
   }).scrapeBatch;
 }
 
@@ -110,6 +109,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
   const batchesWaitForWork = patched('batches-wait-for-work');
+  const cancelWaitsForBatches = patched('cancel-waits-for-batches');
   let starved = false;
   let yielded = false;
 
@@ -128,16 +128,18 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
 
     const launch = async () => {
       const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
-      inFlight++;
       queued = Math.max(0, queued - run.batchSize);
       let priorityKey: number | undefined;
       if (settings) {
-        priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 1 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
+        priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 0 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
         yielded = false;
         // Running batches of other crawls see this and may give their browser up (fair share).
         await queueForBrowser({ holder: batchKey, crawlId, teamId: settings.teamId });
       }
-      scrapeActivity(settings, run.heartbeatTimeoutMs, priorityKey)({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
+      // Counted only once scheduled: a launch that failed or was cancelled above has no
+      // batch whose end would uncount it, and the cleanup below waits for inFlight === 0.
+      inFlight++;
+      scrapeActivity(settings, run.heartbeatTimeoutMs, priorityKey, cancelWaitsForBatches)({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;
