@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { CrawlRequest } from './crawl-request.ts';
 import { pageCredits } from '../../platform/usage/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import { chromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import { crawlRobots } from './crawl-robots.ts';
 import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
 import { createLinkFilter } from './link-filter.ts';
@@ -79,6 +80,7 @@ export const CREDITS_WARNING = 'The crawl stopped early because the team ran out
 
 export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
   const network = givenNetwork ?? createCrawlNetwork(config);
+  const browser = chromiumLaunch(config.chromium);
 
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
@@ -314,8 +316,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const first = await moreTargets(2 * input.concurrency);
       if (first.targets.length > 0 || !first.exhausted) {
         await scrapeWithBrowser(first.targets, {
-          chromiumPath: config.chromium.path,
-          headless: config.chromium.headless,
+          browser,
           concurrency: input.concurrency,
           scrapeOptions: so,
           userAgents: network.userAgents,

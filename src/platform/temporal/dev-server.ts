@@ -20,6 +20,12 @@ export interface DevServerOptions {
   dataDir: string;
   port: number;
   uiPort?: number;
+  /**
+   * The HTTP API (every workflow as JSON, no key) and the metrics endpoint. Random free ports when
+   * unset; `npm start` pins them so the address guard can refuse them (service-endpoints.ts).
+   */
+  httpPort?: number;
+  metricsPort?: number;
   namespace: string;
   /** In memory when false: for tests. */
   persist: boolean;
@@ -53,6 +59,8 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
       '--log-level', 'warn',
       ...(opts.persist ? ['--db-filename', join(opts.dataDir, 'temporal.db')] : []),
       ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
+      ...(opts.httpPort ? ['--http-port', String(opts.httpPort)] : []),
+      ...(opts.metricsPort ? ['--metrics-port', String(opts.metricsPort)] : []),
       ...devServerSearchAttributeFlags(),
       // Task-queue fairness: among browser tasks of equal priority, teams (the fairness key) take turns.
       '--dynamic-config-value', 'matching.enableFairness=true',
