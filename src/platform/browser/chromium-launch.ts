@@ -98,7 +98,9 @@ function writeWrapper(executable: string, user: ChromiumUser): { wrapper: string
       'for arg; do',
       `  case "$arg" in --user-data-dir=*) ${chown} -R ${owner} -- "\${arg#--user-data-dir=}" || exit 1 ;; esac`,
       'done',
+      // Out of the worker's directory, which the user may not read; the shell's record of it goes too.
       `cd ${shellQuote(home)} || exit 1`,
+      'unset OLDPWD',
       `exec ${setpriv} --reuid=${user.uid} --regid=${user.gid} --clear-groups -- ${shellQuote(executable)} "$@"`,
       '',
     ].join('\n'),
