@@ -154,13 +154,14 @@ export function chromiumLaunch(settings: ChromiumSettings): ChromiumLaunch {
   };
 }
 
-function firstLines(text: string, n: number): string {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !/dbus|Call log|^=+/.test(l))
-    .slice(0, n)
-    .join(' | ');
+/** Playwright's first line plus what the browser itself wrote to stderr, on one line. */
+function summary(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim());
+  const own = lines
+    .map((l) => /^\[pid=\d+\]\[err\]\s*(.*)$/.exec(l)?.[1])
+    .filter((l): l is string => l !== undefined && l !== '' && !/dbus/i.test(l));
+  const first = lines.find((l) => l !== '') ?? 'unknown error';
+  return own.length ? `${first}: ${own.slice(-3).join(' | ')}` : first;
 }
 
 /** One line for a Chromium that does not start as configured, naming the setting that decides. */
@@ -175,7 +176,7 @@ export function explainLaunchFailure(error: unknown, launch: ChromiumLaunch, set
       'Set CHROMIUM_SANDBOX=false to run Chromium without it and accept that a page exploiting Chromium runs unconfined.'
     );
   }
-  return `Chromium does not start (${launch.executable}${as}; CHROMIUM_PATH, CHROMIUM_USER, CHROMIUM_SANDBOX decide how): ${firstLines(text, 3)}`;
+  return `Chromium does not start (${launch.executable}${as}; CHROMIUM_PATH, CHROMIUM_USER, CHROMIUM_SANDBOX decide how): ${summary(text)}`;
 }
 
 /**
