@@ -51,6 +51,9 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     if (await portOpen(opts.port)) {
       throw new Error(`port ${opts.port} is already in use by another program; stop it, or set TEMPORAL_DEV_PORT, or point TEMPORAL_ADDRESS at that server`);
     }
+    for (const [port, setting] of [[opts.httpPort, 'TEMPORAL_DEV_HTTP_PORT'], [opts.metricsPort, 'TEMPORAL_DEV_METRICS_PORT']] as const) {
+      if (port && (await portOpen(port))) throw new Error(`port ${port} is already in use by another program; stop it, or set ${setting} to a free port`);
+    }
     const args = [
       'server', 'start-dev',
       '--ip', '127.0.0.1',
