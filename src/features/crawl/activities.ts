@@ -20,7 +20,6 @@ import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
-import { proxyFailure } from '../scrape/proxy-errors.ts';
 import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
 import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
@@ -328,9 +327,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           onPage: (page: FetchedPage) => {
             // The guard proxy answers a refused address with 403 and an unreachable one with 502:
             // then the page is the proxy's refusal, not the site's answer.
-            const failure =
-              proxyFailure(page.statusCode, page.finalUrl) ??
-              (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
+            const failure = page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined;
             if (failure) return fail(page.target, failure);
             return handleLoad(
               page.target,

@@ -119,7 +119,7 @@ function endpointKey(hostname: string, port: number): string {
   return `${unbracket(hostname).toLowerCase()}:${port}`;
 }
 
-// Worded like Crawlee's in-process proxy reports (proxy-errors.ts), so a page's error reads the same either way.
+// What a page's error says about a connection the proxy could not make, in words before codes.
 const NETWORK_FAILURES: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
   ECONNRESET: 'the server closed the connection without answering',
