@@ -37,8 +37,9 @@ RUN DATABASE_URL=postgresql://generate@localhost/unused npx prisma generate
 
 COPY . .
 
-# Run as the image's unprivileged `node` user (uid 1000); the app launches
-# Chromium with --no-sandbox. The only writable places it may need in /app are
+# Run as the image's unprivileged `node` user (uid 1000); Chromium runs as the
+# same user with its sandbox on (the worker's container needs user namespaces:
+# see security_opt in docker-compose.yml). The only writable places it may need in /app are
 # the embedded-services data folder (unused when DATABASE_URL / TEMPORAL_ADDRESS
 # are set) and Crawlee's default storage folder.
 RUN mkdir -p /app/.data /app/storage && chown node:node /app/.data /app/storage

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { Client, Connection } from '@temporalio/client';
-import { chromium } from 'playwright';
+import { chromium, type LaunchOptions } from 'playwright';
 import { loadConfig } from '../src/platform/config.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
@@ -23,7 +23,7 @@ import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
-import { CHROMIUM_ARGS } from '../src/features/scrape/browser-scraper.ts';
+import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
@@ -73,11 +73,11 @@ function cpu(pid: number | 'self'): { own: number; reaped: number } {
   return { own: (fields[11]! + fields[12]!) / tick, reaped: (fields[13]! + fields[14]!) / tick };
 }
 
-async function bareCrawlee(url: string, chromiumPath: string): Promise<number> {
+async function bareCrawlee(url: string, launchOptions: LaunchOptions): Promise<number> {
   let pages = 0;
   const crawler = new PlaywrightCrawler(
     {
-      launchContext: { launcher: chromium, launchOptions: { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS } },
+      launchContext: { launcher: chromium, launchOptions },
       browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 10_000 },
       useSessionPool: false,
       minConcurrency: CONCURRENCY,
@@ -186,7 +186,7 @@ async function main() {
       }
       const cpuBefore = cpu('self');
       const nodeBefore = process.cpuUsage();
-      const bare = await bareCrawlee(`${site.url}/`, chromiumPath);
+      const bare = await bareCrawlee(`${site.url}/`, chromiumLaunch({ ...config.chromium, headless: true }).launchOptions(undefined));
       const nodeUsed = process.cpuUsage(nodeBefore);
       bareCpu = { node: bareCpu.node + (nodeUsed.user + nodeUsed.system) / 1e6, chromium: bareCpu.chromium + cpu('self').reaped - cpuBefore.reaped };
       const service = await serviceCrawl();

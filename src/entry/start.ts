@@ -125,6 +125,8 @@ runMain('start', async () => {
         dataDir: config.dataDir,
         port: config.temporal.devPort,
         uiPort: config.temporal.devUiPort,
+        httpPort: config.temporal.devHttpPort,
+        metricsPort: config.temporal.devMetricsPort,
         namespace: config.temporal.namespace,
         persist: true,
         log,

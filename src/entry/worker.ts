@@ -4,6 +4,7 @@
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
+import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
 import { FEATURES } from '../features/index.ts';
 import { connectTemporal } from '../platform/temporal/connection.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
@@ -12,6 +13,9 @@ import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
   const { config, log, address, db } = await bootService('worker');
+  // Before any task is polled: a Chromium that cannot start sandboxed stops the worker with one line.
+  const browser = await checkChromiumStarts(config.chromium);
+  if (!config.chromium.sandbox) log.warn('Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page exploiting Chromium runs unconfined');
   // No SDK signal handlers: ours (onShutdown) decide when the worker drains.
   Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
   const clientConnection = await connectTemporal(address, log);
@@ -33,6 +37,7 @@ runMain('worker', async () => {
     browserTaskQueue: config.temporal.browserTaskQueue,
     webhookTaskQueue: config.temporal.webhookTaskQueue,
     browserSlots: config.worker.browserSlots,
+    chromium: { sandbox: config.chromium.sandbox, uid: browser.user?.uid ?? process.getuid?.() },
     namespace: config.temporal.namespace,
     address,
   });

@@ -2,6 +2,7 @@
 // README's table; add new ones there too.
 import { resolve } from 'node:path';
 import { parseAllowlist } from './net/address-policy.ts';
+import { CHROMIUM_ENVIRONMENT } from './browser/chromium-environment.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -31,6 +32,30 @@ function bool(name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
   throw new Error(`${name} must be true or false, got "${v}"`);
+}
+
+/** The named variables that are set, and nothing else. */
+function pick(names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const v = str(name);
+    if (v !== undefined) picked[name] = v;
+  }
+  return picked;
+}
+
+/** Comma-separated `host:port` pairs (IPv6 in brackets). */
+function endpoints(name: string): { host: string; port: number }[] {
+  return (str(name) ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+    .map((entry) => {
+      const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(entry);
+      const port = Number(match?.[3]);
+      if (!match || port < 1 || port > 65535) throw new Error(`${name} must list host:port pairs such as temporal-ui:8080 or [fd00::5]:5432, got "${entry}"`);
+      return { host: match[1] ?? match[2], port };
+    });
 }
 
 function logLevel(): LogLevel {
@@ -69,6 +94,10 @@ export function loadConfig() {
       cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
       devPort: int('TEMPORAL_DEV_PORT', 7233),
       devUiPort: int('TEMPORAL_UI_PORT', 8233),
+      /** The dev server's HTTP API (workflows as JSON); pinned so the address guard knows it. */
+      devHttpPort: int('TEMPORAL_DEV_HTTP_PORT', 7243),
+      /** The dev server's Prometheus endpoint; pinned for the same reason. */
+      devMetricsPort: int('TEMPORAL_DEV_METRICS_PORT', 7244),
       uiUrl: str('TEMPORAL_UI_URL'),
     },
     worker: {
@@ -107,6 +136,8 @@ export function loadConfig() {
       allowPrivateAddresses: bool('CRAWL_ALLOW_PRIVATE_ADDRESSES', false),
       /** IPs or CIDRs allowed even though private (e.g. an intranet host). */
       privateAddressAllowlist: parseAllowlist(str('CRAWL_PRIVATE_ADDRESS_ALLOWLIST')),
+      /** More listeners of this deployment that crawls and webhooks never reach, besides those the settings name. */
+      refusedEndpoints: endpoints('CRAWL_REFUSED_ENDPOINTS'),
       /** Upstream HTTP proxy for every crawl request; none by default (no proxy pool). */
       proxyUrl: str('CRAWL_PROXY_URL'),
       /** Bytes of a robots.txt that are read, as Google does (500 KiB); the rest is ignored from the last line break before it. */
@@ -144,6 +175,12 @@ export function loadConfig() {
     chromium: {
       path: str('CHROMIUM_PATH'),
       headless: bool('CHROMIUM_HEADLESS', true),
+      /** false runs Chromium with --no-sandbox: only where the sandbox cannot start, accepting the risk. */
+      sandbox: bool('CHROMIUM_SANDBOX', true),
+      /** Who Chromium runs as when the worker is root (a user name, or uid[:gid]). */
+      user: str('CHROMIUM_USER') ?? 'nobody',
+      /** The only variables Chromium inherits: never the worker's secrets. */
+      environment: pick(CHROMIUM_ENVIRONMENT),
     },
     defaultTeam: {
       credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/features/scrape/scrape-options.ts';
 import { loadConfig } from '../../src/platform/config.ts';
+import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/features/scrape/browser-scraper.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/features/scrape/page-context.ts';
 
@@ -100,8 +101,7 @@ async function scrape(
   const outcome: Outcome = { pages: new Map(), failures: new Map(), downloads: new Map() };
   const targets = paths.map((p) => ({ url: p.startsWith('http') ? p : `${base}${p}`, key: p }));
   await scrapeWithBrowser(targets, {
-    chromiumPath: loadConfig().chromium.path,
-    headless: true,
+    browser: chromiumLaunch({ ...loadConfig().chromium, headless: true }),
     concurrency: 4,
     scrapeOptions: scrapeOptionsSchema.parse(options),
     onPage: async (page) => void outcome.pages.set(page.target.key, page),

@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
+import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { startGuardProxy, type GuardProxy } from '../../src/platform/net/guard-proxy.ts';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -56,11 +57,8 @@ beforeAll(async () => {
   await once(site, 'listening');
   port = (site.address() as AddressInfo).port;
   proxy = await startGuardProxy({ policy: { allowPrivate: false, allowlist: ['127.0.0.1'] } });
-  browser = await chromium.launch({
-    executablePath: loadConfig().chromium.path,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', `--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>'],
-  });
+  // As the scraper launches it: sandboxed, with the proxy and <-loopback> as the only bypass rule.
+  browser = await chromium.launch(chromiumLaunch({ ...loadConfig().chromium, headless: true }).launchOptions(proxy.url));
 });
 
 afterAll(async () => {

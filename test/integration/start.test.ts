@@ -20,7 +20,14 @@ const started: ChildProcess[] = [];
 beforeAll(async () => {
   dataDir = scratchDataDir('start-test-');
   site = await startFixtureSite(treeSite(PAGES), { delayMs: () => 500 });
-  const [pgPort, temporalPort, uiPort, apiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [pgPort, temporalPort, uiPort, apiPort, httpPort, metricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   apiBase = `http://127.0.0.1:${apiPort}`;
   env = {
     ...process.env,
@@ -28,6 +35,8 @@ beforeAll(async () => {
     EMBEDDED_PG_PORT: String(pgPort),
     TEMPORAL_DEV_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
+    TEMPORAL_DEV_HTTP_PORT: String(httpPort),
+    TEMPORAL_DEV_METRICS_PORT: String(metricsPort),
     PORT: String(apiPort),
     HOST: '127.0.0.1',
     CRAWL_HEARTBEAT_TIMEOUT_MS: '3000',

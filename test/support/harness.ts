@@ -36,6 +36,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   crawl?: Partial<Config['crawl']>;
+  /** The gateway listens on 127.0.0.1 at `port` when given (a free port otherwise). */
+  gateway?: Partial<Config['gateway']>;
   llm?: Partial<Config['llm']>;
   webhooks?: Partial<Config['webhooks']>;
   worker?: Partial<Config['worker']>;
@@ -55,6 +57,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const config: Config = {
     ...base,
     logLevel: 'warn',
+    gateway: { ...base.gateway, ...overrides.gateway },
     database: { ...base.database, url: databaseUrl },
     temporal: { ...base.temporal, address: temporalAddress, ...testQueues() },
     // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
@@ -70,7 +73,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const temporal = new Client({ connection });
   const app = createApp({ db, temporal, config, log }, FEATURES);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];

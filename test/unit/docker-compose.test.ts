@@ -25,6 +25,7 @@ interface Service {
   stop_grace_period?: string;
   shm_size?: string;
   init?: boolean;
+  security_opt?: string[];
   profiles?: string[];
   ports?: (string | number | { target?: number; published?: string | number; host_ip?: string })[];
 }
@@ -264,6 +265,16 @@ describe('docker-compose.yml', () => {
     expect(publishedPorts(services['temporal-ui'])).toEqual([{ hostIp: '127.0.0.1', hostPort: '8233', target: '8080' }]);
     expect(publishedPorts(services.postgres)).toEqual([]);
     expect(publishedPorts(services.gateway).map((p) => p.target)).toEqual(['3002']);
+  });
+
+  it("lets the worker's Chromium sandbox start, and refuses crawls of the deployment's own listeners", () => {
+    expect(services.worker.security_opt).toContain('seccomp=unconfined');
+    expect(environmentOf(services.worker).CHROMIUM_SANDBOX).toBeUndefined();
+    for (const name of ['gateway', 'worker']) {
+      const refused = (environmentOf(services[name]).CRAWL_REFUSED_ENDPOINTS ?? '').split(',');
+      expect(refused, name).toEqual(expect.arrayContaining(['gateway:3002', 'temporal-ui:8080']));
+      for (const entry of refused) expect(services, `${name}: ${entry}`).toHaveProperty(entry.split(':')[0]);
+    }
   });
 
   it('pins every image version', () => {

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { pageCredits } from '../../platform/usage/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import { chromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import { crawlRobots } from './crawl-robots.ts';
 import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, returnClaim, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
 import { createLinkFilter } from './link-filter.ts';
@@ -19,7 +20,6 @@ import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
-import { proxyFailure } from '../scrape/proxy-errors.ts';
 import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
 import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
@@ -90,6 +90,7 @@ export const CREDITS_WARNING = 'The crawl stopped early because the team ran out
 
 export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
   const network = givenNetwork ?? createCrawlNetwork(config);
+  const browser = chromiumLaunch(config.chromium);
 
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
@@ -331,8 +332,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const first = await moreTargets(2 * input.concurrency);
       if (first.targets.length > 0 || !first.exhausted) {
         await scrapeWithBrowser(first.targets, {
-          chromiumPath: config.chromium.path,
-          headless: config.chromium.headless,
+          browser,
           concurrency: input.concurrency,
           scrapeOptions: so,
           userAgents: network.userAgents,
@@ -344,9 +344,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           onPage: (page: FetchedPage) => {
             // The guard proxy answers a refused address with 403 and an unreachable one with 502:
             // then the page is the proxy's refusal, not the site's answer.
-            const failure =
-              proxyFailure(page.statusCode, page.finalUrl) ??
-              (page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined);
+            const failure = page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined;
             if (failure) return fail(page.target, failure);
             return handleLoad(
               page.target,

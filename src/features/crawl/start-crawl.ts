@@ -13,6 +13,7 @@ import { assertValidSelectors, InvalidSelectorError } from '../scrape/clean-html
 import { insufficientCredits } from '../../platform/usage/credits.ts';
 import { BlockedAddressError } from '../../platform/net/address-policy.ts';
 import { checkHostAllowed } from '../../platform/net/guarded-lookup.ts';
+import { addressPolicyOf, servesPort, urlPort } from '../../platform/net/service-endpoints.ts';
 import { crawlRequestSchema } from './crawl-request.ts';
 import { startCrawlWorkflow } from './crawl-workflow-start.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -59,15 +60,19 @@ export async function parseCrawlRequest(body: unknown, config: Config): Promise<
 }
 
 /**
- * Refuses a start URL on a private address before any job exists. The worker
- * checks every connection again, so this is for a clear answer, not the guard.
- * An unresolvable host is left to the crawl, which reports it as the page's error.
+ * Refuses a start URL on a private address, or on one of the service's own
+ * listeners, before any job exists. The worker checks every connection again,
+ * so this is for a clear answer, not the guard. An unresolvable host is left to
+ * the crawl, which reports it as the page's error.
  */
 async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
-  const policy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
-  if (policy.allowPrivate) return;
+  const policy = addressPolicyOf(config);
+  const parsed = new URL(url);
+  const port = urlPort(parsed);
+  // With the guard off only the service's own ports can be refused: other URLs need no lookup.
+  if (policy.allowPrivate && !servesPort(policy, port)) return;
   try {
-    await checkHostAllowed(new URL(url).hostname.replace(/^\[|\]$/g, ''), policy);
+    await checkHostAllowed(parsed.hostname.replace(/^\[|\]$/g, ''), policy, undefined, port);
   } catch (err) {
     if (err instanceof BlockedAddressError) throw new DomainError('invalid', err.message.replace(/^Refused to connect to [^:]+/, refusal), 'BLOCKED_ADDRESS');
   }

@@ -10,6 +10,7 @@
 import { Configuration, CriticalError, NonRetryableError, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/playwright';
 import { chromium, type Page } from 'playwright';
+import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
@@ -27,16 +28,6 @@ import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts'
 import { StoreQueue } from './store-queue.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface ScrapeTarget {
   url: string;
@@ -68,8 +59,8 @@ export interface TargetSupply {
 const REFILL_POLL_MS = 250;
 
 export interface BrowserScrapeOptions {
-  chromiumPath?: string;
-  headless: boolean;
+  /** How Chromium starts (sandbox, user, environment, flags): src/platform/browser/chromium-launch.ts. */
+  browser: ChromiumLaunch;
   /** Pages open at once in the batch's browser. */
   concurrency: number;
   scrapeOptions: ScrapeOptions;
@@ -246,9 +237,8 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         launcher: chromium,
         // Crawlee launches a persistent context: its context options apply to every page at no per-page cost.
         launchOptions: {
-          executablePath: opts.chromiumPath,
-          headless: opts.headless,
-          args: CHROMIUM_ARGS,
+          // With a proxy, Playwright is told the bypass list (none but <-loopback>) instead of choosing one.
+          ...opts.browser.launchOptions(opts.proxyServer),
           // Playwright would close Chromium on the worker's SIGTERM, failing the pages of a batch
           // that is still draining; the worker stops its batches itself (and Chromium exits with
           // its pipe when the worker dies).
@@ -256,8 +246,9 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
           handleSIGTERM: false,
           handleSIGHUP: false,
           ...context.contextOptions,
-          // Replaces Crawlee's in-process proxy; Playwright adds --proxy-bypass-list=<-loopback>.
-          ...(opts.proxyServer ? { proxy: { server: opts.proxyServer } } : {}),
+          // A crawl needs no service worker, and one would run page code after the page is gone
+          // and serve requests that request interception (ad blocking) never sees.
+          serviceWorkers: 'block',
         },
       },
       browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 10_000 },

@@ -11,6 +11,7 @@ import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { crawlOptions } from '../crawl/crawl-options.ts';
+import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
 
 export interface DeliverWebhooksInput {
   crawlId: string;
@@ -53,7 +54,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
     maxIntervalMs: config.webhooks.retryMaxIntervalMs,
     giveUpAfterMs: config.webhooks.giveUpAfterHours * 3_600_000,
   };
-  const addressPolicy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
+  const addressPolicy = addressPolicyOf(config);
 
   /** Records the attempt and the event's new state in one transaction. */
   async function record(event: WebhookEvent, startedAt: Date, result: WebhookAttemptResult, zeroDataRetention: boolean): Promise<'delivered' | 'failed' | 'pending'> {

@@ -4,11 +4,22 @@
 // network or a cloud metadata endpoint and hand the result back as a page.
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
+/** A listener of this deployment (gateway, Temporal, PostgreSQL, the guard proxy): never a crawl target. */
+export interface ServiceEndpoint {
+  /** What it is, for the refusal: "Temporal UI". */
+  name: string;
+  /** As configured: an IP, a host name, or a wildcard (0.0.0.0, ::) for every address of this machine. */
+  host: string;
+  port: number;
+}
+
 export interface AddressPolicy {
-  /** Local development and tests: never block anything. */
+  /** Local development and tests: no address is refused for being private (service endpoints still are). */
   allowPrivate: boolean;
   /** IPv4/IPv6 addresses or CIDRs let through even when they are not public. */
   allowlist: string[];
+  /** Refused on their port whatever allowPrivate and the allowlist say. */
+  serviceEndpoints?: ServiceEndpoint[];
 }
 
 type Family = 'ipv4' | 'ipv6';
@@ -104,6 +115,14 @@ function canonicalise(ip: string): Canonical | undefined {
   return mapped ? { address: ipv4From(h[6], h[7]), family: 'ipv4' } : { address: bare, family: 'ipv6' };
 }
 
+/** The address in the form it is compared in (IPv4-mapped IPv6 as IPv4), or undefined when it is not an IP. */
+export function canonicalAddress(ip: string): string | undefined {
+  const canonical = canonicalise(ip);
+  if (canonical?.family !== 'ipv6') return canonical?.address;
+  // One spelling per address (zeros, case), so that addresses compare as strings.
+  return new URL(`http://[${canonical.address}]/`).hostname.slice(1, -1);
+}
+
 function firstMatch(rules: [string, BlockList][], address: string, family: Family): string | undefined {
   return rules.find(([, list]) => list.check(address, family))?.[0];
 }
@@ -179,29 +198,50 @@ function withArticle(label: string): string {
   return /^([aeio]|un(?!i))/i.test(label) ? `an ${label}` : `a ${label}`;
 }
 
+function refusalText(host: string, address: string, reason: string, service: ServiceEndpoint | undefined): string {
+  if (service) {
+    const at = (h: string) => `${isIPv6(h) ? `[${h}]` : h}:${service.port}`;
+    const resolution = host === address ? `${at(address)} is` : `${at(host)} resolves to ${at(address)},`;
+    return (
+      `${resolution} this service's ${service.name}. Crawls and webhooks never reach the service's own listeners, ` +
+      'whatever CRAWL_ALLOW_PRIVATE_ADDRESSES and CRAWL_PRIVATE_ADDRESS_ALLOWLIST say.'
+    );
+  }
+  const resolution = host === address ? `${address} is` : `${host} resolves to ${address},`;
+  return (
+    `${resolution} ${withArticle(reason)} address. Private, loopback, link-local and cloud-metadata addresses are blocked ` +
+    '(set CRAWL_ALLOW_PRIVATE_ADDRESSES=true or CRAWL_PRIVATE_ADDRESS_ALLOWLIST to allow them).'
+  );
+}
+
 export class BlockedAddressError extends Error {
   readonly code = 'BLOCKED_ADDRESS';
   readonly host: string;
   readonly address: string;
+  /** The address's class ('loopback'...), or 'service' for one of the service's own listeners. */
   readonly reason: string;
   readonly url: string | undefined;
+  /** Set when the refusal is for the service's own listener rather than the address's class. */
+  readonly service: ServiceEndpoint | undefined;
 
-  constructor(host: string, address: string, reason: string, url?: string, action = 'crawl') {
+  constructor(host: string, address: string, reason: string, url?: string, action = 'crawl', service?: ServiceEndpoint) {
     const subject = url ? `Refused to ${action} ${url}` : `Refused to connect to ${host}`;
-    const resolution = host === address ? `${address} is` : `${host} resolves to ${address},`;
-    super(
-      `${subject}: ${resolution} ${withArticle(reason)} address. Private, loopback, link-local and cloud-metadata addresses are blocked ` +
-        '(set CRAWL_ALLOW_PRIVATE_ADDRESSES=true or CRAWL_PRIVATE_ADDRESS_ALLOWLIST to allow them).',
-    );
+    super(`${subject}: ${refusalText(host, address, reason, service)}`);
     this.name = 'BlockedAddressError';
     this.host = host;
     this.address = address;
     this.reason = reason;
     this.url = url;
+    this.service = service;
+  }
+
+  /** The refusal of a connection to `service`, one of the service's own listeners. */
+  static forService(host: string, address: string, service: ServiceEndpoint): BlockedAddressError {
+    return new BlockedAddressError(host, address, 'service', undefined, 'crawl', service);
   }
 
   /** The same refusal, worded for the URL being crawled (or whatever `action` does with it). */
   forUrl(url: string, action = 'crawl'): BlockedAddressError {
-    return new BlockedAddressError(this.host, this.address, this.reason, url, action);
+    return new BlockedAddressError(this.host, this.address, this.reason, url, action, this.service);
   }
 }

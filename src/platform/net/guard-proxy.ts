@@ -1,9 +1,12 @@
 // A local HTTP forward proxy between Chromium and the network, so that every
-// connection the browser makes (page, subresources, redirects, WebSockets) is
-// checked against the address policy on the IP actually connected to; Chromium
-// has no hook of its own for that. Launch Chromium with
+// connection the browser makes (page, subresources, redirects, WebSockets,
+// WebRTC over TCP) is checked against the address policy on the IP and port
+// actually connected to; Chromium has no hook of its own for that. Launch
+// Chromium with
 //   --proxy-server=<url> --proxy-bypass-list=<-loopback>
-// (the second flag stops Chromium from connecting to localhost directly).
+// (the second flag stops Chromium from connecting to localhost directly), as
+// src/platform/browser/chromium-launch.ts does. The proxy refuses to connect to
+// itself, like to every other listener of the service.
 //
 // A proxy pool configured by environment is used as `upstream`: this proxy
 // still resolves and checks the target itself and then asks the upstream
@@ -16,6 +19,7 @@ import type { Duplex } from 'node:stream';
 import type { LookupAddress } from 'node:dns';
 import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
+import { urlPort } from './service-endpoints.ts';
 
 export interface GuardProxyOptions {
   policy: AddressPolicy;
@@ -29,7 +33,7 @@ export interface GuardProxy {
   /** http://127.0.0.1:<port>, for --proxy-server. */
   url: string;
   port: number;
-  /** Why the proxy refused the host of `url` (a full BlockedAddressError message), if it did. */
+  /** Why the proxy refused the host and port of `url` (a full BlockedAddressError message), if it did. */
   blockedReason(url: string): string | undefined;
   /**
    * Why the proxy could not reach `url` (DNS, refused, reset): its 502 answer
@@ -110,8 +114,24 @@ function unbracket(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
-function hostKey(hostname: string): string {
-  return unbracket(hostname).toLowerCase();
+/** host:port, the unit the proxy refuses or fails to reach. */
+function endpointKey(hostname: string, port: number): string {
+  return `${unbracket(hostname).toLowerCase()}:${port}`;
+}
+
+// What a page's error says about a connection the proxy could not make, in words before codes.
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the server closed the connection without answering',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/** "<what happened> (<Node's message>)": readable, with the code still there for whoever looks closer. */
+function networkFailure(err: NodeJS.ErrnoException): string {
+  const what = NETWORK_FAILURES[err.code ?? ''] ?? 'the connection failed';
+  return `${what} (${err.message})`;
 }
 
 function refuseTunnel(socket: Duplex, { status, message }: Refusal): void {
@@ -133,7 +153,8 @@ function splice(a: Duplex, b: Duplex): void {
 }
 
 export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardProxy> {
-  const { policy } = opts;
+  // Completed with the proxy's own address once it listens.
+  let policy: AddressPolicy = opts.policy;
   const upstream = opts.upstream ? parseUpstream(opts.upstream) : undefined;
   const blocked = new Map<string, BlockedAddressError>();
   const sockets = new Set<net.Socket>();
@@ -151,35 +172,37 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     if (failures.size > MAX_REMEMBERED_HOSTS) failures.delete(failures.keys().next().value!);
   };
 
-  const remember = (err: BlockedAddressError) => {
-    const key = hostKey(err.host);
+  const remember = (key: string, err: BlockedAddressError) => {
     blocked.delete(key);
     blocked.set(key, err);
     if (blocked.size > MAX_REMEMBERED_HOSTS) blocked.delete(blocked.keys().next().value!);
   };
 
   // The checked addresses of the target, or why the client must be refused.
-  const resolveTarget = async (hostname: string): Promise<LookupAddress[] | Refusal> => {
+  const resolveTarget = async (hostname: string, port: number): Promise<LookupAddress[] | Refusal> => {
+    const key = endpointKey(hostname, port);
     try {
-      const addresses = await checkHostAllowed(hostname, policy);
-      blocked.delete(hostKey(hostname));
+      const addresses = await checkHostAllowed(hostname, policy, undefined, port);
+      blocked.delete(key);
       return addresses;
     } catch (err) {
-      if (!(err instanceof BlockedAddressError)) return { status: 502, message: `Cannot resolve ${hostname}: ${(err as Error).message}` };
-      remember(err);
+      if (!(err instanceof BlockedAddressError)) {
+        return { status: 502, message: `Cannot resolve ${hostname}: ${(err as Error).message}` };
+      }
+      remember(key, err);
       return { status: 403, message: err.message, blocked: err };
     }
   };
 
   // Connects to exactly the addresses that were checked: the lookup answers
   // from them instead of resolving again.
-  const pinnedLookup = (addresses: LookupAddress[]) => createGuardedLookup(policy, (_host, _options, cb) => cb(null, addresses));
+  const pinnedLookup = (addresses: LookupAddress[], port: number) => createGuardedLookup(policy, (_host, _options, cb) => cb(null, addresses), port);
 
   const openTunnel = (addresses: LookupAddress[], target: Target, onOpen: (socket: net.Socket, head: Buffer) => void, onFail: (message: string) => void) => {
     if (!upstream) {
-      const socket = net.connect({ host: unbracket(target.hostname), port: target.port, lookup: pinnedLookup(addresses) });
+      const socket = net.connect({ host: unbracket(target.hostname), port: target.port, lookup: pinnedLookup(addresses, target.port) });
       track(socket);
-      const fail = (err: Error) => onFail(`Cannot connect to ${target.hostname}:${target.port}: ${err.message}`);
+      const fail = (err: Error) => onFail(`Cannot connect to ${target.hostname}:${target.port}: ${networkFailure(err)}`);
       socket.once('error', fail);
       socket.once('connect', () => {
         socket.off('error', fail);
@@ -197,7 +220,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
       headers: { host: path, ...(upstream.authorization ? { 'proxy-authorization': upstream.authorization } : {}) },
     });
     req.on('socket', track);
-    req.once('error', (err) => onFail(`The upstream proxy failed to connect to ${path}: ${err.message}`));
+    req.once('error', (err) => onFail(`The upstream proxy failed to connect to ${path}: ${networkFailure(err)}`));
     req.once('connect', (res, socket, head) => {
       if (res.statusCode === 200) {
         onOpen(socket as net.Socket, head);
@@ -213,9 +236,10 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     client.on('error', () => client.destroy());
     const target = parseConnectTarget(req.url ?? '');
     if (!target) return refuseTunnel(client, { status: 400, message: `Not a host:port CONNECT target: ${req.url}` });
-    const addresses = await resolveTarget(target.hostname);
+    const key = endpointKey(target.hostname, target.port);
+    const addresses = await resolveTarget(target.hostname, target.port);
     if (!Array.isArray(addresses)) {
-      if (!addresses.blocked) rememberFailure(`${hostKey(target.hostname)}:${target.port}`, addresses.message);
+      if (!addresses.blocked) rememberFailure(key, addresses.message);
       return refuseTunnel(client, addresses);
     }
     if (client.destroyed) return;
@@ -223,7 +247,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
       addresses,
       target,
       (socket, upstreamHead) => {
-        failures.delete(`${hostKey(target.hostname)}:${target.port}`);
+        failures.delete(key);
         if (client.destroyed) return socket.destroy();
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (upstreamHead.length) client.write(upstreamHead);
@@ -231,7 +255,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
         splice(client, socket);
       },
       (message) => {
-        rememberFailure(`${hostKey(target.hostname)}:${target.port}`, message);
+        rememberFailure(key, message);
         refuseTunnel(client, { status: 502, message });
       },
     );
@@ -250,8 +274,8 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
       return refuse({ status: 400, message: 'This is a forward proxy: requests must name an absolute http:// URL' });
     }
     if (url.protocol !== 'http:') return refuse({ status: 400, message: `Only http:// URLs are forwarded; use CONNECT for ${url.protocol}` });
-    const port = Number(url.port || 80);
-    const addresses = await resolveTarget(url.hostname);
+    const port = urlPort(url);
+    const addresses = await resolveTarget(url.hostname, port);
     if (!Array.isArray(addresses)) {
       return refuse(addresses.blocked ? { status: 403, message: addresses.blocked.forUrl(url.href).message } : addresses);
     }
@@ -273,10 +297,10 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
           path,
           agent: false,
           headers,
-          lookup: pinnedLookup(addresses),
+          lookup: pinnedLookup(addresses, port),
         });
     outgoing.on('socket', track);
-    outgoing.on('error', (err) => refuse({ status: 502, message: `Cannot fetch ${url.href}: ${err.message}` }));
+    outgoing.on('error', (err) => refuse({ status: 502, message: `Cannot fetch ${url.href}: ${networkFailure(err)}` }));
     outgoing.on('response', (targetRes) => {
       failures.delete(req.url ?? '');
       res.writeHead(targetRes.statusCode ?? 502, targetRes.statusMessage, endToEndHeaders(targetRes.headers));
@@ -299,18 +323,19 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     server.listen(0, host, () => resolve());
   });
   const { port } = server.address() as net.AddressInfo;
+  policy = { ...policy, serviceEndpoints: [...(policy.serviceEndpoints ?? []), { name: 'guard proxy', host, port }] };
 
   return {
     url: `http://${net.isIPv6(host) ? `[${host}]` : host}:${port}`,
     port,
     blockedReason(url: string) {
-      let hostname: string;
+      let parsed: URL;
       try {
-        hostname = new URL(url).hostname;
+        parsed = new URL(url);
       } catch {
         return undefined;
       }
-      return blocked.get(hostKey(hostname))?.forUrl(url).message;
+      return blocked.get(endpointKey(parsed.hostname, urlPort(parsed)))?.forUrl(url).message;
     },
     failureReason(url: string) {
       let parsed: URL;
@@ -321,7 +346,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
       }
       // Plain HTTP goes through the proxy per URL; everything else through a tunnel per host:port.
       if (parsed.protocol === 'http:') return failures.get(parsed.href);
-      return failures.get(`${hostKey(parsed.hostname)}:${parsed.port || '443'}`);
+      return failures.get(endpointKey(parsed.hostname, urlPort(parsed)));
     },
     close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

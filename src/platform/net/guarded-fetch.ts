@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
+import { urlPort } from './service-endpoints.ts';
 
 export interface GuardedFetchOptions {
   policy: AddressPolicy;
@@ -167,7 +168,6 @@ function requestOnce(
 async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedFetchResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const lookup = createGuardedLookup(opts.policy);
   const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
   if (opts.userAgent) headers['user-agent'] = opts.userAgent;
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -179,7 +179,9 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
   for (;;) {
     try {
       // Node connects to a literal IP without calling `lookup`, so it is checked here.
-      if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy);
+      if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy, undefined, urlPort(current));
+      // Per hop: the lookup checks the port the hop connects to.
+      const lookup = createGuardedLookup(opts.policy, undefined, urlPort(current));
       const res = await requestOnce(current, headers, lookup, opts, maxBytes, signal);
       const location = followRedirects && REDIRECT_STATUSES.has(res.status) ? res.headers.location : undefined;
       if (location === undefined) {

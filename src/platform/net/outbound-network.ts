@@ -1,9 +1,11 @@
 // The crawler's way out to the web, one per worker process: the address policy,
 // guarded fetches for robots.txt, sitemaps and files, and the guard proxy
-// Chromium goes through. The proxy runs only when it has work: when private
-// addresses are refused or an upstream proxy is configured.
+// Chromium goes through. The proxy always runs, even with
+// CRAWL_ALLOW_PRIVATE_ADDRESSES=true: the service's own listeners are refused
+// in every mode, and Chromium never connects to anything directly.
 import type { Config } from '../config.ts';
 import type { AddressPolicy } from './address-policy.ts';
+import { addressPolicyOf } from './service-endpoints.ts';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
 import { guardedFetch } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
@@ -16,8 +18,8 @@ export interface CrawlNetwork {
   fetch: FetchResource;
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
-  /** The --proxy-server for Chromium, or undefined when the browser connects directly. */
-  proxyServer(): Promise<string | undefined>;
+  /** The --proxy-server for Chromium (the guard proxy, started on first use). */
+  proxyServer(): Promise<string>;
   explainFailure(url: string): string | undefined;
   close(): Promise<void>;
 }
@@ -26,7 +28,7 @@ const RESOURCE_TIMEOUT_MS = 30_000;
 const RESOURCE_MAX_BYTES = 50 * 1024 * 1024;
 
 export function createCrawlNetwork(config: Config): CrawlNetwork {
-  const policy: AddressPolicy = { allowPrivate: config.crawl.allowPrivateAddresses, allowlist: config.crawl.privateAddressAllowlist };
+  const policy: AddressPolicy = addressPolicyOf(config);
   const userAgents = {
     desktop: config.crawl.userAgent ?? DEFAULT_USER_AGENTS.desktop,
     mobile: config.crawl.mobileUserAgent ?? DEFAULT_USER_AGENTS.mobile,
@@ -38,7 +40,6 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
   if (config.crawl.proxyUrl !== undefined && !/^http:\/\/[^/]+/.test(config.crawl.proxyUrl)) {
     throw new Error(`CRAWL_PROXY_URL must be an http:// proxy URL (http://user:pass@host:port), got "${config.crawl.proxyUrl}"`);
   }
-  const needsProxy = !policy.allowPrivate || config.crawl.proxyUrl !== undefined;
   const fetchAs = (userAgent: string): FetchResource => (url) =>
     guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes: RESOURCE_MAX_BYTES });
   let proxy: Promise<GuardProxy> | undefined;
@@ -50,7 +51,6 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     fetch: fetchAs(userAgents.desktop),
     fetchAs,
     async proxyServer() {
-      if (!needsProxy) return undefined;
       proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));
       return (await proxy).url;
     },

@@ -21,6 +21,12 @@ export interface DevServerOptions {
   dataDir: string;
   port: number;
   uiPort?: number;
+  /**
+   * The HTTP API (every workflow as JSON, no key) and the metrics endpoint. Random free ports when
+   * unset; `npm start` pins them so the address guard can refuse them (service-endpoints.ts).
+   */
+  httpPort?: number;
+  metricsPort?: number;
   namespace: string;
   /** In memory when false: for tests. */
   persist: boolean;
@@ -52,6 +58,9 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     if (opts.uiPort && (await portOpen(opts.uiPort))) {
       throw new Error(`port ${opts.uiPort} (the Temporal Web UI) is already in use by another program; stop it, or set TEMPORAL_UI_PORT to a free port`);
     }
+    for (const [port, setting] of [[opts.httpPort, 'TEMPORAL_DEV_HTTP_PORT'], [opts.metricsPort, 'TEMPORAL_DEV_METRICS_PORT']] as const) {
+      if (port && (await portOpen(port))) throw new Error(`port ${port} is already in use by another program; stop it, or set ${setting} to a free port`);
+    }
     const args = [
       'server', 'start-dev',
       '--ip', '127.0.0.1',
@@ -60,6 +69,8 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
       '--log-level', 'warn',
       ...(opts.persist ? ['--db-filename', dbPath] : []),
       ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
+      ...(opts.httpPort ? ['--http-port', String(opts.httpPort)] : []),
+      ...(opts.metricsPort ? ['--metrics-port', String(opts.metricsPort)] : []),
       ...devServerSearchAttributeFlags(),
       // Task-queue fairness: among browser tasks of equal priority, teams (the fairness key) take turns.
       '--dynamic-config-value', 'matching.enableFairness=true',

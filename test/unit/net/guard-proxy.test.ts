@@ -243,3 +243,46 @@ describe('guard proxy with an upstream proxy', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe("the service's own listeners", () => {
+  let guarded: GuardProxy;
+
+  beforeAll(async () => {
+    // The guard is off (allowPrivate): the listeners are refused all the same.
+    guarded = await startGuardProxy({
+      policy: { allowPrivate: true, allowlist: [], serviceEndpoints: [{ name: 'Temporal UI', host: '127.0.0.1', port: originPort }] },
+    });
+  });
+
+  afterAll(async () => {
+    await guarded.close();
+  });
+
+  it('refuses them by address and port, in requests and tunnels, and explains the refusal', async () => {
+    const url = `http://127.0.0.1:${originPort}/api/v1/namespaces/default/workflows`;
+    const reply = await viaProxy(guarded.port, url);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toContain(`Refused to crawl ${url}: 127.0.0.1:${originPort} is this service's Temporal UI.`);
+    const { status, socket } = await connectVia(guarded.port, `localhost:${originPort}`);
+    socket.destroy();
+    expect(status).toBe(403);
+    expect(originRequests).toEqual([]);
+    expect(guarded.blockedReason(`https://localhost:${originPort}/`)).toMatch(`localhost:${originPort} resolves to`);
+    // 0.0.0.0 reaches the machine's own listeners.
+    expect((await viaProxy(guarded.port, `http://0.0.0.0:${originPort}/`)).status).toBe(403);
+  });
+
+  it('lets other ports of the same address through', async () => {
+    const { status, socket } = await connectVia(guarded.port, `127.0.0.1:${echoPort}`);
+    expect(status).toBe(200);
+    expect(await roundTrip(socket, 'still open')).toBe('still open');
+    socket.destroy();
+    expect(guarded.blockedReason(`http://127.0.0.1:${echoPort}/`)).toBeUndefined();
+  });
+
+  it('refuses to connect to itself', async () => {
+    const reply = await viaProxy(guarded.port, `http://127.0.0.1:${guarded.port}/`);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toContain(`127.0.0.1:${guarded.port} is this service's guard proxy.`);
+  });
+});

@@ -256,6 +256,34 @@ describe('guardedFetch', () => {
   });
 });
 
+describe("guardedFetch and the service's own listeners", () => {
+  const service = () => ({ name: 'gateway', host: '0.0.0.0', port });
+
+  it('refuses a listener even where private addresses are allowed', async () => {
+    const policy: AddressPolicy = { allowPrivate: true, allowlist: [], serviceEndpoints: [service()] };
+    const direct = await guardedFetch(at('localhost', '/hello'), { policy }).catch((e) => e);
+    expect(direct).toBeInstanceOf(BlockedAddressError);
+    expect(direct.message).toMatch(new RegExp(`localhost:${port} resolves to .*:${port}, this service's gateway\\.`));
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a redirect hop to a listener on another port, after the first hop was fetched', async () => {
+    const other = http.createServer((_req, res) => res.writeHead(302, { location: at('127.0.0.1', '/hello') }).end());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
+      const policy: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'], serviceEndpoints: [service()] };
+      const err = await guardedFetch(otherUrl, { policy }).catch((e) => e);
+      expect(err).toBeInstanceOf(BlockedAddressError);
+      expect(err.url).toBe(at('127.0.0.1', '/hello'));
+      expect(err.message).toMatch(`127.0.0.1:${port} is this service's gateway.`);
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
 describe('createGuardedLookup', () => {
   const resolver: Resolver = (host, _options, cb) =>
     process.nextTick(() =>
