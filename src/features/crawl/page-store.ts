@@ -6,7 +6,8 @@ import { chargeOnce, type Charge } from '../../platform/usage/credits.ts';
 import type { Webhook } from '../webhooks/webhook-schema.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
 import type { PageDocument } from '../scrape/build-document.ts';
-import { documentSizeBytes } from '../scrape/build-document.ts';
+import { documentTooLargeMessage } from '../scrape/page-size.ts';
+import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 
@@ -25,12 +26,19 @@ export interface PageConsequences {
   follow: NewFrontierUrl[];
   robotsBlocked: { url: string; urlKey: string }[];
   limit: number;
+  /** Links are admitted only while fewer URLs than this per credit of the team's balance wait (see addToFrontier). */
+  queuedPerCredit?: number;
+  /** A larger document (its JSON) is not stored: DocumentTooLargeError. */
+  maxDocumentBytes?: number;
   charge: Omit<Charge, 'itemKey' | 'jobId'>;
   /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
   webhook?: Webhook;
 }
 
 export class DuplicateRedirectError extends Error {}
+
+/** The page's document is over CRAWL_MAX_DOCUMENT_BYTES; nothing was written. */
+export class DocumentTooLargeError extends Error {}
 
 /**
  * A redirect target is a page of the crawl too: it gets an alias row so it is
@@ -56,20 +64,25 @@ async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
 
 export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
   const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
-  const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: page.document as object, sizeBytes: documentSizeBytes(page.document) };
+  const { value: document, json } = storableJson(page.document);
+  const sizeBytes = Buffer.byteLength(json);
+  if (next.maxDocumentBytes !== undefined && sizeBytes > next.maxDocumentBytes) {
+    throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, next.maxDocumentBytes));
+  }
+  const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: document as object, sizeBytes };
   return db.$transaction(async (tx) => {
     await claimRedirectTarget(tx, page);
     await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
     await tx.crawlUrl.update({ where: key, data: { state: 'done' } });
     await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
-    await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document] });
+    await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [document] });
     if (next.robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({
         data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),
         skipDuplicates: true,
       });
     }
-    return addToFrontier(tx, page.crawlId, next.follow, next.limit);
+    return addToFrontier(tx, page.crawlId, next.follow, next.limit, next.queuedPerCredit);
   });
 }
 
@@ -83,13 +96,15 @@ export async function storeFailedPage(
   page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number },
   webhook?: Webhook,
 ): Promise<void> {
-  const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error: page.error };
-  const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error: page.error, document: { metadata } };
+  // Errors quote what pages and browsers said (an action's exception, a server's message).
+  const error = storableText(page.error);
+  const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error };
+  const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error, document: { metadata } };
   const where = { crawlId: page.crawlId, urlKey: page.urlKey };
   await db.$transaction(async (tx) => {
     const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
     if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
     await tx.crawlUrl.updateMany({ where: { ...where, state: { not: 'done' } }, data: { state: 'failed' } });
-    await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error: page.error });
+    await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error });
   });
 }
