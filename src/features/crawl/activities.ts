@@ -13,7 +13,7 @@ import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
-import { DocumentTooLargeError, DuplicateRedirectError, storeFailedPage, storeScrapedPage } from './page-store.ts';
+import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, type PreparedDocument } from './page-store.ts';
 import { fetchRobotsTxt, parseRobots } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
@@ -179,14 +179,17 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       // Checked before any conversion: parsing and markdown cost grows with the page.
       const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);
       if (htmlBytes > config.crawl.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, config.crawl.maxPageBytes), load.statusCode);
-      let built: ReturnType<typeof documentFromLoad>;
+      let discoveredLinks: string[];
+      let document: PreparedDocument;
       try {
-        built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+        const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+        discoveredLinks = built.discoveredLinks;
+        document = prepareDocument(built.document, config.crawl.maxDocumentBytes);
       } catch (err) {
+        if (err instanceof DocumentTooLargeError) return fail(target, err.message, load.statusCode);
         // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
         return fail(target, `The page could not be turned into a document: ${describeError(err)}`, load.statusCode);
       }
-      const { document, discoveredLinks } = built;
       const followLinks =
         options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) && ctx.filter.followsLinksOn(load.finalUrl);
       const { follow, robotsBlocked, tooLong } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [], tooLong: 0 };
@@ -200,13 +203,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             robotsBlocked,
             limit: options.limit,
             queuedPerCredit: config.crawl.queuedUrlsPerCredit,
-            maxDocumentBytes: config.crawl.maxDocumentBytes,
             webhook,
             charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
           },
         );
       } catch (err) {
-        if (err instanceof DuplicateRedirectError || err instanceof DocumentTooLargeError) return fail(target, err.message, load.statusCode);
+        if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
         // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
         if (isRejectedData(err)) return fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
         throw err;

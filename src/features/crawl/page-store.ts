@@ -1,7 +1,9 @@
 // Writes one handled page and its consequences in a single transaction: the
 // page row, its frontier row's state, its credit charge, the links it adds to
 // the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
-// key) and the ledger's unique key make a retried write a no-op.
+// key) and the ledger's unique key make a retried write a no-op. Everything from
+// the page is made storable first (platform/db/storable.ts): page content never
+// fails the write.
 import { chargeOnce, type Charge } from '../../platform/usage/credits.ts';
 import type { Webhook } from '../webhooks/webhook-schema.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
@@ -11,12 +13,19 @@ import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 
+/** A document made storable and measured (prepareDocument). */
+export interface PreparedDocument {
+  document: PageDocument;
+  /** Its JSON's UTF-8 length: what it takes in a status response. */
+  sizeBytes: number;
+}
+
 export interface ScrapedPage {
   crawlId: string;
   urlKey: string;
   url: string;
   statusCode: number;
-  document: PageDocument;
+  document: PreparedDocument;
   /** Key of the URL the page redirected to, when it differs from urlKey. */
   finalUrlKey?: string;
   finalUrl?: string;
@@ -28,8 +37,6 @@ export interface PageConsequences {
   limit: number;
   /** Links are admitted only while fewer URLs than this per credit of the team's balance wait (see addToFrontier). */
   queuedPerCredit?: number;
-  /** A larger document (its JSON) is not stored: DocumentTooLargeError. */
-  maxDocumentBytes?: number;
   charge: Omit<Charge, 'itemKey' | 'jobId'>;
   /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
   webhook?: Webhook;
@@ -37,8 +44,20 @@ export interface PageConsequences {
 
 export class DuplicateRedirectError extends Error {}
 
-/** The page's document is over CRAWL_MAX_DOCUMENT_BYTES; nothing was written. */
+/** The page's document is over CRAWL_MAX_DOCUMENT_BYTES. */
 export class DocumentTooLargeError extends Error {}
+
+/**
+ * The document as it will be stored: strings PostgreSQL refuses cleaned, its size measured, and
+ * refused (DocumentTooLargeError) beyond `maxBytes`. Throws what JSON.stringify throws on a value
+ * too deeply nested to serialize; the caller records either as the page's failure.
+ */
+export function prepareDocument(document: PageDocument, maxBytes = Infinity): PreparedDocument {
+  const { value, json } = storableJson(document);
+  const sizeBytes = Buffer.byteLength(json);
+  if (sizeBytes > maxBytes) throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, maxBytes));
+  return { document: value, sizeBytes };
+}
 
 /**
  * A redirect target is a page of the crawl too: it gets an alias row so it is
@@ -64,11 +83,7 @@ async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
 
 export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
   const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
-  const { value: document, json } = storableJson(page.document);
-  const sizeBytes = Buffer.byteLength(json);
-  if (next.maxDocumentBytes !== undefined && sizeBytes > next.maxDocumentBytes) {
-    throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, next.maxDocumentBytes));
-  }
+  const { document, sizeBytes } = page.document;
   const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: document as object, sizeBytes };
   return db.$transaction(async (tx) => {
     await claimRedirectTarget(tx, page);
