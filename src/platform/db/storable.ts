@@ -9,34 +9,24 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 /** Cheap pre-check: without NUL or any surrogate there is nothing to replace. */
 const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
 /**
- * In JSON.stringify's output, NUL and lone surrogates are escapes (\u0000, \udXXX); valid
- * surrogate pairs are written as they are. An escaped backslash before "u0000" can match
- * too: then the slow path runs for nothing, which is harmless.
+ * JSON.stringify writes NUL as \u0000 and a lone surrogate as \udXXX, and never escapes
+ * anything else this way (a valid pair is written as it is). So in its output every such
+ * escape not itself escaped (preceded by an even run of backslashes) is one to clean.
  */
-const MAYBE_UNSTORABLE_JSON = /\\u(?:0000|d[89a-f])/i;
+const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(0000|d[89a-f][0-9a-f]{2})/gi;
 
 export function storableText(text: string): string {
   if (!MAYBE_UNSTORABLE.test(text)) return text;
   return text.replace(UNSTORABLE, (c) => (c === '\u0000' ? '' : '\uFFFD'));
 }
 
-/** Strings and object keys cleaned; runs inside JSON.parse, so nesting depth costs no JS stack. */
-function revive(_key: string, value: unknown): unknown {
-  if (typeof value === 'string') return storableText(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  if (!keys.some((k) => MAYBE_UNSTORABLE.test(k))) return value;
-  return Object.fromEntries(keys.map((k) => [storableText(k), (value as Record<string, unknown>)[k]]));
-}
-
 /**
  * `value` with every string (keys included) made storable, and its JSON text, whose UTF-8
- * length is the stored size. A clean value (nearly every page) is returned as it is, after
- * one serialization that the caller needs for the size anyway.
+ * length is the stored size. The cleaning is done on the JSON text, so it costs no JS stack
+ * however deeply the value nests; a clean value (nearly every page) is returned as it is.
  */
 export function storableJson<T>(value: T): { value: T; json: string } {
   const json = JSON.stringify(value);
-  if (!MAYBE_UNSTORABLE_JSON.test(json)) return { value, json };
-  const clean = JSON.parse(json, revive) as T;
-  return { value: clean, json: JSON.stringify(clean) };
+  const clean = json.replace(UNSTORABLE_ESCAPE, (_escape, backslashes: string, code: string) => backslashes + (code === '0000' ? '' : '\\ufffd'));
+  return clean === json ? { value, json } : { value: JSON.parse(clean) as T, json: clean };
 }

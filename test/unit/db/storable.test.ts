@@ -58,6 +58,10 @@ describe('storableJson', () => {
     expect(storableJson(doc).value).toEqual(doc);
   });
 
+  it('tells a real NUL or surrogate after a literal backslash from an escaped backslash', () => {
+    expect(storableJson({ s: `a\\\u0000b\\${HIGH}c` }).value).toEqual({ s: 'a\\b\\\uFFFDc' });
+  });
+
   it('cleans values nested deeper than a recursive walk could go', () => {
     const depth = 1500;
     const deep = JSON.parse(`${'['.repeat(depth)}"\\u0000x"${']'.repeat(depth)}`);
