@@ -26,6 +26,14 @@ function positiveInt(name: string, fallback: number, formerName?: string): numbe
   return n;
 }
 
+function boundedInt(name: string, fallback: number, min: number, max: number, why: string): number {
+  const n = int(name, fallback);
+  if (n < min || n > max) throw new Error(`${name} must be between ${min} and ${max} (${why}), got ${n}`);
+  return n;
+}
+
+const MB = 1024 * 1024;
+
 function bool(name: string, fallback: boolean): boolean {
   const v = str(name);
   if (v === undefined) return fallback;
@@ -150,6 +158,21 @@ export function loadConfig() {
       sitemapMaxUrls: positiveInt('CRAWL_SITEMAP_MAX_URLS', 50_000),
       userAgent: str('CRAWL_USER_AGENT'),
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
+      /**
+       * Longest URL, and URL key, a crawl admits (characters; both are ASCII once parsed). The key
+       * is unique-indexed, and a B-tree entry cannot pass 2,704 bytes, so the cap stays well below.
+       */
+      maxUrlLength: boundedInt('CRAWL_MAX_URL_LENGTH', 2048, 256, 2500, 'the URL key is unique-indexed and an index entry holds at most 2,704 bytes'),
+      /** Largest page HTML (UTF-8 bytes) turned into a document; a larger page is a failed page. */
+      maxPageBytes: positiveInt('CRAWL_MAX_PAGE_BYTES', 10 * MB),
+      /** Largest file (PDF, download) fetched outside the browser; a larger one is a failed page. */
+      maxFileBytes: positiveInt('CRAWL_MAX_FILE_BYTES', 50 * MB),
+      /** Largest stored document (its JSON, every format together); PostgreSQL's jsonb stops at 255 MB. */
+      maxDocumentBytes: boundedInt('CRAWL_MAX_DOCUMENT_BYTES', 50 * MB, 1, 200 * MB, 'a jsonb value holds at most 255 MB'),
+      /** A crawl admits no new URL while more URLs wait in its queue than this many per credit of its team's balance. */
+      queuedUrlsPerCredit: positiveInt('CRAWL_QUEUED_URLS_PER_CREDIT', 2),
+      /** Most page URLs read from all of a crawl's sitemaps together (before filters), whatever its limit. */
+      sitemapTotalMaxUrls: positiveInt('CRAWL_SITEMAP_TOTAL_MAX_URLS', 100_000),
     },
     webhooks: {
       /** Per-attempt limit: a receiver must answer within this. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/features/crawl/frontier.ts';
-import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from '../../src/features/crawl/page-store.ts';
+import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage } from '../../src/features/crawl/page-store.ts';
 import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
@@ -56,7 +56,7 @@ describe('frontier', () => {
     const store = (r: (typeof rows)[number]) =>
       storeScrapedPage(
         db,
-        { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: { markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } } },
+        { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) },
         { follow: urls(`from-${r.urlKey.slice(-3)}-`, 5), robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 2 } },
       );
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
@@ -75,7 +75,7 @@ describe('frontier', () => {
     const [a, b] = await claimBatch(db, crawlId, 'run:0', 2);
     const page = (r: typeof a) => ({
       crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, finalUrl: 'http://site.test/target', finalUrlKey: 'site.test/target',
-      document: { metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } },
+      document: prepareDocument({ metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } }),
     });
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
     await storeScrapedPage(db, page(a), next);
@@ -90,7 +90,7 @@ describe('frontier', () => {
     const [scraped, failedFirst] = await claimBatch(db, crawlId, 'run:0', 2);
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
     const store = (r: typeof scraped) =>
-      storeScrapedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: { metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } } }, next);
+      storeScrapedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) }, next);
     const fail = (r: typeof scraped) => storeFailedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, error: 'torn down' });
 
     await store(scraped);

@@ -14,7 +14,7 @@ import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
-import { DuplicateRedirectError, storeFailedPage, storeScrapedPage } from './page-store.ts';
+import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, type PreparedDocument } from './page-store.ts';
 import { fetchRobotsTxt } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
@@ -28,6 +28,11 @@ import { crawlConcurrency } from './concurrency.ts';
 import { BATCH_RETRY } from './retry-policies.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { FrontierState } from './frontier-state.ts';
+import { isTooLong, tooLongReason } from './url-length.ts';
+import { fileTooLargeMessage, pageTooLargeMessage } from '../scrape/page-size.ts';
+import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
+import { storableText } from '../../platform/db/storable.ts';
+import { isRejectedData } from '../../platform/db/rejected-data.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -77,6 +82,9 @@ const LINK_CHECK_SLICE_MS = 50;
 /** How often a running batch asks whether another crawl should have its browser. */
 const YIELD_CHECK_MS = 1_000;
 
+/** Sitemap URLs are filtered and queued this many at a time, so planning never holds more than one chunk's rows. */
+const SITEMAP_CHUNK = 1_000;
+
 export interface FinishCrawlInput {
   crawlId: string;
   status: Exclude<CrawlStatus, 'scraping'>;
@@ -121,11 +129,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
   const heartbeat = (details: unknown) => Context.current().heartbeat(details);
 
-  /** Splits links into those to follow and those robots.txt keeps out. */
+  /** Splits links into those to follow and those robots.txt keeps out; over-long ones are dropped and counted. */
   async function sortLinks(ctx: CrawlContext, links: string[], depth: number) {
     const follow: NewFrontierUrl[] = [];
     const robotsBlocked: { url: string; urlKey: string }[] = [];
     let sliceStart = performance.now();
+    let tooLong = 0;
     for (const link of links) {
       if (performance.now() - sliceStart > LINK_CHECK_SLICE_MS) {
         await yieldToEventLoop();
@@ -133,10 +142,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
       if (!ctx.filter.check(link).allowed) continue;
       const entry = { url: canonicalUrl(link, ctx.norm), urlKey: urlKey(link, ctx.norm) };
-      if (await ctx.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
+      if (isTooLong(entry, config.crawl.maxUrlLength)) tooLong++;
+      else if (await ctx.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
       else robotsBlocked.push(entry);
     }
-    return { follow, robotsBlocked };
+    return { follow, robotsBlocked, tooLong };
   }
 
   /** The body of scrapeBatch, run while the batch holds its browser lease. */
@@ -175,25 +185,50 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
       const depth = depthOf.get(target.key) ?? 0;
-      const finalKey = urlKey(load.finalUrl, ctx.norm);
-      if (finalKey !== target.key) {
+      const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, ctx.norm) };
+      if (final.urlKey !== target.key) {
+        // A redirect target gets a frontier row of its own, so it is held to the same length limit.
+        if (isTooLong(final, config.crawl.maxUrlLength)) return fail(target, `The page redirected to a URL too long to crawl: ${tooLongReason(final, config.crawl.maxUrlLength)}`, load.statusCode);
         // The start URL may redirect anywhere (as upstream); other redirects must stay within the crawl's rules.
         const rule = target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
         if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
         if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
       }
-      const { document, discoveredLinks } = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+      // Checked before any conversion: parsing and markdown cost grows with the page.
+      const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);
+      if (htmlBytes > config.crawl.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, config.crawl.maxPageBytes), load.statusCode);
+      let discoveredLinks: string[];
+      let document: PreparedDocument;
+      try {
+        const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+        discoveredLinks = built.discoveredLinks;
+        document = prepareDocument(built.document, config.crawl.maxDocumentBytes);
+      } catch (err) {
+        if (err instanceof DocumentTooLargeError) return fail(target, err.message, load.statusCode);
+        // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
+        return fail(target, `The page could not be turned into a document: ${describeError(err)}`, load.statusCode);
+      }
       const followLinks =
         options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) && ctx.filter.followsLinksOn(load.finalUrl);
-      const { follow, robotsBlocked } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [] };
+      const { follow, robotsBlocked, tooLong } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [], tooLong: 0 };
+      if (tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: tooLong, maxUrlLength: config.crawl.maxUrlLength });
       try {
         await storeScrapedPage(
           db,
-          { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: finalKey, finalUrl: load.finalUrl },
-          { follow, robotsBlocked, limit: options.limit, webhook, charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) } },
+          { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: final.urlKey, finalUrl: load.finalUrl },
+          {
+            follow,
+            robotsBlocked,
+            limit: options.limit,
+            queuedPerCredit: config.crawl.queuedUrlsPerCredit,
+            webhook,
+            charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
+          },
         );
       } catch (err) {
         if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
+        // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
+        if (isRejectedData(err)) return fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
         throw err;
       }
       if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
@@ -231,10 +266,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const loadOutsideBrowser = async (target: ScrapeTarget) => {
       const slot = await acquireSlot(target);
       try {
-        const load = await loadFile(target.url, network.fetch, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
+        const load = await loadFile(target.url, network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
         await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
       } catch (err) {
-        await fail(target, describeError(err));
+        await fail(target, err instanceof ResponseTooLargeError ? fileTooLargeMessage(config.crawl.maxFileBytes) : describeError(err));
       } finally {
         await slot.release();
       }
@@ -335,6 +370,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           browser,
           concurrency: input.concurrency,
           scrapeOptions: so,
+          maxPageBytes: config.crawl.maxPageBytes,
           userAgents: network.userAgents,
           proxyServer: await network.proxyServer(),
           explainFailure: network.explainFailure,
@@ -421,16 +457,22 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const { options } = read;
       await releaseClaims(db, crawlId);
       const startOrigin = new URL(options.url).origin;
-      const robotsTxt = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
+      const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
+      const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
       await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
       heartbeat('robots.txt');
       const ctx = crawlContext({ ...read, crawl: { ...read.crawl, robotsTxt } });
       const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
+      // The gateway refuses these; a crawl requested under a larger CRAWL_MAX_URL_LENGTH can still arrive here.
+      if (isTooLong(start, config.crawl.maxUrlLength)) {
+        throw ApplicationFailure.nonRetryable(`The start URL ${tooLongReason(start, config.crawl.maxUrlLength)}`, 'StartUrlTooLong');
+      }
 
       // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
       const startRule = ctx.filter.checkStart(options.url);
       const startAllowed = await ctx.robots.isAllowed(start.url);
       await db.$transaction(async (tx) => {
+        // Not held to the team's balance: the gateway checked it, and the first batch stops the crawl if it is gone.
         await addToFrontier(tx, crawlId, [start], options.limit);
         if (!startAllowed) {
           await tx.crawlRobotsBlocked.createMany({ data: [{ crawlId, url: start.url, urlKey: start.urlKey }], skipDuplicates: true });
@@ -442,22 +484,32 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
 
       if (options.sitemap !== 'skip') {
+        // Four candidates per URL the frontier can still admit (filters drop many).
+        const admissible = Math.min(options.limit, config.crawl.queuedUrlsPerCredit * Math.max(0, read.crawl.team.creditBalance));
+        const maxUrls = Math.min(4 * admissible, config.crawl.sitemapTotalMaxUrls);
         const found = await collectSitemapUrls({
           startUrl: options.url,
           robotsSitemaps: ctx.robots.sitemaps,
           fetch: network.fetch,
-          maxUrls: options.limit * 4,
+          maxUrls,
           maxSitemaps: config.crawl.maxSitemaps,
           limits: { maxBytes: config.crawl.sitemapMaxBytes, maxUrls: config.crawl.sitemapMaxUrls },
         });
         heartbeat('sitemaps');
-        const { follow, robotsBlocked } = await sortLinks(ctx, found.urls, 0);
-        await db.$transaction(async (tx) => {
-          await addToFrontier(tx, crawlId, follow, options.limit);
-          if (robotsBlocked.length) await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
-        });
+        let queued = 0;
+        let tooLong = 0;
+        for (let i = 0; i < found.urls.length; i += SITEMAP_CHUNK) {
+          const sorted = await sortLinks(ctx, found.urls.slice(i, i + SITEMAP_CHUNK), 0);
+          tooLong += sorted.tooLong;
+          queued += await db.$transaction(async (tx) => {
+            const added = await addToFrontier(tx, crawlId, sorted.follow, options.limit, config.crawl.queuedUrlsPerCredit);
+            if (sorted.robotsBlocked.length) await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+            return added;
+          });
+          heartbeat('sitemap URLs');
+        }
         if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
-        log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, queued: follow.length });
+        log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, maxUrls, queued, tooLong });
       }
       const { queued } = await frontierCounts(db, crawlId);
       log.info('crawl planned', { crawlId, queued });
@@ -509,7 +561,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       await db.$transaction(async (tx) => {
         await tx.crawl.updateMany({
           where: { id: crawlId, status: 'scraping' },
-          data: { status: input.status, error: input.error ?? null, warning, completedAt: now, expiresAt },
+          // A batch's last error may quote what a page or the database said about it.
+          data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt: now, expiresAt },
         });
         // A crawl cancelled through the API already says so; it still gets its expiry.
         await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });

@@ -1,5 +1,6 @@
 // The body of GET /v2/crawl/{id}: counters plus one page of documents, at most
-// 10 MB of them. `next` stays while the crawl runs or documents remain, and
+// 10 MB of them (one larger document alone), and no more than that is read from
+// the database. `next` stays while the crawl runs or documents remain, and
 // disappears once a finished crawl has handed out everything (the JS SDK
 // follows `next` until it is gone). Zero-data-retention crawls hand each
 // document out once: it is erased as it is read.
@@ -36,26 +37,33 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   // it hands out none, so a client polling until the end (as the SDKs do)
   // receives every document in its final read.
   const withheld = isZeroDataRetention(crawl) && crawl.status === 'scraping';
+  // Sizes first, documents second: only the documents that fit the response are ever loaded.
   const rows = withheld ? [] : await db.crawlPage.findMany({
     where: { crawlId: crawl.id, success: true },
     orderBy: { id: 'asc' },
     skip: page.skip,
     take: page.limit,
-    select: { id: true, document: true, sizeBytes: true, purgedAt: true },
+    select: { id: true, sizeBytes: true, purgedAt: true },
   });
-  const data: unknown[] = [];
+  const chosen: bigint[] = [];
   let bytes = 0;
   let consumed = 0;
   for (const row of rows) {
-    if (data.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
+    if (chosen.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
     consumed++;
     if (row.purgedAt) continue;
     bytes += row.sizeBytes;
-    data.push(row.document);
+    chosen.push(row.id);
   }
-  if (isZeroDataRetention(crawl) && consumed > 0) {
-    const handedOut = rows.slice(0, consumed).filter((r) => !r.purgedAt).map((r) => r.id);
-    await db.crawlPage.updateMany({ where: { id: { in: handedOut } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
+  const documents = chosen.length === 0 ? [] : await db.crawlPage.findMany({
+    // A concurrent zero-data-retention read may have erased one since: it is not handed out twice.
+    where: { id: { in: chosen }, purgedAt: null },
+    orderBy: { id: 'asc' },
+    select: { id: true, document: true },
+  });
+  const data = documents.map((d) => d.document);
+  if (isZeroDataRetention(crawl) && documents.length > 0) {
+    await db.crawlPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
   }
   const returnedUpTo = page.skip + consumed;
   const more = crawl.status === 'scraping' || returnedUpTo < completed;

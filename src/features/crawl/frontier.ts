@@ -19,8 +19,13 @@ export interface NewFrontierUrl {
   depth: number;
 }
 
-/** Inserts URLs not seen before, up to `limit` rows for the crawl in total. Returns how many were new. */
-export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number): Promise<number> {
+/**
+ * Inserts URLs not seen before, up to `limit` rows for the crawl in total and, with
+ * `queuedPerCredit`, while fewer than that many URLs per credit of the team's balance wait
+ * in its queue: a URL the team cannot pay to scrape is not worth a row, so a team with a few
+ * credits cannot fill the database with a huge `limit`. Returns how many were new.
+ */
+export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number, queuedPerCredit?: number): Promise<number> {
   if (urls.length === 0) return 0;
   // Serialises inserts of one crawl's concurrent pages so the count check holds.
   // An advisory lock, not a row lock: the page insert before this holds a
@@ -30,15 +35,26 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
   const seen = new Set<string>();
   const unique = urls.filter((u) => !seen.has(u.urlKey) && seen.add(u.urlKey));
   // New URLs in the order given, as many as the limit leaves room for; redirect
-  // aliases are not pages of their own, so they do not count.
+  // aliases are not pages of their own, so they do not count. Without
+  // queuedPerCredit the credit room is NULL, which LEAST ignores.
   return tx.$executeRaw`
+    WITH n AS (
+      SELECT count(*) FILTER (WHERE state <> 'redirect') AS admitted,
+             count(*) FILTER (WHERE state IN ('queued', 'claimed')) AS waiting
+      FROM crawl_url WHERE crawl_id = ${crawlId}::uuid
+    ), balance AS (
+      SELECT GREATEST(t.credit_balance, 0)::bigint AS credits FROM crawl c JOIN team t ON t.id = c.team_id WHERE c.id = ${crawlId}::uuid
+    )
     INSERT INTO crawl_url (crawl_id, url, url_key, depth)
     SELECT ${crawlId}::uuid, u.url, u.url_key, u.depth
     FROM unnest(${unique.map((u) => u.url)}::text[], ${unique.map((u) => u.urlKey)}::text[], ${unique.map((u) => u.depth)}::int[])
       WITH ORDINALITY AS u(url, url_key, depth, n)
     WHERE NOT EXISTS (SELECT 1 FROM crawl_url c WHERE c.crawl_id = ${crawlId}::uuid AND c.url_key = u.url_key)
     ORDER BY u.n
-    LIMIT GREATEST(0, ${limit}::int - (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state <> ${FrontierState.redirect}))
+    LIMIT GREATEST(0, LEAST(
+      ${limit}::bigint - (SELECT admitted FROM n),
+      ${queuedPerCredit ?? null}::bigint * (SELECT credits FROM balance) - (SELECT waiting FROM n)
+    ))
     ON CONFLICT (crawl_id, url_key) DO NOTHING`;
 }
 

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
 import type { Db } from '../../platform/db/prisma.ts';
+import { storableJson } from '../../platform/db/storable.ts';
 
 export interface CachedLoad {
   finalUrl: string;
@@ -55,7 +56,7 @@ export async function lookupCache(db: Db, teamId: string, keys: string[], so: Sc
 }
 
 export async function storeInCache(db: Db, teamId: string, key: string, load: CachedLoad): Promise<void> {
-  const row = { url: load.finalUrl, statusCode: load.statusCode, document: load as object, createdAt: new Date() };
+  const row = { url: load.finalUrl, statusCode: load.statusCode, document: storableJson(load).value as object, createdAt: new Date() };
   await db.pageCache.upsert({ where: { teamId_cacheKey: { teamId, cacheKey: key } }, create: { teamId, cacheKey: key, ...row }, update: row });
 }
 

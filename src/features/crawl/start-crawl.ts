@@ -18,6 +18,8 @@ import { crawlRequestSchema } from './crawl-request.ts';
 import { startCrawlWorkflow } from './crawl-workflow-start.ts';
 import type { Logger } from '../../platform/log.ts';
 import { generateCrawlOptions, mergePromptOptions } from './prompt-options.ts';
+import { canonicalUrl, urlKey } from './normalize-url.ts';
+import { isTooLong, tooLongReason } from './url-length.ts';
 
 const ENTERPRISE = (option: string) =>
   `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
@@ -39,6 +41,13 @@ function checkSelectors(req: CrawlRequest): void {
       throw err;
     }
   }
+}
+
+/** The start URL becomes the crawl's first frontier row, so it is held to the same length limit as every URL found later. */
+function checkUrlLength(req: CrawlRequest, config: Config): void {
+  const norm = { ignoreQueryParameters: req.ignoreQueryParameters };
+  const start = { url: canonicalUrl(req.url, norm), urlKey: urlKey(req.url, norm) };
+  if (isTooLong(start, config.crawl.maxUrlLength)) throw new DomainError('invalid', `The URL ${tooLongReason(start, config.crawl.maxUrlLength)}`);
 }
 
 export interface PromptResult {
@@ -81,6 +90,7 @@ async function checkAddress(url: string, config: Config, refusal: string): Promi
 export async function startCrawl(deps: { db: Db; temporal: Client; config: Config; log: Logger }, team: Team, apiKeyId: string, req: CrawlRequest) {
   checkTeamPermissions(team, req);
   checkSelectors(req);
+  checkUrlLength(req, deps.config);
   await checkAddress(req.url, deps.config, `Refused to crawl ${req.url}`);
   // Webhook deliveries go through the same guard; refusing now beats failing every delivery later.
   if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);

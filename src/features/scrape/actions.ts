@@ -57,7 +57,7 @@ async function evaluateScript(page: Page, script: string, budget: PageBudget): P
   }
 }
 
-async function runAction(page: Page, action: ScrapeAction, budget: PageBudget, results: ActionResults): Promise<void> {
+async function runAction(page: Page, action: ScrapeAction, budget: PageBudget, results: ActionResults, maxHtmlBytes: number): Promise<void> {
   switch (action.type) {
     case 'wait':
       if (action.selector !== undefined) await page.waitForSelector(action.selector, { timeout: budget.remaining() });
@@ -93,7 +93,7 @@ async function runAction(page: Page, action: ScrapeAction, budget: PageBudget, r
       results.screenshots.push(await screenshotDataUrl(page, action, budget));
       return;
     case 'scrape':
-      results.scrapes.push({ url: page.url(), html: await pageHtml(page, budget) });
+      results.scrapes.push({ url: page.url(), html: await pageHtml(page, budget, maxHtmlBytes) });
       return;
     case 'executeJavascript': {
       const value = await evaluateScript(page, action.script, budget);
@@ -108,12 +108,15 @@ async function runAction(page: Page, action: ScrapeAction, budget: PageBudget, r
   }
 }
 
-/** Runs every action; the first failure stops the page with an {@link ActionFailure}. */
-export async function runActions(page: Page, actions: ScrapeAction[], budget: PageBudget): Promise<ActionResults> {
+/**
+ * Runs every action; the first failure stops the page with an {@link ActionFailure}.
+ * A `scrape` action's HTML is held to `maxHtmlBytes`, like the page's own.
+ */
+export async function runActions(page: Page, actions: ScrapeAction[], budget: PageBudget, maxHtmlBytes = Infinity): Promise<ActionResults> {
   const results: ActionResults = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
   for (const [index, action] of actions.entries()) {
     try {
-      await runAction(page, action, budget, results);
+      await runAction(page, action, budget, results, maxHtmlBytes);
     } catch (err) {
       const reason = (err as Error).message.split('\n')[0] ?? String(err);
       throw new ActionFailure(index, action.type, reason);

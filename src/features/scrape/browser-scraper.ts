@@ -23,6 +23,7 @@ import {
   type NavigationWatch,
 } from './navigation-failure.ts';
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
+import { PageTooLargeError } from './page-size.ts';
 import { DEFAULT_USER_AGENTS, pageContext, preparePage, type UserAgents } from './page-context.ts';
 import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts';
 import { StoreQueue } from './store-queue.ts';
@@ -64,6 +65,8 @@ export interface BrowserScrapeOptions {
   /** Pages open at once in the batch's browser. */
   concurrency: number;
   scrapeOptions: ScrapeOptions;
+  /** A page whose HTML is larger (UTF-8 bytes) fails without its HTML being read (CRAWL_MAX_PAGE_BYTES). Default: no limit. */
+  maxPageBytes?: number;
   /** Both must contain PRODUCT_TOKEN. Default: DEFAULT_USER_AGENTS. */
   userAgents?: UserAgents;
   /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
@@ -122,10 +125,10 @@ function targetOf(ctx: PlaywrightCrawlingContext): ScrapeTarget {
 }
 
 /** After load: waitFor, actions, then the content (HTML first: a screenshot viewport may re-layout the page). */
-async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget) {
+async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget, maxPageBytes: number) {
   if (so.waitFor > 0) await page.waitForTimeout(Math.min(so.waitFor, budget.remaining()));
-  const actions = so.actions?.length ? await runActions(page, so.actions, budget) : undefined;
-  const rawHtml = await pageHtml(page, budget);
+  const actions = so.actions?.length ? await runActions(page, so.actions, budget, maxPageBytes) : undefined;
+  const rawHtml = await pageHtml(page, budget, maxPageBytes);
   return {
     rawHtml,
     actions,
@@ -286,10 +289,10 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         }
         let captured: Awaited<ReturnType<typeof capture>>;
         try {
-          captured = await budget.race(capture(page, so, screenshot, budget));
+          captured = await budget.race(capture(page, so, screenshot, budget, opts.maxPageBytes ?? Infinity));
         } catch (err) {
-          // The same actions or the same budget would fail the same way again.
-          if (err instanceof ActionFailure || err instanceof PageTimeoutError) throw new NonRetryableError(err.message);
+          // The same actions, the same budget or the same page would fail the same way again.
+          if (err instanceof ActionFailure || err instanceof PageTimeoutError || err instanceof PageTooLargeError) throw new NonRetryableError(err.message);
           throw err;
         }
         await deliver(() =>

@@ -86,7 +86,3 @@ export function buildDocument(input: BuildDocumentInput): { document: PageDocume
   return { document: { ...content, metadata }, discoveredLinks };
 }
 
-/** Size of the document as stored and served (its JSON serialization), in bytes. */
-export function documentSizeBytes(doc: PageDocument): number {
-  return Buffer.byteLength(JSON.stringify(doc));
-}

@@ -2,6 +2,7 @@
 // Shared by the final capture of a page and by the screenshot/scrape/pdf actions.
 import type { Page } from 'playwright';
 import type { PageBudget } from './page-budget.ts';
+import { PageTooLargeError } from './page-size.ts';
 
 export interface ScreenshotOptions {
   fullPage?: boolean;
@@ -18,16 +19,35 @@ export interface PdfOptions {
 }
 
 /**
- * The current document's HTML. Right after an action that starts a navigation
- * (pressing Enter in a form), Playwright refuses while the page is navigating:
- * wait for the new document to load and read that one.
+ * UTF-8 size of the document's HTML, measured in the browser so that an oversized DOM never
+ * crosses into the worker. It runs in the page's own world, so a page that rewrites its DOM
+ * getters can misreport itself; the worker checks the size again on what it receives.
  */
-export async function pageHtml(page: Page, budget: PageBudget): Promise<string> {
+function htmlBytesInPage(page: Page, budget: PageBudget, limit: number): Promise<number> {
+  return budget.race(
+    page.evaluate((max) => {
+      const html = document.documentElement?.outerHTML ?? '';
+      // A UTF-16 code unit is at most 3 UTF-8 bytes: only a page that may be over the limit is measured exactly.
+      return html.length * 3 <= max ? html.length : new Blob([html]).size;
+    }, limit),
+  );
+}
+
+/**
+ * The current document's HTML, refused (PageTooLargeError) when larger than `maxBytes`.
+ * Right after an action that starts a navigation (pressing Enter in a form), Playwright
+ * refuses while the page is navigating: wait for the new document to load and read that one.
+ */
+export async function pageHtml(page: Page, budget: PageBudget, maxBytes = Infinity): Promise<string> {
   for (;;) {
     try {
+      if (maxBytes !== Infinity) {
+        const bytes = await htmlBytesInPage(page, budget, maxBytes);
+        if (bytes > maxBytes) throw new PageTooLargeError(bytes, maxBytes);
+      }
       return await budget.race(page.content());
     } catch (err) {
-      if (!/page is navigating/.test((err as Error).message)) throw err;
+      if (!/page is navigating|Execution context was destroyed/.test((err as Error).message)) throw err;
       await page.waitForLoadState('load', { timeout: budget.remaining() });
     }
   }

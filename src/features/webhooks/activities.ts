@@ -6,6 +6,7 @@
 import { Context, sleep } from '@temporalio/activity';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { WebhookEvent } from '../../generated/prisma/client.ts';
+import { storableText } from '../../platform/db/storable.ts';
 import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
 import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
@@ -29,8 +30,11 @@ export interface DeliverWebhooksResult {
 /** A crawl that ended without writing its final event (terminated by hand) is drained after this long. */
 const FINAL_EVENT_GRACE_MS = 60_000;
 
+/** An outbox row without its body: bodies carry whole documents, so only those being sent are read. */
+type PendingEvent = Omit<WebhookEvent, 'body'>;
+
 /** Picks what may be sent now, in the order the receiver must see them. */
-function dueInOrder(pending: WebhookEvent[], now: Date, limit: number): WebhookEvent[] {
+function dueInOrder(pending: PendingEvent[], now: Date, limit: number): PendingEvent[] {
   const started = pending.find((e) => e.type === 'crawl.started');
   if (started) return started.nextAttemptAt <= now ? [started] : [];
   const pages = pending.filter((e) => !TERMINAL_EVENT_TYPES.includes(e.type as never));
@@ -57,7 +61,9 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
   const addressPolicy = addressPolicyOf(config);
 
   /** Records the attempt and the event's new state in one transaction. */
-  async function record(event: WebhookEvent, startedAt: Date, result: WebhookAttemptResult, zeroDataRetention: boolean): Promise<'delivered' | 'failed' | 'pending'> {
+  async function record(event: PendingEvent, startedAt: Date, delivery: WebhookAttemptResult, zeroDataRetention: boolean): Promise<'delivered' | 'failed' | 'pending'> {
+    // The error quotes the receiver's answer, which is no more trusted than a page.
+    const result = { ...delivery, ...(delivery.error !== undefined && { error: storableText(delivery.error) }) };
     const attempt = event.attempts + 1;
     const now = Date.now();
     const expired = now - event.createdAt.getTime() >= policy.giveUpAfterMs;
@@ -95,16 +101,17 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
       const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
       const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
       const pending = crawl
-        ? await db.webhookEvent.findMany({ where: { crawlId, state: 'pending' }, orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }], take: 1000 })
+        ? await db.webhookEvent.findMany({ where: { crawlId, state: 'pending' }, orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }], take: 1000, omit: { body: true } })
         : [];
       const due = dueInOrder(pending, new Date(), config.webhooks.concurrency);
       if (crawl && due.length > 0) {
         await Promise.all(
           due.map(async (event) => {
+            const { body } = await db.webhookEvent.findUniqueOrThrow({ where: { id: event.id }, select: { body: true } });
             const startedAt = new Date();
             const result = await sendWebhook({
               url: event.url,
-              body: event.body ?? '',
+              body: body ?? '',
               headers: event.headers as Record<string, string>,
               secret: crawl.team.webhookSigningSecret,
               timeoutMs: config.webhooks.timeoutMs,

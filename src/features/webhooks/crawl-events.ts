@@ -2,11 +2,13 @@
 // transaction that makes them true: the crawl row for crawl.started, the page
 // row for crawl.page, the final status for crawl.completed / crawl.failed. The
 // body is serialised once, here, so every attempt sends (and signs) the same
-// bytes under the same webhookId.
+// bytes under the same webhookId. Page events quote page content, so the body
+// is made storable like the page itself.
 import { randomUUID } from 'node:crypto';
 import type { Webhook, WebhookEventName } from './webhook-schema.ts';
 import type { Tx } from '../../platform/db/prisma.ts';
 import { crawlOptions } from '../crawl/crawl-options.ts';
+import { storableJson } from '../../platform/db/storable.ts';
 
 export type CrawlEventType = 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed';
 
@@ -62,7 +64,7 @@ export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: Webhook 
         itemKey: event.itemKey ?? '',
         url: webhook.url,
         headers: webhook.headers,
-        body: wanted ? JSON.stringify(payload) : null,
+        body: wanted ? storableJson(payload).json : null,
         state: wanted ? 'pending' : 'skipped',
       },
     ],

@@ -14,8 +14,10 @@ import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../features/scrape/page-c
 export interface CrawlNetwork {
   policy: AddressPolicy;
   userAgents: { desktop: string; mobile: string };
-  /** GET outside the browser (robots.txt, sitemaps, files), every hop checked. */
+  /** GET outside the browser (robots.txt, sitemaps), every hop checked; bodies up to 50 MB, the sitemap protocol's cap. */
   fetch: FetchResource;
+  /** The same for files (PDFs, downloads), bodies up to CRAWL_MAX_FILE_BYTES (beyond: ResponseTooLargeError). */
+  fetchFile: FetchResource;
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
   /** The --proxy-server for Chromium (the guard proxy, started on first use). */
@@ -25,7 +27,7 @@ export interface CrawlNetwork {
 }
 
 const RESOURCE_TIMEOUT_MS = 30_000;
-const RESOURCE_MAX_BYTES = 50 * 1024 * 1024;
+const SITE_FILE_MAX_BYTES = 50 * 1024 * 1024;
 
 export function createCrawlNetwork(config: Config): CrawlNetwork {
   const policy: AddressPolicy = addressPolicyOf(config);
@@ -40,8 +42,9 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
   if (config.crawl.proxyUrl !== undefined && !/^http:\/\/[^/]+/.test(config.crawl.proxyUrl)) {
     throw new Error(`CRAWL_PROXY_URL must be an http:// proxy URL (http://user:pass@host:port), got "${config.crawl.proxyUrl}"`);
   }
-  const fetchAs = (userAgent: string): FetchResource => (url) =>
-    guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes: RESOURCE_MAX_BYTES });
+  const fetchUpTo = (maxBytes: number, userAgent: string): FetchResource => (url) =>
+    guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes });
+  const fetchAs = (userAgent: string) => fetchUpTo(SITE_FILE_MAX_BYTES, userAgent);
   let proxy: Promise<GuardProxy> | undefined;
   let started: GuardProxy | undefined;
 
@@ -49,6 +52,7 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     policy,
     userAgents,
     fetch: fetchAs(userAgents.desktop),
+    fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
     fetchAs,
     async proxyServer() {
       proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));

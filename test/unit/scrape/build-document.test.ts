@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocument, documentSizeBytes, type BuildDocumentInput } from '../../../src/features/scrape/build-document.ts';
+import { buildDocument, type BuildDocumentInput } from '../../../src/features/scrape/build-document.ts';
 import { InvalidSelectorError } from '../../../src/features/scrape/clean-html.ts';
 
 const RAW_HTML = `<!DOCTYPE html><html lang="en"><head>
@@ -87,13 +87,5 @@ describe('buildDocument', () => {
     expect(document.html).toBe('<html><body></body></html>');
     expect(document.links).toEqual([]);
     expect(discoveredLinks).toEqual([]);
-  });
-});
-
-describe('documentSizeBytes', () => {
-  it('counts the UTF-8 bytes of the JSON document', () => {
-    const doc = { markdown: 'héllo €', metadata: { sourceURL: 'u', url: 'u', statusCode: 200 } };
-    expect(documentSizeBytes(doc)).toBe(Buffer.byteLength(JSON.stringify(doc), 'utf8'));
-    expect(documentSizeBytes(doc)).toBe(JSON.stringify(doc).length + 1 + 2);
   });
 });

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/platform/config.ts';
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe('page and URL limit settings', () => {
+  it('have the documented defaults', () => {
+    const { crawl } = loadConfig();
+    expect(crawl).toMatchObject({
+      maxUrlLength: 2048,
+      maxPageBytes: 10 * 1024 * 1024,
+      maxFileBytes: 50 * 1024 * 1024,
+      maxDocumentBytes: 50 * 1024 * 1024,
+      queuedUrlsPerCredit: 2,
+      sitemapTotalMaxUrls: 100_000,
+    });
+  });
+
+  it('refuse a URL length the unique index on URL keys could not hold', () => {
+    vi.stubEnv('CRAWL_MAX_URL_LENGTH', '3000');
+    expect(() => loadConfig()).toThrow(/CRAWL_MAX_URL_LENGTH must be between 256 and 2500/);
+    vi.stubEnv('CRAWL_MAX_URL_LENGTH', '2500');
+    expect(loadConfig().crawl.maxUrlLength).toBe(2500);
+  });
+
+  it('refuse a document limit PostgreSQL jsonb could not store', () => {
+    vi.stubEnv('CRAWL_MAX_DOCUMENT_BYTES', String(300 * 1024 * 1024));
+    expect(() => loadConfig()).toThrow(/CRAWL_MAX_DOCUMENT_BYTES must be between/);
+  });
+
+  it('refuse zero where a positive amount is needed', () => {
+    vi.stubEnv('CRAWL_MAX_PAGE_BYTES', '0');
+    expect(() => loadConfig()).toThrow(/CRAWL_MAX_PAGE_BYTES must be at least 1/);
+  });
+});
