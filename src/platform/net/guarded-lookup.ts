@@ -16,6 +16,11 @@ export type Resolver = (
 
 type LookupCallback = Parameters<LookupFunction>[2];
 
+const LOOPBACK: dns.LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
 type Done = (err: Error | null, addresses?: dns.LookupAddress[]) => void;
 
 function checkAll(hostname: string, addresses: dns.LookupAddress[], policy: AddressPolicy): Error | null {
@@ -49,6 +54,12 @@ function lookupChecked(hostname: string, options: dns.LookupOptions, policy: Add
   const literalFamily = isIP(bare);
   if (literalFamily) {
     process.nextTick(checked, [{ address: bare, family: literalFamily }]);
+    return;
+  }
+  // Names under .localhost are the loopback (RFC 6761), as browsers resolve them without DNS;
+  // the policy then judges them like any loopback address.
+  if (/\.localhost\.?$/i.test(bare)) {
+    process.nextTick(checked, LOOPBACK.filter((a) => !options.family || a.family === options.family));
     return;
   }
   resolve(hostname, { ...options, all: true }, (err, addresses) => {
