@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every variable is documented in the
 // README's table; add new ones there too.
 import { resolve } from 'node:path';
+import { parseTrustProxy } from './http/trust-proxy.ts';
 import { parseAllowlist } from './net/address-policy.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -22,6 +23,12 @@ function positiveInt(name: string, fallback: number, formerName?: string): numbe
   if (formerName && str(formerName) !== undefined) throw new Error(`${formerName} was renamed to ${name}; set that instead`);
   const n = int(name, fallback);
   if (n < 1) throw new Error(`${name} must be at least 1, got ${n}`);
+  return n;
+}
+
+function nonNegativeInt(name: string, fallback: number): number {
+  const n = int(name, fallback);
+  if (n < 0) throw new Error(`${name} must be 0 or more, got ${n}`);
   return n;
 }
 
@@ -50,6 +57,17 @@ export function loadConfig() {
       port: int('PORT', 3002),
       publicBaseUrl: str('PUBLIC_BASE_URL'),
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
+      /** Proxies whose X-Forwarded-* headers are believed; unset: none (the client's own connection is what counts). */
+      trustProxy: parseTrustProxy(str('GATEWAY_TRUST_PROXY')),
+      /** Per API key, shared by all gateway replicas (a row per key); perMinute 0 turns it off. */
+      rateLimit: {
+        perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),
+        burst: positiveInt('API_KEY_RATE_LIMIT_BURST', 100),
+      },
+    },
+    activityLog: {
+      /** Rows older than this are deleted by the scheduled purge (the activity listing shows the past 24 h). */
+      retentionHours: positiveInt('ACTIVITY_LOG_RETENTION_HOURS', 24),
     },
     database: {
       /** Unset: an embedded PostgreSQL under dataDir is used. */
@@ -92,6 +110,8 @@ export function loadConfig() {
       browserTimeSliceMs: positiveInt('CRAWL_BROWSER_TIME_SLICE_MS', 10_000),
       /** A batch whose worker stops heartbeating this long is retried elsewhere. */
       heartbeatTimeoutMs: int('CRAWL_HEARTBEAT_TIMEOUT_MS', 60_000),
+      /** Crawls one team may have running (status scraping) at once; POST /v2/crawl answers 429 beyond. */
+      maxActivePerTeam: positiveInt('TEAM_MAX_ACTIVE_CRAWLS', 50),
       /** How long results stay readable after a crawl ends. */
       retentionHours: int('CRAWL_RETENTION_HOURS', 24),
       /** How often the scheduled purge deletes expired crawls and old cache entries. */
