@@ -107,6 +107,17 @@ describe('a body is read only after authentication', () => {
   });
 });
 
+describe('requests that cannot be read', () => {
+  it('are answered 400, not 500: an undecodable path parameter, a body that does not decompress', async () => {
+    const param = await h.api('/v2/crawl/%zz');
+    expect(param.status).toBe(400);
+    expect(await param.json()).toEqual({ success: false, code: 'BAD_REQUEST', error: "Failed to decode param '%zz'" });
+    const gzip = await h.api('/v2/crawl', { method: 'POST', body: '{"url":"http://a.test"}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(gzip.status).toBe(400);
+    expect((await gzip.json()).code).toBe('BAD_REQUEST');
+  });
+});
+
 describe('rate limit per API key', () => {
   it('answers 429 with Retry-After once the bucket is empty, across replicas, and refills with time', async () => {
     const settings = { rateLimit: { perMinute: 60, burst: 3 } };

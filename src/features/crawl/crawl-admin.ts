@@ -14,7 +14,7 @@ const CRAWLER_OPTION_KEYS = [
 ] as const;
 
 /** What a listing shows instead of a header's value. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Header names stay (they say what the crawl sends); values go: they carry cookies and tokens. */
 function redactHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
