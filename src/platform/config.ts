@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every variable is documented in the
 // README's table; add new ones there too.
 import { resolve } from 'node:path';
+import { parseTrustProxy } from './http/trust-proxy.ts';
 import { parseAllowlist } from './net/address-policy.ts';
 import { CHROMIUM_ENVIRONMENT } from './browser/chromium-environment.ts';
 
@@ -33,6 +34,12 @@ function boundedInt(name: string, fallback: number, min: number, max: number, wh
 }
 
 const MB = 1024 * 1024;
+
+function nonNegativeInt(name: string, fallback: number): number {
+  const n = int(name, fallback);
+  if (n < 0) throw new Error(`${name} must be 0 or more, got ${n}`);
+  return n;
+}
 
 function bool(name: string, fallback: boolean): boolean {
   const v = str(name);
@@ -83,6 +90,17 @@ export function loadConfig() {
       port: int('PORT', 3002),
       publicBaseUrl: str('PUBLIC_BASE_URL'),
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
+      /** Proxies whose X-Forwarded-* headers are believed; unset: none (the client's own connection is what counts). */
+      trustProxy: parseTrustProxy(str('GATEWAY_TRUST_PROXY')),
+      /** Per API key, shared by all gateway replicas (a row per key); perMinute 0 turns it off. */
+      rateLimit: {
+        perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),
+        burst: positiveInt('API_KEY_RATE_LIMIT_BURST', 100),
+      },
+    },
+    activityLog: {
+      /** Rows older than this are deleted by the scheduled purge (the activity listing shows the past 24 h). */
+      retentionHours: positiveInt('ACTIVITY_LOG_RETENTION_HOURS', 24),
     },
     database: {
       /** Unset: an embedded PostgreSQL under dataDir is used. */
@@ -134,6 +152,8 @@ export function loadConfig() {
        * workflow start; a start not confirmed by then is left to the reconciler.
        */
       startTimeoutMs: positiveInt('CRAWL_START_TIMEOUT_MS', 5_000),
+      /** Crawls one team may have running (status scraping) at once; POST /v2/crawl answers 429 beyond. */
+      maxActivePerTeam: positiveInt('TEAM_MAX_ACTIVE_CRAWLS', 50),
       /** How long results stay readable after a crawl ends. */
       retentionHours: int('CRAWL_RETENTION_HOURS', 24),
       /** How often the scheduled purge deletes expired crawls and old cache entries. */

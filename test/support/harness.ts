@@ -57,11 +57,12 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const config: Config = {
     ...base,
     logLevel: 'warn',
-    gateway: { ...base.gateway, ...overrides.gateway },
     database: { ...base.database, url: databaseUrl },
+    // Tests make requests faster than any client should; the limits have tests of their own.
+    gateway: { ...base.gateway, rateLimit: { perMinute: 1_000_000, burst: 100_000 }, ...overrides.gateway },
     temporal: { ...base.temporal, address: temporalAddress, ...testQueues() },
     // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
-    crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, ...overrides.crawl },
+    crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, maxActivePerTeam: 1000, ...overrides.crawl },
     llm: { ...base.llm, ...overrides.llm },
     worker: { ...base.worker, ...overrides.worker },
     // Quick retries, so tests see several attempts in seconds.
@@ -143,6 +144,9 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           TEMPORAL_ADDRESS: opts.temporalAddress ?? temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
+          API_KEY_RATE_LIMIT_PER_MINUTE: String(config.gateway.rateLimit.perMinute),
+          API_KEY_RATE_LIMIT_BURST: String(config.gateway.rateLimit.burst),
+          TEAM_MAX_ACTIVE_CRAWLS: String(config.crawl.maxActivePerTeam),
           HOST: '127.0.0.1',
           PORT: String(port),
           LOG_LEVEL: 'info',

@@ -13,8 +13,17 @@ const CRAWLER_OPTION_KEYS = [
   'regexOnFullURL', 'maxDiscoveryDepth', 'delay', 'maxConcurrency', 'zeroDataRetention',
 ] as const;
 
+/** What a listing shows instead of a header's value. */
+const REDACTED = '[redacted]';
+
+/** Header names stay (they say what the crawl sends); values go: they carry cookies and tokens. */
+function redactHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  return headers && Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
+}
+
 export function activeCrawlRecord(crawl: Crawl) {
   const options = crawlOptions(crawl);
+  const scrapeOptions = options.scrapeOptions && { ...options.scrapeOptions, headers: redactHeaders(options.scrapeOptions.headers) };
   return {
     id: crawl.id,
     teamId: crawl.teamId,
@@ -22,7 +31,7 @@ export function activeCrawlRecord(crawl: Crawl) {
     created_at: crawl.createdAt.toISOString(),
     options: {
       ...Object.fromEntries(CRAWLER_OPTION_KEYS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])),
-      scrapeOptions: options.scrapeOptions,
+      scrapeOptions,
     },
   };
 }

@@ -16,6 +16,7 @@ import { checkHostAllowed } from '../../platform/net/guarded-lookup.ts';
 import { addressPolicyOf, servesPort, urlPort } from '../../platform/net/service-endpoints.ts';
 import { crawlRequestSchema } from './crawl-request.ts';
 import { startCrawlWorkflow } from './crawl-workflow-start.ts';
+import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import type { Logger } from '../../platform/log.ts';
 import { generateCrawlOptions, mergePromptOptions } from './prompt-options.ts';
 import { canonicalUrl, urlKey } from './normalize-url.ts';
@@ -97,6 +98,7 @@ export async function startCrawl(deps: { db: Db; temporal: Client; config: Confi
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
   const id = uuidv7();
   await deps.db.$transaction(async (tx) => {
+    await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
     await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue } });
     await writeCrawlEvent(tx, id, req.webhook, { type: 'crawl.started', success: true, data: [] });
   });

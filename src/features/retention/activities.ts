@@ -1,12 +1,13 @@
 // The scheduled purge: crawls past their expiry (results readable 24 h after
-// the end) and page-cache entries past their retention are deleted. Rows of a
-// crawl go with it (foreign keys cascade); usage ledger rows stay, they are the
-// team's billing history.
+// the end), page-cache entries and activity-log rows past their retention are
+// deleted. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
+// stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 
 export interface PurgeResult {
   crawls: number;
   cacheEntries: number;
+  activityLogRows: number;
 }
 
 export function createRetentionActivities({ db, config, log }: ActivityDeps) {
@@ -15,7 +16,8 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
       const now = Date.now();
       const crawls = await db.crawl.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const cache = await db.pageCache.deleteMany({ where: { createdAt: { lt: new Date(now - config.crawl.cacheRetentionHours * 3_600_000) } } });
-      const result = { crawls: crawls.count, cacheEntries: cache.count };
+      const activity = await db.activityLog.deleteMany({ where: { createdAt: { lt: new Date(now - config.activityLog.retentionHours * 3_600_000) } } });
+      const result = { crawls: crawls.count, cacheEntries: cache.count, activityLogRows: activity.count };
       log.info('purged expired data', { ...result });
       return result;
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerMapSchema } from '../../platform/http/header-fields.ts';
 
 /**
  * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
@@ -240,7 +241,7 @@ export const scrapeOptionsSchema = z
     excludeTags: z.array(z.string()).optional(),
     maxAge: z.int().min(0).default(172_800_000),
     minAge: z.int().min(0).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: headerMapSchema().optional(),
     waitFor: z.int().min(0).max(60_000).default(0),
     mobile: z.boolean().default(false),
     skipTlsVerification: z.boolean().optional(),

@@ -112,7 +112,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
             const result = await sendWebhook({
               url: event.url,
               body: body ?? '',
-              headers: event.headers as Record<string, string>,
+              headers: (event.headers ?? {}) as Record<string, unknown>,
               secret: crawl.team.webhookSigningSecret,
               timeoutMs: config.webhooks.timeoutMs,
               policy: addressPolicy,

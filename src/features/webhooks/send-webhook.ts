@@ -1,16 +1,19 @@
 // One delivery attempt of a webhook: POST the body, signed when the crawl has a
 // secret, and sort the outcome into delivered, worth retrying, or final. What
 // happens next (waiting, retrying, giving up) is the caller's business.
+import { headerSyntaxProblem, isForbiddenHeader } from '../../platform/http/header-fields.ts';
 import { BlockedAddressError, type AddressPolicy } from '../../platform/net/address-policy.ts';
 import { FetchTimeoutError, guardedFetch, ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { parseRetryAfter } from './retry-policy.ts';
 import { SIGNATURE_HEADER, signWebhookBody } from './signature.ts';
+import { RESERVED_WEBHOOK_HEADERS } from './webhook-schema.ts';
 
 export interface WebhookRequest {
   url: string;
   /** Sent byte for byte; the signature covers exactly these bytes. */
   body: string;
-  headers: Record<string, string>;
+  /** As stored with the event: validated when the crawl was requested, but rows older than that check may hold anything. */
+  headers: Record<string, unknown>;
   secret?: string | null;
   timeoutMs: number;
   policy: AddressPolicy;
@@ -42,6 +45,8 @@ const NETWORK_ERRORS: Record<string, string> = {
   ENOTFOUND: 'DNS lookup failed: no such host',
   EAI_AGAIN: 'DNS lookup failed temporarily',
 };
+// Node refuses to build such a request; sending it again will not change that.
+const UNBUILDABLE_REQUEST_ERRORS = new Set(['ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE']);
 
 function outcomeOfStatus(status: number): Outcome['outcome'] {
   if (status >= 200 && status < 300) return 'delivered';
@@ -74,6 +79,7 @@ function fromError(err: unknown, url: string): Outcome {
   if (err instanceof ResponseTooLargeError) return fromResponse(err.status, {}, undefined);
   if (err instanceof FetchTimeoutError) return { outcome: 'retry', error: `timed out after ${err.timeoutMs} ms` };
   const { code, message } = err as NodeJS.ErrnoException;
+  if (code && UNBUILDABLE_REQUEST_ERRORS.has(code)) return { outcome: 'final', error: `The webhook request cannot be built: ${message}` };
   const known = code ? NETWORK_ERRORS[code] : undefined;
   return { outcome: 'retry', error: known ?? (message?.split('\n')[0] || String(err)) };
 }
@@ -88,12 +94,22 @@ function invalidUrl(url: string): string | undefined {
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : `Invalid webhook URL ${url}: only http and https are supported`;
 }
 
+/** Why the stored headers can never be sent, if they cannot. */
+function unsendableHeaders(headers: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerSyntaxProblem(name, value);
+    if (problem) return `The webhook request cannot be built: ${problem}`;
+  }
+  return undefined;
+}
+
 function requestHeaders(req: WebhookRequest): Record<string, string> {
   // Compression would only shrink a body that is ignored, and a receiver's broken encoding would fail a delivery.
   const headers: Record<string, string> = { 'content-type': 'application/json', 'accept-encoding': 'identity' };
   for (const [name, value] of Object.entries(req.headers)) {
-    // The signature is the service's word alone, even if a caller's header slipped past validation.
-    if (name.toLowerCase() !== SIGNATURE_HEADER.toLowerCase()) headers[name] = value;
+    // The signature is the service's word alone, and framing and hop-by-hop fields are the connection's,
+    // even if a caller's header slipped past validation (rows stored before it).
+    if (!isForbiddenHeader(name, RESERVED_WEBHOOK_HEADERS)) headers[name] = value as string;
   }
   if (req.secret) headers[SIGNATURE_HEADER] = signWebhookBody(req.body, req.secret);
   return headers;
@@ -108,6 +124,8 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookAttemptRe
   const finish = (outcome: Outcome): WebhookAttemptResult => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
   const badUrl = invalidUrl(req.url);
   if (badUrl) return finish({ outcome: 'final', error: badUrl });
+  const badHeaders = unsendableHeaders(req.headers);
+  if (badHeaders) return finish({ outcome: 'final', error: badHeaders });
   try {
     const res = await guardedFetch(req.url, {
       method: 'POST',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
+import { headerMapSchema } from '../../platform/http/header-fields.ts';
 
 /**
  * Webhook configuration of a crawl: a bare URL string (normalised to `{url}`) or a strict object.
@@ -12,26 +13,37 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 /** Header names (lower case) the caller may not set: the service signs deliveries with them. */
 export const RESERVED_WEBHOOK_HEADERS = ['x-service-signature'] as const;
 
-const webhookHeadersSchema = z
-  .record(z.string(), z.string())
-  .superRefine((headers, ctx) => {
-    const reserved: readonly string[] = RESERVED_WEBHOOK_HEADERS;
-    const bad = [...new Set(Object.keys(headers).map((k) => k.toLowerCase()).filter((k) => reserved.includes(k)))];
-    if (bad.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `The following headers are not allowed: ${bad.join(', ')}`,
-        input: headers,
-      });
+const webhookHeadersSchema = headerMapSchema(RESERVED_WEBHOOK_HEADERS).default(() => ({}));
+
+/** Deeper metadata would overflow the stack of the recursive JSON schema (and of every serializer after it). */
+export const MAX_METADATA_DEPTH = 32;
+
+/** Whether any value inside `root` is nested more than `limit` levels deep; iterative, so no input can overflow it. */
+function nestedDeeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const metadataSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (nestedDeeperThan(value, MAX_METADATA_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: `webhook.metadata may be nested at most ${MAX_METADATA_DEPTH} levels deep`, input: value });
     }
   })
-  .default(() => ({}));
+  .pipe(z.record(z.string(), z.json()));
 
 const webhookObjectSchema = z.strictObject(
   {
     url: httpUrl,
     headers: webhookHeadersSchema,
-    metadata: z.record(z.string(), z.json()).default(() => ({})),
+    metadata: metadataSchema.default(() => ({})),
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1, 'webhook.events must not be empty')

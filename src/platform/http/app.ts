@@ -1,5 +1,8 @@
-// The Express gateway: stateless; validates, authenticates, records the request
-// in the activity log, then reads Postgres or talks to Temporal.
+// The Express gateway: stateless; authenticates, applies the key's rate limit,
+// only then reads and parses the body, records the request in the activity log,
+// validates, then reads Postgres or talks to Temporal. An anonymous request gets
+// its 401 without its body being read: Node discards the body once the answer
+// is sent (or closes the connection when server.requestTimeout runs out).
 import type { Client } from '@temporalio/client';
 import express, { type RequestHandler } from 'express';
 import { v4 as uuidv4 } from 'uuid';
@@ -8,6 +11,7 @@ import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
 import { authenticate } from './auth.ts';
+import { rateLimit } from './rate-limit.ts';
 import { errorHandler, notFoundRoute } from './errors.ts';
 import { healthRoutes } from './health.ts';
 import type { Feature } from '../feature.ts';
@@ -41,11 +45,17 @@ function requestLog(log: Logger): RequestHandler {
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.config.gateway.trustProxy);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
-  app.use(express.json({ limit: deps.config.gateway.bodyLimit }));
-  app.use('/v2', authenticate(deps.db), recordActivity(deps.db), ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])));
+  app.use(
+    '/v2',
+    authenticate(deps.db),
+    rateLimit(deps.db, deps.config.gateway.rateLimit),
+    express.json({ limit: deps.config.gateway.bodyLimit }),
+    recordActivity(deps.db),
+    ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),
+  );
   app.use(notFoundRoute());
   app.use(errorHandler(deps.log));
   return app;

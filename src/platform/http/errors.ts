@@ -22,13 +22,18 @@ const DOMAIN_STATUS: Record<DomainErrorKind, { status: number; code: string }> =
   'payment-required': { status: 402, code: 'PAYMENT_REQUIRED' },
   'not-found': { status: 404, code: 'NOT_FOUND' },
   conflict: { status: 409, code: 'CONFLICT' },
+  'limit-reached': { status: 429, code: 'LIMIT_REACHED' },
   unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
 };
 
+/** What body-parser and the router throw (http-errors): a client error carries its own status. */
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  statusCode?: number;
 }
+
+const CLIENT_ERROR_CODES: Record<number, string> = { 400: 'BAD_REQUEST', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -58,6 +63,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (bodyError?.type === 'encoding.unsupported' || bodyError?.type === 'charset.unsupported') {
       res.status(415).json({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE', error: bodyError.message });
+      return;
+    }
+    // Any other request the body parser or router could not read (a truncated or badly compressed
+    // body, an undecodable path parameter): the client's fault, so a 4xx, never a 500.
+    const status = bodyError?.status ?? bodyError?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ success: false, code: CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', error: bodyError.message });
       return;
     }
     const errorId = uuidv4();

@@ -189,6 +189,29 @@ describe('sendWebhook', () => {
     });
   });
 
+  // Rows stored before headers were validated may hold what HTTP cannot carry: no attempt can ever succeed.
+  it.each([
+    [{ 'X-Token': 'a\r\nX-Injected: 1' }, /^The webhook request cannot be built: Header "X-Token" has a value with a character HTTP does not allow/],
+    [{ 'X-Token': 'a\u0000b' }, /^The webhook request cannot be built: Header "X-Token" has a value/],
+    [{ 'Bad Name': 'v' }, /^The webhook request cannot be built: Header name "Bad Name" is not a valid HTTP field name/],
+    [{ 'X-Count': 7 }, /^The webhook request cannot be built: Header "X-Count" must have a string value/],
+  ])('gives up at once on stored headers %j that HTTP cannot carry, sending nothing', async (headers, error) => {
+    const result = await send('/ok', { headers });
+    expect(result.outcome).toBe('final');
+    expect(result.error).toMatch(error);
+    expect(received).toEqual([]);
+  });
+
+  it('leaves out stored framing and hop-by-hop headers instead of sending them', async () => {
+    const result = await send('/ok', { headers: { Host: 'other.test', 'Content-Length': '1', Connection: 'upgrade', 'Proxy-Authorization': 'Basic x', 'X-Kept': 'yes' } });
+    expect(result.outcome).toBe('delivered');
+    const [{ headers }] = received;
+    expect(headers.host).toBe(`127.0.0.1:${port}`);
+    expect(headers['content-length']).toBe(String(Buffer.byteLength(BODY)));
+    expect(headers['proxy-authorization']).toBeUndefined();
+    expect(headers['x-kept']).toBe('yes');
+  });
+
   it('throws when the caller cancels, rather than reporting a delivery outcome', async () => {
     await expect(send('/stall', { signal: AbortSignal.timeout(100) })).rejects.toThrow();
   });

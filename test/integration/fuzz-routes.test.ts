@@ -1,0 +1,365 @@
+// Property-based fuzzing of every route of the gateway: 10,000 generated
+// requests per route (bodies, path parameters, query strings, headers, content
+// types and encodings, anonymous or keyed), each of which must be answered below
+// 500 within 30 s (see ANSWER_WITHIN_MS). The gateway is the in-process one of
+// the harness, reached over keep-alive connections.
+//
+// Nothing is crawled: the requests use a team with 0 credits, so a body that
+// happens to be a valid crawl request is answered 402 before any row or workflow
+// exists (the fixtures the id routes read are inserted directly).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+/** FUZZ_RUNS_PER_ROUTE may lower it for a quick local run; the default is the acceptance bound. */
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 10_000);
+/** Nine routes share one event loop with the gateway and its database work: on a busy 2-core machine a route takes many minutes. */
+const TEST_TIMEOUT_MS = Math.max(180_000, RUNS_PER_ROUTE * 600);
+/**
+ * The bound on every single request: a request not answered by then is a hung request. Not 10 s:
+ * a gzip body that inflates past BODY_LIMIT takes about a thousand event-loop turns to refuse (zlib
+ * hands back 16 KB at a time), and with nine routes fuzzed in the gateway's own process on a busy
+ * 2-core machine a turn can take 15 ms, so such a legitimate 413 has taken over 10 s.
+ */
+const ANSWER_WITHIN_MS = 30_000;
+
+let h: Harness;
+let agent: http.Agent;
+let port: number;
+let apiKey: string;
+/** Crawls of the fuzzing team, so the id routes reach their handlers and not only the 404. */
+const ids: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+  port = Number(new URL(h.baseUrl).port);
+  agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const team = await h.newTeam({ credits: 0 });
+  apiKey = team.apiKey;
+  const now = Date.now();
+  const crawls = [
+    { id: randomUUID(), status: 'completed', completedAt: new Date(now), expiresAt: new Date(now + 86_400_000) },
+    { id: randomUUID(), status: 'scraping' },
+    { id: randomUUID(), status: 'failed', completedAt: new Date(now), expiresAt: new Date(now + 86_400_000), error: 'boom' },
+  ];
+  for (const c of crawls) {
+    await h.db.crawl.create({
+      data: { teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/', scrapeOptions: { headers: { Cookie: 'x' } } }, ...c },
+    });
+    ids.push(c.id);
+  }
+  const [done] = crawls;
+  await h.db.crawlPage.createMany({
+    data: [
+      ...Array.from({ length: 5 }, (_, i) => ({ crawlId: done.id, urlKey: `k${i}`, url: `http://example.com/${i}`, success: true, statusCode: 200, document: { markdown: `# ${i}` }, sizeBytes: 10 })),
+      { crawlId: done.id, urlKey: 'bad', url: 'http://example.com/bad', success: false, statusCode: 500, error: 'HTTP 500' },
+    ],
+  });
+  const eventId = randomUUID();
+  await h.db.webhookEvent.create({ data: { id: eventId, crawlId: done.id, type: 'crawl.page', itemKey: 'k0', url: 'http://example.com/hook', headers: {}, body: '{}', state: 'failed', attempts: 1 } });
+  await h.db.webhookAttempt.create({ data: { eventId, attempt: 1, startedAt: new Date(), durationMs: 3, statusCode: 500, error: 'HTTP 500' } });
+});
+
+afterAll(async () => {
+  agent?.destroy();
+  await h?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// One request and its answer
+// ---------------------------------------------------------------------------------------------
+
+interface Shot {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Sent in two writes without a Content-Length (chunked). */
+  chunked: boolean;
+}
+
+function describeShot(s: Shot): string {
+  const body = s.body ? ` body(${s.body.length} B)=${JSON.stringify(s.body.subarray(0, 300).toString('latin1'))}` : '';
+  return `${s.method} ${s.path.slice(0, 300)} ${JSON.stringify(s.headers).slice(0, 500)}${s.chunked ? ' chunked' : ''}${body}`;
+}
+
+function withDescription(s: Shot): Shot & fc.WithToStringMethod {
+  return { ...s, [fc.toStringMethod]: () => describeShot(s) };
+}
+
+function sendOnce(s: Shot): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return sendAndRetry(s).then((status) => ({ status, ms: performance.now() - started }));
+}
+
+function sendAndRetry(s: Shot): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // Framed explicitly: Node frames neither for a GET body of its own accord.
+    const framing = s.body && (s.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(s.body.length) });
+    const headers = { ...s.headers, ...framing };
+    const req = http.request({ agent, host: '127.0.0.1', port, method: s.method, path: s.path, headers, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+      res.on('error', reject);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A pooled socket the server closed as it was reused: not an answer, send again (Node's documented pattern).
+      if (req.reusedSocket && err.code === 'ECONNRESET') sendAndRetry(s).then(resolve, reject);
+      else reject(err.name === 'AbortError' ? new Error(`no answer within ${ANSWER_WITHIN_MS} ms`) : err);
+    });
+    if (!s.body) return void req.end();
+    if (!s.chunked) return void req.end(s.body);
+    const half = Math.floor(s.body.length / 2);
+    req.write(s.body.subarray(0, half));
+    req.end(s.body.subarray(half));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------------------------
+
+const json = fc.jsonValue({ maxDepth: 4 });
+/** Mostly a plausible value, sometimes any JSON at all. */
+const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: json });
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
+const key = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 20 }) }, fc.constantFrom(...PROTO_KEYS), fc.string({ unit: 'binary', maxLength: 10 }));
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ' ', '\r\n', '\u0000', 'x'.repeat(9000)));
+
+const url = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('http://example.com', 'https://example.com/a?b=c#d', 'example.com/x', 'http://127.0.0.1:9/', 'http://[::1]/', 'http://xn--bcher-kva.example/') },
+  fc.constantFrom('ftp://example.com', 'javascript:alert(1)', 'http://a', 'http://', '', '   ', 'http://exa mple.com', `http://${'a'.repeat(70)}.com`, 'http://0x7f.1/'),
+  fc.webUrl(),
+  fc.string({ maxLength: 60 }),
+);
+
+const headerName = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('Cookie', 'Authorization', 'X-Api-Key', 'User-Agent', 'Accept-Language') },
+  fc.constantFrom('Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'X-Service-Signature', 'cookie', 'Bad Name', 'X:Y', '', ...PROTO_KEYS),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+);
+const headerMap = fc.dictionary(headerName, maybe(text), { maxKeys: 6 });
+
+const intish = fc.oneof(fc.integer({ min: -5, max: 100 }), fc.constantFrom(0, -1, 1.5, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER, 1e300, -0));
+const action = fc.record(
+  {
+    type: fc.constantFrom('wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf', 'teleport'),
+    milliseconds: maybe(intish),
+    selector: maybe(text),
+    text: maybe(text),
+    key: maybe(text),
+    script: maybe(text),
+    direction: maybe(fc.constantFrom('up', 'down', 'sideways')),
+  },
+  { requiredKeys: ['type'] },
+);
+const scrapeOptions = fc.record(
+  {
+    formats: maybe(fc.array(fc.oneof(fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'), fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) })), { maxLength: 4 })),
+    headers: maybe(headerMap),
+    includeTags: maybe(fc.array(fc.oneof(fc.constantFrom('article', '#main', 'div[[', ''), text), { maxLength: 3 })),
+    excludeTags: maybe(fc.array(text, { maxLength: 3 })),
+    waitFor: maybe(intish),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1000, 30000, 300_000))),
+    maxAge: maybe(intish),
+    actions: maybe(fc.array(action, { maxLength: 4 })),
+    location: maybe(fc.record({ country: maybe(fc.constantFrom('US', 'de', 'USA', '')), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] })),
+    parsers: maybe(fc.array(fc.oneof(fc.constantFrom('pdf', 'docx'), fc.record({ type: fc.constantFrom('pdf'), maxPages: maybe(intish) })), { maxLength: 2 })),
+    mobile: maybe(fc.boolean()),
+    proxy: maybe(fc.constantFrom('basic', 'stealth', 'auto', 'residential')),
+    profile: maybe(fc.record({ name: maybe(text), saveChanges: maybe(fc.boolean()) }, { requiredKeys: [] })),
+  },
+  { requiredKeys: [] },
+);
+/** Nested `depth` levels deep, as text: built without recursion so any depth can be sent. */
+const deepJson = fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean()).map(([depth, objects]) => (objects ? '{"a":'.repeat(depth) + '1' + '}'.repeat(depth) : '['.repeat(depth) + ']'.repeat(depth)));
+const metadata = fc.oneof(fc.dictionary(key, json, { maxKeys: 5 }), json);
+const webhook = fc.oneof(
+  url,
+  fc.record({ url, headers: maybe(headerMap), metadata: maybe(metadata), events: maybe(fc.array(fc.constantFrom('started', 'page', 'completed', 'failed', 'deleted'), { maxLength: 5 })) }, { requiredKeys: [] }),
+);
+const crawlRequest = fc.record(
+  {
+    url,
+    limit: maybe(intish),
+    includePaths: maybe(fc.array(fc.oneof(fc.constantFrom('^/blog/', '(unclosed', '[z-a]', '(a+)+$', '\\'), text), { maxLength: 3 })),
+    excludePaths: maybe(fc.array(text, { maxLength: 3 })),
+    maxDiscoveryDepth: maybe(intish),
+    sitemap: maybe(fc.constantFrom('skip', 'include', 'only', 'sometimes')),
+    crawlEntireDomain: maybe(fc.boolean()),
+    allowExternalLinks: maybe(fc.boolean()),
+    ignoreRobotsTxt: maybe(fc.boolean()),
+    robotsUserAgent: maybe(text),
+    delay: maybe(fc.oneof(intish, fc.double())),
+    maxConcurrency: maybe(intish),
+    prompt: maybe(text),
+    zeroDataRetention: maybe(fc.boolean()),
+    webhook: maybe(webhook),
+    scrapeOptions: maybe(scrapeOptions),
+    origin: maybe(text),
+    integration: maybe(fc.option(text)),
+    maxDepth: json,
+  },
+  { requiredKeys: [] },
+);
+
+/** Body texts no JSON encoder would produce. */
+const rawBodies: fc.Arbitrary<Buffer>[] = [
+  // Invalid UTF-8 inside and outside strings.
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('{"url":"http://example.com/'), Buffer.from(bytes), Buffer.from('"}')])),
+  fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes)),
+  // Nested far deeper than any schema allows, alone or where the schema takes any JSON.
+  deepJson.map((deep) => Buffer.from(deep)),
+  deepJson.map((deep) => Buffer.from(`{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"m":${deep}}}}`)),
+  // Prototype pollution attempts, as JSON text (JSON.parse makes own __proto__ keys).
+  fc.constantFrom(
+    '{"url":"http://example.com","__proto__":{"polluted":true,"limit":0}}',
+    '{"url":"http://example.com","constructor":{"prototype":{"polluted":true}}}',
+    '{"url":"http://example.com","scrapeOptions":{"__proto__":{"polluted":true},"headers":{"__proto__":"x"}}}',
+    '{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"__proto__":{"polluted":true}},"headers":{"constructor":"x"}}}',
+    '{"__proto__":[],"url":{"__proto__":null}}',
+  ).map((t) => Buffer.from(t)),
+  // Long strings: within the body limit, and past it (413).
+  fc.constantFrom(10_000, 1_000_000, 11 * 1024 * 1024).map((n) => Buffer.from(`{"url":"http://example.com","prompt":"${'x'.repeat(n)}"}`)),
+  // Truncated and malformed JSON.
+  fc.constantFrom('', '{', '{"url":', 'null', '0', '"x"', '[]', '{"url":"http://example.com"}}', '\uFEFF{}', '{"a":1,"a":2}').map((t) => Buffer.from(t)),
+];
+
+const jsonBody = fc.oneof(
+  { weight: 6, arbitrary: crawlRequest.map((b) => Buffer.from(JSON.stringify(b))) },
+  { weight: 2, arbitrary: json.map((b) => Buffer.from(JSON.stringify(b))) },
+  ...rawBodies.map((arbitrary) => ({ weight: 1, arbitrary })),
+);
+
+const contentType = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('application/json') },
+  fc.constantFrom(
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16',
+    'application/json; charset=nope',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/*',
+    'application/vnd.api+json',
+    ';;;',
+  ),
+  fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((t) => t.replace(/[^\x20-\x7e]/g, '')),
+);
+
+/** Compressed for real, or claimed but not, or an encoding nobody knows. */
+const encoded = fc.tuple(jsonBody, fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown')).map(([body, encoding]) => {
+  if (encoding === 'gzip') return { body: gzipSync(body), encoding };
+  if (encoding === 'gzip-claimed') return { body, encoding: 'gzip' };
+  return { body, encoding };
+});
+
+const auth = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<string | undefined>('valid') },
+  fc.constantFrom<string | undefined>(undefined, 'Bearer', 'Bearer ', 'Basic abc', 'Bearer fc-0000', 'bearer  fc-x  y', `Bearer ${'a'.repeat(5000)}`),
+  fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((t) => `Bearer ${t.replace(/[^\x21-\x7e]/g, '')}`),
+);
+
+const extraHeaders = fc.dictionary(
+  fc.oneof(fc.constantFrom('x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'accept', 'accept-encoding', 'user-agent', 'x-request-id', 'expect', 'origin', 'cookie'), fc.stringMatching(/^x-[a-z0-9-]{1,20}$/)),
+  fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 })).map((t) => t.replace(/[^\t\x20-\x7e\x80-\xff]/g, '')),
+  { maxKeys: 4 },
+).map((hs) => Object.fromEntries(Object.entries(hs).filter(([name, value]) => !(name === 'expect' && value !== '100-continue'))));
+
+/** Bytes a path may carry as they are (Node refuses others): the rest is percent-encoded, and '%' is sometimes left bare. */
+function pathText(raw: string): string {
+  return [...raw].map((ch) => (/^[\x21-\x7e]$/.test(ch) ? ch : [...Buffer.from(ch)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''))).join('');
+}
+const segment = fc.oneof(
+  fc.string({ maxLength: 30 }).map(pathText),
+  fc.string({ unit: 'binary', maxLength: 10 }).map(pathText),
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '..', '.', '%2e%2e', '%2F', '%00', 'a'.repeat(10_000)),
+);
+const crawlId = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(0, 1, 2).map((i) => ids[i]) },
+  { weight: 2, arbitrary: fc.uuid() },
+  { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
+  { weight: 2, arbitrary: segment },
+);
+const queryValue = fc.oneof(fc.integer({ min: -10, max: 2000 }).map(String), intish.map(String), fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'), fc.string({ maxLength: 20 }));
+const query = fc.oneof(
+  fc.constant(''),
+  fc.array(fc.tuple(fc.constantFrom('skip', 'limit', 'skip[]', 'limit[a]', 'next', '__proto__', 'constructor'), queryValue), { maxLength: 4 }).map((pairs) => `?${pathText(pairs.map(([k, v]) => `${k}=${v}`).join('&'))}`),
+  fc.string({ maxLength: 40 }).map((t) => `?${pathText(t)}`),
+);
+
+/** Headers, and sometimes a body, around a request of `method` to `path`. */
+function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number) {
+  const none: { body?: Buffer; encoding?: string } = {};
+  const body = fc.oneof({ weight: bodyWeight, arbitrary: encoded.map((e): typeof none => e) }, { weight: 10 - bodyWeight, arbitrary: fc.constant(none) });
+  return fc.record({ method, path, auth, contentType: fc.option(contentType, { freq: 8 }), extraHeaders, body, chunked: fc.boolean() }).map(({ method: m, path: p, auth: a, contentType: ct, extraHeaders: extra, body: b, chunked }) => {
+    const headers: Record<string, string> = { ...extra };
+    if (a === 'valid') headers.authorization = `Bearer ${apiKey}`;
+    else if (a !== undefined) headers.authorization = a;
+    if (b.body && ct !== null) headers['content-type'] = ct;
+    if (b.encoding) headers['content-encoding'] = b.encoding;
+    return withDescription({ method: m, path: p, headers, body: b.body, chunked: chunked && b.body !== undefined && b.body.length > 1 });
+  });
+}
+
+const ROUTES: [string, ReturnType<typeof shot>][] = [
+  ['POST /v2/crawl', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/crawl') }, query.map((q) => `/v2/crawl${q}`)), 10)],
+  ['GET /v2/crawl/:id', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 1)],
+  ['GET /v2/crawl/:id/errors', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/errors${q}`), 1)],
+  ['GET /v2/crawl/:id/webhooks', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/webhooks${q}`), 1)],
+  ['GET /v2/crawl/active', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/active${q}`), 1)],
+  ['GET /v2/crawl/ongoing', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/ongoing${q}`), 1)],
+  ['DELETE /v2/crawl/:id', shot(fc.constant('DELETE'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 3)],
+  ['GET /health', shot(fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'), query.map((q) => `/health${q}`), 1)],
+  [
+    'unknown routes',
+    shot(
+      fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND'),
+      fc.oneof(
+        fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/v2/${s.join('/')}`),
+        fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `/${s.join('/')}`),
+        fc.tuple(crawlId, segment).map(([id, s]) => `/v2/crawl/${id}/${s}`),
+        fc.constantFrom('/', '//', '/v2', '/v2/', '/v2/crawl/', '/V2/crawl', '/v2/crawl/active/x', '/v2/../health', '/v2/scrape', '/v2/team/activity', '*'),
+      ),
+      3,
+    ),
+  ],
+];
+
+describe('fuzzing every route', () => {
+  for (const [route, arbitrary] of ROUTES) {
+    it.concurrent(`${route}: ${RUNS_PER_ROUTE} generated requests, none answered >= 500 or later than ${ANSWER_WITHIN_MS} ms`, async () => {
+      const statuses = new Map<number, number>();
+      let slowest = 0;
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (s) => {
+          const { status, ms } = await sendOnce(s);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          slowest = Math.max(slowest, ms);
+          expect(status, describeShot(s)).toBeLessThan(500);
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+      const seen = [...statuses.entries()].sort(([a], [b]) => a - b);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`${route}: ${seen.map(([status, n]) => `${status}×${n}`).join(' ')}; slowest ${Math.round(slowest)} ms; ${seconds.toFixed(0)} s`);
+      // The generators reach past authentication and validation, not only the first check.
+      if (route !== 'GET /health') expect(statuses.get(401)).toBeGreaterThan(0);
+      if (route === 'POST /v2/crawl') expect(statuses.get(402), 'valid crawl bodies (answered 402: no credits)').toBeGreaterThan(0);
+      if (route.startsWith('GET /v2/crawl/:id')) expect(statuses.get(200)).toBeGreaterThan(0);
+    }, TEST_TIMEOUT_MS);
+  }
+
+  // The gateway runs in this process: a polluted prototype would show here.
+  it('left Object.prototype without properties of the requests', () => {
+    const inherited: string[] = [];
+    for (const name in {}) inherited.push(name);
+    expect(inherited).toEqual([]);
+  });
+});
