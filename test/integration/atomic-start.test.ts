@@ -130,7 +130,7 @@ it('keeps the workflow a killed gateway started without hearing back, and only m
 
   await h.spawnWorker();
   expect(await expectCrawledOnce(h, site, id)).toBe(runId);
-  await waitFor('the reconciler to mark the row', async () => (await crawlRow(h, id)).workflowStartedAt !== null, 30_000);
+  await waitFor('the reconciler to mark the row', async () => (await crawlRow(h, id)).workflowStartedAt !== null, 120_000);
 }, SPAWNING_TIMEOUT_MS);
 
 it('answers a start Temporal does not confirm with success, and the reconciler runs the crawl once', async () => {

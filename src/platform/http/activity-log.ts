@@ -23,7 +23,8 @@ const ENDPOINTS: Record<string, string> = {
 
 export function activityEndpoint(path: string): string {
   const segment = path.split('/').filter(Boolean)[1] ?? '';
-  return ENDPOINTS[segment] ?? segment;
+  // Own keys only: a path segment such as "valueOf" must not find Object.prototype's function.
+  return Object.hasOwn(ENDPOINTS, segment) ? ENDPOINTS[segment] : segment;
 }
 
 function fullPath(req: Request): string {

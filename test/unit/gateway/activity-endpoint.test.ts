@@ -10,4 +10,10 @@ describe('activityEndpoint', () => {
     expect(activityEndpoint('/v2/browser/s/execute')).toBe('browser');
     expect(activityEndpoint('/v2/search')).toBe('search');
   });
+
+  it('names an unknown first segment as it is, even one that is an Object.prototype key', () => {
+    expect(activityEndpoint('/v2/valueOf')).toBe('valueOf');
+    expect(activityEndpoint('/v2/constructor/x')).toBe('constructor');
+    expect(activityEndpoint('/v2/__proto__')).toBe('__proto__');
+  });
 });
