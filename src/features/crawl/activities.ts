@@ -23,7 +23,7 @@ import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
 import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
 import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
-import { endBrowserLease, forgetBrowserGroup, renewBrowserLease, requestBrowser, shouldYield, startBrowserLease } from '../../platform/browser/browser-share.ts';
+import { endBrowserLease, forgetBrowserGroup, type BrowserWork, renewBrowserLease, requestBrowser, shouldYield, startBrowserLease } from '../../platform/browser/browser-share.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { BATCH_RETRY } from './retry-policies.ts';
 import { crawlOptions } from './crawl-options.ts';
@@ -150,7 +150,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   }
 
   /** The body of scrapeBatch, run while the batch holds its browser lease. */
-  async function scrapeLeasedBatch(input: ScrapeBatchInput, ctx: CrawlContext): Promise<ScrapeBatchResult> {
+  async function scrapeLeasedBatch(input: ScrapeBatchInput, ctx: CrawlContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
     const { crawlId } = input;
     const { options, team } = ctx;
     const so = options.scrapeOptions;
@@ -242,8 +242,6 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     // Team-wide concurrency: every page holds one of the team's slots while it loads.
     const signal = Context.current().cancellationSignal;
-    const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
-    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: team.id, groupId: crawlId };
     const held = new Set<string>();
     // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
     const attempt = Context.current().info.attempt;
@@ -527,7 +525,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       await startBrowserLease(db, work, leaseMs);
       let threw = false;
       try {
-        return await scrapeLeasedBatch(input, ctx);
+        return await scrapeLeasedBatch(input, ctx, work, leaseMs);
       } catch (err) {
         threw = true;
         throw err;

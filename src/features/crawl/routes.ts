@@ -1,11 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../../platform/http/http-error.ts';
-import type { Config } from '../../platform/config.ts';
 import { crawlStatusBody, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './crawl-status.ts';
 import { activeCrawls, cancelCrawl, crawlErrors } from './crawl-admin.ts';
 import { parseCrawlRequest, startCrawl } from './start-crawl.ts';
-import type { Db } from '../../platform/db/prisma.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { notFound } from '../../platform/http/errors.ts';

@@ -23,8 +23,6 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const FORBIDDEN_NAMES = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
 const FORBIDDEN_PREFIX = 'proxy-';
 
-export const FORBIDDEN_HEADERS_DOC = `${[...FORBIDDEN_NAMES].join(', ')}, ${FORBIDDEN_PREFIX}*`;
-
 /** The name as it can be quoted in a message: escaped, and short. */
 export function quoteHeaderName(name: string): string {
   return JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);

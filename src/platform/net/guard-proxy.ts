@@ -329,21 +329,13 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     url: `http://${net.isIPv6(host) ? `[${host}]` : host}:${port}`,
     port,
     blockedReason(url: string) {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        return undefined;
-      }
+      const parsed = URL.parse(url);
+      if (!parsed) return undefined;
       return blocked.get(endpointKey(parsed.hostname, urlPort(parsed)))?.forUrl(url).message;
     },
     failureReason(url: string) {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        return undefined;
-      }
+      const parsed = URL.parse(url);
+      if (!parsed) return undefined;
       // Plain HTTP goes through the proxy per URL; everything else through a tunnel per host:port.
       if (parsed.protocol === 'http:') return failures.get(parsed.href);
       return failures.get(endpointKey(parsed.hostname, urlPort(parsed)));
