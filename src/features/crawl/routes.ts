@@ -6,6 +6,7 @@ import { activeCrawls, cancelCrawl, crawlErrors } from './crawl-admin.ts';
 import { parseCrawlRequest, startCrawl } from './start-crawl.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
+import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { webhookDeliveries } from '../webhooks/delivery-report.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
@@ -34,6 +35,7 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     const { request, prompt } = await parseCrawlRequest(req.body, deps.config);
     const { team, apiKeyId } = authOf(res);
     const id = await startCrawl(deps, team, apiKeyId, request);
+    noteActivityJob(res, id);
     res.json({ success: true, id, url: `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`, ...prompt });
   });
 

@@ -1,6 +1,6 @@
 // Records every authenticated request in the activity log that
 // GET /v2/team/activity reads: endpoint, api version, target.
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/prisma.ts';
 import { authOf } from './auth.ts';
@@ -37,6 +37,14 @@ function target(req: Request): string | null {
     if (typeof body?.[field] === 'string') return (body[field] as string).slice(0, 2048);
   }
   return fullPath(req).split('/').filter(Boolean)[2] ?? null;
+}
+
+/**
+ * Names the job a request created (crawl id, search id, session id, ...), so the
+ * activity record's id fetches its result from the matching endpoint.
+ */
+export function noteActivityJob(res: Response, jobId: string): void {
+  res.locals.activityJobId = jobId;
 }
 
 export function recordActivity(db: Db): RequestHandler {

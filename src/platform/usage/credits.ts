@@ -21,7 +21,8 @@ export function pageCredits({ zeroDataRetention, pdfPages }: PageCostInput): num
 export interface Charge {
   teamId: string;
   apiKeyId: string | null;
-  endpoint: 'crawl';
+  /** The activity endpoint name of the spec that the charge belongs to. */
+  endpoint: 'crawl' | 'batch_scrape' | 'scrape' | 'map' | 'search' | 'browser';
   jobId: string;
   itemKey: string;
   credits: number;
