@@ -2,13 +2,15 @@
 import type { Server } from 'node:http';
 import { FEATURES } from '../features/index.ts';
 import { createApp } from '../platform/http/app.ts';
+import { attachWebSockets } from '../platform/http/websockets.ts';
 import { createTemporalClient } from '../platform/temporal/connection.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('gateway', async () => {
   const { config, log, address, db } = await bootService('gateway');
   const temporal = await createTemporalClient(config, address, log);
-  const app = createApp({ db, temporal, config, log }, FEATURES);
+  const deps = { db, temporal, config, log };
+  const app = createApp(deps, FEATURES);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.gateway.port, config.gateway.host, () => resolve(s));
@@ -16,6 +18,7 @@ runMain('gateway', async () => {
       reject(err.code === 'EADDRINUSE' ? new Error(`port ${config.gateway.port} is already in use; set PORT to another one`) : err),
     );
   });
+  attachWebSockets(server, deps, FEATURES);
   log.info('gateway listening', { host: config.gateway.host, port: config.gateway.port });
 
   await new Promise<void>((resolve) =>

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { Router } from 'express';
 import type { GatewayDeps } from './http/app.ts';
 import type { ActivityDeps } from './temporal/activity-deps.ts';
+import type { WebSocketRoute } from './http/websockets.ts';
 
 type ActivityFunctions = Record<string, (...args: any[]) => Promise<unknown>>;
 
@@ -34,6 +35,8 @@ export interface Feature {
   name: string;
   /** Routes under /v2, behind authentication and the activity log. */
   routes?(deps: GatewayDeps): Router;
+  /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
+  websockets?(deps: GatewayDeps): WebSocketRoute[];
   activities?(deps: ActivityDeps): FeatureActivities;
   /** Run once when a worker starts (e.g. create or update a Temporal schedule). */
   onWorkerStart?(deps: WorkerServiceDeps): Promise<void>;

@@ -11,6 +11,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createApp } from '../../src/platform/http/app.ts';
+import { attachWebSockets } from '../../src/platform/http/websockets.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
@@ -72,10 +73,12 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const db = createDb(databaseUrl);
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection });
-  const app = createApp({ db, temporal, config, log }, FEATURES);
+  const gatewayDeps = { db, temporal, config, log };
+  const app = createApp(gatewayDeps, FEATURES);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s));
   });
+  attachWebSockets(server, gatewayDeps, FEATURES);
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
