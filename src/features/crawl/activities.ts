@@ -27,6 +27,8 @@ import { endBrowserLease, forgetBrowserGroup, type BrowserWork, renewBrowserLeas
 import { crawlConcurrency } from './concurrency.ts';
 import { BATCH_RETRY } from './retry-policies.ts';
 import { crawlOptions } from './crawl-options.ts';
+import { chargeEndpoint, discoversLinks, jobKind } from './job-kind.ts';
+import { notifyJobEnded } from './job-events.ts';
 import { FrontierState } from './frontier-state.ts';
 import { isTooLong, tooLongReason } from './url-length.ts';
 import { fileTooLargeMessage, pageTooLargeMessage } from '../scrape/page-size.ts';
@@ -121,7 +123,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       fetch: robotsFetch,
       maxBytes: config.crawl.robotsMaxBytes,
     });
-    return { crawl, team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
+    return { crawl, kind: jobKind(crawl), team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
   }
 
   const loadCrawl = async (crawlId: string) => crawlContext(await readCrawl(crawlId));
@@ -161,8 +163,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const zdr = options.zeroDataRetention;
     const pdfParser = so.parsers.find((p) => p.type === 'pdf');
     const pdfMaxPages = pdfParser?.maxPages;
-    const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl' as const };
-    const webhook = crawlWebhook(options);
+    const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: chargeEndpoint(ctx.kind) };
+    const webhook = crawlWebhook(options, ctx.kind);
     let claimed = 0;
     /** Claimed URLs this attempt must store (an earlier attempt may have stored some). */
     let todo = 0;
@@ -189,8 +191,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (final.urlKey !== target.key) {
         // A redirect target gets a frontier row of its own, so it is held to the same length limit.
         if (isTooLong(final, config.crawl.maxUrlLength)) return fail(target, `The page redirected to a URL too long to crawl: ${tooLongReason(final, config.crawl.maxUrlLength)}`, load.statusCode);
-        // The start URL may redirect anywhere (as upstream); other redirects must stay within the crawl's rules.
-        const rule = target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
+        // The start URL may redirect anywhere (as upstream), and so may every URL a caller named
+        // (batches, scrapes); other redirects must stay within the crawl's rules.
+        const rule = !discoversLinks(ctx.kind) || target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
         if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
         if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
       }
@@ -209,7 +212,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         return fail(target, `The page could not be turned into a document: ${describeError(err)}`, load.statusCode);
       }
       const followLinks =
-        options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) && ctx.filter.followsLinksOn(load.finalUrl);
+        discoversLinks(ctx.kind) &&
+        options.sitemap !== 'only' &&
+        (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) &&
+        ctx.filter.followsLinksOn(load.finalUrl);
       const { follow, robotsBlocked, tooLong } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [], tooLong: 0 };
       if (tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: tooLong, maxUrlLength: config.crawl.maxUrlLength });
       try {
@@ -421,7 +427,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const delay = options.delay;
       const { parallelBatches, pagesPerBatch } = crawlConcurrency({
         teamLimit: crawl.team.concurrencyLimit,
-        maxConcurrency: options.maxConcurrency,
+        // A single scrape has one page: a second batch would only wait for work that never comes.
+        maxConcurrency: jobKind(crawl) === 'scrape' ? 1 : options.maxConcurrency,
         delay,
         pagesPerBrowser: config.crawl.pagesPerBrowser,
       });
@@ -454,6 +461,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (read.crawl.status !== 'scraping') return { queued: 0 };
       const { options } = read;
       await releaseClaims(db, crawlId);
+      // A batch or a scrape was seeded with its URLs when it was made; robots.txt and sitemaps are crawl rules.
+      if (!discoversLinks(jobKind(read.crawl))) return { queued: (await frontierCounts(db, crawlId)).queued };
       const startOrigin = new URL(options.url).origin;
       const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
       const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
@@ -478,7 +487,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       });
       if (!startRule.allowed || !startAllowed) {
         const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
-        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options));
+        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options, 'crawl'));
       }
 
       if (options.sitemap !== 'skip') {
@@ -556,7 +565,14 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
       const now = new Date();
       const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
-      await db.$transaction(async (tx) => {
+      const appended = await db.$transaction(async (tx) => {
+        // URLs appended to a batch (appendToId) are added under this row lock while the batch
+        // is scraping: either they are in the frontier now, or the batch is over when they come.
+        await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
+        if (input.status === 'completed' && !input.outOfCredits) {
+          const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
+          if (queued > 0) return queued;
+        }
         await tx.crawl.updateMany({
           where: { id: crawlId, status: 'scraping' },
           // A batch's last error may quote what a page or the database said about it.
@@ -564,16 +580,19 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         });
         // A crawl cancelled through the API already says so; it still gets its expiry.
         await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
-        const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true } });
+        const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
         const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
         // A cancelled crawl ends with crawl.completed too; its status says how it ended.
-        await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options), {
+        await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options, jobKind(final)), {
           type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',
           success: final.status !== 'failed',
           data: [{ status: final.status, completed }],
           ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
         });
+        await notifyJobEnded(tx, crawlId);
+        return 0;
       });
+      if (appended > 0) return { finished: false, queued: appended };
       await forgetBrowserGroup(db, crawlId);
       log.info('crawl finished', { crawlId, status: input.status });
       return { finished: true, queued: 0 };

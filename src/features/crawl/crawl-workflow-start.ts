@@ -12,12 +12,22 @@ import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../../p
 import { crawlWorkflowId, type CrawlWorkflowInput } from './definitions.ts';
 import type { crawlWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
+import { jobKind, type JobKind } from './job-kind.ts';
 
 export interface CrawlToStart {
   id: string;
   teamId: string;
   url: string;
   limit: number;
+  /** A crawl when absent. */
+  kind?: JobKind;
+}
+
+/** What the Temporal UI shows for the job's workflow. */
+function summary(crawl: CrawlToStart): string {
+  if (crawl.kind === 'scrape') return `Scrape of ${crawl.url}`;
+  if (crawl.kind === 'batch_scrape') return `Batch scrape starting with ${crawl.url}`;
+  return `Crawl of ${crawl.url} (limit ${crawl.limit})`;
 }
 
 export interface StartDeps {
@@ -48,7 +58,7 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
           { key: CrawlIdAttribute, value: crawl.id },
           { key: CrawlStatusAttribute, value: 'scraping' },
         ],
-        staticSummary: `Crawl of ${crawl.url} (limit ${crawl.limit})`,
+        staticSummary: summary(crawl),
       }),
     );
   } catch (err) {
@@ -82,14 +92,14 @@ export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): P
       taskQueue: deps.config.temporal.taskQueue,
       createdAt: { lt: new Date(Date.now() - START_GRACE_MS) },
     },
-    select: { id: true, teamId: true, url: true, options: true },
+    select: { id: true, teamId: true, url: true, options: true, kind: true },
     orderBy: { createdAt: 'asc' },
     take: 100,
   });
   let started = 0;
   for (const crawl of pending) {
     try {
-      await startCrawlWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit });
+      await startCrawlWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
       started++;
       deps.log.info('crawl workflow started by the reconciler', { crawlId: crawl.id });
     } catch (err) {

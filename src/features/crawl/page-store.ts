@@ -5,12 +5,12 @@
 // the page is made storable first (platform/db/storable.ts): page content never
 // fails the write.
 import { chargeOnce, type Charge } from '../../platform/usage/credits.ts';
-import type { Webhook } from '../webhooks/webhook-schema.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
 import type { PageDocument } from '../scrape/build-document.ts';
 import { documentTooLargeMessage } from '../scrape/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
-import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
+import { notifyPageStored } from './job-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import { FrontierState } from './frontier-state.ts';
 
@@ -40,7 +40,7 @@ export interface PageConsequences {
   queuedPerCredit?: number;
   charge: Omit<Charge, 'itemKey' | 'jobId'>;
   /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
-  webhook?: Webhook;
+  webhook?: JobWebhook;
 }
 
 export class DuplicateRedirectError extends Error {}
@@ -88,7 +88,8 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
   const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: document as object, sizeBytes };
   return db.$transaction(async (tx) => {
     await claimRedirectTarget(tx, page);
-    await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row });
+    const stored = await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row, select: { id: true } });
+    await notifyPageStored(tx, page.crawlId, stored.id);
     await tx.crawlUrl.update({ where: key, data: { state: FrontierState.done } });
     await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
     await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [document] });
@@ -110,7 +111,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
 export async function storeFailedPage(
   db: Db,
   page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number },
-  webhook?: Webhook,
+  webhook?: JobWebhook,
 ): Promise<void> {
   // Errors quote what pages and browsers said (an action's exception, a server's message).
   const error = storableText(page.error);

@@ -3,7 +3,9 @@
 // (here, or by the reconciler if this process dies first).
 import type { Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import { writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
+import type { JobKind } from './job-kind.ts';
+import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import type { CrawlRequest } from './crawl-request.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
@@ -33,12 +35,13 @@ export function checkTeamPermissions(team: Team, req: CrawlRequest): void {
   }
 }
 
-function checkSelectors(req: CrawlRequest): void {
+/** includeTags / excludeTags must be CSS selectors the cleaner can run; `prefix` names where they sit in the body. */
+export function checkSelectors(so: CrawlRequest['scrapeOptions'], prefix = 'scrapeOptions.'): void {
   for (const field of ['includeTags', 'excludeTags'] as const) {
     try {
-      assertValidSelectors(req.scrapeOptions[field] ?? []);
+      assertValidSelectors(so[field] ?? []);
     } catch (err) {
-      if (err instanceof InvalidSelectorError) throw new DomainError('invalid', `scrapeOptions.${field}: ${err.message}`);
+      if (err instanceof InvalidSelectorError) throw new DomainError('invalid', `${prefix}${field}: ${err.message}`);
       throw err;
     }
   }
@@ -75,7 +78,7 @@ export async function parseCrawlRequest(body: unknown, config: Config): Promise<
  * so this is for a clear answer, not the guard. An unresolvable host is left to
  * the crawl, which reports it as the page's error.
  */
-async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
+export async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
   const policy = addressPolicyOf(config);
   const parsed = new URL(url);
   const port = urlPort(parsed);
@@ -88,26 +91,66 @@ async function checkAddress(url: string, config: Config, refusal: string): Promi
   }
 }
 
-export async function startCrawl(deps: { db: Db; temporal: Client; config: Config; log: Logger }, team: Team, apiKeyId: string, req: CrawlRequest) {
+type JobDeps = { db: Db; temporal: Client; config: Config; log: Logger };
+
+export interface JobToCommit {
+  kind: JobKind;
+  /** What the job is shown as (its start URL, a batch's first URL). */
+  url: string;
+  /** Stored as the job's options: what its workflow's activities read. */
+  options: CrawlRequest;
+  /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
+  seed?: NewFrontierUrl[];
+  /** A batch's x-idempotency-key: a second job with the same key of the team is not made. */
+  idempotencyKey?: string;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+
+/**
+ * Commits a job of the crawl pipeline (its row, its first frontier rows, its started event) in one
+ * transaction, then starts its workflow. Returns the id, and whether the job existed already (a
+ * repeated idempotency key).
+ */
+export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string; existing: boolean }> {
+  const byKey = async () =>
+    job.idempotencyKey === undefined ? null : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
+  const earlier = await byKey();
+  if (earlier) return { id: earlier.id, existing: true };
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
+  const id = uuidv7();
+  try {
+    await deps.db.$transaction(async (tx) => {
+      // A single scrape is answered while the caller waits; it is no crawl to cap.
+      if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+      await tx.crawl.create({
+        data: { id, teamId: team.id, apiKeyId, url: job.url, options: job.options as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue, kind: job.kind, idempotencyKey: job.idempotencyKey },
+      });
+      if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
+      await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
+    });
+  } catch (err) {
+    // The same key sent twice at once: the other request made the job.
+    const other = isUniqueViolation(err) ? await byKey() : null;
+    if (other) return { id: other.id, existing: true };
+    throw err;
+  }
+  // From here the job exists: if the start fails or its answer is lost, the reconciler
+  // starts it (same workflow id, so at most once), and the caller still gets its id.
+  try {
+    await startCrawlWorkflow(deps, { id, teamId: team.id, url: job.url, limit: job.options.limit, kind: job.kind });
+  } catch (err) {
+    deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
+  }
+  return { id, existing: false };
+}
+
+export async function startCrawl(deps: JobDeps, team: Team, apiKeyId: string, req: CrawlRequest) {
   checkTeamPermissions(team, req);
-  checkSelectors(req);
+  checkSelectors(req.scrapeOptions);
   checkUrlLength(req, deps.config);
   await checkAddress(req.url, deps.config, `Refused to crawl ${req.url}`);
   // Webhook deliveries go through the same guard; refusing now beats failing every delivery later.
   if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
-  const id = uuidv7();
-  await deps.db.$transaction(async (tx) => {
-    await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
-    await tx.crawl.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue } });
-    await writeCrawlEvent(tx, id, req.webhook, { type: 'crawl.started', success: true, data: [] });
-  });
-  // From here the crawl exists: if the start fails or its answer is lost, the reconciler
-  // starts it (same workflow id, so at most once), and the caller still gets its id.
-  try {
-    await startCrawlWorkflow(deps, { id, teamId: team.id, url: req.url, limit: req.limit });
-  } catch (err) {
-    deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
-  }
-  return id;
+  return (await commitJob(deps, team, apiKeyId, { kind: 'crawl', url: req.url, options: req })).id;
 }

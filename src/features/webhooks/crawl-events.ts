@@ -1,6 +1,8 @@
 // Crawl webhook events, written to the outbox (webhook_event) inside the
 // transaction that makes them true: the crawl row for crawl.started, the page
-// row for crawl.page, the final status for crawl.completed / crawl.failed. The
+// row for crawl.page, the final status for crawl.completed / crawl.failed.
+// A batch scrape has the same events named batch_scrape.*: the outbox keeps the
+// crawl.* names (its delivery order depends on them), the payload says batch_scrape. The
 // body is serialised once, here, so every attempt sends (and signs) the same
 // bytes under the same webhookId. Page events quote page content, so the body
 // is made storable like the page itself.
@@ -9,6 +11,7 @@ import type { Webhook, WebhookEventName } from './webhook-schema.ts';
 import type { Tx } from '../../platform/db/prisma.ts';
 import { crawlOptions } from '../crawl/crawl-options.ts';
 import { storableJson } from '../../platform/db/storable.ts';
+import type { JobKind } from '../crawl/job-kind.ts';
 
 export type CrawlEventType = 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed';
 
@@ -23,10 +26,13 @@ export interface CrawlEvent {
   error?: string;
 }
 
+/** A job's webhook and the prefix of its events' public names (crawl when absent). */
+export type JobWebhook = Webhook & { eventPrefix?: Exclude<JobKind, 'crawl'> };
+
 /** The payload of the spec's "Webhook event payload" table. */
 export interface WebhookPayload {
   success: boolean;
-  type: CrawlEventType;
+  type: string;
   id: string;
   webhookId: string;
   data: unknown[];
@@ -41,14 +47,14 @@ const filterName = (type: CrawlEventType) => type.slice('crawl.'.length) as Webh
  * Events left out by `webhook.events` are not written, except the final one: it is
  * recorded as skipped, so delivery knows the crawl has no more events to come.
  */
-export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: Webhook | undefined, event: CrawlEvent): Promise<void> {
+export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: JobWebhook | undefined, event: CrawlEvent): Promise<void> {
   if (!webhook) return;
   const wanted = webhook.events.includes(filterName(event.type));
   if (!wanted && !TERMINAL_EVENT_TYPES.includes(event.type)) return;
   const webhookId = randomUUID();
   const payload: WebhookPayload = {
     success: event.success,
-    type: event.type,
+    type: webhook.eventPrefix ? `${webhook.eventPrefix}.${filterName(event.type)}` : event.type,
     id: crawlId,
     webhookId,
     data: event.data,
@@ -72,7 +78,8 @@ export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: Webhook 
   });
 }
 
-/** The crawl's webhook, from the stored request (absent when the crawl has none). */
-export function crawlWebhook(options: unknown): Webhook | undefined {
-  return options ? crawlOptions({ options }).webhook : undefined;
+/** The job's webhook, from the stored request (absent when the job has none). */
+export function crawlWebhook(options: unknown, kind: JobKind = 'crawl'): JobWebhook | undefined {
+  const webhook = options ? crawlOptions({ options }).webhook : undefined;
+  return webhook && kind !== 'crawl' ? { ...webhook, eventPrefix: kind } : webhook;
 }
