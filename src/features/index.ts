@@ -2,8 +2,10 @@
 // registers their activities by resource class and runs their services; their
 // workflows are listed in the top-level workflows/index.ts (the bundle's entry).
 import type { Feature } from '../platform/feature.ts';
+import { batchScrapeFeature } from './batch-scrape/feature.ts';
 import { crawlFeature } from './crawl/feature.ts';
+import { singleScrapeFeature } from './single-scrape/feature.ts';
 import { retentionFeature } from './retention/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, webhooksFeature, retentionFeature];
+export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, webhooksFeature, retentionFeature];

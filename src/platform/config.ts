@@ -194,6 +194,14 @@ export function loadConfig() {
       /** Most page URLs read from all of a crawl's sitemaps together (before filters), whatever its limit. */
       sitemapTotalMaxUrls: positiveInt('CRAWL_SITEMAP_TOTAL_MAX_URLS', 100_000),
     },
+    scrape: {
+      /** URLs one POST /v2/batch/scrape may name (appendToId adds more to a running batch). */
+      batchMaxUrls: positiveInt('BATCH_SCRAPE_MAX_URLS', 10_000),
+      /** Links fetched from a map's start page (before filters), so a huge page cannot flood the answer. */
+      mapMaxPageLinks: positiveInt('MAP_MAX_PAGE_LINKS', 10_000),
+      /** How long after its end a map's links stay in the database (they are answered once; kept for the activity log). */
+      mapRetentionHours: positiveInt('MAP_RETENTION_HOURS', 24),
+    },
     webhooks: {
       /** Per-attempt limit: a receiver must answer within this. */
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000),

@@ -16,7 +16,11 @@ export type DomainErrorKind =
   /** The team is at one of its limits (e.g. crawls running at once); it may try again later. */
   | 'limit-reached'
   /** A service this depends on cannot be reached. */
-  | 'unavailable';
+  | 'unavailable'
+  /** The answer was not ready within the time the request allowed (the job itself goes on). */
+  | 'timeout'
+  /** The job ran and failed for a reason outside the request (the target site failed). */
+  | 'job-failed';
 
 export class DomainError extends Error {
   constructor(

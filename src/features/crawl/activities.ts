@@ -191,11 +191,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (final.urlKey !== target.key) {
         // A redirect target gets a frontier row of its own, so it is held to the same length limit.
         if (isTooLong(final, config.crawl.maxUrlLength)) return fail(target, `The page redirected to a URL too long to crawl: ${tooLongReason(final, config.crawl.maxUrlLength)}`, load.statusCode);
-        // The start URL may redirect anywhere (as upstream), and so may every URL a caller named
-        // (batches, scrapes); other redirects must stay within the crawl's rules.
-        const rule = !discoversLinks(ctx.kind) || target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
-        if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
-        if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
+        // Crawl rules: a URL a caller named (a batch's, a scrape's) may redirect anywhere, as upstream.
+        if (discoversLinks(ctx.kind)) {
+          // The start URL may redirect anywhere too; other redirects must stay within the crawl's rules.
+          const rule = target.key === ctx.startKey ? { allowed: true as const } : ctx.filter.check(load.finalUrl);
+          if (!rule.allowed) return fail(target, `Redirected to ${load.finalUrl}, which this crawl does not follow: ${rule.reason}`, load.statusCode);
+          if (!(await ctx.robots.isAllowed(load.finalUrl))) return fail(target, `Redirected to ${load.finalUrl}, which robots.txt disallows`, load.statusCode);
+        }
       }
       // Checked before any conversion: parsing and markdown cost grows with the page.
       const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);

@@ -37,7 +37,7 @@ export function activeCrawlRecord(crawl: Crawl) {
 }
 
 export async function activeCrawls(db: Db, teamId: string) {
-  const crawls = await db.crawl.findMany({ where: { teamId, status: 'scraping' }, orderBy: { createdAt: 'asc' } });
+  const crawls = await db.crawl.findMany({ where: { teamId, status: 'scraping', kind: 'crawl' }, orderBy: { createdAt: 'asc' } });
   return crawls.map(activeCrawlRecord);
 }
 

@@ -1,6 +1,7 @@
 // Names and payloads of the crawl workflow, shared by the gateway, the worker
 // and workflow code. Workflow code imports this file, so it may import nothing
 // with side effects.
+import { defineSignal } from '@temporalio/workflow';
 
 /** Operators find a crawl in the Temporal UI by this id. */
 export function crawlWorkflowId(crawlId: string): string {
@@ -58,3 +59,10 @@ export interface CrawlWorkflowResult {
   status: CrawlStatus;
   pagesHandled: number;
 }
+
+/**
+ * URLs were appended to a running batch scrape (appendToId): they are in its frontier already, the
+ * signal only wakes the workflow to launch batches for them. A lost signal costs speed, not URLs:
+ * the workflow's finish finds them queued and goes on.
+ */
+export const urlsAddedSignal = defineSignal<[number]>('urlsAdded');

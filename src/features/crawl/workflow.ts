@@ -15,6 +15,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setHandler,
   sleep,
   startChild,
   upsertSearchAttributes,
@@ -22,7 +23,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
-import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from './definitions.ts';
+import { urlsAddedSignal, type CrawlRunSettings, type CrawlWorkflowInput, type CrawlWorkflowResult } from './definitions.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import { BATCH_RETRY, CONTROL_RETRY } from './retry-policies.ts';
 import { crawlWebhooksWorkflowId } from '../webhooks/definitions.ts';
@@ -125,6 +126,9 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       else if (input.webhookTaskQueue) await startWebhookDeliveries(crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
     }
     let queued = input.planned ? run.parallelBatches * run.batchSize : (await planCrawl(crawlId)).queued;
+    setHandler(urlsAddedSignal, (added) => {
+      queued += added;
+    });
 
     const launch = async () => {
       const batchKey = `${workflowInfo().runId}:${batchSeq++}`;

@@ -24,6 +24,9 @@ const DOMAIN_STATUS: Record<DomainErrorKind, { status: number; code: string }> =
   conflict: { status: 409, code: 'CONFLICT' },
   'limit-reached': { status: 429, code: 'LIMIT_REACHED' },
   unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+  timeout: { status: 408, code: 'TIMEOUT' },
+  // 500 as upstream answers a failed scrape; not 502, which the JS SDK retries.
+  'job-failed': { status: 500, code: 'JOB_FAILED' },
 };
 
 /** What body-parser and the router throw (http-errors): a client error carries its own status. */

@@ -1,0 +1,9 @@
+// Single-page scrape: POST /v2/scrape and GET /v2/scrape/{id}. A scrape is a job of the crawl
+// pipeline (src/features/crawl/job-kind.ts): its workflow and activities are the crawl feature's.
+import type { Feature } from '../../platform/feature.ts';
+import { scrapeRoutes } from './routes.ts';
+
+export const singleScrapeFeature: Feature = {
+  name: 'single-scrape',
+  routes: scrapeRoutes,
+};

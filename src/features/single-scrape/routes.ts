@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { authOf } from '../../platform/http/auth.ts';
+import { noteActivityJob } from '../../platform/http/activity-log.ts';
+import { ownJob } from '../crawl/job-routes.ts';
+import { scrapeRequestSchema } from './scrape-request.ts';
+import { awaitScrape, createScrape, scrapeAnswer } from './scrape-job.ts';
+
+export function scrapeRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.post('/scrape', async (req, res) => {
+    const started = Date.now();
+    const request = scrapeRequestSchema.parse(req.body ?? {});
+    const { team, apiKeyId } = authOf(res);
+    const id = await createScrape(deps, team, apiKeyId, request);
+    noteActivityJob(res, id);
+    await awaitScrape(deps, id, Math.max(0, request.timeout - (Date.now() - started)));
+    const job = await deps.db.crawl.findUniqueOrThrow({ where: { id } });
+    res.json({ success: true, data: await scrapeAnswer(deps.db, job) });
+  });
+
+  router.get('/scrape/:id', async (req, res) => {
+    const job = await ownJob(deps.db, req.params.id, authOf(res).team.id, 'scrape');
+    res.json({ success: true, data: await scrapeAnswer(deps.db, job) });
+  });
+
+  return router;
+}
