@@ -1,6 +1,6 @@
 // The scheduled purge: crawls past their expiry (results readable 24 h after
 // the end), page-cache entries and activity-log rows past their retention are
-// deleted. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
+// deleted, and maps past MAP_RETENTION_HOURS. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
 // stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 
@@ -8,6 +8,7 @@ export interface PurgeResult {
   crawls: number;
   cacheEntries: number;
   activityLogRows: number;
+  maps: number;
 }
 
 export function createRetentionActivities({ db, config, log }: ActivityDeps) {
@@ -17,7 +18,8 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
       const crawls = await db.crawl.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const cache = await db.pageCache.deleteMany({ where: { createdAt: { lt: new Date(now - config.crawl.cacheRetentionHours * 3_600_000) } } });
       const activity = await db.activityLog.deleteMany({ where: { createdAt: { lt: new Date(now - config.activityLog.retentionHours * 3_600_000) } } });
-      const result = { crawls: crawls.count, cacheEntries: cache.count, activityLogRows: activity.count };
+      const maps = await db.mapJob.deleteMany({ where: { createdAt: { lt: new Date(now - config.scrape.mapRetentionHours * 3_600_000) } } });
+      const result = { crawls: crawls.count, cacheEntries: cache.count, activityLogRows: activity.count, maps: maps.count };
       log.info('purged expired data', { ...result });
       return result;
     },

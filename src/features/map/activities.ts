@@ -1,0 +1,37 @@
+// The map's one activity: reads the site (map-site.ts) and records the result,
+// or the failure, on the map's row. Idempotent: a retry overwrites the row.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { createCrawlNetwork } from '../../platform/net/outbound-network.ts';
+import { storableJson, storableText } from '../../platform/db/storable.ts';
+import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import type { MapRequest } from './map-request.ts';
+import { mapSite } from './map-site.ts';
+import { MAP_RETRY } from './definitions.ts';
+
+export function createMapActivities({ db, config, log }: ActivityDeps) {
+  const network = createCrawlNetwork(config);
+  return {
+    async mapSite(mapId: string): Promise<void> {
+      const job = await db.mapJob.findUnique({ where: { id: mapId } });
+      if (!job) throw ApplicationFailure.nonRetryable(`map ${mapId} does not exist`, 'MapNotFound');
+      if (job.status !== 'running') return;
+      // The row keeps the request exactly as POST /v2/map validated it.
+      const req = job.options as unknown as MapRequest;
+      try {
+        const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage));
+        await db.mapJob.update({
+          where: { id: mapId },
+          data: { status: 'completed', links: storableJson(site.links).value as object, warning: site.warning ?? null, completedAt: new Date() },
+        });
+        log.info('map finished', { mapId, links: site.links.length });
+      } catch (err) {
+        const last = Context.current().info.attempt >= (MAP_RETRY.maximumAttempts ?? Infinity);
+        if (last) await db.mapJob.update({ where: { id: mapId }, data: { status: 'failed', error: storableText((err as Error).message), completedAt: new Date() } });
+        throw err;
+      }
+    },
+  };
+}
+
+export type MapActivities = ReturnType<typeof createMapActivities>;

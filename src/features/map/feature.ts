@@ -1,0 +1,12 @@
+// Map: POST /v2/map lists a site's URLs from its sitemaps and its start page. Each map is a
+// short workflow whose one activity (on the control queue: network reads, no browser) stores
+// the links with the map's row.
+import type { Feature } from '../../platform/feature.ts';
+import { createMapActivities } from './activities.ts';
+import { mapRoutes } from './routes.ts';
+
+export const mapFeature: Feature = {
+  name: 'map',
+  routes: mapRoutes,
+  activities: (deps) => ({ control: createMapActivities(deps) }),
+};

@@ -1,0 +1,89 @@
+// What a map finds for a site: the URLs of its sitemaps (robots.txt's Sitemap
+// lines and the usual places) and the links of its start page, within the
+// crawl's host rules (the start host, its subdomains with includeSubdomains),
+// normalized and de-duplicated, ranked for a `search` term, cut to `limit`.
+// Everything read here is hostile: fetches are guarded and size-capped,
+// sitemap parsing is linear (crawl/sitemap.ts), link lists are capped.
+import type { Config } from '../../platform/config.ts';
+import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import { createLinkFilter } from '../crawl/link-filter.ts';
+import { canonicalUrl, urlKey } from '../crawl/normalize-url.ts';
+import { fetchRobotsTxt, parseRobots } from '../crawl/robots.ts';
+import { collectSitemapUrls } from '../crawl/sitemap.ts';
+import { extractLinks } from '../scrape/links.ts';
+import { extractMetadata } from '../scrape/metadata.ts';
+import { parseHtmlDocument } from '../scrape/parse-html.ts';
+import type { MapRequest } from './map-request.ts';
+import { rankLinks, type MapLink } from './rank-links.ts';
+
+export interface SiteMap {
+  links: MapLink[];
+  warning?: string;
+}
+
+/** The start page's title, description and links; nothing when it cannot be read as HTML. */
+async function startPage(url: string, network: CrawlNetwork, config: Config): Promise<{ page?: MapLink; links: string[] }> {
+  let res: Awaited<ReturnType<CrawlNetwork['fetch']>>;
+  try {
+    res = await network.fetch(url);
+  } catch {
+    return { links: [] };
+  }
+  const type = res.headers['content-type'] ?? '';
+  if (res.status >= 400 || !/html/i.test(type) || res.body.length > config.crawl.maxPageBytes) return { links: [] };
+  const document = parseHtmlDocument(res.body.toString('utf8'));
+  const meta = extractMetadata(document);
+  return {
+    page: { url: res.finalUrl, ...(meta.title && { title: meta.title }), ...(meta.description && { description: meta.description }) },
+    links: extractLinks(document, res.finalUrl).slice(0, config.scrape.mapMaxPageLinks),
+  };
+}
+
+export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Config, progress: (stage: string) => void): Promise<SiteMap> {
+  const filter = createLinkFilter(req.url, {
+    includePaths: [],
+    excludePaths: [],
+    regexOnFullURL: false,
+    crawlEntireDomain: true,
+    allowExternalLinks: false,
+    allowSubdomains: req.includeSubdomains,
+  });
+  const norm = { ignoreQueryParameters: req.ignoreQueryParameters };
+  const found = new Map<string, MapLink>();
+  const add = (link: MapLink) => {
+    if (!filter.check(link.url).allowed) return;
+    const key = urlKey(link.url, norm);
+    const known = found.get(key);
+    if (!known) found.set(key, { ...link, url: canonicalUrl(link.url, norm) });
+    else if (!known.title && link.title) found.set(key, { ...known, title: link.title, description: link.description });
+  };
+
+  if (req.sitemap !== 'only') {
+    const start = await startPage(req.url, network, config);
+    progress('start page');
+    add(start.page ?? { url: req.url });
+    start.links.forEach((url) => add({ url }));
+  }
+  if (req.sitemap !== 'skip') {
+    const robots = parseRobots(new URL('/robots.txt', req.url).href, await fetchRobotsTxt(new URL(req.url).origin, network.fetch, config.crawl.robotsMaxBytes), network.userAgents.desktop);
+    const sitemaps = await collectSitemapUrls({
+      startUrl: req.url,
+      robotsSitemaps: robots.sitemaps,
+      fetch: network.fetch,
+      // Filters drop some; more than this many candidates per admitted link would be wasted work.
+      maxUrls: Math.min(4 * req.limit, config.crawl.sitemapTotalMaxUrls),
+      maxSitemaps: config.crawl.maxSitemaps,
+      limits: { maxBytes: config.crawl.sitemapMaxBytes, maxUrls: config.crawl.sitemapMaxUrls },
+    });
+    progress('sitemaps');
+    sitemaps.urls.forEach((url) => add({ url }));
+  }
+  const links = rankLinks([...found.values()], req.search).slice(0, req.limit);
+  const base = new URL(req.url);
+  const isBase = base.pathname === '/' && base.search === '';
+  const warning =
+    links.length <= 1 && req.limit !== 1 && !isBase
+      ? `Only ${links.length} result(s) found. For broader coverage, try mapping the base domain: ${base.origin}`
+      : undefined;
+  return { links, ...(warning && { warning }) };
+}
