@@ -4,9 +4,10 @@
 import type { Feature } from '../platform/feature.ts';
 import { batchScrapeFeature } from './batch-scrape/feature.ts';
 import { crawlFeature } from './crawl/feature.ts';
+import { jobWatchFeature } from './job-watch/feature.ts';
 import { mapFeature } from './map/feature.ts';
 import { singleScrapeFeature } from './single-scrape/feature.ts';
 import { retentionFeature } from './retention/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, webhooksFeature, retentionFeature];
+export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, webhooksFeature, retentionFeature];

@@ -1,0 +1,116 @@
+// One watcher of one job over a WebSocket, in the messages the official JS SDK's
+// watcher reads: `catchup` (a status snapshot with the documents stored so far),
+// then `document` per page as it is stored, then `done` (or `error` for a failed
+// job). Live events wait until the catch-up is sent, every page is sent once (by
+// id), and before `done` the tables are checked for pages a lost notification hid.
+import type { WebSocket } from 'ws';
+import type { Db } from '../../platform/db/prisma.ts';
+import type { Crawl } from '../../generated/prisma/client.ts';
+import { creditsUsedByJob } from '../../platform/usage/credits.ts';
+import { crawlCounts, MAX_RESPONSE_BYTES } from '../crawl/crawl-status.ts';
+import type { JobFeed } from './job-feed.ts';
+
+/** A slow client is sent no more until it has taken this much. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const DRAIN_CHECK_MS = 50;
+
+interface SessionDeps {
+  db: Db;
+  feed: JobFeed;
+  retentionHours: number;
+}
+
+export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Promise<void> {
+  const { db } = deps;
+  const sent = new Set<bigint>();
+  let chain: Promise<void> = Promise.resolve();
+  let caughtUp = false;
+  let finished = false;
+  const early: (() => Promise<void>)[] = [];
+  const closed = () => ws.readyState !== ws.OPEN;
+
+  const serial = (task: () => Promise<void>) => {
+    if (!caughtUp) {
+      early.push(task);
+      return;
+    }
+    chain = chain.then(() => (closed() || finished ? undefined : task())).catch(() => ws.close(1011, 'internal error'));
+  };
+
+  async function send(message: unknown): Promise<void> {
+    while (!closed() && ws.bufferedAmount > MAX_BUFFERED_BYTES) await new Promise((r) => setTimeout(r, DRAIN_CHECK_MS));
+    if (!closed()) ws.send(JSON.stringify(message));
+  }
+
+  /** Successful, unsent, unpurged pages with ids above `after`, at most MAX_RESPONSE_BYTES of them (at least one). */
+  async function nextChunk(after: bigint): Promise<{ id: bigint; document: unknown }[]> {
+    const sizes = await db.crawlPage.findMany({
+      where: { crawlId: job.id, success: true, purgedAt: null, id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: 1000,
+      select: { id: true, sizeBytes: true },
+    });
+    const ids: bigint[] = [];
+    let bytes = 0;
+    for (const row of sizes) {
+      if (ids.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
+      bytes += row.sizeBytes;
+      ids.push(row.id);
+    }
+    if (ids.length === 0) return [];
+    return db.crawlPage.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { id: true, document: true } });
+  }
+
+  /** Sends, as `document` messages, every stored page not sent yet. */
+  async function sendMissing(after = 0n): Promise<void> {
+    for (let cursor = after; ; ) {
+      const chunk = await nextChunk(cursor);
+      if (chunk.length === 0) return;
+      for (const page of chunk) {
+        if (sent.has(page.id)) continue;
+        sent.add(page.id);
+        await send({ type: 'document', data: page.document });
+      }
+      cursor = chunk[chunk.length - 1].id;
+    }
+  }
+
+  async function snapshot(row: Crawl) {
+    const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, row.id), creditsUsedByJob(db, row.id)]);
+    const expiresAt = row.expiresAt ?? new Date(Date.now() + deps.retentionHours * 3_600_000);
+    return { success: true, status: row.status, completed, total, creditsUsed, expiresAt: expiresAt.toISOString() };
+  }
+
+  async function finish(): Promise<void> {
+    await sendMissing();
+    const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
+    finished = true;
+    if (row.status === 'failed') await send({ type: 'error', error: row.error ?? 'The job failed' });
+    else await send({ type: 'done', data: { ...(await snapshot(row)), data: [] } });
+    ws.close(1000);
+  }
+
+  const unsubscribe = await deps.feed.subscribe(job.id, {
+    page: (id, document) =>
+      serial(async () => {
+        if (sent.has(id)) return;
+        sent.add(id);
+        await send({ type: 'document', data: document });
+      }),
+    ended: () => serial(finish),
+    gap: () => serial(() => sendMissing()),
+  });
+  ws.once('close', unsubscribe);
+
+  // Subscribed first, read second: a page stored in between is both read here and announced, and sent once.
+  const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
+  const first = await nextChunk(0n);
+  first.forEach((p) => sent.add(p.id));
+  await send({ type: 'catchup', data: { ...(await snapshot(row)), data: first.map((p) => p.document) } });
+  caughtUp = true;
+  chain = (async () => {
+    if (first.length > 0) await sendMissing(first[first.length - 1].id);
+  })();
+  for (const task of early.splice(0)) serial(task);
+  if (row.status !== 'scraping') serial(finish);
+}

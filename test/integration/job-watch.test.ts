@@ -1,0 +1,93 @@
+// The crawl / batch WebSocket at /v2/crawl/{id} and /v2/batch/scrape/{id}:
+// catchup, then documents as they are stored, then done; refusals in the envelope.
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+let site: FixtureSite;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.startWorker();
+  site = await startFixtureSite(
+    { ...treeSite(6), ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`/slow/${i}`, page(`Slow ${i}`, `<p>${i}</p>`)])) },
+    { delayMs: (path) => (path.startsWith('/slow') ? 700 : 0) },
+  );
+});
+
+afterAll(async () => {
+  await site?.close();
+  await h?.stop();
+});
+
+interface Message {
+  type: string;
+  data?: any;
+  error?: string;
+}
+
+/** Opens the watcher and collects its messages until the server closes it. */
+function watch(path: string, key = h.apiKey): Promise<{ messages: Message[]; at: number[] }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${h.baseUrl.replace(/^http/, 'ws')}${path}`, key);
+    const messages: Message[] = [];
+    const at: number[] = [];
+    ws.on('message', (raw) => {
+      messages.push(JSON.parse(String(raw)));
+      at.push(Date.now());
+    });
+    ws.on('close', () => resolve({ messages, at }));
+    ws.on('error', reject);
+  });
+}
+
+function refusal(path: string, key: string | null): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const ws = key === null ? new WebSocket(`${h.baseUrl.replace(/^http/, 'ws')}${path}`) : new WebSocket(`${h.baseUrl.replace(/^http/, 'ws')}${path}`, key);
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body) }));
+    });
+    ws.on('open', () => reject(new Error('opened')));
+    ws.on('error', () => undefined);
+  });
+}
+
+describe('job WebSocket', () => {
+  it('pushes every document of a running batch as it is stored, then done', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `${site.url}/slow/${i}`);
+    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1 } })).json();
+    const { messages, at } = await watch(`/v2/batch/scrape/${id}`);
+    expect(messages[0].type).toBe('catchup');
+    expect(messages[0].data).toMatchObject({ success: true, status: 'scraping' });
+    expect(messages.at(-1)).toMatchObject({ type: 'done', data: { status: 'completed', completed: 6, total: 6, creditsUsed: 6 } });
+    const docs = [...messages[0].data.data, ...messages.filter((m) => m.type === 'document').map((m) => m.data)];
+    expect(docs.map((d) => d.metadata.sourceURL).sort()).toEqual([...urls].sort());
+    // Pushed one by one while the batch ran, not all at the end.
+    const documentTimes = at.filter((_, i) => messages[i].type === 'document');
+    expect(documentTimes.length).toBeGreaterThanOrEqual(3);
+    expect(documentTimes.at(-1)! - documentTimes[0]).toBeGreaterThan(1000);
+  });
+
+  it('sends a finished crawl in its catchup and ends', async () => {
+    const { id } = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 10, sitemap: 'skip' } })).json();
+    await waitForCrawl(h, id);
+    const { messages } = await watch(`/v2/crawl/${id}`);
+    expect(messages[0]).toMatchObject({ type: 'catchup', data: { status: 'completed', completed: 6 } });
+    expect(messages[0].data.data).toHaveLength(6);
+    expect(messages.at(-1)).toMatchObject({ type: 'done' });
+  });
+
+  it('refuses missing and wrong keys, bad and foreign ids, and ids of another kind', async () => {
+    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/`] } })).json();
+    expect(await refusal(`/v2/batch/scrape/${id}`, null)).toMatchObject({ status: 401, body: { success: false, code: 'UNAUTHORIZED' } });
+    expect((await refusal(`/v2/batch/scrape/${id}`, 'fc-wrong')).status).toBe(401);
+    expect((await refusal('/v2/batch/scrape/nope', h.apiKey)).status).toBe(400);
+    expect((await refusal(`/v2/crawl/${id}`, h.apiKey)).status).toBe(404);
+    const other = await h.newTeam();
+    expect((await refusal(`/v2/batch/scrape/${id}`, other.apiKey)).status).toBe(404);
+  });
+});
