@@ -185,7 +185,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       progress();
     };
 
-    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
+    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean; browserMs?: number }) => {
       const depth = depthOf.get(target.key) ?? 0;
       const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, ctx.norm) };
       if (final.urlKey !== target.key) {
@@ -204,6 +204,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (htmlBytes > config.crawl.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, config.crawl.maxPageBytes), load.statusCode);
       let discoveredLinks: string[];
       let document: PreparedDocument;
+      const converting = performance.now();
       try {
         const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
         discoveredLinks = built.discoveredLinks;
@@ -213,6 +214,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
         return fail(target, `The page could not be turned into a document: ${describeError(err)}`, load.statusCode);
       }
+      const convertMs = performance.now() - converting;
       const followLinks =
         discoversLinks(ctx.kind) &&
         options.sitemap !== 'only' &&
@@ -220,6 +222,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         ctx.filter.followsLinksOn(load.finalUrl);
       const { follow, robotsBlocked, tooLong } = followLinks ? await sortLinks(ctx, discoveredLinks, depth + 1) : { follow: [], robotsBlocked: [], tooLong: 0 };
       if (tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: tooLong, maxUrlLength: config.crawl.maxUrlLength });
+      const storing = performance.now();
       try {
         await storeScrapedPage(
           db,
@@ -244,6 +247,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           log.warn('page cache write failed', { crawlId, error: describeError(err) }),
         );
       }
+      // What bench/scrape.ts splits a scrape's latency into (browserMs: since the batch opened its browser).
+      log.debug('page timings', { crawlId, url: target.url, browserMs: extras.browserMs, convertMs, storeMs: performance.now() - storing });
       succeeded++;
       progress();
     };
@@ -372,6 +377,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     try {
       const first = await moreTargets(2 * input.concurrency);
       if (first.targets.length > 0 || !first.exhausted) {
+        const browserStarted = performance.now();
         await scrapeWithBrowser(first.targets, {
           browser,
           concurrency: input.concurrency,
@@ -391,7 +397,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             return handleLoad(
               page.target,
               { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
-              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
+              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false, browserMs: performance.now() - browserStarted },
             );
           },
           onFailure: (target, error) => fail(target, error),

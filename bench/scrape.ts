@@ -1,0 +1,153 @@
+// `npm run bench:scrape`: single-scrape latency through the whole service
+// (gateway -> Temporal -> worker process -> Chromium -> PostgreSQL) on a warm
+// service: BENCH_WARMUP (5) uncounted scrapes, then BENCH_SCRAPES (30) timed
+// ones of distinct pages with maxAge 0, one at a time. Prints p50 / p95 of the
+// round trip and its split: browser (the batch opening its browser until the
+// page's HTML is in hand), conversion (HTML to the document), storage (page,
+// charge and cache writes), and the rest (Temporal: workflow and activity round
+// trips, plan and finish, the gateway). Then the same for a cached page. Not a
+// test: the figures depend on the machine.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../src/platform/config.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { createDb } from '../src/platform/db/prisma.ts';
+import { createApp } from '../src/platform/http/app.ts';
+import { FEATURES } from '../src/features/index.ts';
+import { createLogger } from '../src/platform/log.ts';
+import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
+import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
+import { scratchDataDir } from '../src/platform/process/data-dir.ts';
+import { freePort } from '../src/platform/process/ports.ts';
+import { benchSite } from './site.ts';
+
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
+
+const log = createLogger('warn', { process: 'bench' });
+
+interface Timings {
+  browserMs: number;
+  convertMs: number;
+  storeMs: number;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function row(name: string, values: number[]): string {
+  return `  ${name.padEnd(52)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(5)} ms`;
+}
+
+async function main() {
+  const config = loadConfig();
+  if (!config.chromium.path) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:scrape`');
+  const dir = scratchDataDir('scrape-bench-');
+  const site = await benchSite(WARMUP + SCRAPES + 1);
+  const [pg, temporal] = await Promise.all([
+    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
+    freePort().then((port) =>
+      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
+    ),
+  ]);
+  let worker: ChildProcess | undefined;
+  try {
+    await migrate(pg.url, log);
+    const db = createDb(pg.url);
+    const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: 4 });
+    const { key } = await issueApiKey(db, team.id);
+    const taskQueue = 'bench';
+    worker = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: pg.url,
+        TEMPORAL_ADDRESS: temporal.address,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        // The address guard stays on, as in production; only the site's address is let through.
+        CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
+        // The worker's "page timings" lines are the split.
+        LOG_LEVEL: 'debug',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timings = new Map<string, Timings>();
+    const ready = new Promise<void>((resolve, reject) => {
+      createInterface({ input: worker!.stdout! }).on('line', (line) => {
+        if (line.includes('"msg":"worker ready"')) resolve();
+        if (!line.includes('"msg":"page timings"')) return;
+        const t = JSON.parse(line) as Timings & { url: string };
+        timings.set(t.url, t);
+      });
+      worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    });
+    await ready;
+    const connection = await Connection.connect({ address: temporal.address });
+    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
+    const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
+    const gatewayPort = await freePort();
+    const server = app.listen(gatewayPort, '127.0.0.1');
+
+    const scrape = async (url: string, maxAge?: number): Promise<number> => {
+      const started = performance.now();
+      const res = await fetch(`http://127.0.0.1:${gatewayPort}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, formats: ['markdown'], ...(maxAge !== undefined && { maxAge }) }),
+      });
+      const body = await res.json();
+      if (!body.success) throw new Error(`scrape of ${url} failed: ${body.error}`);
+      return performance.now() - started;
+    };
+    const pageUrl = (i: number) => (i === 0 ? `${site.url}/` : `${site.url}/page/${i}`);
+
+    console.log(`bench: single scrapes of a local page, ${WARMUP} warm-up + ${SCRAPES} timed, one at a time, ${config.chromium.path}`);
+    for (let i = 0; i < WARMUP; i++) await scrape(pageUrl(i), 0);
+    const total: number[] = [];
+    const split: Timings[] = [];
+    for (let i = WARMUP; i < WARMUP + SCRAPES; i++) {
+      total.push(await scrape(pageUrl(i), 0));
+      // The worker's line is written before the workflow ends, so it is in by now (or a moment later).
+      for (let tries = 0; !timings.has(pageUrl(i)) && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
+      const t = timings.get(pageUrl(i));
+      if (!t) throw new Error(`no page timings for ${pageUrl(i)}: is the worker logging at debug?`);
+      split.push(t);
+    }
+    const rest = total.map((ms, i) => ms - split[i].browserMs - split[i].convertMs - split[i].storeMs);
+    console.log(`uncached (maxAge 0), ${SCRAPES} scrapes:`);
+    console.log(row('round trip (POST /v2/scrape)', total));
+    console.log(row('browser (launch, navigate, capture)', split.map((t) => t.browserMs)));
+    console.log(row('conversion (HTML -> markdown document)', split.map((t) => t.convertMs)));
+    console.log(row('storage (page, charge, cache)', split.map((t) => t.storeMs)));
+    console.log(row('Temporal and control (workflow, plan/finish, gateway)', rest));
+
+    const cachedUrl = pageUrl(WARMUP);
+    const cached: number[] = [];
+    for (let i = 0; i < SCRAPES; i++) cached.push(await scrape(cachedUrl));
+    console.log(`cached (maxAge default, the page stored above), ${SCRAPES} scrapes:`);
+    console.log(row('round trip (POST /v2/scrape)', cached));
+    server.close();
+    await connection.close();
+    await db.$disconnect();
+  } finally {
+    worker?.kill('SIGTERM');
+    await new Promise((r) => (worker && worker.exitCode === null ? worker.once('exit', r) : r(undefined)));
+    await site.close();
+    await temporal.stop();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  },
+);
