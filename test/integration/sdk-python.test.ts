@@ -1,9 +1,9 @@
 // The official Python SDK (`firecrawl` on PyPI, installed into .tools/python
 // by npm test), unchanged, against our gateway.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
+import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -20,18 +20,7 @@ afterAll(async () => {
 });
 
 it('crawl() (start + wait) returns every page', async () => {
-  const sdkPath = process.env.PYTHON_PACKAGES_PATH;
-  if (!sdkPath) throw new Error('PYTHON_PACKAGES_PATH is not set: run the tests with `npm test`, which installs the Python SDK');
-  const env = { ...process.env, PYTHONPATH: sdkPath, API_URL: h.baseUrl, API_KEY: h.apiKey, SITE_URL: `${site.url}/` };
-  // Asynchronously: the worker serving the SDK's crawl runs in this process.
-  const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('python3', ['test/sdk/python_crawl.py'], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  const out = await runPythonSdk('test/sdk/python_crawl.py', { API_URL: h.baseUrl, API_KEY: h.apiKey, SITE_URL: `${site.url}/` });
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   const result = JSON.parse(out.stdout);
