@@ -2,11 +2,11 @@
 // (gateway -> Temporal -> worker process -> Chromium -> PostgreSQL) on a warm
 // service: BENCH_WARMUP (5) uncounted scrapes, then BENCH_SCRAPES (30) timed
 // ones of distinct pages with maxAge 0, one at a time. Prints p50 / p95 of the
-// round trip and its split: browser (the batch opening its browser until the
-// page's HTML is in hand), conversion (HTML to the document), storage (page,
-// charge and cache writes), and the rest (Temporal: workflow and activity round
-// trips, plan and finish, the gateway). Then the same for a cached page. Not a
-// test: the figures depend on the machine.
+// round trip and its split, from the worker's debug lines: browser (the batch's
+// browser from launch to close, less the two below), conversion (HTML to the
+// document), storage (page, charge and cache writes), and the rest (Temporal:
+// workflow and activity round trips, plan and finish, the gateway). Then the
+// round trip for a cached page. Not a test: the figures depend on the machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,13 +36,16 @@ interface Timings {
   storeMs: number;
 }
 
+/** What the worker's lines said of one job, by its id (a scrape's id is its job's). */
+type Logged = Partial<Timings>;
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function row(name: string, values: number[]): string {
-  return `  ${name.padEnd(52)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(5)} ms`;
+  return `  ${name.padEnd(56)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(5)} ms`;
 }
 
 async function main() {
@@ -74,15 +77,17 @@ async function main() {
         // The worker's "page timings" lines are the split.
         LOG_LEVEL: 'debug',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const timings = new Map<string, Timings>();
+    // At debug the Temporal SDK writes a block per task to stderr; only warnings and errors are shown.
+    createInterface({ input: worker.stderr! }).on('line', (line) => /\[(WARN|ERROR)\]/.test(line) && process.stderr.write(`[worker] ${line}\n`));
+    const timings = new Map<string, Logged>();
     const ready = new Promise<void>((resolve, reject) => {
       createInterface({ input: worker!.stdout! }).on('line', (line) => {
         if (line.includes('"msg":"worker ready"')) resolve();
-        if (!line.includes('"msg":"page timings"')) return;
-        const t = JSON.parse(line) as Timings & { url: string };
-        timings.set(t.url, t);
+        if (!line.includes('"msg":"page timings"') && !line.includes('"msg":"batch timings"')) return;
+        const { crawlId, ...t } = JSON.parse(line) as Logged & { crawlId: string };
+        timings.set(crawlId, { ...timings.get(crawlId), ...t });
       });
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
@@ -93,7 +98,7 @@ async function main() {
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');
 
-    const scrape = async (url: string, maxAge?: number): Promise<number> => {
+    const scrape = async (url: string, maxAge?: number): Promise<{ ms: number; id: string }> => {
       const started = performance.now();
       const res = await fetch(`http://127.0.0.1:${gatewayPort}/v2/scrape`, {
         method: 'POST',
@@ -102,7 +107,7 @@ async function main() {
       });
       const body = await res.json();
       if (!body.success) throw new Error(`scrape of ${url} failed: ${body.error}`);
-      return performance.now() - started;
+      return { ms: performance.now() - started, id: body.data.metadata.scrapeId };
     };
     const pageUrl = (i: number) => (i === 0 ? `${site.url}/` : `${site.url}/page/${i}`);
 
@@ -111,24 +116,27 @@ async function main() {
     const total: number[] = [];
     const split: Timings[] = [];
     for (let i = WARMUP; i < WARMUP + SCRAPES; i++) {
-      total.push(await scrape(pageUrl(i), 0));
-      // The worker's line is written before the workflow ends, so it is in by now (or a moment later).
-      for (let tries = 0; !timings.has(pageUrl(i)) && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
-      const t = timings.get(pageUrl(i));
-      if (!t) throw new Error(`no page timings for ${pageUrl(i)}: is the worker logging at debug?`);
-      split.push(t);
+      const { ms, id } = await scrape(pageUrl(i), 0);
+      total.push(ms);
+      // The worker's lines are written before the workflow ends, so they are in by now (or a moment later).
+      const complete = () => timings.get(id)?.browserMs !== undefined && timings.get(id)?.storeMs !== undefined;
+      for (let tries = 0; !complete() && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
+      if (!complete()) throw new Error(`no page and batch timings for scrape ${id}: is the worker logging at debug?`);
+      const t = timings.get(id) as Timings;
+      // The page's conversion and storage happen while the batch holds its browser.
+      split.push({ ...t, browserMs: t.browserMs - t.convertMs - t.storeMs });
     }
     const rest = total.map((ms, i) => ms - split[i].browserMs - split[i].convertMs - split[i].storeMs);
     console.log(`uncached (maxAge 0), ${SCRAPES} scrapes:`);
     console.log(row('round trip (POST /v2/scrape)', total));
-    console.log(row('browser (launch, navigate, capture)', split.map((t) => t.browserMs)));
+    console.log(row('browser (launch, navigate, capture, close)', split.map((t) => t.browserMs)));
     console.log(row('conversion (HTML -> markdown document)', split.map((t) => t.convertMs)));
     console.log(row('storage (page, charge, cache)', split.map((t) => t.storeMs)));
-    console.log(row('Temporal and control (workflow, plan/finish, gateway)', rest));
+    console.log(row('Temporal and control (workflow, plan, finish, gateway)', rest));
 
     const cachedUrl = pageUrl(WARMUP);
     const cached: number[] = [];
-    for (let i = 0; i < SCRAPES; i++) cached.push(await scrape(cachedUrl));
+    for (let i = 0; i < SCRAPES; i++) cached.push((await scrape(cachedUrl)).ms);
     console.log(`cached (maxAge default, the page stored above), ${SCRAPES} scrapes:`);
     console.log(row('round trip (POST /v2/scrape)', cached));
     server.close();

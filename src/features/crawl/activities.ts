@@ -185,7 +185,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       progress();
     };
 
-    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean; browserMs?: number }) => {
+    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
       const depth = depthOf.get(target.key) ?? 0;
       const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, ctx.norm) };
       if (final.urlKey !== target.key) {
@@ -247,8 +247,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           log.warn('page cache write failed', { crawlId, error: describeError(err) }),
         );
       }
-      // What bench/scrape.ts splits a scrape's latency into (browserMs: since the batch opened its browser).
-      log.debug('page timings', { crawlId, url: target.url, browserMs: extras.browserMs, convertMs, storeMs: performance.now() - storing });
+      // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
+      log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
       succeeded++;
       progress();
     };
@@ -388,7 +388,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           explainFailure: network.explainFailure,
           signal,
           acquireSlot,
-          moreTargets: first.exhausted ? undefined : moreTargets,
+          // A single scrape's one URL is all it will ever have: no asking for more while it loads.
+          moreTargets: first.exhausted || ctx.kind === 'scrape' ? undefined : moreTargets,
           onPage: (page: FetchedPage) => {
             // The guard proxy answers a refused address with 403 and an unreachable one with 502:
             // then the page is the proxy's refusal, not the site's answer.
@@ -397,7 +398,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             return handleLoad(
               page.target,
               { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
-              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false, browserMs: performance.now() - browserStarted },
+              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
             );
           },
           onFailure: (target, error) => fail(target, error),
@@ -409,6 +410,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           },
           onDownload: (target) => loadOutsideBrowser(target),
         });
+        log.debug('batch timings', { crawlId, browserMs: performance.now() - browserStarted });
       }
     } finally {
       clearInterval(ticker);
