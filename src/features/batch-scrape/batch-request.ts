@@ -24,6 +24,8 @@ export const batchScrapeRequestSchema = scrapeOptionsSchema
      */
     ignoreInvalidURLs: z.boolean().optional(),
     maxConcurrency: z.int({ error: MAX_CONCURRENCY_MESSAGE }).min(1, MAX_CONCURRENCY_MESSAGE).optional(),
+    // The Python SDK sends fastMode: false with every batch; pages load one way here.
+    fastMode: z.boolean().optional(),
     zeroDataRetention: z.boolean().default(false),
     origin,
     integration,
@@ -40,6 +42,6 @@ export type BatchScrapeRequest = z.output<typeof batchScrapeRequestSchema>;
 
 /** The request's scrape options, apart from the batch's own fields. */
 export function batchScrapeOptions(req: BatchScrapeRequest): ScrapeOptions {
-  const { urls: _u, webhook: _w, appendToId: _a, ignoreInvalidURLs: _i, maxConcurrency: _m, zeroDataRetention: _z, origin: _o, integration: _n, ...scrapeOptions } = req;
+  const { urls: _u, webhook: _w, appendToId: _a, ignoreInvalidURLs: _i, maxConcurrency: _m, fastMode: _f, zeroDataRetention: _z, origin: _o, integration: _n, ...scrapeOptions } = req;
   return scrapeOptions;
 }

@@ -254,8 +254,6 @@ export const scrapeOptionsSchema = z
     proxy: z.enum(PROXY_MODES).default('auto'),
     storeInCache: z.boolean().default(true),
     lockdown: z.boolean().default(false),
-    // The Python SDK sends fastMode: false with every set of scrape options; pages load one way here.
-    fastMode: z.boolean().optional(),
     profile: profileSchema.optional(),
   })
   .superRefine((opts, ctx) => {

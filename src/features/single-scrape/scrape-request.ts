@@ -5,6 +5,8 @@ import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/scrape-option
 
 export const scrapeRequestSchema = scrapeOptionsSchema.safeExtend({
   url: httpUrl,
+  // The Python SDK sends fastMode: false with every scrape; pages load one way here.
+  fastMode: z.boolean().optional(),
   zeroDataRetention: z.boolean().default(false),
   origin,
   integration,
@@ -13,6 +15,6 @@ export const scrapeRequestSchema = scrapeOptionsSchema.safeExtend({
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
 
 export function scrapeRequestOptions(req: ScrapeRequest): ScrapeOptions {
-  const { url: _u, zeroDataRetention: _z, origin: _o, integration: _i, ...scrapeOptions } = req;
+  const { url: _u, fastMode: _f, zeroDataRetention: _z, origin: _o, integration: _i, ...scrapeOptions } = req;
   return scrapeOptions;
 }
