@@ -72,6 +72,30 @@ describe('job WebSocket', () => {
     expect(documentTimes.at(-1)! - documentTimes[0]).toBeGreaterThan(1000);
   });
 
+  it('serves any number of watchers from one LISTEN connection, closed with the last watcher', async () => {
+    // LISTEN connections opened since this test began (the feed opens one lazily).
+    const [{ since }] = await h.db.$queryRaw<{ since: Date }[]>`SELECT now() AS since`;
+    const listening = async () =>
+      Number((await h.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN job_events' AND backend_start >= ${since}`)[0].n);
+    const urls = [0, 1, 2].map((i) => `${site.url}/slow/${i}`);
+    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1, maxAge: 0 } })).json();
+    const watchers = [watch(`/v2/batch/scrape/${id}`), watch(`/v2/batch/scrape/${id}`), watch(`/v2/batch/scrape/${id}`)];
+    let during = 0;
+    for (let i = 0; i < 40 && during === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      during = await listening();
+    }
+    expect(during).toBe(1);
+    const results = await Promise.all(watchers);
+    for (const { messages } of results) {
+      const docs = [...messages[0].data.data, ...messages.filter((m) => m.type === 'document').map((m) => m.data)];
+      expect(docs.map((d) => d.metadata.sourceURL).sort()).toEqual(urls);
+      expect(messages.at(-1)?.type).toBe('done');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await listening()).toBe(0);
+  });
+
   it('sends a finished crawl in its catchup and ends', async () => {
     const { id } = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 10, sitemap: 'skip' } })).json();
     await waitForCrawl(h, id);
