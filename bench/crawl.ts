@@ -7,17 +7,14 @@
 // how soon another team's 5-page crawl gets its first page and completes while a
 // crawl of 16 pages at a time holds both browser slots. Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { Client, Connection } from '@temporalio/client';
 import { chromium, type LaunchOptions } from 'playwright';
 import { loadConfig } from '../src/platform/config.ts';
-import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';
@@ -25,9 +22,8 @@ import { createLogger } from '../src/platform/log.ts';
 import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
-import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
-import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
@@ -111,38 +107,24 @@ async function main() {
   // The service splits the team's limit into browsers as it does for any crawl (CRAWL_PAGES_PER_BROWSER).
   const { parallelBatches: browsers, pagesPerBatch } = crawlConcurrency({ teamLimit: CONCURRENCY, pagesPerBrowser: config.crawl.pagesPerBrowser });
   if (!chromiumPath) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:crawl`');
-  const dir = scratchDataDir('crawl-bench-');
   const site = await benchSite(PAGES);
-  const [pg, temporal] = await Promise.all([
-    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
-    freePort().then((port) =>
-      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
-    ),
-  ]);
+  const servers = await startBenchServers('crawl', config, log);
   let worker: ChildProcess | undefined;
   try {
-    await migrate(pg.url, log);
-    const db = createDb(pg.url);
+    const db = createDb(servers.pg.url);
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: CONCURRENCY });
     const { key } = await issueApiKey(db, team.id);
     const taskQueue = 'bench';
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: pg.url,
-        TEMPORAL_ADDRESS: temporal.address,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        // At least two: the fairness phase has one crawl hold both slots. A single crawl of the
-        // throughput rounds uses `browsers` of them, like the bare crawler.
-        WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
-        // The address guard stays on, as in production; only the site's address is let through.
-        CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    worker = servers.spawnWorker(taskQueue, {
+      // At least two: the fairness phase has one crawl hold both slots. A single crawl of the
+      // throughput rounds uses `browsers` of them, like the bare crawler.
+      WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
+      // The address guard stays on, as in production; only the site's address is let through.
+      CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL: 'info',
     });
     await waitForLine(worker, '"msg":"worker ready"');
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await Connection.connect({ address: servers.temporal.address });
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
@@ -207,12 +189,9 @@ async function main() {
     await connection.close();
     await db.$disconnect();
   } finally {
-    worker?.kill('SIGTERM');
-    await new Promise((r) => (worker && worker.exitCode === null ? worker.once('exit', r) : r(undefined)));
+    await stopWorker(worker);
     await site.close();
-    await temporal.stop();
-    await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await servers.stop();
   }
 }
 

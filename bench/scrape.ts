@@ -7,22 +7,17 @@
 // document), storage (page, charge and cache writes), and the rest (Temporal:
 // workflow and activity round trips, plan and finish, the gateway). Then the
 // round trip for a cached page. Not a test: the figures depend on the machine.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../src/platform/config.ts';
-import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
-import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
-import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -51,34 +46,17 @@ function row(name: string, values: number[]): string {
 async function main() {
   const config = loadConfig();
   if (!config.chromium.path) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:scrape`');
-  const dir = scratchDataDir('scrape-bench-');
   const site = await benchSite(WARMUP + SCRAPES + 1);
-  const [pg, temporal] = await Promise.all([
-    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
-    freePort().then((port) =>
-      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
-    ),
-  ]);
+  const servers = await startBenchServers('scrape', config, log);
   let worker: ChildProcess | undefined;
   try {
-    await migrate(pg.url, log);
-    const db = createDb(pg.url);
+    const db = createDb(servers.pg.url);
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: 4 });
     const { key } = await issueApiKey(db, team.id);
     const taskQueue = 'bench';
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: pg.url,
-        TEMPORAL_ADDRESS: temporal.address,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        // The address guard stays on, as in production; only the site's address is let through.
-        CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
-        // The worker's "page timings" lines are the split.
-        LOG_LEVEL: 'debug',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // The address guard stays on, as in production; only the site's address is let through.
+    // At debug the worker writes the "page timings" / "batch timings" lines that are the split.
+    worker = servers.spawnWorker(taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'debug' }, 'pipe');
     // At debug the Temporal SDK writes a block per task to stderr; only warnings and errors are shown.
     createInterface({ input: worker.stderr! }).on('line', (line) => /\[(WARN|ERROR)\]/.test(line) && process.stderr.write(`[worker] ${line}\n`));
     const timings = new Map<string, Logged>();
@@ -92,7 +70,7 @@ async function main() {
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
     await ready;
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await Connection.connect({ address: servers.temporal.address });
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
@@ -143,12 +121,9 @@ async function main() {
     await connection.close();
     await db.$disconnect();
   } finally {
-    worker?.kill('SIGTERM');
-    await new Promise((r) => (worker && worker.exitCode === null ? worker.once('exit', r) : r(undefined)));
+    await stopWorker(worker);
     await site.close();
-    await temporal.stop();
-    await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await servers.stop();
   }
 }
 
