@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
+import { createRetentionActivities } from '../../src/features/retention/activities.ts';
+import { createLogger } from '../../src/platform/log.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -85,6 +87,16 @@ describe('POST /v2/map', () => {
     const res = await map({ url: `${site.url}/slow`, timeout: 1000, sitemap: 'skip' });
     expect(res.status).toBe(408);
     expect(await res.json()).toMatchObject({ success: false, code: 'MAP_TIMEOUT', error: expect.stringContaining('The map operation timed out') });
+  });
+
+  it('keeps a map for MAP_RETENTION_HOURS; the scheduled purge deletes older ones', async () => {
+    const { id } = await (await map({ url: `${site.url}/`, sitemap: 'skip' })).json();
+    await h.db.mapJob.update({ where: { id }, data: { createdAt: new Date(Date.now() - (h.config.scrape.mapRetentionHours + 1) * 3_600_000) } });
+    const recent = await (await map({ url: `${site.url}/`, sitemap: 'skip' })).json();
+    const result = await createRetentionActivities({ db: h.db, config: h.config, log: createLogger('warn') }).purgeExpired();
+    expect(result.maps).toBeGreaterThanOrEqual(1);
+    expect(await h.db.mapJob.findUnique({ where: { id } })).toBeNull();
+    expect(await h.db.mapJob.findUnique({ where: { id: recent.id } })).not.toBeNull();
   });
 
   it('refuses bad bodies and a team without credits', async () => {
