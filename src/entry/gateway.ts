@@ -18,7 +18,7 @@ runMain('gateway', async () => {
       reject(err.code === 'EADDRINUSE' ? new Error(`port ${config.gateway.port} is already in use; set PORT to another one`) : err),
     );
   });
-  attachWebSockets(server, deps, FEATURES);
+  const websockets = attachWebSockets(server, deps, FEATURES);
   log.info('gateway listening', { host: config.gateway.host, port: config.gateway.port });
 
   await new Promise<void>((resolve) =>
@@ -27,6 +27,7 @@ runMain('gateway', async () => {
       // Stop accepting, let in-flight requests finish, then drop idle keep-alives.
       server.close(() => resolve());
       server.closeIdleConnections();
+      websockets.close();
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     }),
   );

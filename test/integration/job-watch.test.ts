@@ -105,6 +105,25 @@ describe('job WebSocket', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'done' });
   });
 
+  it('does not hold a stopping gateway open: its watchers are disconnected and fall back to polling', async () => {
+    const gateway = await h.spawnGateway();
+    // Six pages of 700 ms one at a time: the batch runs well past the 3 s the stop may take.
+    const urls = [0, 1, 2, 3, 4, 5].map((i) => `${site.url}/slow/${i}`);
+    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1, maxAge: 0 } })).json();
+    const ws = new WebSocket(`${gateway.baseUrl.replace(/^http/, 'ws')}/v2/batch/scrape/${id}`, h.apiKey);
+    await new Promise((resolve, reject) => {
+      ws.once('message', resolve);
+      ws.once('error', reject);
+    });
+    const closed = new Promise((resolve) => ws.once('close', resolve));
+    const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+    const stopping = Date.now();
+    gateway.child.kill('SIGTERM');
+    await Promise.all([closed, exited]);
+    expect(Date.now() - stopping).toBeLessThan(3_000);
+    expect((await (await h.api(`/v2/batch/scrape/${id}`)).json()).status).toBe('scraping');
+  });
+
   it('refuses missing and wrong keys, bad and foreign ids, and ids of another kind', async () => {
     const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/`] } })).json();
     expect(await refusal(`/v2/batch/scrape/${id}`, null)).toMatchObject({ status: 401, body: { success: false, code: 'UNAUTHORIZED' } });

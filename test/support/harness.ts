@@ -78,7 +78,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s));
   });
-  attachWebSockets(server, gatewayDeps, FEATURES);
+  const websockets = attachWebSockets(server, gatewayDeps, FEATURES);
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
@@ -170,6 +170,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
         await w.connection.close();
       }
       await new Promise<void>((resolve) => {
+        websockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       });

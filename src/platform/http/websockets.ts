@@ -55,10 +55,17 @@ export function refuseUpgrade(socket: Duplex, status: number, error: string, cod
   );
 }
 
-/** Routes the server's upgrade requests to the features' WebSocket routes. */
-export function attachWebSockets(server: Server, deps: GatewayDeps, features: Feature[]): void {
+/**
+ * Routes the server's upgrade requests to the features' WebSocket routes. The answer's close()
+ * ends every upgraded connection: server.close() waits for them, and a watcher of a long crawl
+ * or a browser session's CDP client would otherwise hold a stopping gateway open.
+ */
+export function attachWebSockets(server: Server, deps: GatewayDeps, features: Feature[]): { close(): void } {
   const routes = features.flatMap((f) => f.websockets?.(deps) ?? []);
+  const upgraded = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
     const url = URL.parse(req.url ?? '/', 'http://gateway');
     if (!url) return refuseUpgrade(socket, 400, 'Bad request: unreadable URL', 'BAD_REQUEST');
@@ -73,4 +80,9 @@ export function attachWebSockets(server: Server, deps: GatewayDeps, features: Fe
     }
     refuseUpgrade(socket, 404, `Not found: WebSocket ${url.pathname}`, 'NOT_FOUND');
   });
+  return {
+    close() {
+      for (const socket of upgraded) socket.destroy();
+    },
+  };
 }
