@@ -96,6 +96,12 @@ export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): P
     orderBy: { createdAt: 'asc' },
     take: 100,
   });
+  // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
+  // heard back) was started: the end proves it, and Temporal would only refuse a new start.
+  await deps.db.crawl.updateMany({
+    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
+    data: { workflowStartedAt: new Date() },
+  });
   let started = 0;
   for (const crawl of pending) {
     try {
