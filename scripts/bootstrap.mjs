@@ -97,17 +97,27 @@ async function ensureNode() {
   return bin;
 }
 
+/** What decides the install: the lock and package.json's dependency fields, not its scripts. */
+function dependencyHash(lock) {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const { dependencies, devDependencies, overrides, allowScripts } = pkg;
+  const h = createHash('sha256');
+  h.update(JSON.stringify({ dependencies, devDependencies, overrides, allowScripts }));
+  h.update(existsSync(lock) ? readFileSync(lock) : 'no lock');
+  return h.digest('hex');
+}
+
 async function ensureDependencies(env) {
   // A node_modules that is a link (worktrees sharing one install) belongs to where it points:
   // `npm ci` here would empty the shared folder through the link and install a copy in its place.
   if (lstatSync(join(ROOT, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) return;
   const lock = join(ROOT, 'package-lock.json');
-  const hash = hashOf(join(ROOT, 'package.json'), lock);
+  const hash = dependencyHash(lock);
   if (existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && stampOk('npm', hash)) return;
   say('installing npm dependencies ...');
   const args = existsSync(lock) ? ['ci'] : ['install'];
   await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true, env });
-  writeStamp('npm', hashOf(join(ROOT, 'package.json'), lock));
+  writeStamp('npm', dependencyHash(lock));
 }
 
 async function ensurePrismaClient(node, env) {
