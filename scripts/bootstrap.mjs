@@ -7,7 +7,7 @@
 // idempotently, then runs the real TypeScript entry point under Node >= 22.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync, renameSync, lstatSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -97,6 +97,9 @@ async function ensureNode() {
 }
 
 async function ensureDependencies(env) {
+  // A node_modules that is a link (worktrees sharing one install) belongs to where it points:
+  // `npm ci` here would empty the shared folder through the link and install a copy in its place.
+  if (lstatSync(join(ROOT, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) return;
   const lock = join(ROOT, 'package-lock.json');
   const hash = hashOf(join(ROOT, 'package.json'), lock);
   if (existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && stampOk('npm', hash)) return;
