@@ -33,6 +33,12 @@ function asFunctionBody(code: string): string {
   return `${code.slice(0, last.start)}return (${code.slice(expression.start, expression.end)});${code.slice(last.end)}`;
 }
 
+/** The stack as Node prints an uncaught error: Playwright's stacks begin with the message alone. */
+function stackOf(err: unknown): string {
+  if (!(err instanceof Error) || !err.stack) return describeError(err);
+  return err.stack.startsWith(`${err.name}:`) ? err.stack : `${err.name}: ${err.stack}`;
+}
+
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
 
 async function main(): Promise<void> {
@@ -60,7 +66,7 @@ async function main(): Promise<void> {
     const value = await run(page, context, browser, createRequire(import.meta.url));
     finish({ result: showValue(value) }, 0);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error && err.stack ? err.stack : describeError(err)}\n`);
+    process.stderr.write(`${stackOf(err)}\n`);
     finish({ error: describeError(err) }, 1);
   }
 }
