@@ -31,6 +31,7 @@ const ENTRIES = {
   test: { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['bin', 'vitest', 'run'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
+  'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'bench/execute.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
 
