@@ -144,6 +144,21 @@ describe('bash', () => {
   });
 });
 
+describe("the session's browser", () => {
+  it('serves executes again once the browser is back under another URL', async () => {
+    const replacement = await startDebugChromium();
+    try {
+      const onReplacement = (language: ExecuteLanguage, code: string) => sandbox.run({ sessionId: SESSION, language, code, timeoutMs: 30_000, cdpUrl: replacement.cdpUrl, sessionDir });
+      expect((await onReplacement('node', 'page.url()')).result).toBe('about:blank');
+      expect((await onReplacement('python', 'page.url')).result).toBe('about:blank');
+      expect((await onReplacement('bash', 'agent-browser get url')).stdout.trim()).toBe('about:blank');
+    } finally {
+      await replacement.close();
+    }
+    expect((await run('node', 'page.url()')).result).toBe(new URL('/button', site.url).href);
+  });
+});
+
 describe('endSession', () => {
   it('ends the session\'s daemon and runners: no process of its uid is left', async () => {
     const other = 'session-ended';

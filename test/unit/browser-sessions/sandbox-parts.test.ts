@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapArgs } from '../../../src/features/browser-sessions/execute/bwrap-command.ts';
 import { CappedOutput } from '../../../src/features/browser-sessions/execute/capped-output.ts';
 import { cdpTarget } from '../../../src/features/browser-sessions/execute/cdp-bridge.ts';
@@ -28,14 +31,33 @@ describe('CappedOutput', () => {
 });
 
 describe('UidPool', () => {
+  const dirs: string[] = [];
+  const lockDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uid-pool-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
   it('gives each session its own uid, the same one again while it lasts, and reuses released ones', () => {
-    const pool = new UidPool(1000, 2);
+    const pool = new UidPool(1000, 2, lockDir());
     expect(pool.acquire('a')).toBe(1000);
     expect(pool.acquire('b')).toBe(1001);
     expect(pool.acquire('a')).toBe(1000);
     expect(() => pool.acquire('c')).toThrow(/SANDBOX_MAX_SESSIONS/);
     pool.release('a');
     expect(pool.acquire('c')).toBe(1000);
+  });
+
+  it('never gives two hosts of one machine the same uid, and takes over the claim of a host that is gone', () => {
+    const dir = lockDir();
+    const first = new UidPool(1000, 3, dir);
+    const second = new UidPool(1000, 3, dir);
+    expect(first.acquire('a')).toBe(1000);
+    expect(second.acquire('a')).toBe(1001);
+    // A claim left by a process that no longer exists (pid 2^22 + 1 is above Linux's pid_max).
+    writeFileSync(join(dir, '1002'), String(2 ** 22 + 1));
+    expect(second.acquire('b')).toBe(1002);
   });
 });
 

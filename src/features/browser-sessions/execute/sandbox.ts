@@ -4,6 +4,7 @@
 // nor the attach; bash runs reach the session's one agent-browser daemon, which
 // lives in a sandbox of its own until the session ends.
 import { chownSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '../../../platform/domain-error.ts';
 import type { Logger } from '../../../platform/log.ts';
@@ -84,7 +85,8 @@ const BASE_ENV = { PATH: `${paths.BIN_DIR}:/usr/local/bin:/usr/bin:/bin`, HOME: 
 export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
   const runtimes: Runtimes = prepareRuntimes();
   const asRoot = runsAsRoot();
-  const uids = new UidPool(settings.uidBase, settings.maxSessions);
+  // Machine-wide, like the uids themselves: every browser host on the machine claims from the same directory.
+  const uids = new UidPool(settings.uidBase, settings.maxSessions, join(tmpdir(), 'execute-sandbox-uids'));
   const sessions = new Map<string, Promise<SessionSandboxes>>();
   let bridgeCount = 0;
   let python: Promise<PythonRuntime> | undefined;

@@ -50,7 +50,11 @@ async function main(): Promise<void> {
     finish({ fatal: `could not attach to the session's browser: ${describeError(err)}` }, 70);
     return;
   }
+  // A runner waiting for code whose browser went away is of no use: it ends, and the host starts a fresh one.
+  const onDisconnect = () => finish({ fatal: "the session's browser closed the connection" }, 70);
+  browser.once('disconnected', onDisconnect);
   const code = await readStdin();
+  browser.off('disconnected', onDisconnect);
   const context = browser.contexts()[0] ?? (await browser.newContext());
   const page = context.pages()[0] ?? (await context.newPage());
   let body: string;

@@ -86,7 +86,13 @@ async def main():
     except Exception as err:  # noqa: BLE001 - any failure to attach is the host's to report
         finish({"fatal": f"could not attach to the session's browser: {describe_error(err)}"}, 70)
         return
+    # A runner waiting for code whose browser went away is of no use: it ends, and the host starts a fresh one.
+    def on_disconnect(_browser):
+        finish({"fatal": "the session's browser closed the connection"}, 70)
+
+    browser.once("disconnected", on_disconnect)
     code = await asyncio.get_running_loop().run_in_executor(None, lambda: sys.stdin.buffer.read().decode("utf-8", "replace"))
+    browser.remove_listener("disconnected", on_disconnect)
     context = browser.contexts[0] if browser.contexts else await browser.new_context()
     page = context.pages[0] if context.pages else await context.new_page()
     scope = {"__name__": "__main__", "page": page, "context": context, "browser": browser, "playwright": playwright, "asyncio": asyncio}
