@@ -24,13 +24,13 @@ function run(language: ExecuteLanguage, code: string, timeoutMs = 30_000) {
   return sandbox.run({ sessionId: SESSION, language, code, timeoutMs, cdpUrl: chromium.cdpUrl, sessionDir });
 }
 
-/** The command names of the processes on the machine running as the given uid. */
-function processesOf(uid: number): string[] {
+/** The command names (or command lines) of the processes on the machine running as the given uid. */
+function processesOf(uid: number, what: 'comm' | 'cmdline' = 'comm'): string[] {
   const names: string[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (statSync(`/proc/${name}`).uid === uid) names.push(readFileSync(`/proc/${name}/comm`, 'utf8').trim());
+      if (statSync(`/proc/${name}`).uid === uid) names.push(readFileSync(`/proc/${name}/${what}`, 'utf8').replaceAll('\0', ' ').trim());
     } catch {
       // Ended while we looked.
     }
@@ -156,6 +156,22 @@ describe("the session's browser", () => {
       await replacement.close();
     }
     expect((await run('node', 'page.url()')).result).toBe(new URL('/button', site.url).href);
+  });
+});
+
+describe('warmUp', () => {
+  it("starts a session's node runner before its first execute", async () => {
+    const ref = { sessionId: 'session-warm', cdpUrl: chromium.cdpUrl, sessionDir: mkdtempSync(join(tmpdir(), 'execute-session-')) };
+    try {
+      await sandbox.warmUp(ref);
+      // bash starts no node runner (only the agent-browser daemon): a runner of this uid is warmUp's.
+      const uid = Number((await sandbox.run({ ...ref, language: 'bash', code: 'id -u', timeoutMs: 30_000 })).stdout);
+      expect(processesOf(uid, 'cmdline').filter((c) => c.includes('node-runner.ts'))).toHaveLength(1);
+      expect((await sandbox.run({ ...ref, language: 'node', code: 'page.url()', timeoutMs: 30_000 })).exitCode).toBe(0);
+    } finally {
+      await sandbox.endSession(ref.sessionId, ref.sessionDir);
+      rmSync(ref.sessionDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -44,8 +44,13 @@ export interface ExecuteOutcome {
   killed: boolean;
 }
 
+/** Which session, and where its browser and directory are. */
+export type SessionRef = Pick<ExecuteRun, 'sessionId' | 'cdpUrl' | 'sessionDir'>;
+
 export interface Sandbox {
   run(run: ExecuteRun): Promise<ExecuteOutcome>;
+  /** Starts the session's node runner ahead of its first execute (when SANDBOX_WARM_RUNNERS is on); optional. */
+  warmUp(session: SessionRef): Promise<void>;
   /** Ends the session's runners and agent-browser daemon and closes its bridge. */
   endSession(sessionId: string, sessionDir: string): Promise<void>;
 }
@@ -192,7 +197,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     return ready;
   }
 
-  async function openSession(run: ExecuteRun): Promise<SessionSandboxes> {
+  async function openSession(run: SessionRef): Promise<SessionSandboxes> {
     const target = cdpTarget(run.cdpUrl);
     const uid = asRoot ? uids.acquire(run.sessionId) : undefined;
     const user = uid === undefined ? undefined : { uid, gid: uid };
@@ -217,7 +222,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     uids.release(s.sessionId);
   }
 
-  async function session(run: ExecuteRun): Promise<SessionSandboxes> {
+  async function sessionFor(run: SessionRef): Promise<SessionSandboxes> {
     let pending = sessions.get(run.sessionId);
     const existing = pending && (await pending.catch(() => undefined));
     if (existing && !existing.ended && existing.cdpUrl === run.cdpUrl) return existing;
@@ -245,7 +250,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
 
   return {
     async run(run) {
-      const s = await session(run);
+      const s = await sessionFor(run);
       if (run.language === 'bash') {
         await daemon(s);
         const bash = start(
@@ -268,6 +273,10 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       // The next runner starts now, while this one runs, so that it is ready sooner.
       keepWarm(s, run.language);
       return outcomeOf(run, await process.finish(run.code, run.timeoutMs));
+    },
+
+    async warmUp(session) {
+      keepWarm(await sessionFor(session), 'node');
     },
 
     async endSession(sessionId, sessionDir) {
