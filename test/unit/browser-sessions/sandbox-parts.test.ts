@@ -7,7 +7,9 @@ import { bwrapArgs } from '../../../src/features/browser-sessions/execute/bwrap-
 import { CappedOutput } from '../../../src/features/browser-sessions/execute/capped-output.ts';
 import { cdpTarget } from '../../../src/features/browser-sessions/execute/cdp-bridge.ts';
 import { UidPool } from '../../../src/features/browser-sessions/execute/uid-pool.ts';
+import { createSandbox } from '../../../src/features/browser-sessions/execute/sandbox.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
+import { createLogger } from '../../../src/platform/log.ts';
 
 const settings = loadConfig().sandbox;
 
@@ -105,5 +107,13 @@ describe('bwrapArgs', () => {
     const args = bwrapArgs(settings, { ...plan, user: undefined });
     expect(args).toContain('--unshare-user');
     expect(args).not.toContain('/usr/bin/setpriv');
+  });
+});
+
+describe('createSandbox', () => {
+  it('stops at once, naming what to install, when bubblewrap is missing', () => {
+    expect(() => createSandbox({ ...settings, bwrapPath: '/nonexistent/bwrap' }, createLogger('error'))).toThrow(
+      '/nonexistent/bwrap is missing: browser-session executes need bubblewrap (Debian: apt-get install bubblewrap; or set SANDBOX_BWRAP_PATH)',
+    );
   });
 });

@@ -3,16 +3,16 @@
 // and waiting for code, so an execute pays for neither the start of a runtime
 // nor the attach; bash runs reach the session's one agent-browser daemon, which
 // lives in a sandbox of its own until the session ends.
-import { chownSync, mkdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '../../../platform/domain-error.ts';
 import type { Logger } from '../../../platform/log.ts';
 import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
-import { bwrapArgs, type Mount, type SandboxPlan } from './bwrap-command.ts';
+import { bwrapArgs, SETPRIV, type Mount, type SandboxPlan } from './bwrap-command.ts';
 import { CdpBridge, cdpTarget, type CdpTarget } from './cdp-bridge.ts';
 import { prepareRuntimes, resolvePython, type PythonRuntime, type Runtimes } from './sandbox-runtimes.ts';
-import type { SandboxSettings } from './sandbox-limits.ts';
+import { PRLIMIT, type SandboxSettings } from './sandbox-limits.ts';
 import { SandboxProcess, type ProcessOutcome } from './sandbox-process.ts';
 import * as paths from './runtime/sandbox-paths.ts';
 import { UidPool } from './uid-pool.ts';
@@ -87,7 +87,19 @@ function parseReport(report: string): RunnerReport {
 
 const BASE_ENV = { PATH: `${paths.BIN_DIR}:/usr/local/bin:/usr/bin:/bin`, HOME: '/tmp', TMPDIR: '/tmp', LANG: 'C.UTF-8' };
 
+/** The host's tools a sandbox is made with; a host without one stops at start-up rather than failing every execute. */
+function checkTools(settings: SandboxSettings): void {
+  for (const [tool, hint] of [
+    [settings.bwrapPath, 'bubblewrap (Debian: apt-get install bubblewrap; or set SANDBOX_BWRAP_PATH)'],
+    [SETPRIV, 'setpriv (util-linux)'],
+    [PRLIMIT, 'prlimit (util-linux)'],
+  ]) {
+    if (!existsSync(tool)) throw new Error(`${tool} is missing: browser-session executes need ${hint}`);
+  }
+}
+
 export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
+  checkTools(settings);
   const runtimes: Runtimes = prepareRuntimes();
   const asRoot = runsAsRoot();
   // Machine-wide, like the uids themselves: every browser host on the machine claims from the same directory.
