@@ -65,7 +65,7 @@ describe("the service's secrets", () => {
     const node = await run('node', 'JSON.stringify(process.env)');
     expect(node.exitCode).toBe(0);
     expect(node.result).not.toContain(SECRET);
-    expect(Object.keys(JSON.parse(node.result!)).sort()).toEqual(['EXECUTE_CDP_PATH', 'EXECUTE_CDP_SOCKET', 'HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']);
+    expect(Object.keys(JSON.parse(node.result!)).sort()).toEqual(['EXECUTE_CDP_PATH', 'EXECUTE_CDP_SOCKET', 'EXECUTE_MAX_RESULT_CHARS', 'HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']);
     const python = await run('python', 'import os\ndict(os.environ)');
     expect(python.exitCode).toBe(0);
     expect(python.result).not.toContain(SECRET);
@@ -202,10 +202,18 @@ describe('resources', () => {
     expect((await run('python', '"alive"')).result).toBe('alive');
   });
 
-  it('output past the cap is dropped, not buffered', async () => {
+  it('output and results past the cap are dropped, not buffered', async () => {
     const outcome = await run('bash', `head -c ${settings.maxOutputBytes * 3} /dev/zero | tr '\\0' 'a'`);
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stdout.length).toBeLessThan(settings.maxOutputBytes + 200);
     expect(outcome.stdout).toContain('SANDBOX_MAX_OUTPUT_BYTES');
+    for (const language of ['node', 'python'] as const) {
+      const size = settings.maxOutputBytes * 3;
+      const big = await run(language, language === 'node' ? `'b'.repeat(${size})` : `'b' * ${size}`);
+      expect(big.exitCode).toBe(0);
+      expect(big.result!.startsWith('b'.repeat(1000))).toBe(true);
+      expect(big.result!.length).toBeLessThan(settings.maxOutputBytes + 200);
+      expect(big.result).toContain(`${settings.maxOutputBytes * 2} more characters dropped`);
+    }
   });
 });

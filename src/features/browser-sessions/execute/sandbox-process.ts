@@ -4,7 +4,7 @@
 // takes the sandbox's pid namespace down with it, so nothing the code started
 // (double forks, setsid, daemons) survives.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../../../platform/log.ts';
 import { CappedOutput } from './capped-output.ts';
 import { REPORT_FD } from './runtime/sandbox-paths.ts';
@@ -45,7 +45,8 @@ export class SandboxProcess {
     this.child = spawn(options.bwrapPath, options.args, { env: options.env, detached: true, stdio });
     this.stdout = new CappedOutput(this.child.stdout, options.maxOutputBytes);
     this.stderr = new CappedOutput(this.child.stderr, options.maxOutputBytes);
-    this.report = new CappedOutput(this.child.stdio[REPORT_FD] as NodeJS.ReadableStream as never, options.maxOutputBytes);
+    // The runner cuts the result to maxOutputBytes characters; as JSON a character takes up to 6 bytes.
+    this.report = new CappedOutput(this.child.stdio[REPORT_FD] as Readable, options.maxOutputBytes * 6 + 65_536);
     this.child.stdin?.on('error', () => {});
     if (options.data !== undefined) {
       const data = this.child.stdio[4] as Writable;

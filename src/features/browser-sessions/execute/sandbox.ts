@@ -126,7 +126,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
 
   async function startRunner(s: SessionSandboxes, language: WarmLanguage, timeoutMs: number): Promise<SandboxProcess> {
     const cpuSeconds = Math.ceil(timeoutMs / 1000) + 5;
-    const cdp = { EXECUTE_CDP_PATH: s.target.browserPath, EXECUTE_CDP_SOCKET: paths.BRIDGE_SOCKET };
+    const cdp = { EXECUTE_CDP_PATH: s.target.browserPath, EXECUTE_CDP_SOCKET: paths.BRIDGE_SOCKET, EXECUTE_MAX_RESULT_CHARS: String(settings.maxOutputBytes) };
     if (language === 'node') {
       return start(s, { mounts: [...nodeMounts, bridgeMount(s)], cpuSeconds, command: [paths.NODE_BINARY, `${paths.RUNTIME_DIR}/node-runner.ts`] }, cdp);
     }

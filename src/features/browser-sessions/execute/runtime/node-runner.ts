@@ -10,7 +10,7 @@ import { parse } from 'acorn';
 import { chromium } from 'playwright-core';
 import { startCdpRelay } from './cdp-relay.ts';
 import { REPORT_FD } from './sandbox-paths.ts';
-import { describeError, showValue } from './show-value.ts';
+import { capResult, describeError, showValue } from './show-value.ts';
 
 const report = createWriteStream('', { fd: REPORT_FD });
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   try {
     const run = new AsyncFunction('page', 'context', 'browser', 'require', body);
     const value = await run(page, context, browser, createRequire(import.meta.url));
-    finish({ result: showValue(value) }, 0);
+    finish({ result: capResult(showValue(value), Number(process.env.EXECUTE_MAX_RESULT_CHARS)) }, 0);
   } catch (err) {
     process.stderr.write(`${stackOf(err)}\n`);
     finish({ error: describeError(err) }, 1);

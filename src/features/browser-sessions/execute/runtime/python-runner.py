@@ -29,6 +29,14 @@ def show_value(value):
         return repr(value)
 
 
+def cap_result(text):
+    # The result cut to the host's output cap, saying so, as the host cuts stdout.
+    limit = int(os.environ["EXECUTE_MAX_RESULT_CHARS"])
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[{len(text) - limit} more characters dropped: the result is cut at {limit} (SANDBOX_MAX_OUTPUT_BYTES)]\n"
+
+
 def describe_error(err):
     return f"{type(err).__name__}: {err}"
 
@@ -106,10 +114,10 @@ async def main():
         outcome = eval(compiled, scope)  # noqa: S307 - running the caller's code is the point, inside the sandbox
         if inspect.isawaitable(outcome):
             await outcome
-        finish({"result": show_value(scope.get(RESULT_NAME))}, 0)
+        finish({"result": cap_result(show_value(scope.get(RESULT_NAME)))}, 0)
     except BaseException as err:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are the caller's too
         if isinstance(err, SystemExit) and err.code in (None, 0):
-            finish({"result": show_value(scope.get(RESULT_NAME))}, 0)
+            finish({"result": cap_result(show_value(scope.get(RESULT_NAME)))}, 0)
         traceback.print_exc()
         finish({"error": describe_error(err)}, 1)
 
