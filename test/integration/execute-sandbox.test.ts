@@ -185,8 +185,12 @@ describe('endSession', () => {
     await runOther('python', '1');
     expect(Number(uid)).toBeGreaterThanOrEqual(loadConfig().sandbox.uidBase);
     expect(processesOf(Number(uid)).length).toBeGreaterThan(0);
+    // An execute still running when the session ends is ended with it.
+    const inFlight = runOther('bash', 'sleep 1000');
+    await new Promise((resolve) => setTimeout(resolve, 500));
     await sandbox.endSession(other, dir);
     expect(processesOf(Number(uid))).toEqual([]);
+    expect(await inFlight).toMatchObject({ killed: false, exitCode: 137 });
     rmSync(dir, { recursive: true, force: true });
   });
 });

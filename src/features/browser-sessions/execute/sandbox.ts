@@ -65,6 +65,8 @@ interface SessionSandboxes {
   bridge: CdpBridge;
   agentBrowserDir: string;
   spares: Map<WarmLanguage, SandboxProcess>;
+  /** Executes in flight: ended with the session, so that nothing outlives it under a uid another session may get next. */
+  running: Set<SandboxProcess>;
   daemon?: { process: SandboxProcess; ready: Promise<void> };
   ended: boolean;
 }
@@ -218,7 +220,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       mkdirSync(agentBrowserDir, { recursive: true, mode: 0o700 });
       if (user) chownSync(agentBrowserDir, user.uid, user.gid);
       const bridge = await CdpBridge.open(join(runtimes.privateDir, `${++bridgeCount}.sock`), target, user);
-      return { sessionId: run.sessionId, cdpUrl: run.cdpUrl, target, user, bridge, agentBrowserDir, spares: new Map(), ended: false };
+      return { sessionId: run.sessionId, cdpUrl: run.cdpUrl, target, user, bridge, agentBrowserDir, spares: new Map(), running: new Set(), ended: false };
     } catch (err) {
       uids.release(run.sessionId);
       throw err;
@@ -227,7 +229,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
 
   async function closeSession(s: SessionSandboxes): Promise<void> {
     s.ended = true;
-    await Promise.all([...s.spares.values(), ...(s.daemon ? [s.daemon.process] : [])].map((p) => p.stop()));
+    await Promise.all([...s.spares.values(), ...s.running, ...(s.daemon ? [s.daemon.process] : [])].map((p) => p.stop()));
     s.spares.clear();
     await s.bridge.close();
     rmSync(s.agentBrowserDir, { recursive: true, force: true });
@@ -244,6 +246,15 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     sessions.set(run.sessionId, pending);
     pending.catch(() => sessions.delete(run.sessionId));
     return pending;
+  }
+
+  async function tracked(s: SessionSandboxes, process: SandboxProcess, finish: () => Promise<ProcessOutcome>): Promise<ProcessOutcome> {
+    s.running.add(process);
+    try {
+      return await finish();
+    } finally {
+      s.running.delete(process);
+    }
   }
 
   function outcomeOf(run: ExecuteRun, p: ProcessOutcome): ExecuteOutcome {
@@ -279,12 +290,12 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
           { AGENT_BROWSER_SOCKET_DIR: paths.AGENT_BROWSER_DIR, AGENT_BROWSER_NO_VERSION_CHECK: '1' },
           run.code,
         );
-        return outcomeOf(run, await bash.finish(undefined, run.timeoutMs));
+        return outcomeOf(run, await tracked(s, bash, () => bash.finish(undefined, run.timeoutMs)));
       }
       const process = await runner(s, run.language, run.timeoutMs);
       // The next runner starts now, while this one runs, so that it is ready sooner.
       keepWarm(s, run.language);
-      return outcomeOf(run, await process.finish(run.code, run.timeoutMs));
+      return outcomeOf(run, await tracked(s, process, () => process.finish(run.code, run.timeoutMs)));
     },
 
     async warmUp(session) {
