@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -60,6 +60,12 @@ describe('UidPool', () => {
     // A claim left by a process that no longer exists (pid 2^22 + 1 is above Linux's pid_max).
     writeFileSync(join(dir, '1002'), String(2 ** 22 + 1));
     expect(second.acquire('b')).toBe(1002);
+  });
+
+  it('refuses a lock directory others may write', () => {
+    const dir = lockDir();
+    chmodSync(dir, 0o777);
+    expect(() => new UidPool(1000, 3, dir)).toThrow(/no one else may write/);
   });
 });
 

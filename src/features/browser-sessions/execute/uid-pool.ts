@@ -4,7 +4,7 @@
 // claimed machine-wide with a lock file naming the claiming process, so two
 // browser hosts on one machine never share one; a claim whose process is gone
 // is taken over.
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomainError } from '../../../platform/domain-error.ts';
 
@@ -26,6 +26,11 @@ export class UidPool {
     private readonly lockDir: string,
   ) {
     mkdirSync(lockDir, { recursive: true, mode: 0o700 });
+    // In a shared /tmp another user could have made it first, and then decide which uids look free.
+    const stat = lstatSync(lockDir);
+    if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) {
+      throw new Error(`${lockDir} must be a directory of this service's user that no one else may write: remove it and start again`);
+    }
   }
 
   private lockFile(uid: number): string {
