@@ -32,6 +32,7 @@ const ENTRIES = {
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
   'bench-scrape': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/scrape.ts'] },
+  'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'bench/execute.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
 

@@ -1,0 +1,313 @@
+// Runs a session's executes, each in a sandbox of its own (bwrap-command.ts):
+// node and python runners are started ahead, attached to the session's browser
+// and waiting for code, so an execute pays for neither the start of a runtime
+// nor the attach; bash runs reach the session's one agent-browser daemon, which
+// lives in a sandbox of its own until the session ends.
+import { chownSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DomainError } from '../../../platform/domain-error.ts';
+import type { Logger } from '../../../platform/log.ts';
+import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
+import { bwrapArgs, SETPRIV, type Mount, type SandboxPlan } from './bwrap-command.ts';
+import { CdpBridge, cdpTarget, type CdpTarget } from './cdp-bridge.ts';
+import { prepareRuntimes, resolvePython, type PythonRuntime, type Runtimes } from './sandbox-runtimes.ts';
+import { PRLIMIT, type SandboxSettings } from './sandbox-limits.ts';
+import { SandboxProcess, type ProcessOutcome } from './sandbox-process.ts';
+import * as paths from './runtime/sandbox-paths.ts';
+import { UidPool } from './uid-pool.ts';
+
+export type { SandboxSettings } from './sandbox-limits.ts';
+
+export const EXECUTE_LANGUAGES = ['node', 'python', 'bash'] as const;
+export type ExecuteLanguage = (typeof EXECUTE_LANGUAGES)[number];
+
+export interface ExecuteRun {
+  sessionId: string;
+  language: ExecuteLanguage;
+  code: string;
+  timeoutMs: number;
+  /** The session's browser-level DevTools URL as the host reaches it (ws://127.0.0.1:PORT/devtools/browser/ID). */
+  cdpUrl: string;
+  /** A host directory private to this session, alive until the session ends. */
+  sessionDir: string;
+}
+
+export interface ExecuteOutcome {
+  stdout: string;
+  stderr: string;
+  /** The last expression's value as text (node, python); otherwise stdout, as the spec's alias; null when both are empty. */
+  result: string | null;
+  /** The uncaught exception the code ended with ("TimeoutError: …"), as the runner described it. */
+  error: string | null;
+  exitCode: number;
+  killed: boolean;
+}
+
+/** Which session, and where its browser and directory are. */
+export type SessionRef = Pick<ExecuteRun, 'sessionId' | 'cdpUrl' | 'sessionDir'>;
+
+export interface Sandbox {
+  run(run: ExecuteRun): Promise<ExecuteOutcome>;
+  /** Starts the session's node runner ahead of its first execute (when SANDBOX_WARM_RUNNERS is on); optional. */
+  warmUp(session: SessionRef): Promise<void>;
+  /** Ends the session's runners and agent-browser daemon and closes its bridge. */
+  endSession(sessionId: string, sessionDir: string): Promise<void>;
+}
+
+type WarmLanguage = Exclude<ExecuteLanguage, 'bash'>;
+
+interface SessionSandboxes {
+  sessionId: string;
+  cdpUrl: string;
+  target: CdpTarget;
+  user: { uid: number; gid: number } | undefined;
+  bridge: CdpBridge;
+  agentBrowserDir: string;
+  spares: Map<WarmLanguage, SandboxProcess>;
+  /** Executes in flight: ended with the session, so that nothing outlives it under a uid another session may get next. */
+  running: Set<SandboxProcess>;
+  daemon?: { process: SandboxProcess; ready: Promise<void> };
+  ended: boolean;
+}
+
+interface RunnerReport {
+  result?: string | null;
+  error?: string | null;
+  fatal?: string;
+}
+
+function parseReport(report: string): RunnerReport {
+  if (report === '') return {};
+  try {
+    const parsed = JSON.parse(report) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as RunnerReport) : {};
+  } catch {
+    return {};
+  }
+}
+
+const BASE_ENV = { PATH: `${paths.BIN_DIR}:/usr/local/bin:/usr/bin:/bin`, HOME: '/tmp', TMPDIR: '/tmp', LANG: 'C.UTF-8' };
+
+/** The host's tools a sandbox is made with; a host without one stops at start-up rather than failing every execute. */
+function checkTools(settings: SandboxSettings): void {
+  for (const [tool, hint] of [
+    [settings.bwrapPath, 'bubblewrap (Debian: apt-get install bubblewrap; or set SANDBOX_BWRAP_PATH)'],
+    [SETPRIV, 'setpriv (util-linux)'],
+    [PRLIMIT, 'prlimit (util-linux)'],
+  ]) {
+    if (!existsSync(tool)) throw new Error(`${tool} is missing: browser-session executes need ${hint}`);
+  }
+}
+
+export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
+  checkTools(settings);
+  const runtimes: Runtimes = prepareRuntimes();
+  const asRoot = runsAsRoot();
+  // Machine-wide, like the uids themselves: every browser host on the machine claims from the same directory.
+  const uids = new UidPool(settings.uidBase, settings.maxSessions, join(tmpdir(), 'execute-sandbox-uids'));
+  const sessions = new Map<string, Promise<SessionSandboxes>>();
+  let bridgeCount = 0;
+  let python: Promise<PythonRuntime> | undefined;
+
+  const bridgeMount = (s: SessionSandboxes): Mount => ({ source: s.bridge.socketPath, target: paths.BRIDGE_SOCKET });
+  const runtimeMount: Mount = { source: runtimes.runtimeDir, target: paths.RUNTIME_DIR };
+  const nodeMounts: Mount[] = [
+    runtimeMount,
+    { source: runtimes.nodeBinary, target: paths.NODE_BINARY },
+    ...Object.entries(runtimes.nodePackages).map(([name, dir]) => ({ source: dir, target: `${paths.NODE_MODULES_DIR}/${name}` })),
+  ];
+
+  function start(s: SessionSandboxes, plan: Omit<SandboxPlan, 'user'>, env: Record<string, string>, data?: string): SandboxProcess {
+    const args = bwrapArgs(settings, { ...plan, user: s.user });
+    return new SandboxProcess(
+      { bwrapPath: settings.bwrapPath, args, env: { ...BASE_ENV, ...env }, maxOutputBytes: settings.maxOutputBytes, data },
+      log.child({ sessionId: s.sessionId }),
+    );
+  }
+
+  async function startRunner(s: SessionSandboxes, language: WarmLanguage, timeoutMs: number): Promise<SandboxProcess> {
+    const cpuSeconds = Math.ceil(timeoutMs / 1000) + 5;
+    const cdp = { EXECUTE_CDP_PATH: s.target.browserPath, EXECUTE_CDP_SOCKET: paths.BRIDGE_SOCKET, EXECUTE_MAX_RESULT_CHARS: String(settings.maxOutputBytes) };
+    if (language === 'node') {
+      return start(s, { mounts: [...nodeMounts, bridgeMount(s)], cpuSeconds, command: [paths.NODE_BINARY, `${paths.RUNTIME_DIR}/node-runner.ts`] }, cdp);
+    }
+    if (!settings.pythonPackagesPath) {
+      throw new DomainError('unavailable', 'python executes need the Python Playwright package: set PYTHON_PACKAGES_PATH (npm start installs it into .tools/python).');
+    }
+    python ??= resolvePython(settings.python);
+    const py = await python.catch((err: Error) => {
+      python = undefined;
+      throw new DomainError('unavailable', err.message);
+    });
+    const mounts: Mount[] = [runtimeMount, bridgeMount(s), { source: settings.pythonPackagesPath, target: paths.PYTHON_PACKAGES_DIR }];
+    if (!py.prefix.startsWith('/usr/')) mounts.push({ source: py.prefix, target: py.prefix });
+    return start(
+      s,
+      { mounts, cpuSeconds, command: [py.executable, '-s', '-B', `${paths.RUNTIME_DIR}/python-runner.py`] },
+      { ...cdp, PYTHONPATH: paths.PYTHON_PACKAGES_DIR, PYTHONDONTWRITEBYTECODE: '1' },
+    );
+  }
+
+  /** The runner waiting for this session's next execute in this language; a fresh one if none is waiting. */
+  async function runner(s: SessionSandboxes, language: WarmLanguage, timeoutMs: number): Promise<SandboxProcess> {
+    const spare = s.spares.get(language);
+    s.spares.delete(language);
+    if (spare && !spare.exited) return spare;
+    return startRunner(s, language, timeoutMs);
+  }
+
+  function keepWarm(s: SessionSandboxes, language: WarmLanguage): void {
+    if (!settings.warmRunners || s.ended || s.spares.has(language)) return;
+    // A spare's CPU limit must cover the longest execute it may serve.
+    startRunner(s, language, 300_000).then(
+      (spare) => {
+        if (s.ended) spare.kill();
+        else s.spares.set(language, spare);
+      },
+      (err) => log.warn('could not start a warm runner', { sessionId: s.sessionId, language, err }),
+    );
+  }
+
+  function daemon(s: SessionSandboxes): Promise<void> {
+    if (s.daemon && !s.daemon.process.exited) return s.daemon.ready;
+    const process = start(
+      s,
+      {
+        mounts: [
+          ...nodeMounts,
+          bridgeMount(s),
+          { source: runtimes.agentBrowserBinary, target: paths.AGENT_BROWSER_BINARY },
+          { source: s.agentBrowserDir, target: paths.AGENT_BROWSER_DIR, writable: true },
+        ],
+        cpuSeconds: undefined,
+        command: [paths.NODE_BINARY, `${paths.RUNTIME_DIR}/agent-browser-host.ts`],
+      },
+      {
+        EXECUTE_CDP_PATH: s.target.browserPath,
+        AGENT_BROWSER_SOCKET_DIR: paths.AGENT_BROWSER_DIR,
+        AGENT_BROWSER_IDLE_TIMEOUT_MS: '0',
+        AGENT_BROWSER_NO_VERSION_CHECK: '1',
+      },
+    );
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        process.kill();
+        reject(new Error(`the agent-browser daemon did not attach within ${settings.daemonStartTimeoutMs} ms (SANDBOX_DAEMON_START_TIMEOUT_MS)`));
+      }, settings.daemonStartTimeoutMs);
+      process.firstLine().then(
+        (line) => {
+          clearTimeout(timer);
+          if (line.trim() === 'ready') resolve();
+          else reject(new Error(`the agent-browser daemon did not start: ${line}`));
+        },
+        (err: Error) => {
+          clearTimeout(timer);
+          reject(new Error(`the agent-browser daemon did not start: ${err.message}`));
+        },
+      );
+    });
+    s.daemon = { process, ready };
+    return ready;
+  }
+
+  async function openSession(run: SessionRef): Promise<SessionSandboxes> {
+    const target = cdpTarget(run.cdpUrl);
+    const uid = asRoot ? uids.acquire(run.sessionId) : undefined;
+    const user = uid === undefined ? undefined : { uid, gid: uid };
+    try {
+      const agentBrowserDir = join(run.sessionDir, 'agent-browser');
+      mkdirSync(agentBrowserDir, { recursive: true, mode: 0o700 });
+      if (user) chownSync(agentBrowserDir, user.uid, user.gid);
+      const bridge = await CdpBridge.open(join(runtimes.privateDir, `${++bridgeCount}.sock`), target, user);
+      return { sessionId: run.sessionId, cdpUrl: run.cdpUrl, target, user, bridge, agentBrowserDir, spares: new Map(), running: new Set(), ended: false };
+    } catch (err) {
+      uids.release(run.sessionId);
+      throw err;
+    }
+  }
+
+  async function closeSession(s: SessionSandboxes): Promise<void> {
+    s.ended = true;
+    await Promise.all([...s.spares.values(), ...s.running, ...(s.daemon ? [s.daemon.process] : [])].map((p) => p.stop()));
+    s.spares.clear();
+    await s.bridge.close();
+    rmSync(s.agentBrowserDir, { recursive: true, force: true });
+    uids.release(s.sessionId);
+  }
+
+  async function sessionFor(run: SessionRef): Promise<SessionSandboxes> {
+    let pending = sessions.get(run.sessionId);
+    const existing = pending && (await pending.catch(() => undefined));
+    if (existing && !existing.ended && existing.cdpUrl === run.cdpUrl) return existing;
+    // The session's browser came back under another URL: what was attached to the old one goes.
+    if (existing && !existing.ended) await closeSession(existing);
+    pending = openSession(run);
+    sessions.set(run.sessionId, pending);
+    pending.catch(() => sessions.delete(run.sessionId));
+    return pending;
+  }
+
+  async function tracked(s: SessionSandboxes, process: SandboxProcess, finish: () => Promise<ProcessOutcome>): Promise<ProcessOutcome> {
+    s.running.add(process);
+    try {
+      return await finish();
+    } finally {
+      s.running.delete(process);
+    }
+  }
+
+  function outcomeOf(run: ExecuteRun, p: ProcessOutcome): ExecuteOutcome {
+    const report = parseReport(p.report);
+    if (report.fatal && !p.killed) throw new Error(`execute in session ${run.sessionId} failed: ${report.fatal}`);
+    const value = report.result ?? null;
+    return {
+      stdout: p.stdout,
+      stderr: p.stderr,
+      result: value ?? (p.stdout === '' ? null : p.stdout),
+      error: report.error ?? null,
+      exitCode: p.exitCode,
+      killed: p.killed,
+    };
+  }
+
+  return {
+    async run(run) {
+      const s = await sessionFor(run);
+      if (run.language === 'bash') {
+        await daemon(s);
+        const bash = start(
+          s,
+          {
+            mounts: [
+              { source: runtimes.agentBrowserBinary, target: paths.AGENT_BROWSER_BINARY },
+              { source: s.agentBrowserDir, target: paths.AGENT_BROWSER_DIR },
+            ],
+            cpuSeconds: Math.ceil(run.timeoutMs / 1000) + 1,
+            dataFile: { fd: 4, target: paths.CODE_FILE },
+            command: ['/bin/bash', paths.CODE_FILE],
+          },
+          { AGENT_BROWSER_SOCKET_DIR: paths.AGENT_BROWSER_DIR, AGENT_BROWSER_NO_VERSION_CHECK: '1' },
+          run.code,
+        );
+        return outcomeOf(run, await tracked(s, bash, () => bash.finish(undefined, run.timeoutMs)));
+      }
+      const process = await runner(s, run.language, run.timeoutMs);
+      // The next runner starts now, while this one runs, so that it is ready sooner.
+      keepWarm(s, run.language);
+      return outcomeOf(run, await tracked(s, process, () => process.finish(run.code, run.timeoutMs)));
+    },
+
+    async warmUp(session) {
+      keepWarm(await sessionFor(session), 'node');
+    },
+
+    async endSession(sessionId, sessionDir) {
+      const pending = sessions.get(sessionId);
+      sessions.delete(sessionId);
+      const s = pending && (await pending.catch(() => undefined));
+      if (s) await closeSession(s);
+      rmSync(join(sessionDir, 'agent-browser'), { recursive: true, force: true });
+    },
+  };
+}
