@@ -16,12 +16,12 @@ import { startHarness, type Harness } from '../support/harness.ts';
 
 /** FUZZ_RUNS_PER_ROUTE may lower it for a quick local run; the default is the acceptance bound. */
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 10_000);
-/** Nine routes share one event loop with the gateway and its database work: on a busy 2-core machine a route takes many minutes. */
+/** The routes share one event loop with the gateway and its database work: on a busy 2-core machine a route takes many minutes. */
 const TEST_TIMEOUT_MS = Math.max(180_000, RUNS_PER_ROUTE * 600);
 /**
  * The bound on every single request: a request not answered by then is a hung request. Not 10 s:
  * a gzip body that inflates past BODY_LIMIT takes about a thousand event-loop turns to refuse (zlib
- * hands back 16 KB at a time), and with nine routes fuzzed in the gateway's own process on a busy
+ * hands back 16 KB at a time), and with every route fuzzed at once in the gateway's own process on a busy
  * 2-core machine a turn can take 15 ms, so such a legitimate 413 has taken over 10 s.
  */
 const ANSWER_WITHIN_MS = 30_000;
@@ -32,6 +32,9 @@ let port: number;
 let apiKey: string;
 /** Crawls of the fuzzing team, so the id routes reach their handlers and not only the 404. */
 const ids: string[] = [];
+/** A batch scrape and a single scrape of the fuzzing team, for their id routes. */
+const batchIds: string[] = [];
+const scrapeIds: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -51,6 +54,16 @@ beforeAll(async () => {
     });
     ids.push(c.id);
   }
+  for (const [kind, list] of [['batch_scrape', batchIds], ['scrape', scrapeIds]] as const) {
+    for (const status of ['completed', 'scraping']) {
+      const id = randomUUID();
+      await h.db.crawl.create({
+        data: { id, kind, teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/' }, status, ...(status === 'completed' && { completedAt: new Date(now), expiresAt: new Date(now + 86_400_000) }) },
+      });
+      list.push(id);
+    }
+  }
+  await h.db.crawlPage.create({ data: { crawlId: scrapeIds[0], urlKey: 'k', url: 'http://example.com/', success: true, statusCode: 200, document: { markdown: '# s' }, sizeBytes: 10 } });
   const [done] = crawls;
   await h.db.crawlPage.createMany({
     data: [
@@ -207,6 +220,41 @@ const crawlRequest = fc.record(
   { requiredKeys: [] },
 );
 
+const scrapeRequest = fc.tuple(scrapeOptions, fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] })).map(([o, r]) => ({ ...o, ...r }));
+const mapRequest = fc.record(
+  {
+    url,
+    search: maybe(text),
+    sitemap: maybe(fc.constantFrom('skip', 'include', 'only', 'sometimes')),
+    includeSubdomains: maybe(fc.boolean()),
+    ignoreQueryParameters: maybe(fc.boolean()),
+    limit: maybe(fc.oneof(intish, fc.constantFrom(5000, 100_000, 100_001))),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1000, 300_000, 300_001))),
+    location: maybe(fc.record({ country: maybe(text), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] })),
+    origin: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const anyBatchRequest = fc.tuple(
+  scrapeOptions,
+  fc.record(
+    {
+      urls: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b?c=d') }, url), { maxLength: 6 })),
+      webhook: maybe(webhook),
+      appendToId: maybe(fc.oneof(fc.uuid(), fc.constant('batch'), text)),
+      ignoreInvalidURLs: maybe(fc.boolean()),
+      maxConcurrency: maybe(intish),
+      zeroDataRetention: maybe(fc.boolean()),
+    },
+    { requiredKeys: ['urls'] },
+  ),
+).map(([o, r]) => ({ ...o, ...r, ...(r.appendToId === 'batch' && { appendToId: batchIds[1] }) }));
+/** Every field of a batch must hold for it to pass validation: some requests carry only valid ones. */
+const batchRequest = fc.oneof(
+  { weight: 4, arbitrary: anyBatchRequest },
+  { weight: 1, arbitrary: fc.record({ urls: fc.array(fc.constantFrom('http://127.0.0.1:9/a', 'https://127.0.0.1:9/b'), { minLength: 1, maxLength: 3 }), mobile: fc.boolean() }, { requiredKeys: ['urls'] }) },
+);
+
 /** Body texts no JSON encoder would produce. */
 const rawBodies: fc.Arbitrary<Buffer>[] = [
   // Invalid UTF-8 inside and outside strings.
@@ -229,11 +277,13 @@ const rawBodies: fc.Arbitrary<Buffer>[] = [
   fc.constantFrom('', '{', '{"url":', 'null', '0', '"x"', '[]', '{"url":"http://example.com"}}', '\uFEFF{}', '{"a":1,"a":2}').map((t) => Buffer.from(t)),
 ];
 
-const jsonBody = fc.oneof(
-  { weight: 6, arbitrary: crawlRequest.map((b) => Buffer.from(JSON.stringify(b))) },
-  { weight: 2, arbitrary: json.map((b) => Buffer.from(JSON.stringify(b))) },
-  ...rawBodies.map((arbitrary) => ({ weight: 1, arbitrary })),
-);
+/** Mostly well-formed requests of the route (`request`), sometimes any JSON or raw bytes. */
+const bodyOf = (request: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: request.map((b) => Buffer.from(JSON.stringify(b))) },
+    { weight: 2, arbitrary: json.map((b) => Buffer.from(JSON.stringify(b))) },
+    ...rawBodies.map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
 
 const contentType = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
@@ -253,7 +303,7 @@ const contentType = fc.oneof(
 );
 
 /** Compressed for real, or claimed but not, or an encoding nobody knows. */
-const encoded = fc.tuple(jsonBody, fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown')).map(([body, encoding]) => {
+const encodedBody = (request: fc.Arbitrary<unknown>) => fc.tuple(bodyOf(request), fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown')).map(([body, encoding]) => {
   if (encoding === 'gzip') return { body: gzipSync(body), encoding };
   if (encoding === 'gzip-claimed') return { body, encoding: 'gzip' };
   return { body, encoding };
@@ -280,12 +330,17 @@ const segment = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 10 }).map(pathText),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '..', '.', '%2e%2e', '%2F', '%00', 'a'.repeat(10_000)),
 );
-const crawlId = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(0, 1, 2).map((i) => ids[i]) },
-  { weight: 2, arbitrary: fc.uuid() },
-  { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
-  { weight: 2, arbitrary: segment },
-);
+/** An id of `own` (rows of the fuzzing team), of nobody, or no id at all. */
+const idFrom = (own: () => string[]) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.nat().map((i) => own()[i % own().length]) },
+    { weight: 2, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
+    { weight: 2, arbitrary: segment },
+  );
+const crawlId = idFrom(() => ids);
+const batchId = idFrom(() => batchIds);
+const scrapeId = idFrom(() => scrapeIds);
 const queryValue = fc.oneof(fc.integer({ min: -10, max: 2000 }).map(String), intish.map(String), fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'), fc.string({ maxLength: 20 }));
 const query = fc.oneof(
   fc.constant(''),
@@ -294,9 +349,9 @@ const query = fc.oneof(
 );
 
 /** Headers, and sometimes a body, around a request of `method` to `path`. */
-function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number) {
+function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number, request: fc.Arbitrary<unknown> = crawlRequest) {
   const none: { body?: Buffer; encoding?: string } = {};
-  const body = fc.oneof({ weight: bodyWeight, arbitrary: encoded.map((e): typeof none => e) }, { weight: 10 - bodyWeight, arbitrary: fc.constant(none) });
+  const body = fc.oneof({ weight: bodyWeight, arbitrary: encodedBody(request).map((e): typeof none => e) }, { weight: 10 - bodyWeight, arbitrary: fc.constant(none) });
   return fc.record({ method, path, auth, contentType: fc.option(contentType, { freq: 8 }), extraHeaders, body, chunked: fc.boolean() }).map(({ method: m, path: p, auth: a, contentType: ct, extraHeaders: extra, body: b, chunked }) => {
     const headers: Record<string, string> = { ...extra };
     if (a === 'valid') headers.authorization = `Bearer ${apiKey}`;
@@ -315,6 +370,13 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
   ['GET /v2/crawl/active', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/active${q}`), 1)],
   ['GET /v2/crawl/ongoing', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/ongoing${q}`), 1)],
   ['DELETE /v2/crawl/:id', shot(fc.constant('DELETE'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 3)],
+  ['POST /v2/scrape', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/scrape') }, query.map((q) => `/v2/scrape${q}`)), 10, scrapeRequest)],
+  ['GET /v2/scrape/:id', shot(fc.constant('GET'), fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}${q}`), 1)],
+  ['POST /v2/map', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/map') }, query.map((q) => `/v2/map${q}`)), 10, mapRequest)],
+  ['POST /v2/batch/scrape', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/batch/scrape') }, query.map((q) => `/v2/batch/scrape${q}`)), 10, batchRequest)],
+  ['GET /v2/batch/scrape/:id', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 1)],
+  ['GET /v2/batch/scrape/:id/errors', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`), 1)],
+  ['DELETE /v2/batch/scrape/:id', shot(fc.constant('DELETE'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 3)],
   ['GET /health', shot(fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'), query.map((q) => `/health${q}`), 1)],
   [
     'unknown routes',
@@ -351,8 +413,8 @@ describe('fuzzing every route', () => {
       console.log(`${route}: ${seen.map(([status, n]) => `${status}×${n}`).join(' ')}; slowest ${Math.round(slowest)} ms; ${seconds.toFixed(0)} s`);
       // The generators reach past authentication and validation, not only the first check.
       if (route !== 'GET /health') expect(statuses.get(401)).toBeGreaterThan(0);
-      if (route === 'POST /v2/crawl') expect(statuses.get(402), 'valid crawl bodies (answered 402: no credits)').toBeGreaterThan(0);
-      if (route.startsWith('GET /v2/crawl/:id')) expect(statuses.get(200)).toBeGreaterThan(0);
+      if (route.startsWith('POST /v2/')) expect(statuses.get(402), 'valid bodies (answered 402: no credits)').toBeGreaterThan(0);
+      if (/^GET \/v2\/(crawl|batch\/scrape|scrape)\/:id/.test(route)) expect(statuses.get(200)).toBeGreaterThan(0);
     }, TEST_TIMEOUT_MS);
   }
 
