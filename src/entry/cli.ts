@@ -2,6 +2,7 @@
 // DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (reusing the one
 // `npm start` runs, or starting it for the duration of the command).
 import { parseArgs } from 'node:util';
+import { toTokens, usageHistory } from '../features/team/usage-report.ts';
 import { loadConfig } from '../platform/config.ts';
 import { connectEmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
 import { migrate } from '../platform/db/migrate.ts';
@@ -117,6 +118,29 @@ const COMMANDS: Record<string, Command> = {
       const team = await findTeam(db, teamRef);
       const updated = await grantCredits(db, team.id, amount);
       out(`credit balance of ${updated.name}: ${updated.creditBalance}`);
+    },
+  },
+  'team usage': {
+    summary: "Print a team's credit usage month by month (UTC), as GET /v2/team/credit-usage/historical answers it.",
+    usage: 'team usage <team-id-or-name> [--by-key] [--months <n>]',
+    options: { 'by-key': { type: 'boolean' }, months: { type: 'string' } },
+    positionals: 1,
+    async run(db, v, [teamRef]) {
+      const months = positiveInt(v.months, 'months');
+      const team = await findTeam(db, teamRef);
+      const periods = await usageHistory(db, team.id, v['by-key'] === true);
+      const lastMonths = new Set([...new Set(periods.map((p) => p.startDate))].slice(-(months ?? Infinity)));
+      const shown = periods.filter((p) => lastMonths.has(p.startDate));
+      out(`credit usage of ${team.name} (balance ${team.creditBalance})`);
+      if (shown.length === 0) {
+        out('no usage yet');
+        return;
+      }
+      out(v['by-key'] ? `${'month'.padEnd(8)} ${'key'.padEnd(24)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}` : `${'month'.padEnd(8)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}`);
+      for (const p of shown) {
+        const key = v['by-key'] ? ` ${(p.apiKey ?? '(no key)').slice(0, 24).padEnd(24)}` : '';
+        out(`${p.startDate.slice(0, 7).padEnd(8)}${key} ${String(p.credits).padStart(10)} ${String(toTokens(p.credits)).padStart(12)}`);
+      }
     },
   },
   'team secret': {

@@ -8,6 +8,7 @@ import { jobWatchFeature } from './job-watch/feature.ts';
 import { mapFeature } from './map/feature.ts';
 import { singleScrapeFeature } from './single-scrape/feature.ts';
 import { retentionFeature } from './retention/feature.ts';
+import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, webhooksFeature, retentionFeature];
+export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature];

@@ -55,6 +55,26 @@ describe('admin CLI', () => {
     expect((await cli('key', 'list', '--team', name)).stdout).toMatch(/REVOKED/);
   });
 
+  it('prints a team\'s usage month by month, by key, and the last months only', async () => {
+    const name = `cli-${randomUUID()}`;
+    await cli('team', 'create', '--name', name, '--credits', '10');
+    const team = await h.db.team.findFirstOrThrow({ where: { name } });
+    expect((await cli('team', 'usage', name)).stdout).toMatch(/no usage yet/);
+    const key = await h.db.apiKey.create({ data: { id: randomUUID(), teamId: team.id, name: 'nightly', keyHash: randomUUID(), keyPrefix: 'fc-x' } });
+    for (const [at, credits] of [['2026-09-30T23:59:59.999Z', 2], ['2026-10-01T00:00:00.000Z', 5]] as const) {
+      await h.db.$executeRaw`INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens, created_at)
+        VALUES (${team.id}::uuid, ${key.id}::uuid, 'crawl', ${randomUUID()}, 'p', ${credits}, ${credits * 15}, ${new Date(at)})`;
+    }
+    const all = await cli('team', 'usage', name);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^2026-09 +2 +30$/m);
+    expect(all.stdout).toMatch(/^2026-10 +5 +75$/m);
+    const byKey = await cli('team', 'usage', name, '--by-key', '--months', '1');
+    expect(byKey.stdout).not.toMatch(/^2026-09/m);
+    const lines = byKey.stdout.trim().split('\n');
+    expect(lines.at(-1)).toMatch(/^\d{4}-\d{2} +nightly +\d+ +\d+$/);
+  });
+
   it('has --help on every command and fails clearly on misuse', async () => {
     const top = await cli('--help');
     expect(top.code).toBe(0);

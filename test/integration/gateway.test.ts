@@ -142,17 +142,16 @@ describe('team permissions', () => {
 });
 
 describe('activity log', () => {
-  it('records every authenticated request with endpoint, api version and target', async () => {
+  it('records every job-creating request with endpoint, api version, target, job id and status; not polls or anonymous calls', async () => {
     const team = await h.newTeam();
     const started = await (await crawl({ url: 'http://127.0.0.1:9/logged', limit: 1 }, team.apiKey)).json();
     await h.api(`/v2/crawl/${started.id}`, { key: team.apiKey });
     await crawl({ url: 'http://a.test', limit: 0 }, team.apiKey);
     await crawl({ url: 'http://a.test' }, 'fc-wrong');
     const rows = await h.db.activityLog.findMany({ where: { teamId: team.teamId }, orderBy: { createdAt: 'asc' } });
-    expect(rows.map((r) => [r.endpoint, r.apiVersion, r.method, r.target])).toEqual([
-      ['crawl', 'v2', 'POST', 'http://127.0.0.1:9/logged'],
-      ['crawl', 'v2', 'GET', started.id],
-      ['crawl', 'v2', 'POST', 'http://a.test'],
+    expect(rows.map((r) => [r.endpoint, r.apiVersion, r.method, r.target, r.jobId, r.statusCode])).toEqual([
+      ['crawl', 'v2', 'POST', 'http://127.0.0.1:9/logged', started.id, 200],
+      ['crawl', 'v2', 'POST', 'http://a.test', null, 400],
     ]);
     expect(rows.every((r) => r.apiKeyId)).toBe(true);
   });

@@ -1,9 +1,14 @@
-// Records every authenticated request in the activity log that
-// GET /v2/team/activity reads: endpoint, api version, target.
+// The activity log that GET /v2/team/activity reads: one row per job-creating
+// request (not per status poll) with its job id, endpoint, target, status and duration.
 import type { Request, RequestHandler, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/prisma.ts';
+import type { Logger } from '../log.ts';
 import { authOf } from './auth.ts';
+
+/** The endpoints GET /v2/team/activity lists and filters by (the spec's list). */
+export const ACTIVITY_ENDPOINTS = ['scrape', 'crawl', 'batch_scrape', 'search', 'extract', 'llmstxt', 'deep_research', 'map', 'agent', 'browser', 'interact'] as const;
+export type ActivityEndpoint = (typeof ACTIVITY_ENDPOINTS)[number];
 
 /** The activity endpoint names of the spec, by the first path segment after /v2. */
 const ENDPOINTS: Record<string, string> = {
@@ -31,12 +36,14 @@ function fullPath(req: Request): string {
   return req.baseUrl + req.path;
 }
 
+/** The URL or query the request names: `url`, `query`, or a batch's first URL. */
 function target(req: Request): string | null {
   const body = req.body as Record<string, unknown> | undefined;
   for (const field of ['url', 'query']) {
     if (typeof body?.[field] === 'string') return (body[field] as string).slice(0, 2048);
   }
-  return fullPath(req).split('/').filter(Boolean)[2] ?? null;
+  const urls = body?.urls;
+  return Array.isArray(urls) && typeof urls[0] === 'string' ? urls[0].slice(0, 2048) : null;
 }
 
 /**
@@ -47,21 +54,48 @@ export function noteActivityJob(res: Response, jobId: string): void {
   res.locals.activityJobId = jobId;
 }
 
-export function recordActivity(db: Db): RequestHandler {
-  return async (req, res, next) => {
+/** Job-creating requests: a POST to an endpoint's collection (`/v2/crawl`, `/v2/batch/scrape`), not a status poll or an action on a job. */
+function createsJob(req: Request): boolean {
+  if (req.method !== 'POST') return false;
+  const segments = fullPath(req).split('/').filter(Boolean);
+  const endpoint = activityEndpoint(fullPath(req));
+  if (!(ACTIVITY_ENDPOINTS as readonly string[]).includes(endpoint)) return false;
+  return segments.length === (endpoint === 'batch_scrape' ? 3 : 2);
+}
+
+/**
+ * Records each job-creating request when its answer is ready: the job id (noteActivityJob), status
+ * and duration. The row is written before the answer leaves, so a client that got its job id also
+ * finds it in GET /v2/team/activity; a row that cannot be written is logged and the answer sent anyway.
+ */
+export function recordActivity(db: Db, log: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (!createsJob(req)) return next();
+    const started = performance.now();
     const { team, apiKeyId } = authOf(res);
-    await db.activityLog.create({
-      data: {
-        id: uuidv7(),
-        teamId: team.id,
-        apiKeyId,
-        endpoint: activityEndpoint(fullPath(req)),
-        apiVersion: 'v2',
-        method: req.method,
-        path: fullPath(req),
-        target: target(req),
-      },
-    });
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
+      db.activityLog
+        .create({
+          data: {
+            id: uuidv7(),
+            teamId: team.id,
+            apiKeyId,
+            endpoint: activityEndpoint(fullPath(req)),
+            apiVersion: 'v2',
+            method: req.method,
+            path: fullPath(req),
+            target: target(req),
+            jobId,
+            statusCode: res.statusCode,
+            durationMs: Math.round(performance.now() - started),
+          },
+        })
+        .catch((err: unknown) => log.warn('activity log write failed', { requestId: res.locals.requestId, error: (err as Error).message }))
+        .finally(() => end(...args));
+      return res;
+    }) as Response['end'];
     next();
   };
 }

@@ -53,7 +53,7 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
     express.json({ limit: deps.config.gateway.bodyLimit }),
-    recordActivity(deps.db),
+    recordActivity(deps.db, deps.log),
     ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),
   );
   app.use(notFoundRoute());

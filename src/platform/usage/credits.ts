@@ -2,11 +2,15 @@
 // retention adds one (as upstream bills it), and a parsed PDF adds one per page
 // beyond the first. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same
-// transaction as the ledger row.
+// transaction as the ledger row, and so does the team's monthly summary (usage_month,
+// kept by a trigger on the ledger, so every row that enters it is counted).
 import type { Db, Tx } from '../db/prisma.ts';
 import { DomainError } from '../domain-error.ts';
 
 export const TOKENS_PER_CREDIT = 15;
+
+/** usage_month's key for charges made without an API key (see the usage_month trigger). */
+export const NO_API_KEY = '00000000-0000-0000-0000-000000000000';
 
 export interface PageCostInput {
   zeroDataRetention: boolean;

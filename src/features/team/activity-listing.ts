@@ -1,0 +1,83 @@
+// GET /v2/team/activity: the team's job-creating requests of the past 24 hours, newest
+// first, by keyset over (created_at, id): rows inserted meanwhile are newer than any cursor,
+// so a walk neither skips nor repeats a record.
+import { z } from 'zod';
+import type { Db } from '../../platform/db/prisma.ts';
+import { ACTIVITY_ENDPOINTS } from '../../platform/http/activity-log.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+
+export const ACTIVITY_WINDOW_MS = 24 * 3_600_000;
+export const DEFAULT_ACTIVITY_LIMIT = 50;
+export const MAX_ACTIVITY_LIMIT = 100;
+
+const limitMessage = `limit must be an integer from 1 to ${MAX_ACTIVITY_LIMIT}`;
+
+export const activityQuerySchema = z.object({
+  endpoint: z.enum(ACTIVITY_ENDPOINTS, { error: `Invalid endpoint filter. Must be one of: ${ACTIVITY_ENDPOINTS.join(', ')}` }).optional(),
+  limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(MAX_ACTIVITY_LIMIT, limitMessage).default(DEFAULT_ACTIVITY_LIMIT),
+  cursor: z.string().max(200, 'Invalid cursor.').optional(),
+});
+
+export type ActivityQuery = z.output<typeof activityQuerySchema>;
+
+interface Position {
+  createdAt: Date;
+  id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function encodeCursor(p: Position): string {
+  return Buffer.from(`${p.createdAt.toISOString()}|${p.id}`).toString('base64url');
+}
+
+/** The position a cursor names; a cursor this service did not make is a 400. */
+export function decodeCursor(cursor: string): Position {
+  const invalid = () => new DomainError('invalid', 'Invalid cursor.', 'BAD_REQUEST');
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (rest.length > 0 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) throw invalid();
+  return { createdAt, id };
+}
+
+export interface ActivityRecord {
+  id: string;
+  endpoint: string;
+  api_version: string;
+  created_at: string;
+  target: string | null;
+}
+
+interface Row {
+  id: string;
+  jobId: string | null;
+  endpoint: string;
+  apiVersion: string;
+  createdAt: Date;
+  target: string | null;
+}
+
+export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now = new Date()): Promise<{ data: ActivityRecord[]; cursor: string | null; has_more: boolean }> {
+  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const since = new Date(now.getTime() - ACTIVITY_WINDOW_MS);
+  const rows = await db.activityLog.findMany({
+    where: {
+      teamId,
+      createdAt: { gt: since },
+      ...(q.endpoint && { endpoint: q.endpoint }),
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: q.limit + 1,
+    select: { id: true, jobId: true, endpoint: true, apiVersion: true, createdAt: true, target: true },
+  });
+  const page: Row[] = rows.slice(0, q.limit);
+  const hasMore = rows.length > q.limit;
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => ({ id: r.jobId ?? r.id, endpoint: r.endpoint, api_version: r.apiVersion, created_at: r.createdAt.toISOString(), target: r.target })),
+    cursor: hasMore && last ? encodeCursor(last) : null,
+    has_more: hasMore,
+  };
+}

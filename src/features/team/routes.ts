@@ -1,0 +1,54 @@
+// Team usage, activity and queue routes. Field names follow both official SDKs; where the
+// spec names a field otherwise (totalCredits / totalTokens), both are sent.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { authOf } from '../../platform/http/auth.ts';
+import { activityQuerySchema, listActivity } from './activity-listing.ts';
+import { concurrencyOf, queueStatus } from './queue-status.ts';
+import { balanceOf, toTokens, usageHistory } from './usage-report.ts';
+
+const historyQuerySchema = z.object({
+  byApiKey: z.enum(['true', 'false'], { error: 'byApiKey must be true or false' }).default('false'),
+});
+
+export function teamRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.get('/team/credit-usage', (_req, res) => {
+    const { remainingCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
+    res.json({ success: true, data: { remainingCredits, planCredits: null, billingPeriodStart, billingPeriodEnd } });
+  });
+
+  router.get('/team/token-usage', (_req, res) => {
+    const { remainingCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
+    res.json({ success: true, data: { remainingTokens: toTokens(remainingCredits), planTokens: null, billingPeriodStart, billingPeriodEnd } });
+  });
+
+  router.get('/team/credit-usage/historical', async (req, res) => {
+    const { byApiKey } = historyQuerySchema.parse(req.query);
+    const periods = await usageHistory(deps.db, authOf(res).team.id, byApiKey === 'true');
+    res.json({ success: true, periods: periods.map(({ credits, ...p }) => ({ ...p, creditsUsed: credits, totalCredits: credits })) });
+  });
+
+  router.get('/team/token-usage/historical', async (req, res) => {
+    const { byApiKey } = historyQuerySchema.parse(req.query);
+    const periods = await usageHistory(deps.db, authOf(res).team.id, byApiKey === 'true');
+    res.json({ success: true, periods: periods.map(({ credits, ...p }) => ({ ...p, tokensUsed: toTokens(credits), totalTokens: toTokens(credits) })) });
+  });
+
+  router.get('/team/queue-status', async (_req, res) => {
+    res.json({ success: true, ...(await queueStatus(deps.db, authOf(res).team)) });
+  });
+
+  router.get('/concurrency-check', async (_req, res) => {
+    res.json({ success: true, ...(await concurrencyOf(deps.db, authOf(res).team)) });
+  });
+
+  router.get('/team/activity', async (req, res) => {
+    const query = activityQuerySchema.parse(req.query);
+    res.json({ success: true, ...(await listActivity(deps.db, authOf(res).team.id, query)) });
+  });
+
+  return router;
+}
