@@ -33,6 +33,7 @@ const ENTRIES = {
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
   'bench-scrape': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/scrape.ts'] },
   'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'bench/execute.ts'] },
+  'bench-usage': { needs: [], run: ['tsx', 'bench/usage.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
 

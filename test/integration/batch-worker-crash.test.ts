@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 it('finishes a 500-URL batch whose worker was killed with SIGKILL mid-batch, every URL exactly once', async () => {
-  const { apiKey } = await h.newTeam({ concurrencyLimit: 8 });
+  const { apiKey, teamId } = await h.newTeam({ concurrencyLimit: 8 });
   const first = await h.spawnWorker();
   const urls = Array.from({ length: URLS }, (_, i) => `${site.url}/u/${i}`);
   const started = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, formats: ['markdown'], webhook: receiver.url }, key: apiKey })).json();
@@ -63,6 +63,11 @@ it('finishes a 500-URL batch whose worker was killed with SIGKILL mid-batch, eve
   // One charge and one webhook event per URL, whatever the retries.
   expect(await h.db.usageEntry.count({ where: { jobId: id, endpoint: 'batch_scrape' } })).toBe(URLS);
   expect(status.creditsUsed).toBe(URLS);
+  // The team's usage report (usage_month) agrees with the pages, through the kills and replays.
+  const history = await (await h.api('/v2/team/credit-usage/historical', { key: apiKey })).json();
+  const ledgerTotal = await h.db.usageEntry.aggregate({ where: { teamId }, _sum: { credits: true } });
+  expect(history.periods.reduce((sum: number, p: { creditsUsed: number }) => sum + p.creditsUsed, 0)).toBe(ledgerTotal._sum.credits);
+  expect(ledgerTotal._sum.credits).toBeGreaterThanOrEqual(URLS);
   expect(await h.db.webhookEvent.count({ where: { crawlId: id, type: 'crawl.page' } })).toBe(URLS);
   // Nothing outside the list was fetched: links are not followed.
   expect(site.hits.get('/elsewhere')).toBeUndefined();
