@@ -107,6 +107,19 @@ const COMMANDS: Record<string, Command> = {
       out(`concurrency limit of ${team.name}: ${concurrency}`);
     },
   },
+  'team plan': {
+    summary: "Set a team's monthly plan allotment, which GET /v2/team/credit-usage reports as planCredits (--none removes it).",
+    usage: 'team plan <team-id-or-name> (--credits <n> | --none)',
+    options: { credits: { type: 'string' }, none: { type: 'boolean' } },
+    positionals: 1,
+    async run(db, v, [teamRef]) {
+      const credits = positiveInt(v.credits, 'credits');
+      if ((credits === undefined) === (v.none !== true)) throw new UsageError('give exactly one of --credits <n> and --none');
+      const team = await findTeam(db, teamRef);
+      await db.team.update({ where: { id: team.id }, data: { planCredits: credits ?? null } });
+      out(credits === undefined ? `plan of ${team.name}: none` : `plan of ${team.name}: ${credits} credits a month`);
+    },
+  },
   'team credits': {
     summary: 'Grant credits to a team (a negative amount takes them away).',
     usage: 'team credits <team-id-or-name> --grant <n>',

@@ -60,6 +60,11 @@ describe('admin CLI', () => {
     await cli('team', 'create', '--name', name, '--credits', '10');
     const team = await h.db.team.findFirstOrThrow({ where: { name } });
     expect((await cli('team', 'usage', name)).stdout).toMatch(/no usage yet/);
+    expect((await cli('team', 'plan', name, '--credits', '3000')).stdout).toMatch(/3000 credits a month/);
+    expect((await h.db.team.findUniqueOrThrow({ where: { id: team.id } })).planCredits).toBe(3000);
+    expect((await cli('team', 'plan', name, '--credits', '1', '--none')).code).not.toBe(0);
+    expect((await cli('team', 'plan', name, '--none')).code).toBe(0);
+    expect((await h.db.team.findUniqueOrThrow({ where: { id: team.id } })).planCredits).toBeNull();
     const key = await h.db.apiKey.create({ data: { id: randomUUID(), teamId: team.id, name: 'nightly', keyHash: randomUUID(), keyPrefix: 'fc-x' } });
     for (const [at, credits] of [['2026-09-30T23:59:59.999Z', 2], ['2026-10-01T00:00:00.000Z', 5]] as const) {
       await h.db.$executeRaw`INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens, created_at)

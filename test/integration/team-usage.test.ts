@@ -82,7 +82,10 @@ describe('usage history', () => {
       },
     });
     const tokens = await (await h.api('/v2/team/token-usage', { key: team.apiKey })).json();
-    expect(tokens.data.remainingTokens).toBe(77 * 15);
+    expect(tokens.data).toMatchObject({ remainingTokens: 77 * 15, planTokens: null });
+    await h.db.team.update({ where: { id: team.teamId }, data: { planCredits: 1000 } });
+    expect((await (await h.api('/v2/team/credit-usage', { key: team.apiKey })).json()).data.planCredits).toBe(1000);
+    expect((await (await h.api('/v2/team/token-usage', { key: team.apiKey })).json()).data.planTokens).toBe(15_000);
   });
 });
 

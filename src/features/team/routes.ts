@@ -16,13 +16,13 @@ export function teamRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
   router.get('/team/credit-usage', (_req, res) => {
-    const { remainingCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
-    res.json({ success: true, data: { remainingCredits, planCredits: null, billingPeriodStart, billingPeriodEnd } });
+    const { remainingCredits, planCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
+    res.json({ success: true, data: { remainingCredits, planCredits, billingPeriodStart, billingPeriodEnd } });
   });
 
   router.get('/team/token-usage', (_req, res) => {
-    const { remainingCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
-    res.json({ success: true, data: { remainingTokens: toTokens(remainingCredits), planTokens: null, billingPeriodStart, billingPeriodEnd } });
+    const { remainingCredits, planCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
+    res.json({ success: true, data: { remainingTokens: toTokens(remainingCredits), planTokens: planCredits === null ? null : toTokens(planCredits), billingPeriodStart, billingPeriodEnd } });
   });
 
   router.get('/team/credit-usage/historical', async (req, res) => {

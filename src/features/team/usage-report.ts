@@ -21,13 +21,15 @@ export function monthsBetween(first: Date, now: Date): Date[] {
 
 export interface Balance {
   remainingCredits: number;
+  /** The team's monthly plan allotment (`npm run cli -- team plan`); null without a plan. */
+  planCredits: number | null;
   billingPeriodStart: string;
   billingPeriodEnd: string;
 }
 
-export function balanceOf(team: { creditBalance: number }, now = new Date()): Balance {
+export function balanceOf(team: { creditBalance: number; planCredits: number | null }, now = new Date()): Balance {
   const start = monthStart(now);
-  return { remainingCredits: team.creditBalance, billingPeriodStart: start.toISOString(), billingPeriodEnd: nextMonth(start).toISOString() };
+  return { remainingCredits: team.creditBalance, planCredits: team.planCredits, billingPeriodStart: start.toISOString(), billingPeriodEnd: nextMonth(start).toISOString() };
 }
 
 export interface UsagePeriod {

@@ -1,4 +1,7 @@
 -- AlterTable
+ALTER TABLE "team" ADD COLUMN     "plan_credits" INTEGER;
+
+-- AlterTable
 ALTER TABLE "activity_log" ADD COLUMN     "duration_ms" INTEGER,
 ADD COLUMN     "job_id" TEXT,
 ADD COLUMN     "status_code" INTEGER;
