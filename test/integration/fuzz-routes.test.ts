@@ -348,6 +348,17 @@ const query = fc.oneof(
   fc.string({ maxLength: 40 }).map((t) => `?${pathText(t)}`),
 );
 
+const activityQuery = fc
+  .record(
+    {
+      endpoint: fc.oneof(fc.constantFrom('crawl', 'map', 'scrape', 'batch_scrape', 'search', 'browser', 'Crawl', 'nope', ''), fc.string({ maxLength: 12 })),
+      limit: queryValue,
+      cursor: fc.oneof(fc.string({ maxLength: 60 }), fc.uuid().map((u) => Buffer.from(`2026-11-01T00:00:00.000Z|${u}`).toString('base64url')), fc.base64String({ maxLength: 80 })),
+    },
+    { requiredKeys: [] },
+  )
+  .map((q) => `?${pathText(Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&'))}`);
+
 /** Headers, and sometimes a body, around a request of `method` to `path`. */
 function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number, request: fc.Arbitrary<unknown> = crawlRequest) {
   const none: { body?: Buffer; encoding?: string } = {};
@@ -377,6 +388,17 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
   ['GET /v2/batch/scrape/:id', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 1)],
   ['GET /v2/batch/scrape/:id/errors', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`), 1)],
   ['DELETE /v2/batch/scrape/:id', shot(fc.constant('DELETE'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 3)],
+  ...(
+    [
+      ['/v2/team/credit-usage', fc.constant('')],
+      ['/v2/team/token-usage', fc.constant('')],
+      ['/v2/team/queue-status', fc.constant('')],
+      ['/v2/concurrency-check', fc.constant('')],
+      ['/v2/team/credit-usage/historical', fc.constantFrom('?byApiKey=true', '?byApiKey=false', '?byApiKey=1', '?byApiKey[]=true')],
+      ['/v2/team/token-usage/historical', fc.constantFrom('?byApiKey=true', '?byApiKey=false', '?byApiKey=', '?byApiKey=true&byApiKey=false')],
+      ['/v2/team/activity', activityQuery],
+    ] as const
+  ).map(([path, own]): [string, ReturnType<typeof shot>] => [`GET ${path}`, shot(fc.constant('GET'), fc.oneof(own, query).map((q) => `${path}${q}`), 1)]),
   ['GET /health', shot(fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'), query.map((q) => `/health${q}`), 1)],
   [
     'unknown routes',
