@@ -69,5 +69,6 @@ ensure_attribute TeamId Keyword
 ensure_attribute CrawlId Keyword
 ensure_attribute CrawlStatus Keyword
 ensure_attribute PagesCrawled Int
+ensure_attribute SessionStatus Keyword
 
 echo "Namespace $NAMESPACE is ready"

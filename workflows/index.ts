@@ -4,3 +4,4 @@ export { crawlWorkflow } from '../src/features/crawl/workflow.ts';
 export { purgeExpiredWorkflow } from '../src/features/retention/workflow.ts';
 export { crawlWebhooksWorkflow } from '../src/features/webhooks/workflow.ts';
 export { mapWorkflow } from '../src/features/map/workflow.ts';
+export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow.ts';

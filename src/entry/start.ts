@@ -1,6 +1,6 @@
 // `npm start`: the whole service on one machine. Brings up PostgreSQL (embedded
 // unless DATABASE_URL is set), applies migrations, the Temporal dev server
-// (unless TEMPORAL_ADDRESS is set), then one worker and the gateway as child
+// (unless TEMPORAL_ADDRESS is set), then one worker, a browser host and the gateway as child
 // processes, restarting either if it dies. Ctrl-C / SIGTERM stops everything in
 // reverse order: the gateway stops accepting, the worker drains, servers stop.
 // A start that fails or is stopped midway stops what it had already started.
@@ -42,12 +42,13 @@ runMain('start', async () => {
   let stopRequested = false;
   const children: Supervised[] = [
     { name: 'worker', script: '../entry/worker.ts', readyLine: '"msg":"worker ready"', restarts: [] },
+    { name: 'browser-host', script: '../entry/browser-host.ts', readyLine: '"msg":"browser host ready"', restarts: [] },
     { name: 'gateway', script: '../entry/gateway.ts', readyLine: '"msg":"gateway listening"', restarts: [] },
   ];
 
   /** Everything started so far, in reverse order of start. */
   async function stopAll() {
-    for (const name of ['gateway', 'worker']) {
+    for (const name of ['gateway', 'browser-host', 'worker']) {
       const c = children.find((x) => x.name === name)?.child;
       if (c && c.exitCode === null && c.signalCode === null) {
         const exited = new Promise((r) => c.once('exit', r));
@@ -147,7 +148,7 @@ runMain('start', async () => {
     const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: address, SUPERVISED_BY_PID: String(process.pid) };
     const t = Date.now();
     await step(Promise.all(children.map((s) => launch(s, childEnv))));
-    progress(`worker and gateway ready (${seconds(t)})`);
+    progress(`worker, browser host and gateway ready (${seconds(t)})`);
 
     const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
     const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;

@@ -3,6 +3,7 @@
 // workflows are listed in the top-level workflows/index.ts (the bundle's entry).
 import type { Feature } from '../platform/feature.ts';
 import { batchScrapeFeature } from './batch-scrape/feature.ts';
+import { browserSessionsFeature } from './browser-sessions/feature.ts';
 import { crawlFeature } from './crawl/feature.ts';
 import { jobWatchFeature } from './job-watch/feature.ts';
 import { mapFeature } from './map/feature.ts';
@@ -11,4 +12,4 @@ import { retentionFeature } from './retention/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature];
+export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature];

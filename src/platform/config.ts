@@ -265,6 +265,24 @@ export function loadConfig() {
       /** Where the Python Playwright package lives (bootstrap installs it into .tools/python). */
       pythonPackagesPath: str('PYTHON_PACKAGES_PATH'),
     },
+    browserSessions: {
+      /** This host's id (its task queue is <TEMPORAL_TASK_QUEUE>-host-<id>); unset: a new random id each start. */
+      hostId: str('BROWSER_HOST_ID'),
+      /** Where the host's CDP relay listens; gateways connect to it with the host's secret. */
+      hostBind: str('BROWSER_HOST_BIND') ?? '127.0.0.1',
+      /** 0: an ephemeral port. */
+      hostPort: int('BROWSER_HOST_PORT', 0),
+      /** How gateways reach the relay (ws://host:port), recorded in browser_host; unset: ws://BIND:PORT. */
+      hostUrl: str('BROWSER_HOST_URL'),
+      /** Sessions one host runs at once; beyond it new sessions go to another host or are refused (503). */
+      maxSessionsPerHost: positiveInt('BROWSER_HOST_MAX_SESSIONS', 20),
+      /** A host whose heartbeat is older than this gets no new sessions. */
+      hostStaleMs: positiveInt('BROWSER_HOST_STALE_MS', 15_000),
+      /** At most one idle-timer touch per session and gateway per this interval (and a third of activityTtl at most). */
+      touchIntervalMs: positiveInt('BROWSER_TOUCH_INTERVAL_MS', 15_000),
+      /** Largest CDP message the proxy and relay pass (screenshots are large). */
+      maxCdpMessageBytes: positiveInt('BROWSER_CDP_MAX_MESSAGE_BYTES', 128 * MB),
+    },
     defaultTeam: {
       credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),
       concurrency: int('DEFAULT_TEAM_CONCURRENCY', 4),

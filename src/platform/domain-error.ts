@@ -13,6 +13,8 @@ export type DomainErrorKind =
   | 'not-found'
   /** The thing is in a state that does not allow it. */
   | 'conflict'
+  /** The thing existed and has ended for good (a destroyed browser session). */
+  | 'gone'
   /** The team is at one of its limits (e.g. crawls running at once); it may try again later. */
   | 'limit-reached'
   /** A service this depends on cannot be reached. */

@@ -35,6 +35,8 @@ export interface Feature {
   name: string;
   /** Routes under /v2, behind authentication and the activity log. */
   routes?(deps: GatewayDeps): Router;
+  /** Routes that authenticate by a rule of their own (a session's live-view token), mounted before the API key check. */
+  publicRoutes?(deps: GatewayDeps): Router;
   /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
   websockets?(deps: GatewayDeps): WebSocketRoute[];
   activities?(deps: ActivityDeps): FeatureActivities;

@@ -19,6 +19,7 @@ import { createActivities } from '../../activities/index.ts';
 import { FEATURES } from '../../src/features/index.ts';
 import type { WorkerService } from '../../src/platform/feature.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
+import { createBrowserHost, type BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 
 export interface Harness {
   config: Config;
@@ -31,6 +32,10 @@ export interface Harness {
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(opts?: { services?: boolean }): Promise<void>;
   spawnWorker(): Promise<ChildProcess>;
+  /** A browser host in this process (stopped with the harness). */
+  startBrowserHost(): Promise<BrowserHost>;
+  /** The real browser host entry point in a child process: kill it with SIGKILL to test a lost host. */
+  spawnBrowserHost(): Promise<ChildProcess>;
   spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string> }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
@@ -82,6 +87,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
+  const hosts: { host: BrowserHost; running: Promise<void>; connection: NativeConnection }[] = [];
 
   const newTeam: Harness['newTeam'] = async (opts) => {
     const team = await createTeam(db, { name: `test-${randomUUID()}`, credits: 100_000, concurrencyLimit: 4, ...opts });
@@ -137,6 +143,28 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       await readyLine(child, 'worker ready', 'worker');
       return child;
     },
+    async startBrowserHost() {
+      const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      const host = await createBrowserHost({ db, config, log, connection: nativeConnection });
+      hosts.push({ host, running: host.run(), connection: nativeConnection });
+      return host;
+    },
+    async spawnBrowserHost() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/browser-host.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          TEMPORAL_ADDRESS: temporalAddress,
+          TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+          CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      await readyLine(child, 'browser host ready', 'browser-host');
+      return child;
+    },
     /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings. */
     async spawnGateway(opts = {}) {
       const port = await freePort();
@@ -163,6 +191,11 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     async stop() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      for (const h of hosts) {
+        await h.host.stop();
+        await h.running;
+        await h.connection.close();
+      }
       for (const w of workers) {
         for (const worker of w.workers) worker.shutdown();
         await w.running;

@@ -298,6 +298,7 @@ describe('docker-compose.yml', () => {
       ['CrawlId', 'Keyword'],
       ['CrawlStatus', 'Keyword'],
       ['PagesCrawled', 'Int'],
+      ['SessionStatus', 'Keyword'],
     ]) {
       expect(script).toMatch(new RegExp(`ensure_attribute ${name} ${type}\\b`));
     }

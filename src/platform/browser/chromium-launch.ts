@@ -101,7 +101,8 @@ function writeWrapper(executable: string, user: ChromiumUser): { wrapper: string
       // Out of the worker's directory, which the user may not read; the shell's record of it goes too.
       `cd ${shellQuote(home)} || exit 1`,
       'unset OLDPWD',
-      `exec ${setpriv} --reuid=${user.uid} --regid=${user.gid} --clear-groups -- ${shellQuote(executable)} "$@"`,
+      // The death signal, set after the uid change (which clears it), ends the browser with its parent, even on kill -9.
+      `exec ${setpriv} --reuid=${user.uid} --regid=${user.gid} --clear-groups --pdeathsig KILL -- ${shellQuote(executable)} "$@"`,
       '',
     ].join('\n'),
     { mode: 0o700 },

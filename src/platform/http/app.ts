@@ -48,6 +48,7 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
   app.set('trust proxy', deps.config.gateway.trustProxy);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
+  for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
   app.use(
     '/v2',
     authenticate(deps.db),

@@ -22,6 +22,7 @@ const DOMAIN_STATUS: Record<DomainErrorKind, { status: number; code: string }> =
   'payment-required': { status: 402, code: 'PAYMENT_REQUIRED' },
   'not-found': { status: 404, code: 'NOT_FOUND' },
   conflict: { status: 409, code: 'CONFLICT' },
+  gone: { status: 410, code: 'GONE' },
   'limit-reached': { status: 429, code: 'LIMIT_REACHED' },
   unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
   timeout: { status: 408, code: 'TIMEOUT' },

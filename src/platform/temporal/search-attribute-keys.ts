@@ -7,4 +7,7 @@ export const CrawlIdAttribute = defineSearchAttributeKey('CrawlId', SearchAttrib
 export const CrawlStatusAttribute = defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD);
 export const PagesCrawledAttribute = defineSearchAttributeKey('PagesCrawled', SearchAttributeType.INT);
 
-export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute];
+/** A browser session's state: starting, active, destroyed or error. */
+export const SessionStatusAttribute = defineSearchAttributeKey('SessionStatus', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute, SessionStatusAttribute];

@@ -1,0 +1,78 @@
+// Names and messages of the browser session workflow, shared by the gateway, the
+// worker, the browser host and workflow code (which imports this file, so it
+// imports nothing with side effects).
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ExecuteLanguage } from './execute/sandbox.ts';
+import type { ExecuteResponse } from './execute/execute-response.ts';
+
+export function sessionWorkflowId(sessionId: string): string {
+  return `browser-${sessionId}`;
+}
+
+/** The task queue a browser host polls: one per host process, so a session's work reaches the host that runs its Chromium. */
+export function hostTaskQueue(prefix: string, hostId: string): string {
+  return `${prefix}-host-${hostId}`;
+}
+
+export type SessionStatus = 'starting' | 'active' | 'destroyed' | 'error';
+
+export interface SessionProfile {
+  name: string;
+  saveChanges: boolean;
+}
+
+export interface SessionInput {
+  sessionId: string;
+  teamId: string;
+  apiKeyId: string | null;
+  ttlSeconds: number;
+  activityTtlSeconds: number;
+  /** When the gateway created the session; expiresAt = createdAt + ttl. */
+  createdAtMs: number;
+  profile?: SessionProfile;
+  /** Set by continue-as-new: the session is already running on this host. */
+  running?: { hostId: string; taskQueue: string; lastActivityMs: number; executes: number };
+}
+
+export interface SessionState {
+  status: SessionStatus;
+  hostId: string | null;
+  lastActivityMs: number;
+  expiresAtMs: number;
+  /** Executes run so far (all runs of the workflow). */
+  executes: number;
+  /** Executes running now. */
+  executing: number;
+  endReason: string | null;
+}
+
+/** How the session ended: deleted, ttl, idle, or an error (launch failed, host lost, browser exited). */
+export interface SessionSummary {
+  status: 'destroyed' | 'error';
+  reason: string;
+  sessionDurationMs: number;
+  creditsBilled: number;
+}
+
+export interface SessionReady {
+  status: SessionStatus;
+  reason: string | null;
+}
+
+export interface ExecuteInput {
+  language: ExecuteLanguage;
+  code: string;
+  timeoutSeconds: number;
+}
+
+/** Use of the session (CDP traffic, live-view input), debounced by the gateway: re-arms the idle timer. */
+export const touchedSignal = defineSignal('touched');
+/** DELETE /v2/browser/{id}: end the session now. */
+export const destroySignal = defineSignal('destroy');
+export const stateQuery = defineQuery<SessionState>('state');
+/** Completes once the browser is up (or the session failed to start). */
+export const readyUpdate = defineUpdate<SessionReady>('ready');
+export const executeUpdate = defineUpdate<ExecuteResponse, [ExecuteInput]>('execute');
+
+/** The failure type an execute on an ended session gets (the gateway answers 410). */
+export const SESSION_ENDED = 'SessionEnded';

@@ -1,0 +1,28 @@
+// Browser sessions: each session a durable workflow (workflow.ts) whose Chromium
+// runs on a browser host (host/), reached by clients through the gateway's CDP
+// proxy (cdp-proxy.ts) and driven by executes in a sandbox (execute/).
+import { Router } from 'express';
+import type { Feature } from '../../platform/feature.ts';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { cdpProxyRoute } from './cdp-proxy.ts';
+import { createSessionControlActivities } from './control-activities.ts';
+import { sessionRoutes } from './routes.ts';
+import { createSessionToucher, type SessionToucher } from './session-touch.ts';
+
+// One toucher per gateway: its debounce window spans the CDP proxy and the routes.
+const touchers = new WeakMap<GatewayDeps, SessionToucher>();
+function toucherOf(deps: GatewayDeps): SessionToucher {
+  let toucher = touchers.get(deps);
+  if (!toucher) {
+    toucher = createSessionToucher(deps, deps.config.browserSessions.touchIntervalMs);
+    touchers.set(deps, toucher);
+  }
+  return toucher;
+}
+
+export const browserSessionsFeature: Feature = {
+  name: 'browser-sessions',
+  routes: (deps) => Router().use(sessionRoutes(deps, '/browser'), sessionRoutes(deps, '/interact')),
+  websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps))],
+  activities: (deps) => ({ control: createSessionControlActivities(deps) }),
+};

@@ -1,0 +1,80 @@
+// A browser host: the process that owns sessions' Chromiums. It registers itself
+// in browser_host, polls a task queue of its own for its sessions' activities,
+// serves the CDP relay gateways connect to, and heartbeats. Stopping it ends its
+// browsers (their workflows then see the host gone and end the sessions `error`).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
+import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
+import { everyInterval } from '../../../platform/feature.ts';
+import { hostTaskQueue } from '../definitions.ts';
+import { createSandbox } from '../execute/sandbox.ts';
+import { createHostActivities, type HostedSessions } from './host-activities.ts';
+import { heartbeatHost, markHostStopped, registerHost } from './host-registry.ts';
+import { startRelayServer } from './relay-server.ts';
+
+const HEARTBEAT_MS = 5000;
+
+export interface BrowserHost {
+  hostId: string;
+  taskQueue: string;
+  relayUrl: string;
+  /** Runs until stop() is called. */
+  run(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function createBrowserHost(deps: ActivityDeps & { connection: NativeConnection }): Promise<BrowserHost> {
+  const { db, config, log } = deps;
+  const settings = config.browserSessions;
+  const hostId = settings.hostId ?? randomUUID();
+  const taskQueue = hostTaskQueue(config.temporal.taskQueue, hostId);
+  const secret = randomBytes(32).toString('base64url');
+  const sessions: HostedSessions = new Map();
+  const sessionsDir = join(tmpdir(), `browser-host-${hostId}`);
+  mkdirSync(sessionsDir, { recursive: true, mode: 0o711 });
+  const network = createCrawlNetwork(config);
+  const sandbox = createSandbox(config.sandbox, log);
+  const relay = await startRelayServer({ bind: settings.hostBind, port: settings.hostPort, secret, sessions, maxMessageBytes: settings.maxCdpMessageBytes, log });
+  const relayUrl = settings.hostUrl ?? `ws://${settings.hostBind}:${relay.port}`;
+  await registerHost(db, { id: hostId, taskQueue, relayUrl, relaySecret: secret });
+  const heartbeat = everyInterval('browser host heartbeat', HEARTBEAT_MS, deps, () => heartbeatHost(db, hostId));
+  const worker = await Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    activities: createHostActivities({ ...deps, hostId, sandbox, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
+    maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
+    // A watch never finishes on its own; nothing is worth waiting long for at shutdown.
+    shutdownGraceTime: 2000,
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    hostId,
+    taskQueue,
+    relayUrl,
+    async run() {
+      await worker.run();
+    },
+    stop() {
+      stopped ??= (async () => {
+        await markHostStopped(db, hostId).catch(() => undefined);
+        await heartbeat.stop();
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        for (const hosted of sessions.values()) {
+          await sandbox.endSession(hosted.sessionId, hosted.dir).catch(() => undefined);
+          await hosted.chromium.close();
+        }
+        sessions.clear();
+        await relay.close();
+        await network.close();
+        rmSync(sessionsDir, { recursive: true, force: true });
+      })();
+      return stopped;
+    },
+  };
+}

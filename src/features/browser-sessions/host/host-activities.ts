@@ -1,0 +1,109 @@
+// The activities a browser host runs on its own task queue, for the sessions it
+// owns: launch a session's Chromium, watch it (the heartbeat that tells the
+// workflow the host is alive), run executes in the sandbox, and close it.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
+import type { ExecuteResponse } from '../execute/execute-response.ts';
+import { executeResponse } from '../execute/execute-response.ts';
+import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
+import type { SessionProfile } from '../definitions.ts';
+import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
+
+/** A session's browser on this host. */
+export interface HostedSession {
+  sessionId: string;
+  teamId: string;
+  dir: string;
+  chromium: SessionChromium;
+}
+
+/** What the host process holds: its sessions by id, shared by the activities and the relay. */
+export type HostedSessions = Map<string, HostedSession>;
+
+export interface HostActivityDeps extends ActivityDeps {
+  hostId: string;
+  sandbox: Sandbox;
+  sessions: HostedSessions;
+  /** Where session directories go (one per session, removed at close). */
+  sessionsDir: string;
+  /** The guard proxy every session's Chromium goes through. */
+  proxyServer(): Promise<string>;
+}
+
+const WATCH_INTERVAL_MS = 2000;
+
+function notHere(sessionId: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'SessionNotOnHost', message: `session ${sessionId} is not running on this browser host`, nonRetryable: true });
+}
+
+export function createHostActivities(deps: HostActivityDeps) {
+  const { db, log, sessions, sandbox } = deps;
+  const starting = new Map<string, Promise<HostedSession>>();
+
+  async function launch(sessionId: string, teamId: string): Promise<HostedSession> {
+    const dir = join(deps.sessionsDir, sessionId);
+    mkdirSync(dir, { recursive: true });
+    const chromium = await launchSessionChromium({ settings: deps.config.chromium, dir, proxyServer: await deps.proxyServer() });
+    const hosted: HostedSession = { sessionId, teamId, dir, chromium };
+    sessions.set(sessionId, hosted);
+    void chromium.exited.then((why) => log.info('session browser exited', { sessionId, why }));
+    return hosted;
+  }
+
+  return {
+    async launchBrowserSession(input: { sessionId: string; teamId: string; profile?: SessionProfile }): Promise<void> {
+      const { sessionId, teamId } = input;
+      if (!sessions.has(sessionId)) {
+        let pending = starting.get(sessionId);
+        if (!pending) {
+          pending = launch(sessionId, teamId).finally(() => starting.delete(sessionId));
+          starting.set(sessionId, pending);
+        }
+        await pending;
+      }
+      const hosted = sessions.get(sessionId)!;
+      // Executes start at once when a runner is already attached; a failed warm-up only costs the first execute its start.
+      sandbox.warmUp({ sessionId, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }).catch((err: unknown) => {
+        log.warn('sandbox warm-up failed', { sessionId, error: (err as Error).message });
+      });
+      await db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId: deps.hostId } });
+      log.info('session launched', { sessionId, teamId, hostId: deps.hostId });
+    },
+
+    /** Heartbeats while the session's browser lives; returns why it ended if it exits on its own. */
+    async watchBrowserSession(input: { sessionId: string }): Promise<string> {
+      const hosted = sessions.get(input.sessionId);
+      if (!hosted) throw notHere(input.sessionId);
+      const ctx = Context.current();
+      for (;;) {
+        ctx.heartbeat();
+        const why = await Promise.race([hosted.chromium.exited, ctx.sleep(WATCH_INTERVAL_MS).then(() => undefined)]);
+        if (why !== undefined) return why;
+      }
+    },
+
+    async executeInBrowserSession(input: { sessionId: string; language: ExecuteLanguage; code: string; timeoutMs: number }): Promise<ExecuteResponse> {
+      const hosted = sessions.get(input.sessionId);
+      if (!hosted) throw notHere(input.sessionId);
+      await db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
+      const outcome = await sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir });
+      await db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
+      return executeResponse(outcome);
+    },
+
+    async closeBrowserSession(input: { sessionId: string; saveProfile: boolean }): Promise<void> {
+      await starting.get(input.sessionId)?.catch(() => undefined);
+      const hosted = sessions.get(input.sessionId);
+      if (!hosted) return;
+      await sandbox.endSession(input.sessionId, hosted.dir);
+      await hosted.chromium.close();
+      sessions.delete(input.sessionId);
+      rmSync(hosted.dir, { recursive: true, force: true });
+      log.info('session closed', { sessionId: input.sessionId });
+    },
+  };
+}
+
+export type HostActivities = ReturnType<typeof createHostActivities>;

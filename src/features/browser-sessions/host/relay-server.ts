@@ -1,0 +1,81 @@
+// The browser host's door for gateways: a WebSocket server that joins a gateway's
+// connection to a session's Chromium DevTools endpoint, which listens on the
+// host's loopback only. Gateways prove themselves with the host's secret (read
+// from browser_host); clients never reach this server directly.
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { Logger } from '../../../platform/log.ts';
+import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
+import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
+import type { HostedSessions } from './host-activities.ts';
+
+export const RELAY_SECRET_HEADER = 'x-relay-secret';
+
+export interface RelayServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+function sameSecret(given: string | undefined, secret: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function startRelayServer(opts: {
+  bind: string;
+  port: number;
+  secret: string;
+  sessions: HostedSessions;
+  maxMessageBytes: number;
+  log: Logger;
+}): Promise<RelayServer> {
+  const { sessions, log } = opts;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
+  const open = new Set<WebSocket>();
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(404).end();
+  });
+  server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/';
+    const params = matchPath('/cdp/:sessionId', path);
+    if (!params) return refuseUpgrade(socket, 404, 'Not found');
+    const secret = req.headers[RELAY_SECRET_HEADER];
+    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized');
+    const hosted = sessions.get(params.sessionId);
+    if (!hosted) return refuseUpgrade(socket, 410, 'Browser session has been destroyed.');
+    const upstream = new WebSocket(hosted.chromium.cdpUrl, { maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
+    const unreachable = (err: Error) => {
+      log.warn('relay could not reach the session browser', { sessionId: params.sessionId, error: err.message });
+      refuseUpgrade(socket, 502, 'The session browser is not reachable.');
+    };
+    upstream.once('error', unreachable);
+    upstream.once('open', () => {
+      upstream.off('error', unreachable);
+      wss.handleUpgrade(req, socket, head, (client) => {
+        open.add(client);
+        open.add(upstream);
+        void pipeWebSockets(client, upstream).then(() => {
+          open.delete(client);
+          open.delete(upstream);
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.bind, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      for (const ws of open) ws.terminate();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

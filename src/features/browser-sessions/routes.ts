@@ -1,0 +1,96 @@
+// /v2/browser (and the same under /v2/interact, the spelling upstream's docs now
+// use): create, list, read, delete sessions and execute code in them.
+import { Router } from 'express';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { authOf } from '../../platform/http/auth.ts';
+import { noteActivityJob } from '../../platform/http/activity-log.ts';
+import { publicBase } from '../../platform/http/public-url.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+import type { BrowserSession } from '../../generated/prisma/client.ts';
+import { destroySignal, executeUpdate, SESSION_ENDED, sessionWorkflowId, type SessionSummary } from './definitions.ts';
+import { executeRequestSchema } from './execute/execute-request.ts';
+import { createSessionSchema, listSessionsQuerySchema } from './session-request.ts';
+import { sessionOfTeam, sessionUrls, sessionView } from './session-store.ts';
+import { startSession } from './start-session.ts';
+
+const LIST_LIMIT = 1000;
+/** How long DELETE waits for the browser to be closed and the session billed. */
+const DESTROY_WAIT_MS = 90_000;
+
+const destroyed = () => new DomainError('gone', 'Browser session has been destroyed.', 'SESSION_DESTROYED');
+const ended = (row: BrowserSession) => row.status === 'destroyed' || row.status === 'error';
+
+function endedAnswer(row: BrowserSession) {
+  return { success: true, sessionDurationMs: row.durationMs ?? 0, creditsBilled: row.creditsBilled ?? 0 };
+}
+
+async function waitForEnd(temporal: Client, id: string): Promise<SessionSummary> {
+  const handle = temporal.workflow.getHandle(sessionWorkflowId(id));
+  return temporal.connection.withDeadline(Date.now() + DESTROY_WAIT_MS, () => handle.result() as Promise<SessionSummary>);
+}
+
+export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact'): Router {
+  const { db, temporal, config } = deps;
+  const router = Router();
+  const base = (req: Parameters<typeof publicBase>[0]) => publicBase(req, config.gateway.publicBaseUrl);
+
+  router.post(prefix, async (req, res) => {
+    const request = createSessionSchema.parse(req.body ?? {});
+    const { team, apiKeyId } = authOf(res);
+    const row = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id));
+    res.json({ success: true, id: row.id, ...sessionUrls(row, base(req)), expiresAt: row.expiresAt.toISOString() });
+  });
+
+  router.get(prefix, async (req, res) => {
+    const { status } = listSessionsQuerySchema.parse(req.query);
+    const { team } = authOf(res);
+    const rows = await db.browserSession.findMany({
+      where: { teamId: team.id, ...(status && { status: status === 'active' ? { in: ['starting', 'active'] } : status }) },
+      orderBy: { createdAt: 'desc' },
+      take: LIST_LIMIT,
+    });
+    res.json({ success: true, sessions: rows.map((row) => sessionView(row, base(req))) });
+  });
+
+  router.get(`${prefix}/:id`, async (req, res) => {
+    const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
+    res.json({ success: true, ...sessionView(row, base(req)) });
+  });
+
+  router.delete(`${prefix}/:id`, async (req, res) => {
+    const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
+    if (ended(row)) return void res.json(endedAnswer(row));
+    try {
+      await temporal.workflow.getHandle(sessionWorkflowId(row.id)).signal(destroySignal);
+      const summary = await waitForEnd(temporal, row.id);
+      res.json({ success: true, sessionDurationMs: summary.sessionDurationMs, creditsBilled: summary.creditsBilled });
+    } catch (err) {
+      const now = await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+      if (ended(now)) return void res.json(endedAnswer(now));
+      if (err instanceof WorkflowNotFoundError) throw new DomainError('job-failed', 'Browser session release was not confirmed.', 'SESSION_RELEASE_UNCONFIRMED');
+      throw err;
+    }
+  });
+
+  router.post(`${prefix}/:id/execute`, async (req, res) => {
+    const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
+    const request = executeRequestSchema.parse(req.body ?? {});
+    if (ended(row)) throw destroyed();
+    try {
+      const answer = await temporal.workflow
+        .getHandle(sessionWorkflowId(row.id))
+        .executeUpdate(executeUpdate, { args: [{ language: request.language, code: request.code, timeoutSeconds: request.timeout }] });
+      res.json(answer);
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === SESSION_ENDED) throw destroyed();
+      const now = await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+      if (ended(now)) throw destroyed();
+      if (err instanceof WorkflowUpdateFailedError) throw new DomainError('job-failed', err.cause?.message ?? 'Failed to execute code in browser session.', 'EXECUTE_FAILED');
+      throw err;
+    }
+  });
+
+  return router;
+}

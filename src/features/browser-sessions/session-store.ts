@@ -1,0 +1,101 @@
+// browser_session rows as the gateway sees them: created with the admission
+// checks (the team's concurrency, credits for the whole ttl) under one lock per
+// team, read for the routes, and turned into the API's session objects.
+import { randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../../platform/db/prisma.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
+import type { CreateSessionRequest } from './session-request.ts';
+import { sessionCredits } from './session-credits.ts';
+
+const token = () => randomBytes(24).toString('base64url');
+
+/** Sessions that hold a browser (or are about to). */
+export const LIVE_STATUSES = ['starting', 'active'];
+
+export async function createSessionRow(db: Db, team: Team, apiKeyId: string | null, req: CreateSessionRequest, now: Date): Promise<BrowserSession> {
+  return db.$transaction(async (tx) => {
+    // One admission at a time per team, so two creations cannot both see the last free place.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`browser-admit:${team.id}`}, 0))`;
+    const fresh = await tx.team.findUniqueOrThrow({ where: { id: team.id } });
+    const [sessions, jobs] = await Promise.all([
+      tx.browserSession.count({ where: { teamId: team.id, status: { in: LIVE_STATUSES } } }),
+      tx.crawl.count({ where: { teamId: team.id, status: 'scraping' } }),
+    ]);
+    if (sessions + jobs >= fresh.concurrencyLimit) {
+      throw new DomainError(
+        'limit-reached',
+        `You have reached the maximum number of concurrent jobs (${fresh.concurrencyLimit}). Please wait for existing jobs to complete or destroy browser sessions before creating new ones.`,
+        'CONCURRENCY_LIMIT',
+      );
+    }
+    const estimate = sessionCredits(req.ttl * 1000);
+    if (fresh.creditBalance < estimate) {
+      throw new DomainError(
+        'payment-required',
+        `Insufficient credits for a ${req.ttl}s browser session (requires ~${estimate} credits; the team has ${Math.max(0, fresh.creditBalance)}). Add credits (npm run cli -- team credits --help) or ask for a shorter ttl.`,
+        'PAYMENT_REQUIRED',
+      );
+    }
+    return tx.browserSession.create({
+      data: {
+        id: uuidv7(),
+        teamId: team.id,
+        apiKeyId,
+        ttlSeconds: req.ttl,
+        activityTtlSeconds: req.activityTtl,
+        streamWebView: req.streamWebView,
+        profileName: req.profile?.name ?? null,
+        profileSave: req.profile?.saveChanges ?? false,
+        cdpToken: token(),
+        viewToken: token(),
+        interactiveToken: token(),
+        createdAt: now,
+        lastActivityAt: now,
+        expiresAt: new Date(now.getTime() + req.ttl * 1000),
+      },
+    });
+  });
+}
+
+/** The team's session, or the same 404 for an unknown and a foreign id. */
+export async function sessionOfTeam(db: Db, teamId: string, id: string): Promise<BrowserSession> {
+  const row = /^[0-9a-f-]{36}$/i.test(id) ? await db.browserSession.findUnique({ where: { id } }) : null;
+  if (!row || row.teamId !== teamId) throw new DomainError('not-found', 'Browser session not found.', 'NOT_FOUND');
+  return row;
+}
+
+export interface SessionUrls {
+  cdpUrl: string;
+  liveViewUrl: string | null;
+  interactiveLiveViewUrl: string | null;
+}
+
+export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
+  const wsBase = base.replace(/^http/, 'ws');
+  const path = `/v2/browser/${row.id}`;
+  return {
+    cdpUrl: `${wsBase}${path}/cdp?token=${row.cdpToken}`,
+    liveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.viewToken}` : null,
+    interactiveLiveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.interactiveToken}` : null,
+  };
+}
+
+/** A session as GET /v2/browser lists it: starting counts as active, the API knows active, destroyed and error. */
+export function sessionView(row: BrowserSession, base: string) {
+  return {
+    id: row.id,
+    status: row.status === 'starting' ? 'active' : row.status,
+    ...sessionUrls(row, base),
+    streamWebView: row.streamWebView,
+    createdAt: row.createdAt.toISOString(),
+    lastActivity: row.lastActivityAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    ...(row.endedAt && { endedAt: row.endedAt.toISOString() }),
+    ...(row.endReason && { endReason: row.endReason }),
+    ...(row.durationMs !== null && { sessionDurationMs: row.durationMs }),
+    ...(row.creditsBilled !== null && { creditsBilled: row.creditsBilled }),
+    ...(row.profileName && { profile: { name: row.profileName, saveChanges: row.profileSave } }),
+  };
+}

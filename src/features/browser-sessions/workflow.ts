@@ -1,0 +1,205 @@
+// One browser session = one workflow (browser-<id>). It picks a browser host,
+// has it launch the session's Chromium, and then keeps three clocks: the hard ttl,
+// the idle timer (re-armed by executes and by the gateway's debounced `touched`
+// signals) and the host's heartbeat through a watch activity that runs as long as
+// the session does. Executes are Updates run as activities on the host's own
+// queue. Whatever ends the session (DELETE, ttl, idle, a lost host), the host
+// closes the browser and a control activity records the end and bills it once.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  TimeoutFailure,
+  upsertSearchAttributes,
+  workflowInfo,
+  allHandlersFinished,
+} from '@temporalio/workflow';
+import { SessionStatusAttribute } from '../../platform/temporal/search-attribute-keys.ts';
+import type { SessionControlActivities } from './control-activities.ts';
+import {
+  destroySignal,
+  executeUpdate,
+  readyUpdate,
+  SESSION_ENDED,
+  stateQuery,
+  touchedSignal,
+  type SessionInput,
+  type SessionStatus,
+  type SessionSummary,
+} from './definitions.ts';
+import type { HostActivities } from './host/host-activities.ts';
+
+/** Runs beyond this many history events continue as new (a session's history stays small). */
+const CONTINUE_AS_NEW_EVENTS = 5000;
+/** How long a host may go without a heartbeat before its sessions end `error`. */
+const HOST_HEARTBEAT_TIMEOUT = '15 seconds';
+/** A host that does not pick a task up in this time is taken for gone. */
+const HOST_PICKUP_TIMEOUT = '30 seconds';
+
+const control = proxyActivities<SessionControlActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1s', maximumInterval: '10s', backoffCoefficient: 2, nonRetryableErrorTypes: ['NoBrowserHost'] },
+});
+
+function hostActivities(taskQueue: string) {
+  // Nothing here is retried: a launch or an execute run twice is worse than one reported failure.
+  const once = { maximumAttempts: 1 };
+  return {
+    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: once }).launchBrowserSession,
+    watch: proxyActivities<HostActivities>({
+      taskQueue,
+      scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
+      startToCloseTimeout: '2 hours',
+      heartbeatTimeout: HOST_HEARTBEAT_TIMEOUT,
+      retry: once,
+    }).watchBrowserSession,
+    execute: (timeoutSeconds: number) =>
+      proxyActivities<HostActivities>({
+        taskQueue,
+        scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
+        // The sandbox kills the code at its timeout; the rest is the answer's way back.
+        startToCloseTimeout: `${timeoutSeconds + 60} seconds`,
+        retry: once,
+      }).executeInBrowserSession,
+    close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: once }).closeBrowserSession,
+  };
+}
+
+/** One line for the API and the Temporal UI on why a host activity failed. */
+function describeHostFailure(err: unknown, hostId: string): string {
+  if (err instanceof ActivityFailure) {
+    if (err.cause instanceof TimeoutFailure) {
+      return err.cause.timeoutType === 'HEARTBEAT' || err.cause.timeoutType === 'SCHEDULE_TO_START'
+        ? `browser host ${hostId} stopped responding`
+        : `browser host ${hostId} timed out (${err.cause.timeoutType})`;
+    }
+    return err.cause?.message ?? err.message;
+  }
+  return (err as Error).message;
+}
+
+export async function browserSessionWorkflow(input: SessionInput): Promise<SessionSummary> {
+  const ttlDeadline = input.createdAtMs + input.ttlSeconds * 1000;
+  const idleMs = input.activityTtlSeconds * 1000;
+  let status: SessionStatus = input.running ? 'active' : 'starting';
+  let lastActivity = input.running?.lastActivityMs ?? input.createdAtMs;
+  let executes = input.running?.executes ?? 0;
+  let executing = 0;
+  let destroyRequested = false;
+  let endReason: string | null = null;
+  let failure: string | undefined;
+  let host = input.running ? { hostId: input.running.hostId, taskQueue: input.running.taskQueue } : undefined;
+
+  setHandler(touchedSignal, () => {
+    lastActivity = Math.max(lastActivity, Date.now());
+  });
+  setHandler(destroySignal, () => {
+    destroyRequested = true;
+  });
+  setHandler(stateQuery, () => ({
+    status,
+    hostId: host?.hostId ?? null,
+    lastActivityMs: lastActivity,
+    expiresAtMs: ttlDeadline,
+    executes,
+    executing,
+    endReason,
+  }));
+  setHandler(readyUpdate, async () => {
+    await condition(() => status !== 'starting');
+    return { status, reason: endReason };
+  });
+  setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
+    await condition(() => status !== 'starting');
+    if (status !== 'active' || endReason !== null || !host) throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
+    executing++;
+    executes++;
+    lastActivity = Date.now();
+    try {
+      return await hostActivities(host.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 });
+    } catch (err) {
+      throw ApplicationFailure.create({ type: 'ExecuteFailed', message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`, nonRetryable: true });
+    } finally {
+      executing--;
+      lastActivity = Date.now();
+    }
+  });
+
+  const setStatus = (next: SessionStatus) => {
+    status = next;
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+  };
+
+  if (!host) {
+    try {
+      host = await control.pickBrowserHost(input.sessionId);
+      await hostActivities(host.taskQueue).launch({ sessionId: input.sessionId, teamId: input.teamId, profile: input.profile });
+      setStatus('active');
+    } catch (err) {
+      failure = `the browser did not start: ${describeHostFailure(err, host?.hostId ?? 'none')}`;
+    }
+  }
+
+  // The watch runs in a scope of its own: ended (cancelled) before closing or continuing as new.
+  const watchScope = new CancellationScope();
+  if (host && !failure) {
+    const { hostId, taskQueue } = host;
+    watchScope
+      .run(() => hostActivities(taskQueue).watch({ sessionId: input.sessionId }))
+      .then(
+        (why) => (failure ??= why),
+        (err) => {
+          if (!isCancellation(err)) failure ??= describeHostFailure(err, hostId);
+        },
+      );
+  }
+
+  let reason: string;
+  for (;;) {
+    if (failure) {
+      reason = failure;
+      break;
+    }
+    if (destroyRequested) {
+      reason = 'deleted';
+      break;
+    }
+    const now = Date.now();
+    if (now >= ttlDeadline) {
+      reason = 'ttl';
+      break;
+    }
+    if (executing === 0 && now >= lastActivity + idleMs) {
+      reason = 'idle';
+      break;
+    }
+    if (executing === 0 && (workflowInfo().historyLength > CONTINUE_AS_NEW_EVENTS || workflowInfo().continueAsNewSuggested)) {
+      watchScope.cancel();
+      await condition(allHandlersFinished);
+      return continueAsNew<typeof browserSessionWorkflow>({ ...input, running: { ...host!, lastActivityMs: lastActivity, executes } });
+    }
+    const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, lastActivity + idleMs);
+    await condition(() => destroyRequested || failure !== undefined, Math.max(1, wakeAt - now));
+  }
+
+  const failed = failure !== undefined;
+  endReason = reason;
+  watchScope.cancel();
+  if (host) {
+    // A lost host cannot close anything (its browsers went with it): the attempt just times out.
+    await hostActivities(host.taskQueue)
+      .close({ sessionId: input.sessionId, saveProfile: !failed && (input.profile?.saveChanges ?? false) })
+      .catch(() => undefined);
+  }
+  const final: SessionSummary['status'] = failed ? 'error' : 'destroyed';
+  const sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
+  const { creditsBilled } = await control.finishBrowserSession({ sessionId: input.sessionId, status: final, reason, sessionDurationMs });
+  setStatus(final);
+  await condition(allHandlersFinished);
+  return { status: final, reason, sessionDurationMs, creditsBilled };
+}

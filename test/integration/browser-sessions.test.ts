@@ -1,0 +1,167 @@
+// Browser sessions end to end against real Temporal, PostgreSQL and Chromium: a
+// session is created through the API, driven over its cdpUrl with Playwright
+// and by executes, listed, deleted and billed once; idle and ttl end it on their
+// own; foreign teams, wrong tokens and ended sessions are refused.
+import { chromium } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+
+let h: Harness;
+let site: FixtureSite;
+
+beforeAll(async () => {
+  h = await startHarness();
+  site = await startFixtureSite({
+    '/': page('Session home', '<h1>Hello session</h1><input id="name">'),
+    '/second': page('Second page', '<p>two</p>'),
+  });
+  await h.startWorker();
+  await h.startBrowserHost();
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+  await site?.close();
+});
+
+async function createSession(body: Record<string, unknown> = {}, key?: string) {
+  const res = await h.api('/v2/browser', { method: 'POST', json: body, ...(key && { key }) });
+  return { status: res.status, body: await res.json() };
+}
+
+async function row(id: string) {
+  return h.db.browserSession.findUniqueOrThrow({ where: { id } });
+}
+
+describe('a session', () => {
+  it('is created when its browser is up, drives over cdpUrl, executes, lists, and is deleted and billed once', async () => {
+    const created = await createSession({ ttl: 300, activityTtl: 120 });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const s = created.body;
+    expect(s).toMatchObject({ success: true, id: expect.any(String), cdpUrl: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/v2\/browser\/.+\/cdp\?token=/) });
+    expect(s.liveViewUrl).toMatch(/\/live\?token=/);
+    expect(s.interactiveLiveViewUrl).not.toBe(s.liveViewUrl);
+    expect(Date.parse(s.expiresAt) - Date.now()).toBeGreaterThan(250_000);
+    expect((await row(s.id)).status).toBe('active');
+
+    // Playwright over our proxy: the session's browser, its default context.
+    const browser = await chromium.connectOverCDP(s.cdpUrl);
+    const context = browser.contexts()[0];
+    const tab = context.pages()[0] ?? (await context.newPage());
+    await tab.goto(`${site.url}/`);
+    expect(await tab.title()).toBe('Session home');
+    await browser.close();
+
+    // Closing the client left the session alive: reconnect and find the same tab.
+    const again = await chromium.connectOverCDP(s.cdpUrl);
+    expect(again.contexts()[0].pages().map((p) => p.url())).toContain(`${site.url}/`);
+    await again.close();
+
+    const exec = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/second`) + '); await page.title()' } });
+    expect(exec.status).toBe(200);
+    expect(await exec.json()).toMatchObject({ success: true, result: 'Second page', exitCode: 0, killed: false, error: null });
+
+    const list = await (await h.api('/v2/browser?status=active')).json();
+    const listed = list.sessions.find((x: { id: string }) => x.id === s.id);
+    expect(listed).toMatchObject({ status: 'active', cdpUrl: s.cdpUrl, liveViewUrl: s.liveViewUrl, streamWebView: true, createdAt: expect.any(String), lastActivity: expect.any(String) });
+    expect((await (await h.api(`/v2/browser/${s.id}`)).json()).status).toBe('active');
+
+    const del = await h.api(`/v2/browser/${s.id}`, { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    const ended = await del.json();
+    expect(ended).toMatchObject({ success: true, sessionDurationMs: expect.any(Number), creditsBilled: 2 });
+    const done = await row(s.id);
+    expect(done).toMatchObject({ status: 'destroyed', endReason: 'deleted', creditsBilled: 2 });
+    const charges = await h.db.usageEntry.findMany({ where: { jobId: s.id } });
+    expect(charges.map((c) => c.credits)).toEqual([2]);
+
+    // Deleting again answers the same without a second charge; execute is 410; the cdpUrl is refused.
+    const second = await h.api(`/v2/browser/${s.id}`, { method: 'DELETE' });
+    expect(await second.json()).toMatchObject({ success: true, creditsBilled: 2 });
+    const gone = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: '1' } });
+    expect(gone.status).toBe(410);
+    expect((await gone.json()).error).toBe('Browser session has been destroyed.');
+    await expect(chromium.connectOverCDP(s.cdpUrl, { timeout: 10_000 })).rejects.toThrow(/410/);
+    expect((await h.db.usageEntry.findMany({ where: { jobId: s.id } })).length).toBe(1);
+    expect((await (await h.api('/v2/browser?status=destroyed')).json()).sessions.map((x: { id: string }) => x.id)).toContain(s.id);
+  }, 180_000);
+
+  it('refuses a wrong token, another team and bad bodies', async () => {
+    const s = (await createSession({ ttl: 120, activityTtl: 60, streamWebView: false })).body;
+    expect(s.liveViewUrl).toBeNull();
+    const wrong = s.cdpUrl.replace(/token=[^&]+/, 'token=not-the-token');
+    await expect(chromium.connectOverCDP(wrong, { timeout: 10_000 })).rejects.toThrow(/401/);
+    await expect(chromium.connectOverCDP(s.cdpUrl.replace(/\?token=.*$/, ''), { timeout: 10_000 })).rejects.toThrow(/401/);
+    // The token as a bearer header works too.
+    const token = new URL(s.cdpUrl).searchParams.get('token')!;
+    const viaHeader = await chromium.connectOverCDP(s.cdpUrl.replace(/\?token=.*$/, ''), { headers: { authorization: `Bearer ${token}` } });
+    await viaHeader.close();
+
+    const other = await h.newTeam();
+    for (const [method, path] of [
+      ['GET', `/v2/browser/${s.id}`],
+      ['DELETE', `/v2/browser/${s.id}`],
+      ['POST', `/v2/browser/${s.id}/execute`],
+      ['GET', '/v2/browser/not-a-session'],
+    ]) {
+      const res = await h.api(path, { method, key: other.apiKey, ...(method === 'POST' && { json: { code: '1' } }) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect((await res.json()).error).toBe('Browser session not found.');
+    }
+    expect((await (await h.api('/v2/browser', { key: other.apiKey })).json()).sessions).toEqual([]);
+
+    for (const body of [{ ttl: 29 }, { ttl: 3601 }, { activityTtl: 9 }, { ttl: 'x' }, { profile: { name: '' } }, { profile: { name: 'x'.repeat(129) } }, { streamWebView: 'yes' }]) {
+      const res = await createSession(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+    for (const body of [{ code: '' }, { code: '1', language: 'ruby' }, { code: '1', timeout: 301 }, { code: 'x'.repeat(100_001) }]) {
+      const res = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: body });
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+    }
+    expect((await h.api(`/v2/interact/${s.id}`, { method: 'DELETE' })).status).toBe(200);
+  }, 120_000);
+
+  it('counts against the team concurrency with crawls (429) and needs credits for its whole ttl (402)', async () => {
+    const small = await h.newTeam({ concurrencyLimit: 1, credits: 100 });
+    const first = await createSession({ ttl: 60 }, small.apiKey);
+    expect(first.status).toBe(200);
+    const second = await createSession({ ttl: 60 }, small.apiKey);
+    expect(second.status).toBe(429);
+    expect(second.body.error).toMatch(/^You have reached the maximum number of concurrent jobs \(1\)\. Please wait for existing jobs to complete or destroy browser sessions before creating new ones\./);
+    await h.api(`/v2/browser/${first.body.id}`, { method: 'DELETE', key: small.apiKey });
+
+    const poor = await h.newTeam({ credits: 50 });
+    const costly = await createSession({ ttl: 1800 }, poor.apiKey);
+    expect(costly.status).toBe(402);
+    expect(costly.body.error).toMatch(/^Insufficient credits for a 1800s browser session \(requires ~60 credits/);
+  }, 120_000);
+
+  it('ends by itself when idle past activityTtl and when ttl runs out, and the Temporal UI shows why', async () => {
+    const idle = (await createSession({ ttl: 300, activityTtl: 10 })).body;
+    const short = (await createSession({ ttl: 30, activityTtl: 300 })).body;
+    // Use keeps a session alive past activityTtl: CDP traffic re-arms the idle timer.
+    const kept = (await createSession({ ttl: 300, activityTtl: 10 })).body;
+    const browser = await chromium.connectOverCDP(kept.cdpUrl);
+    const tab = browser.contexts()[0].pages()[0];
+    const started = Date.now();
+    while (Date.now() - started < 20_000) {
+      await tab.evaluate(() => 1);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect((await row(kept.id)).status).toBe('active');
+    await browser.close();
+
+    const idleEnd = await waitFor('the idle session to end', async () => ((await row(idle.id)).status === 'destroyed' ? row(idle.id) : undefined), 60_000);
+    expect(idleEnd.endReason).toBe('idle');
+    const ttlEnd = await waitFor('the short session to end', async () => ((await row(short.id)).status === 'destroyed' ? row(short.id) : undefined), 60_000);
+    expect(ttlEnd.endReason).toBe('ttl');
+    expect(ttlEnd.durationMs).toBeGreaterThanOrEqual(30_000);
+    expect(ttlEnd.creditsBilled).toBe(2);
+    const description = await h.temporal.workflow.getHandle(`browser-${short.id}`).describe();
+    expect(description.status.name).toBe('COMPLETED');
+    expect(description.searchAttributes.SessionStatus).toEqual(['destroyed']);
+    await h.api(`/v2/browser/${kept.id}`, { method: 'DELETE' });
+  }, 180_000);
+});
