@@ -167,7 +167,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings. */
     async spawnGateway(opts = {}) {
-      const port = await freePort();
+      const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
         env: {
           ...process.env,

@@ -1,0 +1,101 @@
+// A session outlives its worker and its gateway: kill -9 of both, and the same
+// cdpUrl works again once a gateway is back (no worker needed for CDP); executes
+// resume with the worker. kill -9 of the browser host ends its sessions `error`
+// with the reason in the API and in the workflow, leaves no browser behind, and
+// never hangs a caller.
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/platform/process/ports.ts';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+
+let h: Harness | undefined;
+let site: FixtureSite | undefined;
+
+afterEach(async () => {
+  await h?.stop();
+  await site?.close();
+  h = site = undefined;
+});
+
+const exited = (child: { once(e: 'exit', f: () => void): void; exitCode: number | null; signalCode: string | null }) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+function browsersOf(hostId: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', `browser-host-${hostId}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+describe('browser sessions and crashes', () => {
+  it('survive kill -9 of the worker and of the gateway: the same cdpUrl works again, executes resume', async () => {
+    h = await startHarness();
+    site = await startFixtureSite({ '/': page('Crash home', '<p>home</p>'), '/after': page('After the crash', '<p>after</p>') });
+    await h.startBrowserHost();
+    let worker = await h.spawnWorker();
+    const port = await freePort();
+    let gateway = await h.spawnGateway({ env: { PORT: String(port) } });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${gateway.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${h!.apiKey}`, 'content-type': 'application/json', ...init.headers } });
+
+    const created = await (await api('/v2/browser', { method: 'POST', body: JSON.stringify({ ttl: 600, activityTtl: 300 }) })).json();
+    expect(created.success, JSON.stringify(created)).toBe(true);
+    const client = await chromium.connectOverCDP(created.cdpUrl);
+    await client.contexts()[0].pages()[0].goto(`${site.url}/`);
+
+    worker.kill('SIGKILL');
+    gateway.child.kill('SIGKILL');
+    await Promise.all([exited(worker), exited(gateway.child)]);
+    await client.close().catch(() => undefined);
+
+    // Only a gateway is back: CDP goes gateway -> host, the workflow is not needed for it.
+    gateway = await h.spawnGateway({ env: { PORT: String(port) } });
+    const again = await chromium.connectOverCDP(created.cdpUrl);
+    const tab = again.contexts()[0].pages()[0];
+    expect(tab.url()).toBe(`${site.url}/`);
+    await tab.goto(`${site.url}/after`);
+    await again.close();
+
+    worker = await h.spawnWorker();
+    const exec = await (await api(`/v2/browser/${created.id}/execute`, { method: 'POST', body: JSON.stringify({ code: 'await page.title()' }) })).json();
+    expect(exec).toMatchObject({ success: true, result: 'After the crash', error: null });
+    const del = await (await api(`/v2/browser/${created.id}`, { method: 'DELETE' })).json();
+    expect(del).toMatchObject({ success: true, creditsBilled: 2 });
+    const row = await h.db.browserSession.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row).toMatchObject({ status: 'destroyed', endReason: 'deleted' });
+  }, 240_000);
+
+  it('end `error` with the reason when their browser host is killed, leaving no browser behind', async () => {
+    h = await startHarness();
+    await h.startWorker();
+    const host = await h.spawnBrowserHost();
+    const created = await (await h.api('/v2/browser', { method: 'POST', json: { ttl: 600, activityTtl: 300 } })).json();
+    expect(created.success, JSON.stringify(created)).toBe(true);
+    const { hostId } = await h.db.browserSession.findUniqueOrThrow({ where: { id: created.id } });
+    expect(browsersOf(hostId!).length).toBeGreaterThan(0);
+
+    host.kill('SIGKILL');
+    await exited(host);
+    await waitFor('the browser of the killed host to go', async () => browsersOf(hostId!).length === 0, 20_000);
+
+    const ended = await waitFor(
+      'the session to end',
+      async () => {
+        const r = await h!.db.browserSession.findUniqueOrThrow({ where: { id: created.id } });
+        return r.status !== 'active' && r;
+      },
+      90_000,
+    );
+    expect(ended.status).toBe('error');
+    expect(ended.endReason).toBe(`browser host ${hostId} stopped responding`);
+    const view = await (await h.api(`/v2/browser/${created.id}`)).json();
+    expect(view).toMatchObject({ status: 'error', endReason: `browser host ${hostId} stopped responding` });
+    const exec = await h.api(`/v2/browser/${created.id}/execute`, { method: 'POST', json: { code: '1' } });
+    expect(exec.status).toBe(410);
+    const result = await h.temporal.workflow.getHandle(`browser-${created.id}`).result();
+    expect(result).toMatchObject({ status: 'error', reason: `browser host ${hostId} stopped responding` });
+  }, 240_000);
+});
