@@ -68,8 +68,9 @@ export async function sessionOfTeam(db: Db, teamId: string, id: string): Promise
 
 export interface SessionUrls {
   cdpUrl: string;
-  liveViewUrl: string | null;
-  interactiveLiveViewUrl: string | null;
+  /** Empty when streamWebView is false (the Python SDK's session model requires a string). */
+  liveViewUrl: string;
+  interactiveLiveViewUrl: string;
 }
 
 export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
@@ -77,8 +78,8 @@ export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
   const path = `/v2/browser/${row.id}`;
   return {
     cdpUrl: `${wsBase}${path}/cdp?token=${row.cdpToken}`,
-    liveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.viewToken}` : null,
-    interactiveLiveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.interactiveToken}` : null,
+    liveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.viewToken}` : '',
+    interactiveLiveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.interactiveToken}` : '',
   };
 }
 
