@@ -2,7 +2,12 @@
 // session is created through the API, driven over its cdpUrl with Playwright
 // and by executes, listed, deleted and billed once; idle and ttl end it on their
 // own; foreign teams, wrong tokens and ended sessions are refused.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright';
+import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -85,6 +90,12 @@ describe('a session', () => {
     await expect(chromium.connectOverCDP(s.cdpUrl, { timeout: 10_000 })).rejects.toThrow(/410/);
     expect((await h.db.usageEntry.findMany({ where: { jobId: s.id } })).length).toBe(1);
     expect((await (await h.api('/v2/browser?status=destroyed')).json()).sessions.map((x: { id: string }) => x.id)).toContain(s.id);
+
+    // The session's history (touches, an execute, the destroy signal) replays against the current code;
+    // RECORD_HISTORY_DIR=<dir> keeps it as a fixture for test/unit/workflow-replay.test.ts.
+    const history = await h.temporal.workflow.getHandle(`browser-${s.id}`).fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, `browser-${s.id}`);
+    if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'browser-session.json'), historyToJSON(history));
   }, 180_000);
 
   it('refuses a wrong token, another team and bad bodies', async () => {

@@ -41,6 +41,7 @@ const EXPECTED_SERVICES = [
   'temporal-ui',
   'gateway',
   'worker',
+  'browser-host',
 ];
 
 /** Compose variable interpolation with the defaults written in the file: ${VAR:-default}, ${VAR-default}, ${VAR}. */
@@ -162,7 +163,7 @@ describe('docker-compose.yml', () => {
 
   it('builds app services from an existing Dockerfile and runs repo entry files', () => {
     const built = Object.entries(services).filter(([, s]) => s.build);
-    expect(built.map(([n]) => n)).toEqual(expect.arrayContaining(['gateway', 'worker']));
+    expect(built.map(([n]) => n)).toEqual(expect.arrayContaining(['gateway', 'worker', 'browser-host']));
     for (const [name, service] of built) {
       const build = buildOf(service)!;
       expect(existsSync(build.context), `${name}: build context ${build.context}`).toBe(true);
@@ -180,10 +181,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs the gateway and the worker through their entry points', () => {
+  it('runs the gateway, the worker and the browser host through their entry points', () => {
     expect(argsOf(services.gateway)).toEqual(expect.arrayContaining(['src/entry/gateway.ts']));
     expect(argsOf(services.worker)).toEqual(expect.arrayContaining(['src/entry/worker.ts']));
-    for (const name of ['gateway', 'worker']) expect(argsOf(services[name]).join(' ')).toMatch(/\bnode --import tsx\b/);
+    expect(argsOf(services['browser-host'])).toEqual(expect.arrayContaining(['src/entry/browser-host.ts']));
+    for (const name of ['gateway', 'worker', 'browser-host']) expect(argsOf(services[name]).join(' ')).toMatch(/\bnode --import tsx\b/);
   });
 
   it('mounts only repo files that exist', () => {
@@ -227,7 +229,7 @@ describe('docker-compose.yml', () => {
     expect(cond('temporal-admin-tools', 'postgres')).toBe('service_healthy');
     expect(cond('temporal', 'temporal-admin-tools')).toBe('service_completed_successfully');
     expect(cond('temporal-create-namespace', 'temporal')).toBe('service_healthy');
-    for (const app of ['gateway', 'worker']) {
+    for (const app of ['gateway', 'worker', 'browser-host']) {
       expect(cond(app, 'postgres')).toBe('service_healthy');
       expect(cond(app, 'temporal-create-namespace')).toBe('service_completed_successfully');
     }
@@ -235,7 +237,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('points the app at the compose Postgres and Temporal', () => {
-    for (const name of ['gateway', 'worker']) {
+    for (const name of ['gateway', 'worker', 'browser-host']) {
       const env = environmentOf(services[name]);
       const url = new URL(env.DATABASE_URL);
       expect(url.protocol, name).toMatch(/^postgres(ql)?:$/);
@@ -268,11 +270,13 @@ describe('docker-compose.yml', () => {
   });
 
   it("lets the worker's Chromium sandbox start, and refuses crawls of the deployment's own listeners", () => {
-    expect(services.worker.security_opt).toContain('seccomp=unconfined');
-    expect(environmentOf(services.worker).CHROMIUM_SANDBOX).toBeUndefined();
-    for (const name of ['gateway', 'worker']) {
+    for (const name of ['worker', 'browser-host']) {
+      expect(services[name].security_opt).toContain('seccomp=unconfined');
+      expect(environmentOf(services[name]).CHROMIUM_SANDBOX).toBeUndefined();
+    }
+    for (const name of ['gateway', 'worker', 'browser-host']) {
       const refused = (environmentOf(services[name]).CRAWL_REFUSED_ENDPOINTS ?? '').split(',');
-      expect(refused, name).toEqual(expect.arrayContaining(['gateway:3002', 'temporal-ui:8080']));
+      expect(refused, name).toEqual(expect.arrayContaining(['gateway:3002', 'temporal-ui:8080', 'browser-host:3010']));
       for (const entry of refused) expect(services, `${name}: ${entry}`).toHaveProperty(entry.split(':')[0]);
     }
   });

@@ -5,6 +5,8 @@
 // (a crawl with a webhook, and its delivery workflow) or RECORD_HISTORY_DIR=<dir> npm test --
 // test/integration/crawl-workflow.test.ts (a crawl cancelled while batches run, stub activities).
 // crawl-cancelled-before-patch.json was recorded before the 'cancel-waits-for-batches' patch.
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/browser-sessions.test.ts records a browser session
+// (CDP touches, an execute Update, the destroy signal).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
