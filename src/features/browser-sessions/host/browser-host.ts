@@ -22,6 +22,8 @@ export interface BrowserHost {
   hostId: string;
   taskQueue: string;
   relayUrl: string;
+  /** A session's browser on this host (its DevTools URL and process), for diagnostics and benchmarks. */
+  browserOf(sessionId: string): { cdpUrl: string; pid: number } | undefined;
   /** Runs until stop() is called. */
   run(): Promise<void>;
   stop(): Promise<void>;
@@ -57,6 +59,10 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
     hostId,
     taskQueue,
     relayUrl,
+    browserOf(sessionId) {
+      const hosted = sessions.get(sessionId);
+      return hosted && { cdpUrl: hosted.chromium.cdpUrl, pid: hosted.chromium.pid };
+    },
     async run() {
       await worker.run();
     },

@@ -87,9 +87,10 @@ export function createHostActivities(deps: HostActivityDeps) {
     async executeInBrowserSession(input: { sessionId: string; language: ExecuteLanguage; code: string; timeoutMs: number }): Promise<ExecuteResponse> {
       const hosted = sessions.get(input.sessionId);
       if (!hosted) throw notHere(input.sessionId);
-      await db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
+      // Recorded for the session listing beside the run, not before it: the caller waits for neither.
+      const recorded = db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
       const outcome = await sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir });
-      await db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
+      await recorded;
       return executeResponse(outcome);
     },
 
