@@ -25,7 +25,8 @@ const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
   start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/start.ts'] },
-  worker: { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/worker.ts'] },
+  worker: { needs: ['chromium'], run: ['tsx', 'src/entry/worker.ts'] },
+  'browser-host': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/browser-host.ts'] },
   gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
   test: { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['bin', 'vitest', 'run'] },
