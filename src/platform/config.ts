@@ -280,6 +280,11 @@ export function loadConfig() {
       hostStaleMs: positiveInt('BROWSER_HOST_STALE_MS', 15_000),
       /** At most one idle-timer touch per session and gateway per this interval (and a third of activityTtl at most). */
       touchIntervalMs: positiveInt('BROWSER_TOUCH_INTERVAL_MS', 15_000),
+      /**
+       * When the host is root, each session's Chromium runs as a uid of its own from this range (instead of
+       * CHROMIUM_USER), apart from other sessions' browsers and from their executes' uids (SANDBOX_UID_BASE).
+       */
+      chromiumUidBase: boundedInt('BROWSER_CHROMIUM_UID_BASE', 2_100_000_000, 1000, 4_000_000_000, 'a uid range below 2^32 that no account uses'),
       /** Largest CDP message the proxy and relay pass (screenshots are large). */
       maxCdpMessageBytes: positiveInt('BROWSER_CDP_MAX_MESSAGE_BYTES', 128 * MB),
     },

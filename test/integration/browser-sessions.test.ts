@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright';
+import { statSync } from 'node:fs';
+import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
@@ -14,6 +16,7 @@ import { page, startFixtureSite, type FixtureSite } from '../support/fixture-sit
 
 let h: Harness;
 let site: FixtureSite;
+let host: BrowserHost;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -22,7 +25,7 @@ beforeAll(async () => {
     '/second': page('Second page', '<p>two</p>'),
   });
   await h.startWorker();
-  await h.startBrowserHost();
+  host = await h.startBrowserHost();
 }, 120_000);
 
 afterAll(async () => {
@@ -133,6 +136,15 @@ describe('a session', () => {
     }
     expect((await h.api(`/v2/interact/${s.id}`, { method: 'DELETE' })).status).toBe(200);
   }, 120_000);
+
+  it.runIf(process.getuid?.() === 0)('runs each session browser as a uid of its own when the host is root', async () => {
+    const [a, b] = await Promise.all([createSession({ ttl: 60 }), createSession({ ttl: 60 })]);
+    const uidOf = (id: string) => statSync(`/proc/${host.browserOf(id)!.pid}`).uid;
+    const [ua, ub] = [uidOf(a.body.id), uidOf(b.body.id)];
+    expect(ua).not.toBe(ub);
+    for (const uid of [ua, ub]) expect(uid).toBeGreaterThanOrEqual(h.config.browserSessions.chromiumUidBase);
+    await Promise.all([a, b].map((s) => h.api(`/v2/browser/${s.body.id}`, { method: 'DELETE' })));
+  }, 60_000);
 
   it('counts against the team concurrency with crawls (429) and needs credits for its whole ttl (402)', async () => {
     const small = await h.newTeam({ concurrencyLimit: 1, credits: 100 });

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type LaunchOptions } from 'playwright';
 import type { Config } from '../config.ts';
 
@@ -81,7 +81,6 @@ function writeWrapper(executable: string, user: ChromiumUser): { wrapper: string
     throw new Error('setpriv and chown (util-linux, coreutils) are needed: a root worker starts Chromium as CHROMIUM_USER with them');
   }
   const dir = mkdtempSync(join(tmpdir(), 'crawl-chromium-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   // Others may pass through to the home below, not list or read the directory.
   chmodSync(dir, 0o711);
   const home = join(dir, 'home');
@@ -111,6 +110,10 @@ function writeWrapper(executable: string, user: ChromiumUser): { wrapper: string
 }
 
 const wrappers = new Map<string, { wrapper: string; home: string }>();
+// One listener for every wrapper (a browser host makes one per session uid): their directories go at exit.
+process.once('exit', () => {
+  for (const { wrapper } of wrappers.values()) rmSync(dirname(wrapper), { recursive: true, force: true });
+});
 
 function wrapperFor(executable: string, user: ChromiumUser) {
   const key = `${executable}\0${user.uid}:${user.gid}`;

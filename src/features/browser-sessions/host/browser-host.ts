@@ -12,6 +12,8 @@ import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
 import { everyInterval } from '../../../platform/feature.ts';
 import { hostTaskQueue } from '../definitions.ts';
 import { createSandbox } from '../execute/sandbox.ts';
+import { UidPool } from '../execute/uid-pool.ts';
+import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
 import { createHostActivities, type HostedSessions } from './host-activities.ts';
 import { heartbeatHost, markHostStopped, registerHost } from './host-registry.ts';
 import { startRelayServer } from './relay-server.ts';
@@ -40,6 +42,8 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
   mkdirSync(sessionsDir, { recursive: true, mode: 0o711 });
   const network = createCrawlNetwork(config);
   const sandbox = createSandbox(config.sandbox, log);
+  // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.
+  const browserUids = runsAsRoot() ? new UidPool(settings.chromiumUidBase, config.sandbox.maxSessions, join(tmpdir(), 'browser-session-uids')) : undefined;
   const relay = await startRelayServer({ bind: settings.hostBind, port: settings.hostPort, secret, sessions, maxMessageBytes: settings.maxCdpMessageBytes, log });
   const relayUrl = settings.hostUrl ?? `ws://${settings.hostBind}:${relay.port}`;
   await registerHost(db, { id: hostId, taskQueue, relayUrl, relaySecret: secret });
@@ -48,7 +52,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue,
-    activities: createHostActivities({ ...deps, hostId, sandbox, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
+    activities: createHostActivities({ ...deps, hostId, browserUids, sandbox, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.
     shutdownGraceTime: 2000,
@@ -74,6 +78,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
         for (const hosted of sessions.values()) {
           await sandbox.endSession(hosted.sessionId, hosted.dir).catch(() => undefined);
           await hosted.chromium.close();
+          browserUids?.release(hosted.sessionId);
         }
         sessions.clear();
         await relay.close();

@@ -9,6 +9,7 @@ import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { executeResponse } from '../execute/execute-response.ts';
 import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
 import type { SessionProfile } from '../definitions.ts';
+import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
 
 /** A session's browser on this host. */
@@ -24,6 +25,8 @@ export type HostedSessions = Map<string, HostedSession>;
 
 export interface HostActivityDeps extends ActivityDeps {
   hostId: string;
+  /** One uid per session's browser when the host is root; undefined: every browser runs as CHROMIUM_USER (or the host's user). */
+  browserUids?: UidPool;
   sandbox: Sandbox;
   sessions: HostedSessions;
   /** Where session directories go (one per session, removed at close). */
@@ -45,7 +48,15 @@ export function createHostActivities(deps: HostActivityDeps) {
   async function launch(sessionId: string, teamId: string): Promise<HostedSession> {
     const dir = join(deps.sessionsDir, sessionId);
     mkdirSync(dir, { recursive: true });
-    const chromium = await launchSessionChromium({ settings: deps.config.chromium, dir, proxyServer: await deps.proxyServer() });
+    const uid = deps.browserUids?.acquire(sessionId);
+    const settings = uid === undefined ? deps.config.chromium : { ...deps.config.chromium, user: `${uid}:${uid}` };
+    let chromium: SessionChromium;
+    try {
+      chromium = await launchSessionChromium({ settings, dir, proxyServer: await deps.proxyServer() });
+    } catch (err) {
+      deps.browserUids?.release(sessionId);
+      throw err;
+    }
     const hosted: HostedSession = { sessionId, teamId, dir, chromium };
     sessions.set(sessionId, hosted);
     void chromium.exited.then((why) => log.info('session browser exited', { sessionId, why }));
@@ -100,6 +111,7 @@ export function createHostActivities(deps: HostActivityDeps) {
       if (!hosted) return;
       await sandbox.endSession(input.sessionId, hosted.dir);
       await hosted.chromium.close();
+      deps.browserUids?.release(input.sessionId);
       sessions.delete(input.sessionId);
       rmSync(hosted.dir, { recursive: true, force: true });
       log.info('session closed', { sessionId: input.sessionId });
