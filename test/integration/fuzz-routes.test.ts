@@ -35,12 +35,15 @@ const ids: string[] = [];
 /** A batch scrape and a single scrape of the fuzzing team, for their id routes. */
 const batchIds: string[] = [];
 const scrapeIds: string[] = [];
+/** Browser sessions of the fuzzing team: ended ones, and a live row without a workflow (closed by the first DELETE or execute). */
+const sessionIds: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
   port = Number(new URL(h.baseUrl).port);
   agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const team = await h.newTeam({ credits: 0 });
+  // Room for one more job beside the fixtures' running ones, so a valid session request meets the 402.
+  const team = await h.newTeam({ credits: 0, concurrencyLimit: 10 });
   apiKey = team.apiKey;
   const now = Date.now();
   const crawls = [
@@ -71,6 +74,16 @@ beforeAll(async () => {
       { crawlId: done.id, urlKey: 'bad', url: 'http://example.com/bad', success: false, statusCode: 500, error: 'HTTP 500' },
     ],
   });
+  for (const status of ['destroyed', 'error', 'active']) {
+    const id = randomUUID();
+    await h.db.browserSession.create({
+      data: {
+        id, teamId: team.teamId, status, ttlSeconds: 600, activityTtlSeconds: 300, streamWebView: true, cdpToken: 'c', viewToken: 'v', interactiveToken: 'i',
+        expiresAt: new Date(now + 600_000), ...(status !== 'active' && { endedAt: new Date(now), durationMs: 1000, creditsBilled: 2, endReason: 'deleted' }),
+      },
+    });
+    sessionIds.push(id);
+  }
   const eventId = randomUUID();
   await h.db.webhookEvent.create({ data: { id: eventId, crawlId: done.id, type: 'crawl.page', itemKey: 'k0', url: 'http://example.com/hook', headers: {}, body: '{}', state: 'failed', attempts: 1 } });
   await h.db.webhookAttempt.create({ data: { eventId, attempt: 1, startedAt: new Date(), durationMs: 3, statusCode: 500, error: 'HTTP 500' } });
@@ -341,6 +354,7 @@ const idFrom = (own: () => string[]) =>
 const crawlId = idFrom(() => ids);
 const batchId = idFrom(() => batchIds);
 const scrapeId = idFrom(() => scrapeIds);
+const sessionId = idFrom(() => sessionIds);
 const queryValue = fc.oneof(fc.integer({ min: -10, max: 2000 }).map(String), intish.map(String), fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'), fc.string({ maxLength: 20 }));
 const query = fc.oneof(
   fc.constant(''),
@@ -373,6 +387,29 @@ function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeig
   });
 }
 
+const sessionRequest = fc.record(
+  {
+    ttl: maybe(fc.oneof(intish, fc.constantFrom(30, 600, 3600, 3601))),
+    activityTtl: maybe(fc.oneof(intish, fc.constantFrom(10, 300, 9))),
+    streamWebView: maybe(fc.boolean()),
+    recordSession: maybe(fc.boolean()),
+    profile: maybe(fc.record({ name: maybe(fc.oneof(text, fc.constantFrom('p', 'x'.repeat(129)))), saveChanges: maybe(fc.boolean()) }, { requiredKeys: [] })),
+    origin: maybe(text),
+    integration: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const executeRequest = fc.record(
+  {
+    code: maybe(fc.oneof(text, fc.constantFrom('1', 'await page.title()', 'x'.repeat(100_001)))),
+    language: maybe(fc.constantFrom('node', 'python', 'bash', 'ruby', '')),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1, 300, 301))),
+    origin: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const sessionQuery = fc.oneof(query, fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'));
+
 const ROUTES: [string, ReturnType<typeof shot>][] = [
   ['POST /v2/crawl', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/crawl') }, query.map((q) => `/v2/crawl${q}`)), 10)],
   ['GET /v2/crawl/:id', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 1)],
@@ -388,6 +425,11 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
   ['GET /v2/batch/scrape/:id', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 1)],
   ['GET /v2/batch/scrape/:id/errors', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`), 1)],
   ['DELETE /v2/batch/scrape/:id', shot(fc.constant('DELETE'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 3)],
+  ['POST /v2/browser', shot(fc.constant('POST'), fc.oneof({ weight: 8, arbitrary: fc.constant('/v2/browser') }, fc.constant('/v2/interact'), query.map((q) => `/v2/browser${q}`)), 10, sessionRequest)],
+  ['GET /v2/browser', shot(fc.constant('GET'), fc.tuple(fc.constantFrom('/v2/browser', '/v2/interact'), sessionQuery).map(([p, q]) => `${p}${q}`), 1)],
+  ['GET /v2/browser/:id', shot(fc.constant('GET'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`), 1)],
+  ['DELETE /v2/browser/:id', shot(fc.constant('DELETE'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`), 3)],
+  ['POST /v2/browser/:id/execute', shot(fc.constant('POST'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}/execute${q}`), 10, executeRequest)],
   ...(
     [
       ['/v2/team/credit-usage', fc.constant('')],
@@ -435,8 +477,9 @@ describe('fuzzing every route', () => {
       console.log(`${route}: ${seen.map(([status, n]) => `${status}×${n}`).join(' ')}; slowest ${Math.round(slowest)} ms; ${seconds.toFixed(0)} s`);
       // The generators reach past authentication and validation, not only the first check.
       if (route !== 'GET /health') expect(statuses.get(401)).toBeGreaterThan(0);
-      if (route.startsWith('POST /v2/')) expect(statuses.get(402), 'valid bodies (answered 402: no credits)').toBeGreaterThan(0);
-      if (/^GET \/v2\/(crawl|batch\/scrape|scrape)\/:id/.test(route)) expect(statuses.get(200)).toBeGreaterThan(0);
+      if (route.startsWith('POST /v2/') && !route.endsWith('/execute')) expect(statuses.get(402), 'valid bodies (answered 402: no credits)').toBeGreaterThan(0);
+      if (route.endsWith('/execute')) expect(statuses.get(410), 'valid bodies on ended sessions').toBeGreaterThan(0);
+      if (/^GET \/v2\/(crawl|batch\/scrape|scrape|browser)\/:id/.test(route)) expect(statuses.get(200)).toBeGreaterThan(0);
     }, TEST_TIMEOUT_MS);
   }
 

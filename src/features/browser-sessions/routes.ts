@@ -26,6 +26,18 @@ function endedAnswer(row: BrowserSession) {
   return { success: true, sessionDurationMs: row.durationMs ?? 0, creditsBilled: row.creditsBilled ?? 0 };
 }
 
+/**
+ * A row that says live while no workflow exists for it (its start was lost between the two steps):
+ * nothing runs or bills it, so it is closed as an error with nothing charged.
+ */
+async function closeOrphan(db: GatewayDeps['db'], id: string): Promise<BrowserSession> {
+  await db.browserSession.updateMany({
+    where: { id, status: { in: ['starting', 'active'] } },
+    data: { status: 'error', endReason: 'the session has no workflow (its start was interrupted)', endedAt: new Date(), durationMs: 0, creditsBilled: 0 },
+  });
+  return db.browserSession.findUniqueOrThrow({ where: { id } });
+}
+
 async function waitForEnd(temporal: Client, id: string): Promise<SessionSummary> {
   const handle = temporal.workflow.getHandle(sessionWorkflowId(id));
   return temporal.connection.withDeadline(Date.now() + DESTROY_WAIT_MS, () => handle.result() as Promise<SessionSummary>);
@@ -67,9 +79,8 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
       const summary = await waitForEnd(temporal, row.id);
       res.json({ success: true, sessionDurationMs: summary.sessionDurationMs, creditsBilled: summary.creditsBilled });
     } catch (err) {
-      const now = await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+      const now = err instanceof WorkflowNotFoundError ? await closeOrphan(db, row.id) : await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
       if (ended(now)) return void res.json(endedAnswer(now));
-      if (err instanceof WorkflowNotFoundError) throw new DomainError('job-failed', 'Browser session release was not confirmed.', 'SESSION_RELEASE_UNCONFIRMED');
       throw err;
     }
   });
@@ -85,7 +96,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
       res.json(answer);
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === SESSION_ENDED) throw destroyed();
-      const now = await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+      const now = err instanceof WorkflowNotFoundError ? await closeOrphan(db, row.id) : await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
       if (ended(now)) throw destroyed();
       if (err instanceof WorkflowUpdateFailedError) throw new DomainError('job-failed', err.cause?.message ?? 'Failed to execute code in browser session.', 'EXECUTE_FAILED');
       throw err;
