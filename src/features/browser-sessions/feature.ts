@@ -1,11 +1,13 @@
 // Browser sessions: each session a durable workflow (workflow.ts) whose Chromium
 // runs on a browser host (host/), reached by clients through the gateway's CDP
-// proxy (cdp-proxy.ts) and driven by executes in a sandbox (execute/).
+// proxy (cdp-proxy.ts), watched in the live view (live-view/) and driven by
+// executes in a sandbox (execute/).
 import { Router } from 'express';
 import type { Feature } from '../../platform/feature.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { cdpProxyRoute } from './cdp-proxy.ts';
 import { createSessionControlActivities } from './control-activities.ts';
+import { liveViewPageRoutes, liveViewSocketRoute } from './live-view/live-view-routes.ts';
 import { sessionRoutes } from './routes.ts';
 import { createSessionToucher, type SessionToucher } from './session-touch.ts';
 
@@ -23,6 +25,7 @@ function toucherOf(deps: GatewayDeps): SessionToucher {
 export const browserSessionsFeature: Feature = {
   name: 'browser-sessions',
   routes: (deps) => Router().use(sessionRoutes(deps, '/browser'), sessionRoutes(deps, '/interact')),
-  websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps))],
+  publicRoutes: liveViewPageRoutes,
+  websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps)), liveViewSocketRoute(deps, toucherOf(deps))],
   activities: (deps) => ({ control: createSessionControlActivities(deps) }),
 };

@@ -10,6 +10,7 @@ import type { Logger } from '../../../platform/log.ts';
 import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
 import type { HostedSessions } from './host-activities.ts';
+import { serveLiveView } from '../live-view/serve-live-view.ts';
 
 export const RELAY_SECRET_HEADER = 'x-relay-secret';
 
@@ -41,13 +42,28 @@ export async function startRelayServer(opts: {
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/';
-    const params = matchPath('/cdp/:sessionId', path);
+    const url = URL.parse(req.url ?? '/', 'http://relay');
+    const path = url?.pathname ?? '/';
+    const live = matchPath('/live/:sessionId', path);
+    const params = matchPath('/cdp/:sessionId', path) ?? live;
     if (!params) return refuseUpgrade(socket, 404, 'Not found');
     const secret = req.headers[RELAY_SECRET_HEADER];
     if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized');
     const hosted = sessions.get(params.sessionId);
     if (!hosted) return refuseUpgrade(socket, 410, 'Browser session has been destroyed.');
+    if (live) {
+      // The gateway checked the viewer's token and says which kind it was.
+      const interactive = url?.searchParams.get('interactive') === '1';
+      return wss.handleUpgrade(req, socket, head, (client) => {
+        open.add(client);
+        serveLiveView(client, hosted.chromium.cdpUrl, { interactive, log })
+          .catch((err: unknown) => {
+            log.warn('live view failed', { sessionId: params.sessionId, error: (err as Error).message });
+            client.close(1011, 'live view failed');
+          })
+          .finally(() => open.delete(client));
+      });
+    }
     const upstream = new WebSocket(hosted.chromium.cdpUrl, { maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
     const unreachable = (err: Error) => {
       log.warn('relay could not reach the session browser', { sessionId: params.sessionId, error: err.message });
