@@ -285,6 +285,10 @@ export function loadConfig() {
        * CHROMIUM_USER), apart from other sessions' browsers and from their executes' uids (SANDBOX_UID_BASE).
        */
       chromiumUidBase: boundedInt('BROWSER_CHROMIUM_UID_BASE', 2_100_000_000, 1000, 4_000_000_000, 'a uid range below 2^32 that no account uses'),
+      /** Largest saved profile (gzipped storage folders and cookies); a bigger one is not saved and the old state is kept. */
+      profileMaxBytes: positiveInt('BROWSER_PROFILE_MAX_BYTES', 50 * MB),
+      /** How long a saving session's browser may take to close cleanly (its storage flushed) before it is killed unsaved. */
+      profileCloseTimeoutMs: positiveInt('BROWSER_PROFILE_CLOSE_TIMEOUT_MS', 10_000),
       /** Largest CDP message the proxy and relay pass (screenshots are large). */
       maxCdpMessageBytes: positiveInt('BROWSER_CDP_MAX_MESSAGE_BYTES', 128 * MB),
     },

@@ -5,6 +5,7 @@ import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { chargeOnce } from '../../platform/usage/credits.ts';
 import { pickHost } from './host/host-registry.ts';
 import { sessionCredits } from './session-credits.ts';
+import { releaseWriter } from './profiles/profile-store.ts';
 
 export function createSessionControlActivities({ db, config }: ActivityDeps) {
   return {
@@ -24,6 +25,7 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
     async finishBrowserSession(input: { sessionId: string; status: 'destroyed' | 'error'; reason: string; sessionDurationMs: number }): Promise<{ creditsBilled: number }> {
       return db.$transaction(async (tx) => {
         const row = await tx.browserSession.findUniqueOrThrow({ where: { id: input.sessionId } });
+        if (row.profileName && row.profileSave) await releaseWriter(tx, row.teamId, row.profileName, row.id);
         if (row.creditsBilled !== null) return { creditsBilled: row.creditsBilled };
         const credits = sessionCredits(input.sessionDurationMs);
         await chargeOnce(tx, { teamId: row.teamId, apiKeyId: row.apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: 'session', credits });

@@ -11,9 +11,10 @@ import { DomainError } from '../../platform/domain-error.ts';
 import type { BrowserSession } from '../../generated/prisma/client.ts';
 import { destroySignal, executeUpdate, SESSION_ENDED, sessionWorkflowId, type SessionSummary } from './definitions.ts';
 import { executeRequestSchema } from './execute/execute-request.ts';
-import { createSessionSchema, listSessionsQuerySchema } from './session-request.ts';
+import { createSessionSchema, listSessionsQuerySchema, profileNameSchema } from './session-request.ts';
 import { sessionOfTeam, sessionUrls, sessionView } from './session-store.ts';
 import { startSession } from './start-session.ts';
+import { deleteProfile } from './profiles/profile-store.ts';
 
 const LIST_LIMIT = 1000;
 /** How long DELETE waits for the browser to be closed and the session billed. */
@@ -64,6 +65,12 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
       take: LIST_LIMIT,
     });
     res.json({ success: true, sessions: rows.map((row) => sessionView(row, base(req))) });
+  });
+
+  router.delete(`${prefix}/profiles/:name`, async (req, res) => {
+    const { name } = profileNameSchema.parse({ name: req.params.name });
+    await deleteProfile(db, authOf(res).team.id, name);
+    res.json({ success: true });
   });
 
   router.get(`${prefix}/:id`, async (req, res) => {

@@ -15,12 +15,17 @@ const seconds = (name: string, min: number, max: number, fallback: number) =>
     .max(max, `${name} must be at most ${max} seconds`)
     .default(fallback);
 
+const profileName = z
+  .string({ error: 'profile.name must be a string' })
+  .min(1, 'profile.name must not be empty')
+  .max(128, 'profile.name must be at most 128 characters')
+  .describe('Sessions with the same name share cookies, localStorage and IndexedDB.');
+
+/** The name in DELETE /v2/browser/profiles/{name}. */
+export const profileNameSchema = z.object({ name: profileName });
+
 export const profileSchema = z.strictObject({
-  name: z
-    .string({ error: 'profile.name must be a string' })
-    .min(1, 'profile.name must not be empty')
-    .max(128, 'profile.name must be at most 128 characters')
-    .describe('Sessions with the same name share cookies, localStorage and IndexedDB.'),
+  name: profileName,
   saveChanges: z.boolean({ error: 'profile.saveChanges must be true or false' }).default(true).describe('Save the state at close (one writer at a time).'),
 });
 

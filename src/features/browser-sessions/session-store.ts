@@ -1,6 +1,7 @@
 // browser_session rows as the gateway sees them: created with the admission
-// checks (the team's concurrency, credits for the whole ttl) under one lock per
-// team, read for the routes, and turned into the API's session objects.
+// checks (the team's concurrency, credits for the whole ttl, the profile's one
+// writer) under one lock per team, read for the routes, and turned into the API's
+// session objects.
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../platform/db/prisma.ts';
@@ -8,6 +9,7 @@ import { DomainError } from '../../platform/domain-error.ts';
 import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { sessionCredits } from './session-credits.ts';
+import { claimWriter } from './profiles/profile-store.ts';
 
 const token = () => randomBytes(24).toString('base64url');
 
@@ -38,9 +40,11 @@ export async function createSessionRow(db: Db, team: Team, apiKeyId: string | nu
         'PAYMENT_REQUIRED',
       );
     }
+    const id = uuidv7();
+    if (req.profile?.saveChanges) await claimWriter(tx, team.id, req.profile.name, id);
     return tx.browserSession.create({
       data: {
-        id: uuidv7(),
+        id,
         teamId: team.id,
         apiKeyId,
         ttlSeconds: req.ttl,

@@ -11,6 +11,8 @@ import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
 import type { SessionProfile } from '../definitions.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
+import { loadProfileState, recordSaveError, saveProfileState } from '../profiles/profile-store.ts';
+import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from '../profiles/profile-state.ts';
 
 /** A session's browser on this host. */
 export interface HostedSession {
@@ -18,6 +20,7 @@ export interface HostedSession {
   teamId: string;
   dir: string;
   chromium: SessionChromium;
+  profile?: SessionProfile;
 }
 
 /** What the host process holds: its sessions by id, shared by the activities and the relay. */
@@ -45,9 +48,43 @@ export function createHostActivities(deps: HostActivityDeps) {
   const { db, log, sessions, sandbox } = deps;
   const starting = new Map<string, Promise<HostedSession>>();
 
-  async function launch(sessionId: string, teamId: string): Promise<HostedSession> {
+  const profiles = deps.config.browserSessions;
+
+  /** The saved state of the session's profile, written into its fresh profile folder; undefined when there is none or it does not read. */
+  async function restoreFiles(teamId: string, profile: SessionProfile, profileDir: string): Promise<ProfileState | undefined> {
+    const packed = await loadProfileState(db, teamId, profile.name);
+    if (!packed) return undefined;
+    try {
+      const state = unpackState(packed, profiles.profileMaxBytes);
+      writeStateFiles(state, profileDir);
+      return state;
+    } catch (err) {
+      log.warn('saved profile state does not read; the session starts without it', { teamId, profile: profile.name, error: (err as Error).message });
+      return undefined;
+    }
+  }
+
+  async function saveProfile(hosted: HostedSession): Promise<void> {
+    const { teamId, sessionId, profile } = hosted;
+    if (!profile) return;
+    try {
+      const cookies = await readCookies(hosted.chromium.cdpUrl);
+      if (!(await closeCleanly(hosted.chromium.cdpUrl, hosted.chromium.exited, profiles.profileCloseTimeoutMs))) {
+        throw new Error(`the browser did not close within ${profiles.profileCloseTimeoutMs} ms, so its storage may be incomplete`);
+      }
+      const packed = packState(join(hosted.dir, 'profile'), cookies, profiles.profileMaxBytes);
+      if (!(await saveProfileState(db, teamId, profile.name, sessionId, packed))) log.warn('profile not saved: the session no longer holds it', { sessionId, profile: profile.name });
+    } catch (err) {
+      const reason = `the profile was not saved: ${(err as Error).message}`;
+      log.warn(reason, { sessionId, profile: profile.name });
+      await recordSaveError(db, teamId, profile.name, sessionId, reason);
+    }
+  }
+
+  async function launch(sessionId: string, teamId: string, profile: SessionProfile | undefined): Promise<HostedSession> {
     const dir = join(deps.sessionsDir, sessionId);
     mkdirSync(dir, { recursive: true });
+    const restored = profile && (await restoreFiles(teamId, profile, join(dir, 'profile')));
     const uid = deps.browserUids?.acquire(sessionId);
     const settings = uid === undefined ? deps.config.chromium : { ...deps.config.chromium, user: `${uid}:${uid}` };
     let chromium: SessionChromium;
@@ -57,7 +94,8 @@ export function createHostActivities(deps: HostActivityDeps) {
       deps.browserUids?.release(sessionId);
       throw err;
     }
-    const hosted: HostedSession = { sessionId, teamId, dir, chromium };
+    if (restored) await writeCookies(chromium.cdpUrl, restored.cookies);
+    const hosted: HostedSession = { sessionId, teamId, dir, chromium, profile };
     sessions.set(sessionId, hosted);
     void chromium.exited.then((why) => log.info('session browser exited', { sessionId, why }));
     return hosted;
@@ -69,7 +107,7 @@ export function createHostActivities(deps: HostActivityDeps) {
       if (!sessions.has(sessionId)) {
         let pending = starting.get(sessionId);
         if (!pending) {
-          pending = launch(sessionId, teamId).finally(() => starting.delete(sessionId));
+          pending = launch(sessionId, teamId, input.profile).finally(() => starting.delete(sessionId));
           starting.set(sessionId, pending);
         }
         await pending;
@@ -110,6 +148,7 @@ export function createHostActivities(deps: HostActivityDeps) {
       const hosted = sessions.get(input.sessionId);
       if (!hosted) return;
       await sandbox.endSession(input.sessionId, hosted.dir);
+      if (input.saveProfile) await saveProfile(hosted);
       await hosted.chromium.close();
       deps.browserUids?.release(input.sessionId);
       sessions.delete(input.sessionId);
