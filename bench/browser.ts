@@ -4,7 +4,8 @@
 // BENCH_BROWSER_SESSIONS (10) sessions one after another); the execute round trip
 // of a trivial snippet per language (node `1`, python `1`, bash `true`, whose own
 // time is well under a millisecond, so the figure is the overhead; BENCH_BROWSER_EXECUTES
-// (20) each, 1 s apart as an interactive caller sends them); a CDP message
+// (20) each, 1 s apart as an interactive caller sends them; and the sandbox's part of
+// it, from the host's "execute timings"); a CDP message
 // (Browser.getVersion) through the gateway's proxy and the host's relay beside the
 // same message sent to Chromium directly (BENCH_BROWSER_MESSAGES (500)); and the
 // memory of an idle session (the proportional set size of its browser's processes,
@@ -106,7 +107,10 @@ async function main() {
   let server: Server | undefined;
   const db = createDb(servers.pg.url);
   const native = await NativeConnection.connect({ address: servers.temporal.address });
-  const host = await createBrowserHost({ db, config: appConfig, log, connection: native });
+  // The host's "execute timings" lines give the sandbox's part of each execute.
+  const sandboxMs: number[] = [];
+  const hostLog = { ...log, debug: (msg: string, fields?: Record<string, unknown>) => void (msg === 'execute timings' && sandboxMs.push(Number(fields?.sandboxMs))) };
+  const host = await createBrowserHost({ db, config: appConfig, log: hostLog, connection: native });
   const hostRunning = host.run();
   try {
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: SESSIONS + IDLE + 2 });
@@ -146,6 +150,7 @@ async function main() {
     for (const [language, code] of Object.entries(SNIPPETS)) {
       await api(`/v2/browser/${session.id}/execute`, 'POST', { code, language });
       const times: number[] = [];
+      sandboxMs.length = 0;
       for (let i = 0; i < EXECUTES; i++) {
         await sleep(1000);
         const started = performance.now();
@@ -153,6 +158,7 @@ async function main() {
         times.push(performance.now() - started);
       }
       console.log(row(`execute ${language} \`${code}\` round trip (${EXECUTES} runs)`, times));
+      console.log(row(`  of which in the sandbox`, sandboxMs));
     }
 
     const chromiumUrl = host.browserOf(session.id)!.cdpUrl;

@@ -138,7 +138,9 @@ export function createHostActivities(deps: HostActivityDeps) {
       if (!hosted) throw notHere(input.sessionId);
       // Recorded for the session listing beside the run, not before it: the caller waits for neither.
       const recorded = db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
+      const started = performance.now();
       const outcome = await sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir });
+      log.debug('execute timings', { sessionId: input.sessionId, language: input.language, sandboxMs: Math.round(performance.now() - started), exitCode: outcome.exitCode });
       await recorded;
       return executeResponse(outcome);
     },
