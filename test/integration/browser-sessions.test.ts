@@ -2,7 +2,10 @@
 // session is created through the API, driven over its cdpUrl with Playwright
 // and by executes, listed, deleted and billed once; idle and ttl end it on their
 // own; foreign teams, wrong tokens and ended sessions are refused.
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
@@ -13,6 +16,8 @@ import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+
+const execFileAsync = promisify(execFile);
 
 let h: Harness;
 let site: FixtureSite;
@@ -36,6 +41,22 @@ afterAll(async () => {
 async function createSession(body: Record<string, unknown> = {}, key?: string) {
   const res = await h.api('/v2/browser', { method: 'POST', json: body, ...(key && { key }) });
   return { status: res.status, body: await res.json() };
+}
+
+/** Runs the agent-browser CLI against a cdpUrl with a daemon of its own, stopped afterwards. */
+async function agentBrowser(cdpUrl: string, args: string[]): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-browser-'));
+  try {
+    const { stdout } = await execFileAsync('node_modules/.bin/agent-browser', ['--cdp', cdpUrl, ...args], {
+      env: { ...process.env, AGENT_BROWSER_SOCKET_DIR: dir, AGENT_BROWSER_NO_VERSION_CHECK: '1' },
+      timeout: 60_000,
+    });
+    return stdout.trim();
+  } finally {
+    const pid = Number(readFileSync(join(dir, 'default.pid'), { encoding: 'utf8', flag: 'r' }).trim());
+    if (pid > 0) process.kill(pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function row(id: string) {
@@ -65,6 +86,9 @@ describe('a session', () => {
     const again = await chromium.connectOverCDP(s.cdpUrl);
     expect(again.contexts()[0].pages().map((p) => p.url())).toContain(`${site.url}/`);
     await again.close();
+
+    // agent-browser --cdp, as a user runs it on their own machine against our cdpUrl.
+    expect(await agentBrowser(s.cdpUrl, ['get', 'title'])).toBe('Session home');
 
     const exec = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/second`) + '); await page.title()' } });
     expect(exec.status).toBe(200);
