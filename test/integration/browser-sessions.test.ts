@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright';
+import puppeteer from 'puppeteer-core';
 import { statSync } from 'node:fs';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
@@ -89,6 +90,11 @@ describe('a session', () => {
 
     // agent-browser --cdp, as a user runs it on their own machine against our cdpUrl.
     expect(await agentBrowser(s.cdpUrl, ['get', 'title'])).toBe('Session home');
+    // Puppeteer, the same way.
+    const puppet = await puppeteer.connect({ browserWSEndpoint: s.cdpUrl });
+    const puppetPages = await puppet.pages();
+    expect(await Promise.all(puppetPages.map((p) => p.title()))).toContain('Session home');
+    await puppet.disconnect();
 
     const exec = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/second`) + '); await page.title()' } });
     expect(exec.status).toBe(200);
@@ -169,6 +175,21 @@ describe('a session', () => {
     for (const uid of [ua, ub]) expect(uid).toBeGreaterThanOrEqual(h.config.browserSessions.chromiumUidBase);
     await Promise.all([a, b].map((s) => h.api(`/v2/browser/${s.body.id}`, { method: 'DELETE' })));
   }, 60_000);
+
+  it('continues as new when its history grows, and stays the same session', async () => {
+    const s = (await createSession({ ttl: 600, activityTtl: 600 })).body;
+    const handle = h.temporal.workflow.getHandle(`browser-${s.id}`);
+    const firstRun = (await handle.describe()).runId;
+    // Far more touches than gateways ever send (they debounce), straight to the workflow.
+    for (let i = 0; i < 5200; i += 200) await Promise.all(Array.from({ length: 200 }, () => handle.signal('touched')));
+    await waitFor('a new run', async () => (await handle.describe()).runId !== firstRun, 60_000);
+    const exec = await (await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: '1 + 1' } })).json();
+    expect(exec).toMatchObject({ success: true, result: '2' });
+    const browser = await chromium.connectOverCDP(s.cdpUrl);
+    expect(browser.contexts().length).toBeGreaterThan(0);
+    await browser.close();
+    expect(await (await h.api(`/v2/browser/${s.id}`, { method: 'DELETE' })).json()).toMatchObject({ success: true, creditsBilled: 2 });
+  }, 180_000);
 
   it('counts against the team concurrency with crawls (429) and needs credits for its whole ttl (402)', async () => {
     const small = await h.newTeam({ concurrencyLimit: 1, credits: 100 });

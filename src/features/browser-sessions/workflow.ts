@@ -83,6 +83,8 @@ function describeHostFailure(err: unknown, hostId: string): string {
   return (err as Error).message;
 }
 
+const historyIsLong = () => workflowInfo().historyLength > CONTINUE_AS_NEW_EVENTS || workflowInfo().continueAsNewSuggested;
+
 export async function browserSessionWorkflow(input: SessionInput): Promise<SessionSummary> {
   const ttlDeadline = input.createdAtMs + input.ttlSeconds * 1000;
   const idleMs = input.activityTtlSeconds * 1000;
@@ -178,13 +180,13 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       reason = 'idle';
       break;
     }
-    if (executing === 0 && (workflowInfo().historyLength > CONTINUE_AS_NEW_EVENTS || workflowInfo().continueAsNewSuggested)) {
+    if (executing === 0 && historyIsLong()) {
       watchScope.cancel();
       await condition(allHandlersFinished);
       return continueAsNew<typeof browserSessionWorkflow>({ ...input, running: { ...host!, lastActivityMs: lastActivity, executes } });
     }
     const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, lastActivity + idleMs);
-    await condition(() => destroyRequested || failure !== undefined, Math.max(1, wakeAt - now));
+    await condition(() => destroyRequested || failure !== undefined || (executing === 0 && historyIsLong()), Math.max(1, wakeAt - now));
   }
 
   const failed = failure !== undefined;
