@@ -9,7 +9,8 @@ import { jobWatchFeature } from './job-watch/feature.ts';
 import { mapFeature } from './map/feature.ts';
 import { singleScrapeFeature } from './single-scrape/feature.ts';
 import { retentionFeature } from './retention/feature.ts';
+import { searchFeature } from './search/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature];
+export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature, searchFeature];

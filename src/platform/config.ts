@@ -265,6 +265,19 @@ export function loadConfig() {
       /** Where the Python Playwright package lives (bootstrap installs it into .tools/python). */
       pythonPackagesPath: str('PYTHON_PACKAGES_PATH'),
     },
+    search: {
+      /** Index every stored page in the local search index (zero-data-retention pages never are). */
+      indexPages: bool('SEARCH_INDEX_PAGES', true),
+      /**
+       * Let every team find pages fetched without credentials (no custom headers, cookies or actions) by
+       * any team's jobs. For single-tenant deployments; off, a team finds only pages its own jobs fetched.
+       */
+      sharePublicPages: bool('SEARCH_SHARE_PUBLIC_PAGES', false),
+      /** Search the local index (POST /v2/search); off leaves only the configured web engines. */
+      local: bool('SEARCH_LOCAL', true),
+      /** Matching pages the local index ranks exactly per query (taken by page score first). */
+      candidates: positiveInt('SEARCH_CANDIDATES', 1000),
+    },
     browserSessions: {
       /** This host's id (its task queue is <TEMPORAL_TASK_QUEUE>-host-<id>); unset: a new random id each start. */
       hostId: str('BROWSER_HOST_ID'),

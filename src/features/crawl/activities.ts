@@ -35,6 +35,9 @@ import { fileTooLargeMessage, pageTooLargeMessage } from '../scrape/page-size.ts
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { storableText } from '../../platform/db/storable.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
+import type { BuildDocumentInput } from '../scrape/build-document.ts';
+import { pageEntryFromHtml, pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
+import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -165,6 +168,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const pdfMaxPages = pdfParser?.maxPages;
     const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: chargeEndpoint(ctx.kind) };
     const webhook = crawlWebhook(options, ctx.kind);
+    const indexing = config.search.indexPages && !zdr;
+    const shareable = fetchedWithoutCredentials(so);
     let claimed = 0;
     /** Claimed URLs this attempt must store (an earlier attempt may have stored some). */
     let todo = 0;
@@ -204,10 +209,22 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (htmlBytes > config.crawl.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, config.crawl.maxPageBytes), load.statusCode);
       let discoveredLinks: string[];
       let document: PreparedDocument;
+      let entry: PageEntry | undefined;
       const converting = performance.now();
+      // The index reads the parsed page as the document is built; a page it cannot read is stored unindexed.
+      const inspect: BuildDocumentInput['inspect'] = (parsed, links, metadata) => {
+        try {
+          entry = pageEntryFromHtml(parsed, { url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType, links, title: metadata.title, description: metadata.description, language: metadata.language });
+        } catch (err) {
+          log.warn('page not indexed', { crawlId, url: load.finalUrl, error: describeError(err) });
+        }
+      };
       try {
-        const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs });
+        const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, ...(indexing && { inspect }) });
         discoveredLinks = built.discoveredLinks;
+        if (indexing && load.pdf) {
+          entry = pageEntryFromText({ url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown });
+        }
         document = prepareDocument(built.document, config.crawl.maxDocumentBytes);
       } catch (err) {
         if (err instanceof DocumentTooLargeError) return fail(target, err.message, load.statusCode);
@@ -233,6 +250,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             limit: options.limit,
             queuedPerCredit: config.crawl.queuedUrlsPerCredit,
             webhook,
+            ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
             charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
           },
         );

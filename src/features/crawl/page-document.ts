@@ -1,7 +1,7 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
-import { buildDocument, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
+import { buildDocument, type BuildDocumentInput, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
 import type { CachedLoad } from './page-cache.ts';
 
 export interface LoadExtras {
@@ -10,6 +10,8 @@ export interface LoadExtras {
   actions?: unknown;
   /** Set when the page waited for a slot of the team's concurrency limit. */
   queuedMs?: number;
+  /** See BuildDocumentInput.inspect (HTML pages only). */
+  inspect?: BuildDocumentInput['inspect'];
 }
 
 export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
@@ -51,6 +53,7 @@ export function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: Lo
         excludeTags: so.excludeTags,
         removeBase64Images: so.removeBase64Images,
         screenshot: load.screenshot,
+        inspect: extras.inspect,
       });
   const { document } = built;
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;

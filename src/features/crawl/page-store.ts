@@ -1,6 +1,6 @@
 // Writes one handled page and its consequences in a single transaction: the
-// page row, its frontier row's state, its credit charge, the links it adds to
-// the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
+// page row, its frontier row's state, its credit charge, its search index entry,
+// the links it adds to the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
 // key) and the ledger's unique key make a retried write a no-op. Everything from
 // the page is made storable first (platform/db/storable.ts): page content never
 // fails the write.
@@ -13,6 +13,7 @@ import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
 import { notifyPageStored } from './job-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import { FrontierState } from './frontier-state.ts';
+import { indexPage, type IndexedPage } from '../search/index/index-page.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -41,6 +42,8 @@ export interface PageConsequences {
   charge: Omit<Charge, 'itemKey' | 'jobId'>;
   /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
   webhook?: JobWebhook;
+  /** The page's entry in the local search index (none for zero-data-retention pages). */
+  index?: IndexedPage;
 }
 
 export class DuplicateRedirectError extends Error {}
@@ -93,6 +96,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
     await tx.crawlUrl.update({ where: key, data: { state: FrontierState.done } });
     await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
     await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [document] });
+    if (next.index) await indexPage(tx, next.index);
     if (next.robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({
         data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),

@@ -41,6 +41,8 @@ export interface BuildDocumentInput {
   excludeTags?: string[];
   removeBase64Images: boolean;
   screenshot?: string;
+  /** Sees the parsed page, its links and metadata once they are known (the search index reads them there). */
+  inspect?(parsed: Document, links: string[], metadata: PageMetadata): void;
 }
 
 // Fields the service itself reports; a page's own <meta name="error"> or <meta name="url"> must
@@ -66,6 +68,8 @@ export function buildDocument(input: BuildDocumentInput): { document: PageDocume
     statusCode: input.statusCode,
     ...(input.contentType !== undefined && { contentType: input.contentType }),
   };
+
+  input.inspect?.(parsed, discoveredLinks, metadata);
 
   const content: Omit<PageDocument, 'metadata'> = {};
   if (formats.has('markdown') || formats.has('html')) {

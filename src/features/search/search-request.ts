@@ -54,7 +54,10 @@ export const searchRequestSchema = z
     threatProtection: z.unknown().optional(),
     toolDetail: z.unknown().optional(),
     domainTools: z.unknown().optional(),
-    scrapeOptions: z.preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v), scrapeOptionsSchema).optional(),
+    // The Python SDK sends fastMode with scrape options, as with POST /v2/scrape; pages load one way here.
+    scrapeOptions: z
+      .preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v), scrapeOptionsSchema.safeExtend({ fastMode: z.boolean().optional() }))
+      .optional(),
     origin,
     integration,
   })

@@ -1,0 +1,105 @@
+// POST /v2/search after validation: the query as one SearchQuery, every provider
+// asked at once within the request's timeout (what answered in time is the
+// result, the rest is named in `warning`), the answers merged, results scraped
+// when scrapeOptions asks for formats, and the search charged once.
+import { v7 as uuidv7 } from 'uuid';
+import type { Team } from '../../generated/prisma/client.ts';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { httpUrl } from '../../platform/http/common-schemas.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+import { chargeOnce, creditsUsedByJob } from '../../platform/usage/credits.ts';
+import { awaitScrape, createScrape, scrapeAnswer } from '../single-scrape/scrape-job.ts';
+import type { ScrapeRequest } from '../single-scrape/scrape-request.ts';
+import { mergeHits } from './merge.ts';
+import type { ProviderHits, SearchProvider } from './provider.ts';
+import { searchQueryOf } from './query/search-query-of.ts';
+import type { SearchRequest } from './search-request.ts';
+
+const ZDR_NOT_ENABLED =
+  'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
+
+/** 2 credits per 10 results (started), 10 per 10 with zero data retention. */
+export function searchCredits(results: number, zeroDataRetention: boolean): number {
+  return Math.ceil(results / 10) * (zeroDataRetention ? 10 : 2);
+}
+
+interface Answered {
+  provider: string;
+  hits?: ProviderHits;
+  error?: string;
+}
+
+async function askProviders(providers: SearchProvider[], req: SearchRequest, team: Team, query: ReturnType<typeof searchQueryOf>): Promise<Answered[]> {
+  const signal = AbortSignal.timeout(req.timeout);
+  const timedOut = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
+  return Promise.all(
+    providers.map(async (p): Promise<Answered> => {
+      try {
+        const hits = await Promise.race([p.search(query, { teamId: team.id, signal }), timedOut]);
+        return hits === 'timeout' ? { provider: p.name, error: `did not answer within the timeout of ${req.timeout} ms` } : { provider: p.name, hits };
+      } catch (err) {
+        return { provider: p.name, error: (err as Error).message };
+      }
+    }),
+  );
+}
+
+type Item = { url: string; [key: string]: unknown };
+
+/** Scrapes each result as POST /v2/scrape would, all at once (the team's concurrency limit paces the pages). */
+async function scrapeResults(deps: GatewayDeps, team: Team, apiKeyId: string, req: SearchRequest, items: Item[], deadline: number, zdr: boolean): Promise<string[]> {
+  const ids: string[] = [];
+  await Promise.all(
+    items.map(async (item) => {
+      try {
+        const scrapeReq = { ...req.scrapeOptions!, url: item.url, zeroDataRetention: zdr, origin: req.origin, integration: req.integration } as ScrapeRequest;
+        const id = await createScrape(deps, team, apiKeyId, scrapeReq);
+        ids.push(id);
+        await awaitScrape(deps, id, Math.max(0, deadline - Date.now()));
+        const job = await deps.db.crawl.findUniqueOrThrow({ where: { id } });
+        Object.assign(item, await scrapeAnswer(deps.db, job));
+      } catch (err) {
+        const status = err instanceof DomainError && err.kind === 'timeout' ? 408 : 500;
+        item.metadata = { sourceURL: item.url, url: item.url, statusCode: status, error: (err as Error).message };
+      }
+    }),
+  );
+  return ids;
+}
+
+export async function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
+  const started = Date.now();
+  const zdr = req.enterprise?.includes('zdr') ?? false;
+  const anon = req.enterprise?.includes('anon') ?? false;
+  if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
+  if (team.creditBalance < 1) {
+    throw new DomainError('payment-required', `Insufficient credits to perform this request: a search needs credits and the team has ${Math.max(0, team.creditBalance)}.`, 'PAYMENT_REQUIRED');
+  }
+  if (providers.length === 0) throw new DomainError('unavailable', 'No search provider is configured (SEARCH_LOCAL is off and SEARXNG_URL is unset).', 'NO_SEARCH_PROVIDER');
+  const query = searchQueryOf(req, new Date());
+  const id = uuidv7();
+  onCreated(id);
+
+  const answered = await askProviders(providers, req, team, query);
+  const warnings: string[] = [];
+  for (const a of answered) {
+    if (a.error) warnings.push(`${a.provider}: ${a.error}`);
+    warnings.push(...(a.hits?.warnings ?? []).map((w) => `${a.provider}: ${w}`));
+  }
+  const merged = mergeHits(answered.flatMap((a) => (a.hits ? [a.hits] : [])), req.limit);
+  const valid = (url: string) => !req.ignoreInvalidURLs || httpUrl.safeParse(url).success;
+  const data: Record<string, Item[]> = {};
+  if (query.sources.includes('web')) data.web = merged.web.filter((h) => valid(h.url)).map(({ date: _d, ...h }) => h);
+  if (query.sources.includes('news')) data.news = merged.news.filter((h) => valid(h.url)).map(({ date, ...h }) => ({ ...h, ...(date && { date: date.toISOString() }) }));
+  if (query.sources.includes('images')) data.images = merged.images.filter((h) => valid(h.url)).map((h) => ({ ...h }));
+
+  let scrapeIds: string[] = [];
+  if (req.scrapeOptions && req.scrapeOptions.formats.length > 0) {
+    scrapeIds = await scrapeResults(deps, team, apiKeyId, req, [...(data.web ?? []), ...(data.news ?? [])], started + req.timeout, zdr);
+  }
+  const results = Object.values(data).reduce((n, list) => n + list.length, 0);
+  const credits = searchCredits(results, zdr);
+  if (credits > 0) await deps.db.$transaction((tx) => chargeOnce(tx, { teamId: team.id, apiKeyId, endpoint: 'search', jobId: id, itemKey: '', credits }));
+  const scrapeCredits = (await Promise.all(scrapeIds.map((s) => creditsUsedByJob(deps.db, s)))).reduce((a, b) => a + b, 0);
+  return { success: true, data, warning: warnings.length ? warnings.join('; ') : null, id, creditsUsed: credits + scrapeCredits };
+}
