@@ -56,7 +56,7 @@ describe('chromiumLaunch', () => {
     }
     expect(launch.user).toEqual({ uid: 65534, gid: 65534 });
     const wrapper = readFileSync(executablePath!, 'utf8');
-    expect(wrapper).toMatch(/setpriv --reuid=65534 --regid=65534 --clear-groups -- '\/usr\/lib\/chromium\/chromium-headless-shell' "\$@"/);
+    expect(wrapper).toMatch(/setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig KILL -- '\/usr\/lib\/chromium\/chromium-headless-shell' "\$@"/);
     expect(wrapper).toContain('--user-data-dir=*)');
     expect(statSync(env!.HOME as string).uid).toBe(65534);
     expect(chromiumLaunch({ ...SETTINGS, user: '1234:5678' }).user).toEqual({ uid: 1234, gid: 5678 });
