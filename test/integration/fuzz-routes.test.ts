@@ -408,6 +408,32 @@ const executeRequest = fc.record(
   },
   { requiredKeys: [] },
 );
+const searchText = fc.oneof(
+  text,
+  fc.constantFrom('rust', '"exact phrase"', '"unterminated', 'site:', 'site:example.com -site:a.b', 'filetype:pdf -filetype:', 'inurl:x allinurl: a b', 'intitle:"x y" allintitle:', 'related:a.com related:b.com', 'imagesize:10x10 larger:axb', '-', '- -x', 'x'.repeat(501)),
+  fc.array(fc.constantFrom('a', '-b', '"c d"', 'site:e.com', 'filetype:f', 'inurl:g', 'intitle:h', 'larger:1x1', 'related:i.org', '""', '-"'), { maxLength: 8 }).map((parts) => parts.join(' ')),
+);
+/** Mostly absent, so that some whole requests are valid: each field present breaks one in a few. */
+const seldom = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
+const searchRequest = fc.record(
+  {
+    query: maybe(searchText),
+    limit: seldom(maybe(intish)),
+    sources: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('web', 'images', 'news', 'video'), fc.record({ type: fc.constantFrom('web', 'news', 'x'), tbs: maybe(text) }, { requiredKeys: [] })), { maxLength: 4 }))),
+    categories: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('github', 'research', 'pdf', 'developer'), fc.record({ type: fc.constantFrom('github', 'pdf'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] })), { maxLength: 4 }))),
+    includeDomains: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('example.com', 'https://a.com/x', ''), text), { maxLength: 3 }))),
+    excludeDomains: seldom(maybe(fc.array(fc.constantFrom('example.com', 'b.org'), { maxLength: 2 }))),
+    tbs: seldom(maybe(fc.oneof(fc.constantFrom('qdr:h', 'qdr:d3', 'sbd:1,qdr:w', 'cdr:1,cd_min:01/01/2026,cd_max:12/31/2026', 'cdr:1,cd_min:13/45/2026', 'qdr:x', 'when:now'), text))),
+    location: seldom(maybe(text)),
+    country: seldom(maybe(fc.constantFrom('US', 'de', 'xx', ''))),
+    lang: seldom(maybe(fc.constantFrom('en', 'de-DE', ''))),
+    timeout: seldom(maybe(intish)),
+    ignoreInvalidURLs: seldom(maybe(fc.boolean())),
+    enterprise: seldom(maybe(fc.array(fc.constantFrom('default', 'anon', 'zdr', 'x'), { maxLength: 3 }))),
+    scrapeOptions: seldom(maybe(scrapeOptions)),
+  },
+  { requiredKeys: ['query'] },
+);
 const sessionQuery = fc.oneof(query, fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'));
 
 const ROUTES: [string, ReturnType<typeof shot>][] = [
@@ -425,6 +451,7 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
   ['GET /v2/batch/scrape/:id', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 1)],
   ['GET /v2/batch/scrape/:id/errors', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`), 1)],
   ['DELETE /v2/batch/scrape/:id', shot(fc.constant('DELETE'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 3)],
+  ['POST /v2/search', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/search') }, query.map((q) => `/v2/search${q}`)), 10, searchRequest)],
   ['POST /v2/browser', shot(fc.constant('POST'), fc.oneof({ weight: 8, arbitrary: fc.constant('/v2/browser') }, fc.constant('/v2/interact'), query.map((q) => `/v2/browser${q}`)), 10, sessionRequest)],
   ['GET /v2/browser', shot(fc.constant('GET'), fc.tuple(fc.constantFrom('/v2/browser', '/v2/interact'), sessionQuery).map(([p, q]) => `${p}${q}`), 1)],
   ['GET /v2/browser/:id', shot(fc.constant('GET'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`), 1)],

@@ -3,6 +3,7 @@
 // proven against what was indexed; another team never sees the pages; the SDKs'
 // search() works against us.
 import Firecrawl from '@mendable/firecrawl-js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalProvider } from '../../src/features/search/providers/local.ts';
 import { searchQueryOf } from '../../src/features/search/query/search-query-of.ts';
@@ -162,6 +163,21 @@ describe('search over the local index', () => {
     expect(zdr.status).toBe(403);
     expect(zdr.body.error).toMatch(/^Zero Data Retention \(ZDR\) search is not enabled for your team/);
   });
+
+  it('answers any query text below 500: generated queries with operators, quotes, controls and odd characters', async () => {
+    const parts = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.constantFrom('site:', 'site:a.b', '-site:x', 'filetype:pdf', 'inurl:%_\\', 'intitle:"', 'allinurl:', 'related:a.com', 'larger:1x1', 'imagesize:0x0', '"', '-', '\u0000', '!', '&|', ':*', "'", 'OR'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(parts, { maxLength: 8 }), fc.constantFrom(['web'], ['images'], ['news'], ['web', 'images', 'news']), async (words, sources) => {
+        const { status, body } = await search({ query: words.join(' ').slice(0, 500), sources });
+        expect(status, JSON.stringify({ words, body })).toBeLessThan(500);
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 
   it('scrapeOptions scrapes each result through the crawl pipeline and adds its credits', async () => {
     const { body } = await search({ query: 'executor', scrapeOptions: { formats: ['markdown'] } });

@@ -104,7 +104,9 @@ function tokenize(query: string): Token[] {
 const empty = <T>(): Included<T> => ({ include: [], exclude: [] });
 
 /** The query text as terms and operators. */
-export function parseQueryText(query: string): ParsedText {
+export function parseQueryText(raw: string): ParsedText {
+  // PostgreSQL text cannot hold NUL; other control characters are whitespace to a reader.
+  const query = raw.replace(/[\u0000-\u001f\u007f]/g, ' ');
   const parsed: ParsedText = { terms: empty(), sites: empty(), fileTypes: empty(), inUrl: empty(), inTitle: empty() };
   const side = <T>(list: Included<T>, negated: boolean) => (negated ? list.exclude : list.include);
   const tokens = tokenize(query);
