@@ -49,6 +49,13 @@ function bool(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${v}"`);
 }
 
+function searxngUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`SEARXNG_URL must be an http(s) URL of a SearXNG instance, got "${value}"`);
+  return value;
+}
+
 /** The named variables that are set, and nothing else. */
 function pick(names: readonly string[]): Record<string, string> {
   const picked: Record<string, string> = {};
@@ -277,6 +284,13 @@ export function loadConfig() {
       local: bool('SEARCH_LOCAL', true),
       /** Matching pages the local index ranks exactly per query (taken by page score first). */
       candidates: positiveInt('SEARCH_CANDIDATES', 1000),
+      /** A SearXNG instance (http(s)://host:port) for the open web, searched after the local index; unset: none. */
+      searxngUrl: searxngUrl(str('SEARXNG_URL')),
+      /** SearXNG's `engines` parameter (comma-separated names); unset: the instance's defaults. */
+      searxngEngines: str('SEARXNG_ENGINES'),
+      searxngMaxResponseBytes: positiveInt('SEARXNG_MAX_RESPONSE_BYTES', 5 * MB),
+      /** Result pages (about 20 results each) read per search at most. */
+      searxngMaxPages: positiveInt('SEARXNG_MAX_PAGES', 3),
     },
     browserSessions: {
       /** This host's id (its task queue is <TEMPORAL_TASK_QUEUE>-host-<id>); unset: a new random id each start. */

@@ -47,6 +47,7 @@ export interface HarnessOptions {
   llm?: Partial<Config['llm']>;
   webhooks?: Partial<Config['webhooks']>;
   worker?: Partial<Config['worker']>;
+  search?: Partial<Config['search']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
 }
@@ -71,6 +72,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, maxActivePerTeam: 1000, ...overrides.crawl },
     llm: { ...base.llm, ...overrides.llm },
     worker: { ...base.worker, ...overrides.worker },
+    search: { ...base.search, ...overrides.search },
     // Quick retries, so tests see several attempts in seconds.
     webhooks: { ...base.webhooks, retryInitialMs: 200, retryMaxIntervalMs: 2000, pollIntervalMs: 100, ...overrides.webhooks },
   };

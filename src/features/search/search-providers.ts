@@ -4,9 +4,12 @@ import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { SearchProvider } from './provider.ts';
 import { createLocalProvider } from './providers/local.ts';
+import { createSearxngProvider } from './providers/searxng.ts';
 
 export function searchProviders(db: Db, config: Config): SearchProvider[] {
   const providers: SearchProvider[] = [];
-  if (config.search.local) providers.push(createLocalProvider(db, { sharePublicPages: config.search.sharePublicPages, candidates: config.search.candidates }));
+  const s = config.search;
+  if (s.local) providers.push(createLocalProvider(db, { sharePublicPages: s.sharePublicPages, candidates: s.candidates }));
+  if (s.searxngUrl) providers.push(createSearxngProvider({ url: s.searxngUrl, engines: s.searxngEngines, maxResponseBytes: s.searxngMaxResponseBytes, maxPages: s.searxngMaxPages }));
   return providers;
 }

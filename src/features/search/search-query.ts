@@ -29,6 +29,8 @@ export interface TimeFilter {
   to?: Date;
   /** sbd:1: newest first instead of by relevance. */
   sortByDate: boolean;
+  /** The qdr range the bounds came from (qdr:d -> day, count 1), for providers with named ranges. */
+  preset?: { unit: 'h' | 'd' | 'w' | 'm' | 'y'; count: number };
 }
 
 export interface SearchQuery {

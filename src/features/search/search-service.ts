@@ -11,6 +11,7 @@ import { chargeOnce, creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { awaitScrape, createScrape, scrapeAnswer } from '../single-scrape/scrape-job.ts';
 import type { ScrapeRequest } from '../single-scrape/scrape-request.ts';
 import { mergeHits } from './merge.ts';
+import { postFilter } from './post-filter.ts';
 import type { ProviderHits, SearchProvider } from './provider.ts';
 import { searchQueryOf } from './query/search-query-of.ts';
 import type { SearchRequest } from './search-request.ts';
@@ -36,7 +37,9 @@ async function askProviders(providers: SearchProvider[], req: SearchRequest, tea
     providers.map(async (p): Promise<Answered> => {
       try {
         const hits = await Promise.race([p.search(query, { teamId: team.id, signal }), timedOut]);
-        return hits === 'timeout' ? { provider: p.name, error: `did not answer within the timeout of ${req.timeout} ms` } : { provider: p.name, hits };
+        if (hits === 'timeout') return { provider: p.name, error: `did not answer within the timeout of ${req.timeout} ms` };
+        const filtered = postFilter(p.name, query, hits);
+        return { provider: p.name, hits: { ...filtered.hits, warnings: [...hits.warnings, ...filtered.warnings] } };
       } catch (err) {
         return { provider: p.name, error: (err as Error).message };
       }
@@ -81,6 +84,9 @@ export async function runSearch(deps: GatewayDeps, providers: SearchProvider[], 
   onCreated(id);
 
   const answered = await askProviders(providers, req, team, query);
+  if (answered.every((a) => a.error)) {
+    throw new DomainError('unavailable', `No search provider answered: ${answered.map((a) => `${a.provider}: ${a.error}`).join('; ')}`, 'SEARCH_UNAVAILABLE');
+  }
   const warnings: string[] = [];
   for (const a of answered) {
     if (a.error) warnings.push(`${a.provider}: ${a.error}`);

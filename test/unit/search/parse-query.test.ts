@@ -93,7 +93,7 @@ describe('tbs', () => {
       to: new Date('2026-01-31T23:59:59.999Z'),
       sortByDate: false,
     });
-    expect(parseTbs('sbd:1,qdr:w', now)).toMatchObject({ sortByDate: true, from: new Date('2026-11-17T12:00:00.000Z') });
+    expect(parseTbs('sbd:1,qdr:w', now)).toMatchObject({ sortByDate: true, from: new Date('2026-11-17T12:00:00.000Z'), preset: { unit: 'w', count: 1 } });
     expect(parseTbs(undefined, now)).toEqual({ sortByDate: false });
   });
   it('refuses what it cannot read', () => {

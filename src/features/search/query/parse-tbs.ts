@@ -42,6 +42,7 @@ export function parseTbs(tbs: string | undefined, now: Date): TimeFilter {
         if (count < 1) throw bad(part, 'the count must be at least 1');
         filter.from = m[1] === 'm' ? monthsBack(now, count) : m[1] === 'y' ? monthsBack(now, 12 * count) : new Date(now.getTime() - count * UNIT_MS[m[1]]);
         filter.to = undefined;
+        filter.preset = { unit: m[1] as 'h' | 'd' | 'w' | 'm' | 'y', count };
         break;
       }
       case 'cdr':
@@ -50,9 +51,11 @@ export function parseTbs(tbs: string | undefined, now: Date): TimeFilter {
         break;
       case 'cd_min':
         filter.from = usDate(value, part, false);
+        filter.preset = undefined;
         break;
       case 'cd_max':
         filter.to = usDate(value, part, true);
+        filter.preset = undefined;
         break;
       case 'sbd':
         if (value !== '0' && value !== '1') throw bad(part, 'sbd takes 1 (newest first) or 0');

@@ -1,0 +1,44 @@
+// A stand-in SearXNG for tests: answers GET /search with recorded JSON of the
+// shapes real instances send (test/fixtures/searxng/*.json: general, images and
+// news results of a current release; an older release's answer with engine names
+// only and `pubdate`), 403 as an instance without the JSON format does, and a
+// silently empty answer for a time range its engines do not support. Every
+// request's parameters are kept.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+
+export interface FakeSearxng {
+  url: string;
+  requests: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'searxng');
+const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as { results: Record<string, unknown>[] };
+
+export async function startFakeSearxng(): Promise<FakeSearxng> {
+  const requests: URLSearchParams[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://searxng');
+    const params = url.searchParams;
+    requests.push(params);
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname !== '/search') return send(404, {});
+    const q = params.get('q') ?? '';
+    if (params.get('format') !== 'json' || q.includes('json-disabled')) return res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>403 Forbidden</h1>');
+    if (q.includes('old-instance')) return send(200, fixture('old-release'));
+    if (params.get('time_range') && q.includes('no-time-support')) return send(200, { query: q, number_of_results: 0, results: [], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] });
+    const categories = (params.get('categories') ?? 'general').split(',');
+    const page = Number(params.get('pageno') ?? '1');
+    const answer = fixture('current-release') as { results: Record<string, unknown>[] } & Record<string, unknown>;
+    const results = page === 1 ? answer.results.filter((r) => categories.includes(String(r.category))) : [];
+    send(200, { ...answer, query: q, results });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
