@@ -227,7 +227,10 @@ describe('a session', () => {
     expect(ttlEnd.endReason).toBe('ttl');
     expect(ttlEnd.durationMs).toBeGreaterThanOrEqual(30_000);
     expect(ttlEnd.creditsBilled).toBe(2);
-    const description = await h.temporal.workflow.getHandle(`browser-${short.id}`).describe();
+    const handle = h.temporal.workflow.getHandle(`browser-${short.id}`);
+    // The row is written just before the workflow returns.
+    await handle.result();
+    const description = await handle.describe();
     expect(description.status.name).toBe('COMPLETED');
     expect(description.searchAttributes.SessionStatus).toEqual(['destroyed']);
     await h.api(`/v2/browser/${kept.id}`, { method: 'DELETE' });
