@@ -35,6 +35,7 @@ const ENTRIES = {
   'bench-scrape': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/scrape.ts'] },
   'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'bench/execute.ts'] },
   'bench-usage': { needs: [], run: ['tsx', 'bench/usage.ts'] },
+  'bench-search': { needs: [], run: ['tsx', 'bench/search.ts'] },
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };

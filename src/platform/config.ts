@@ -283,7 +283,7 @@ export function loadConfig() {
       /** Search the local index (POST /v2/search); off leaves only the configured web engines. */
       local: bool('SEARCH_LOCAL', true),
       /** Matching pages the local index ranks exactly per query (taken by page score first). */
-      candidates: positiveInt('SEARCH_CANDIDATES', 1000),
+      candidates: positiveInt('SEARCH_CANDIDATES', 200),
       /** A SearXNG instance (http(s)://host:port) for the open web, searched after the local index; unset: none. */
       searxngUrl: searxngUrl(str('SEARXNG_URL')),
       /** SearXNG's `engines` parameter (comma-separated names); unset: the instance's defaults. */

@@ -6,7 +6,7 @@
 // region preference), because ranking every match of a common word is what makes
 // full-text search slow (3.3 s for 930k matches, measured).
 import { Prisma } from '../../../generated/prisma/client.ts';
-import type { Db } from '../../../platform/db/prisma.ts';
+import type { Db, Tx } from '../../../platform/db/prisma.ts';
 import { textSearchConfig } from '../index/languages.ts';
 import type { ImageHit, NewsHit, ProviderHits, SearchContext, SearchProvider, WebHit } from '../provider.ts';
 import type { SearchCategory, SearchQuery, TextTerm } from '../search-query.ts';
@@ -104,6 +104,19 @@ interface PageRow {
 }
 
 export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchProvider {
+  /**
+   * Runs queries planned for their own values (a generic plan, which PostgreSQL switches a prepared
+   * statement to after five runs, cannot tell a rare word from a common one), and without sequential
+   * scans: the planner does not count the cost of reading each page's tsvector from TOAST, so it
+   * scans the table where the full-text index reads a few entries.
+   */
+  const planned = <T>(work: (tx: Tx) => Promise<T>) =>
+    db.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL plan_cache_mode = force_custom_plan`;
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      return work(tx);
+    });
+
   async function pages(q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
     const tsq = includedQuery(q);
     const where = pageFilters(q, ctx.teamId, opts.sharePublicPages);
@@ -111,15 +124,20 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     if (news) where.push(Prisma.sql`p.news`);
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
-    return db.$queryRaw<PageRow[]>`
-      WITH c AS (
-        SELECT p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host
-        FROM search_page p WHERE ${AND(where)}
-        ORDER BY ${q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`}
-        LIMIT ${opts.candidates}
-      )
+    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
+    // Few matches (a rare word, a narrow filter): all of them, found through the indexes, ranked exactly.
+    // Many: walking the pages in score order finds enough at once, and only the best-scored are ranked.
+    return planned(async (tx) => {
+    const [{ few }] = await tx.$queryRaw<{ few: boolean }[]>`SELECT count(*) < ${opts.candidates} AS few FROM (SELECT 1 FROM search_page p WHERE ${AND(where)} LIMIT ${opts.candidates}) m`;
+    const candidates = few
+      ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}`
+      : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}
+          ORDER BY ${q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`} LIMIT ${opts.candidates}`;
+    return tx.$queryRaw<PageRow[]>`
+      WITH c AS MATERIALIZED (${candidates})
       SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
       FROM c ORDER BY ${order} LIMIT ${q.limit}`;
+    });
   }
 
   async function images(q: SearchQuery, ctx: SearchContext): Promise<ImageHit[]> {
@@ -130,12 +148,12 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     if (q.imageSize) where.push(Prisma.sql`i.width = ${q.imageSize.width} AND i.height = ${q.imageSize.height}`);
     if (q.largerThan) where.push(Prisma.sql`i.width >= ${q.largerThan.width} AND i.height >= ${q.largerThan.height}`);
     const rank = tsq ? Prisma.sql`ts_rank_cd(i.tsv, ${tsq}, 32) * 10 + i.score * 0.1` : Prisma.sql`i.score * 0.1`;
-    const rows = await db.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
+    const rows = await planned((tx) => tx.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
       SELECT i.src, i.page_url, i.title, i.alt, i.width, i.height
       FROM search_image i JOIN search_page p ON p.team_id = i.team_id AND p.url_key = i.page_url_key
       WHERE ${AND(where)}
       ORDER BY ${rank} DESC, i.src
-      LIMIT ${q.limit}`;
+      LIMIT ${q.limit}`);
     return rows.map((r) => ({
       title: r.alt || r.title,
       imageUrl: r.src,
