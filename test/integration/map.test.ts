@@ -2,7 +2,7 @@
 // de-duplicated, ranked for a search term; 1 credit per call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 import { createRetentionActivities } from '../../src/features/retention/activities.ts';
 import { createLogger } from '../../src/platform/log.ts';
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
           .join('')}</urlset>`,
       }),
       '/slow': page('Slow', '<a href="/a">a</a>'),
+      '/hidden/changelog': page('Changelog of the hidden kind', '<p>Release notes nobody links to.</p>'),
     },
     { delayMs: (path) => (path === '/slow' ? 4000 : 0) },
   );
@@ -40,6 +41,7 @@ afterAll(async () => {
 const map = (json: Record<string, unknown>, key?: string) => h.api('/v2/map', { method: 'POST', json, key });
 
 describe('POST /v2/map', () => {
+
   it('lists the start page, its links and its sitemap URLs, within the host, de-duplicated, for 1 credit', async () => {
     const before = await h.db.team.findUniqueOrThrow({ where: { id: h.teamId } });
     const res = await map({ url: `${site.url}/` });
@@ -107,4 +109,18 @@ describe('POST /v2/map', () => {
     const poor = await h.newTeam({ credits: 0 });
     expect((await map({ url: `${site.url}/` }, poor.apiKey)).status).toBe(402);
   });
+
+  // Last: the page it indexes is the site's from then on.
+  it("adds the site's pages from the team's local search index, ranked first by relevance for a search term", async () => {
+    const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/hidden/changelog`, limit: 1, sitemap: 'skip' } })).json();
+    await waitForCrawl(h, crawl.id);
+    const body = await (await map({ url: `${site.url}/`, sitemap: 'skip' })).json();
+    expect(body.links).toContainEqual({ url: `${site.url}/hidden/changelog`, title: 'Changelog of the hidden kind', description: 'Release notes nobody links to.' });
+    const searched = await (await map({ url: `${site.url}/`, search: 'release notes' })).json();
+    expect(searched.links[0].url).toBe(`${site.url}/hidden/changelog`);
+    // Another team's index is not this team's.
+    const other = await h.newTeam();
+    const theirs = await (await map({ url: `${site.url}/`, sitemap: 'skip' }, other.apiKey)).json();
+    expect(theirs.links.map((l: { url: string }) => l.url)).not.toContain(`${site.url}/hidden/changelog`);
+  }, 120_000);
 });

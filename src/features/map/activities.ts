@@ -6,7 +6,8 @@ import { createCrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import type { MapRequest } from './map-request.ts';
-import { mapSite } from './map-site.ts';
+import { mapSite, type IndexedPages } from './map-site.ts';
+import { indexedSitePages } from '../search/index/site-pages.ts';
 import { MAP_RETRY } from './definitions.ts';
 
 export function createMapActivities({ db, config, log }: ActivityDeps) {
@@ -19,7 +20,13 @@ export function createMapActivities({ db, config, log }: ActivityDeps) {
       // The row keeps the request exactly as POST /v2/map validated it.
       const req = job.options as unknown as MapRequest;
       try {
-        const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage));
+        const indexed: IndexedPages = async (q) =>
+          (await indexedSitePages(db, { ...q, teamId: job.teamId, sharePublicPages: config.search.sharePublicPages })).map((p) => ({
+            url: p.url,
+            ...(p.title && { title: p.title }),
+            ...(p.description && { description: p.description }),
+          }));
+        const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage), indexed);
         await db.mapJob.update({
           where: { id: mapId },
           data: { status: 'completed', links: storableJson(site.links).value as object, warning: site.warning ?? null, completedAt: new Date() },

@@ -1,7 +1,8 @@
 // What a map finds for a site: the URLs of its sitemaps (robots.txt's Sitemap
-// lines and the usual places) and the links of its start page, within the
-// crawl's host rules (the start host, its subdomains with includeSubdomains),
-// normalized and de-duplicated, ranked for a `search` term, cut to `limit`.
+// lines and the usual places), the links of its start page and the site's pages
+// in the local search index, within the crawl's host rules (the start host, its
+// subdomains with includeSubdomains), normalized and de-duplicated, ranked for a
+// `search` term (indexed pages by full-text relevance first), cut to `limit`.
 // Everything read here is hostile: fetches are guarded and size-capped,
 // sitemap parsing is linear (crawl/sitemap.ts), link lists are capped.
 import type { Config } from '../../platform/config.ts';
@@ -39,7 +40,10 @@ async function startPage(url: string, network: CrawlNetwork, config: Config): Pr
   };
 }
 
-export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Config, progress: (stage: string) => void): Promise<SiteMap> {
+/** The site's pages in the local index; with a search term only the matching ones, most relevant first. */
+export type IndexedPages = (query: { host: string; includeSubdomains: boolean; search?: string; limit: number }) => Promise<MapLink[]>;
+
+export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Config, progress: (stage: string) => void, indexed: IndexedPages): Promise<SiteMap> {
   const filter = createLinkFilter(req.url, {
     includePaths: [],
     excludePaths: [],
@@ -78,7 +82,14 @@ export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Co
     progress('sitemaps');
     sitemaps.urls.forEach((url) => add({ url }));
   }
-  const links = rankLinks([...found.values()], req.search).slice(0, req.limit);
+  // sitemap: only means the sitemaps and nothing else.
+  const fromIndex = req.sitemap === 'only' ? [] : await indexed({ host: new URL(req.url).hostname, includeSubdomains: req.includeSubdomains, search: req.search, limit: req.limit });
+  progress('index');
+  fromIndex.forEach(add);
+  // With a search term, the index's relevance orders the pages it matched; the rest follow by URL and title words.
+  const relevant = req.search?.trim() ? fromIndex.map((l) => urlKey(l.url, norm)).filter((key) => found.has(key)) : [];
+  const first = new Set(relevant);
+  const links = [...relevant.map((key) => found.get(key)!), ...rankLinks([...found.entries()].filter(([key]) => !first.has(key)).map(([, link]) => link), req.search)].slice(0, req.limit);
   const base = new URL(req.url);
   const isBase = base.pathname === '/' && base.search === '';
   const warning =
