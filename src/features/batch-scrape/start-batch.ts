@@ -97,7 +97,7 @@ export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string,
  * then wakes the workflow.
  */
 async function appendToBatch(deps: Deps, team: Team, batchId: string, rows: NewFrontierUrl[]): Promise<string> {
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const added = await deps.db.$transaction(async (tx) => {
     const [batch] = await tx.$queryRaw<{ status: string }[]>`
       SELECT status FROM crawl WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;

@@ -112,12 +112,14 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
  * transaction, then starts its workflow. Returns the id, and whether the job existed already (a
  * repeated idempotency key).
  */
+const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
+
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string; existing: boolean }> {
   const byKey = async () =>
     job.idempotencyKey === undefined ? null : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
   const earlier = await byKey();
   if (earlier) return { id: earlier.id, existing: true };
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   const id = uuidv7();
   try {
     await deps.db.$transaction(async (tx) => {

@@ -17,7 +17,7 @@ type Deps = { db: Db; temporal: Client; config: Config };
 
 export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: MapRequest): Promise<string> {
   await checkAddress(req.url, deps.config, `Refused to map ${req.url}`);
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a map');
   const id = uuidv7();
   await deps.db.$transaction(async (tx) => {
     await tx.mapJob.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object } });

@@ -51,10 +51,12 @@ export async function creditsUsedByJob(db: Db, jobId: string): Promise<number> {
   return _sum.credits ?? 0;
 }
 
-export function insufficientCredits(balance: number, needed = 1): DomainError {
+/** The 402 of a job the team cannot pay for; `what` names the job ("a crawl", "a map"). */
+export function insufficientCredits(balance: number, what = 'a crawl', needed = 1): DomainError {
+  const unit = what === 'a map' ? 'for the call' : 'for its first page';
   return new DomainError(
     'payment-required',
-    `Insufficient credits to perform this request: a crawl needs at least ${needed} credit${needed === 1 ? '' : 's'} for its first page and the team has ${Math.max(0, balance)}. Add credits (npm run cli -- team credits --help).`,
+    `Insufficient credits to perform this request: ${what} needs at least ${needed} credit${needed === 1 ? '' : 's'} ${unit} and the team has ${Math.max(0, balance)}. Add credits (npm run cli -- team credits --help).`,
     'PAYMENT_REQUIRED',
   );
 }
