@@ -18,6 +18,9 @@ export interface LocalProviderOptions {
   candidates: number;
 }
 
+/** Above this many matching pages, walking pages in score order beats reading every match (see pages()). */
+const WALK_ABOVE = 20_000;
+
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -125,14 +128,23 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
     const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
-    // Few matches (a rare word, a narrow filter): all of them, found through the indexes, ranked exactly.
-    // Many: walking the pages in score order finds enough at once, and only the best-scored are ranked.
     return planned(async (tx) => {
-    const [{ few }] = await tx.$queryRaw<{ few: boolean }[]>`SELECT count(*) < ${opts.candidates} AS few FROM (SELECT 1 FROM search_page p WHERE ${AND(where)} LIMIT ${opts.candidates}) m`;
-    const candidates = few
-      ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}`
-      : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}
-          ORDER BY ${q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`} LIMIT ${opts.candidates}`;
+    // How many pages match, counted through the indexes up to WALK_ABOVE, decides the plan:
+    // - fewer than the candidates: all of them, ranked exactly;
+    // - up to WALK_ABOVE: all of them found through the indexes, the best-scored ranked (ordering
+    //   them by score reads no tsvector);
+    // - more: the pages walked in score order find enough matches at once, the first ranked.
+    const [{ matches }] = await tx.$queryRaw<{ matches: number }[]>`SELECT count(*)::int AS matches FROM (SELECT 1 FROM search_page p WHERE ${AND(where)} LIMIT ${WALK_ABOVE}) m`;
+    const byScore = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`;
+    // The same order as an expression no index provides, so the matches come from the full-text index.
+    const byScoreUnindexed = q.time.sortByDate ? Prisma.sql`(p.published_at + interval '0') DESC NULLS LAST` : Prisma.sql`(p.score + 0) DESC`;
+    const candidates =
+      matches < opts.candidates
+        ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}`
+        : matches < WALK_ABOVE
+          ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(ARRAY(
+              SELECT p.ctid FROM search_page p WHERE ${AND(where)} ORDER BY ${byScoreUnindexed} LIMIT ${opts.candidates}))`
+          : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${byScore} LIMIT ${opts.candidates}`;
     return tx.$queryRaw<PageRow[]>`
       WITH c AS MATERIALIZED (${candidates})
       SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
