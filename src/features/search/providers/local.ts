@@ -18,8 +18,8 @@ export interface LocalProviderOptions {
   candidates: number;
 }
 
-/** Above this many matching pages, walking pages in score order beats reading every match (see pages()). */
-const WALK_ABOVE = 20_000;
+/** From this many matching pages on, walking pages in score order beats reading every match (see pages()). */
+const WALK_ABOVE = 2_000;
 
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
