@@ -64,7 +64,7 @@ try {
   process.stderr.write('\n');
   console.log(`bench:search: ${PAGES} pages indexed in ${buildSeconds.toFixed(0)} s (${(PAGES / buildSeconds).toFixed(0)} pages/s)`);
 
-  const provider = createLocalProvider(db, { sharePublicPages: false, candidates: loadConfig().search.candidates });
+  const provider = createLocalProvider(db, { sharePublicPages: false, candidates: loadConfig().search.candidates, statementTimeoutMs: 60_000 });
   const cases: [string, Record<string, unknown>][] = [
     ['common word (w1)', { query: 'w1' }],
     ['rare word (w19000)', { query: 'w19000' }],

@@ -284,6 +284,8 @@ export function loadConfig() {
       local: bool('SEARCH_LOCAL', true),
       /** Matching pages the local index ranks exactly per query (taken by page score first). */
       candidates: positiveInt('SEARCH_CANDIDATES', 200),
+      /** Longest one query of the local index may run; past it the index is reported as not answering. */
+      statementTimeoutMs: positiveInt('SEARCH_STATEMENT_TIMEOUT_MS', 5000),
       /** A SearXNG instance (http(s)://host:port) for the open web, searched after the local index; unset: none. */
       searxngUrl: searxngUrl(str('SEARXNG_URL')),
       /** SearXNG's `engines` parameter (comma-separated names); unset: the instance's defaults. */

@@ -144,7 +144,7 @@ describe('search over the local index', () => {
   it("another team never sees the team's pages; the shared setting shows only pages fetched without credentials", async () => {
     expect((await search({ query: 'builders' }, other.apiKey)).body.data.web.map((r: { url: string }) => r.url)).toEqual([`${a.url}/draft`]);
     expect((await search({ query: 'tokio' }, other.apiKey)).body.data.web).toEqual([]);
-    const shared = createLocalProvider(h.db, { sharePublicPages: true, candidates: 1000 });
+    const shared = createLocalProvider(h.db, { sharePublicPages: true, candidates: 200, statementTimeoutMs: 5000 });
     const query = searchQueryOf(searchRequestSchema.parse({ query: 'release plan' }), new Date());
     // Team A's /draft (no credentials) is shared; the other team's copy (fetched with a cookie) is not shown to A.
     const third = await h.newTeam();

@@ -16,6 +16,8 @@ export interface LocalProviderOptions {
   sharePublicPages: boolean;
   /** Matching pages ranked exactly, at most. */
   candidates: number;
+  /** Longest a query of the index may run. */
+  statementTimeoutMs: number;
 }
 
 /** From this many matching pages on, walking pages in score order beats reading every match (see pages()). */
@@ -30,20 +32,26 @@ function queryConfigs(q: SearchQuery): string[] {
   return [...new Set(['simple', 'english', textSearchConfig(q.language)])];
 }
 
-function termQuery(term: TextTerm, configs: string[]): Prisma.Sql {
-  const fn = Prisma.raw(term.kind === 'phrase' ? 'phraseto_tsquery' : 'plainto_tsquery');
+function termQuery(term: TextTerm, configs: string[], relaxed = false): Prisma.Sql {
+  const fn = Prisma.raw(term.kind === 'phrase' && !relaxed ? 'phraseto_tsquery' : 'plainto_tsquery');
   return Prisma.sql`(${Prisma.join(
     configs.map((c) => Prisma.sql`${fn}(${c}::regconfig, ${term.text})`),
     ' || ',
   )})`;
 }
 
-/** The tsquery every included term must match, or undefined when the query has none. */
-function includedQuery(q: SearchQuery): Prisma.Sql | undefined {
+/**
+ * The tsquery every included term must match, or undefined when the query has none. Relaxed, a
+ * phrase is only its words: checking word positions means reading each page's whole tsvector.
+ */
+function includedQuery(q: SearchQuery, relaxed = false): Prisma.Sql | undefined {
   if (q.terms.include.length === 0) return undefined;
   const configs = queryConfigs(q);
-  return Prisma.sql`(${Prisma.join(q.terms.include.map((t) => termQuery(t, configs)), ' && ')})`;
+  return Prisma.sql`(${Prisma.join(q.terms.include.map((t) => termQuery(t, configs, relaxed)), ' && ')})`;
 }
+
+/** Candidates per phrase query, times the usual: phrases are checked on candidates found by their words. */
+const PHRASE_POOL = 10;
 
 /** A host and its subdomains; a site may carry a path prefix. */
 function siteMatch(site: string): Prisma.Sql {
@@ -117,13 +125,17 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     db.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL plan_cache_mode = force_custom_plan`;
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      // A query the plans above cannot make fast fails (the search reports it) instead of holding a connection.
+      await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.floor(opts.statementTimeoutMs)}`);
       return work(tx);
     });
 
   async function pages(q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
     const tsq = includedQuery(q);
+    const phrases = q.terms.include.some((t) => t.kind === 'phrase');
     const where = pageFilters(q, ctx.teamId, opts.sharePublicPages);
-    if (tsq) where.push(Prisma.sql`p.tsv @@ ${tsq}`);
+    if (tsq) where.push(Prisma.sql`p.tsv @@ ${phrases ? includedQuery(q, true)! : tsq}`);
+    const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
     if (news) where.push(Prisma.sql`p.news`);
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
@@ -135,20 +147,21 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     //   them by score reads no tsvector);
     // - more: the pages walked in score order find enough matches at once, the first ranked.
     const [{ matches }] = await tx.$queryRaw<{ matches: number }[]>`SELECT count(*)::int AS matches FROM (SELECT 1 FROM search_page p WHERE ${AND(where)} LIMIT ${WALK_ABOVE}) m`;
+    const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
     const byScore = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`;
     // The same order as an expression no index provides, so the matches come from the full-text index.
     const byScoreUnindexed = q.time.sortByDate ? Prisma.sql`(p.published_at + interval '0') DESC NULLS LAST` : Prisma.sql`(p.score + 0) DESC`;
     const candidates =
-      matches < opts.candidates
+      matches < pool
         ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}`
         : matches < WALK_ABOVE
           ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(ARRAY(
-              SELECT p.ctid FROM search_page p WHERE ${AND(where)} ORDER BY ${byScoreUnindexed} LIMIT ${opts.candidates}))`
-          : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${byScore} LIMIT ${opts.candidates}`;
+              SELECT p.ctid FROM search_page p WHERE ${AND(where)} ORDER BY ${byScoreUnindexed} LIMIT ${pool}))`
+          : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${byScore} LIMIT ${pool}`;
     return tx.$queryRaw<PageRow[]>`
       WITH c AS MATERIALIZED (${candidates})
       SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
-      FROM c ORDER BY ${order} LIMIT ${q.limit}`;
+      FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
     });
   }
 
