@@ -57,3 +57,5 @@ CREATE INDEX "search_page_published_idx" ON "search_page" ("published_at");
 CREATE INDEX "search_page_score_idx" ON "search_page" ("score" DESC);
 CREATE INDEX "search_page_team_score_idx" ON "search_page" ("team_id", "score" DESC);
 CREATE INDEX "search_image_tsv_idx" ON "search_image" USING GIN ("tsv");
+-- site: and domain filters match subdomains by a prefix of the reversed host.
+CREATE INDEX "search_page_host_reversed_idx" ON "search_page" (reverse("host") text_pattern_ops);

@@ -57,7 +57,8 @@ const PHRASE_POOL = 10;
 function siteMatch(site: string): Prisma.Sql {
   const [host, ...rest] = site.replace(/^www\./, '').split('/');
   const path = rest.length ? `/${rest.join('/')}` : '';
-  const hostMatch = Prisma.sql`(p.host = ${host} OR p.host LIKE ${`%.${likeEscape(host)}`})`;
+  // Subdomains by a prefix of the reversed host, which search_page_host_reversed_idx serves.
+  const hostMatch = Prisma.sql`(p.host = ${host} OR reverse(p.host) LIKE ${`${likeEscape([...`.${host}`].reverse().join(''))}%`})`;
   return path ? Prisma.sql`(${hostMatch} AND p.path LIKE ${`${likeEscape(path)}%`})` : hostMatch;
 }
 
