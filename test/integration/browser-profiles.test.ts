@@ -4,8 +4,9 @@
 // allowed and never saved; DELETE /v2/browser/profiles/{name}; the size cap.
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
-import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+import { page, type FixtureSite } from '../support/fixture-site.ts';
+import { startSessionHarness } from '../support/session-harness.ts';
+import { waitFor, type Harness } from '../support/harness.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -32,13 +33,10 @@ open.onsuccess = () => {
 </script>`;
 
 beforeAll(async () => {
-  h = await startHarness();
-  site = await startFixtureSite({
+  ({ h, site } = await startSessionHarness({
     '/login': { headers: { 'content-type': 'text/html', 'set-cookie': 'sid=abc; Path=/; HttpOnly' }, body: page('logging in', LOGIN) },
     '/check': page('checking', CHECK),
-  });
-  await h.startWorker();
-  await h.startBrowserHost();
+  }));
 }, 120_000);
 
 afterAll(async () => {

@@ -3,17 +3,15 @@
 // CDP client can make the session's browser load a page on a private address.
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
-import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+import type { Harness } from '../support/harness.ts';
+import { page, type FixtureSite } from '../support/fixture-site.ts';
+import { startSessionHarness } from '../support/session-harness.ts';
 
 let h: Harness;
 let site: FixtureSite;
 
 beforeAll(async () => {
-  h = await startHarness({ crawl: { allowPrivateAddresses: false } });
-  site = await startFixtureSite({ '/': page('Private page', '<p>secret</p>') });
-  await h.startWorker();
-  await h.startBrowserHost();
+  ({ h, site } = await startSessionHarness({ '/': page('Private page', '<p>secret</p>') }, { crawl: { allowPrivateAddresses: false } }));
 }, 120_000);
 
 afterAll(async () => {

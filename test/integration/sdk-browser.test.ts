@@ -4,18 +4,16 @@
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { page, type FixtureSite } from '../support/fixture-site.ts';
+import { startSessionHarness } from '../support/session-harness.ts';
+import type { Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
 let site: FixtureSite;
 
 beforeAll(async () => {
-  h = await startHarness();
-  site = await startFixtureSite({ '/': page('SDK session page', '<h1>sdk</h1>') });
-  await h.startWorker();
-  await h.startBrowserHost();
+  ({ h, site } = await startSessionHarness({ '/': page('SDK session page', '<h1>sdk</h1>') }));
 }, 120_000);
 
 afterAll(async () => {

@@ -173,7 +173,7 @@ export interface EntryInput {
 }
 
 export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.now()): PageEntry {
-  const { host, path, ext } = urlParts(input.url);
+  const { host } = urlParts(input.url);
   const ld = jsonLdFacts(doc);
   const publishedMeta = meta(doc, 'meta[property="article:published_time"]') ?? meta(doc, 'meta[name="article:published_time"]');
   const published =
@@ -191,57 +191,51 @@ export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.n
     const linkHost = URL.parse(link)?.hostname.toLowerCase().replace(/^www\./, '');
     if (linkHost && linkHost !== host) outbound.add(linkHost);
   }
-  const body = bodyText(doc.body, MAX_BODY_CHARS);
-  const title = clip(squash(input.title ?? doc.title), 1000);
-  // A page without a description is described by the start of its text.
-  const description = clip(squash(input.description), 2000) || clip(body, 300);
+  return entryOf(input, bodyText(doc.body, MAX_BODY_CHARS), {
+    title: input.title ?? doc.title,
+    headings: headings.join(' · '),
+    lang,
+    publishedAt: published,
+    news: ld.news || publishedMeta !== undefined,
+    imageUrl: absolute(meta(doc, 'meta[property="og:image"]') ?? ld.image, input.url),
+    outboundDomains: [...outbound],
+    images: images(doc, input.url),
+  });
+}
+
+type PageFacts = Pick<PageEntry, 'headings' | 'lang' | 'publishedAt' | 'news' | 'imageUrl' | 'outboundDomains' | 'images'> & { title: string | undefined };
+
+/** The entry from the URL, the body text and what the page declares. */
+function entryOf(input: EntryInput, body: string, facts: PageFacts): PageEntry {
+  const { host, path, ext } = urlParts(input.url);
   const entry = {
+    ...facts,
     url: input.url,
     urlKey: input.urlKey,
     host,
     path,
     ext,
     contentType: input.contentType?.split(';')[0].trim().toLowerCase() ?? null,
-    title,
-    description,
-    headings: headings.join(' · '),
+    title: clip(squash(facts.title), 1000),
+    // A page without a description is described by the start of its text.
+    description: clip(squash(input.description), 2000) || clip(body, 300),
     body,
-    lang,
-    tsConfig: textSearchConfig(lang),
-    publishedAt: published,
-    news: ld.news || publishedMeta !== undefined,
-    imageUrl: absolute(meta(doc, 'meta[property="og:image"]') ?? ld.image, input.url),
-    outboundDomains: [...outbound],
+    tsConfig: textSearchConfig(facts.lang),
     category: categoryOf(host, ext, input.contentType),
-    images: images(doc, input.url),
   };
   return { ...entry, score: pageScore(entry) };
 }
 
 /** A PDF: its title and text (as markdown), no images, no links. */
 export function pageEntryFromText(input: EntryInput & { text: string }): PageEntry {
-  const { host, path, ext } = urlParts(input.url);
-  const body = clip(squash(input.text), MAX_BODY_CHARS);
-  const title = clip(squash(input.title), 1000);
-  const entry = {
-    url: input.url,
-    urlKey: input.urlKey,
-    host,
-    path,
-    ext,
-    contentType: input.contentType?.split(';')[0].trim().toLowerCase() ?? null,
-    title,
-    description: clip(squash(input.description), 2000) || clip(body, 300),
+  return entryOf(input, clip(squash(input.text), MAX_BODY_CHARS), {
+    title: input.title,
     headings: '',
-    body,
     lang: input.language?.toLowerCase() ?? null,
-    tsConfig: textSearchConfig(input.language ?? null),
     publishedAt: null,
     news: false,
     imageUrl: null,
     outboundDomains: [],
-    category: categoryOf(host, ext, input.contentType),
     images: [],
-  };
-  return { ...entry, score: pageScore(entry) };
+  });
 }

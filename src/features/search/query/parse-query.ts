@@ -2,7 +2,7 @@
 // may be negated with a leading minus. Positions are 1-based character offsets
 // into the query, so a 400 can say where the problem is.
 import { DomainError } from '../../../platform/domain-error.ts';
-import type { Dimensions, Included, TextTerm } from '../search-query.ts';
+import type { Dimensions, Included, SearchQuery, TextTerm } from '../search-query.ts';
 
 /** Operators of the spec, as written before the colon. */
 export const OPERATORS = ['site', 'filetype', 'inurl', 'allinurl', 'intitle', 'allintitle', 'related', 'imagesize', 'larger'] as const;
@@ -11,16 +11,8 @@ export type Operator = (typeof OPERATORS)[number];
 /** At most this many terms and operators in one query (each becomes part of one SQL statement). */
 export const MAX_QUERY_PARTS = 64;
 
-export interface ParsedText {
-  terms: Included<TextTerm>;
-  sites: Included<string>;
-  fileTypes: Included<string>;
-  inUrl: Included<string>;
-  inTitle: Included<string>;
-  related?: string;
-  imageSize?: Dimensions;
-  largerThan?: Dimensions;
-}
+/** The parts of a SearchQuery the query text gives. */
+export type ParsedText = Pick<SearchQuery, 'terms' | 'sites' | 'fileTypes' | 'inUrl' | 'inTitle' | 'related' | 'imageSize' | 'largerThan'>;
 
 function malformed(position: number, what: string): DomainError {
   return new DomainError('invalid', `Malformed query at position ${position}: ${what}`, 'BAD_REQUEST');
