@@ -73,6 +73,9 @@ async function screenUrls(req: BatchScrapeRequest, config: Config): Promise<{ ro
 }
 
 export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string, req: BatchScrapeRequest, idempotencyKey?: string): Promise<BatchStarted> {
+  // Before the URLs' host names are resolved: a team that cannot pay gets its 402 without making the
+  // service look up thousands of names for it. A repeated idempotency key still finds its first job.
+  if (team.creditBalance < 1 && idempotencyKey === undefined) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const { rows, invalidURLs } = await screenUrls(req, deps.config);
   if (req.appendToId) return { id: await appendToBatch(deps, team, req.appendToId, rows), invalidURLs };
   const options = jobOptions({
