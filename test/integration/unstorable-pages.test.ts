@@ -107,6 +107,9 @@ describe('content PostgreSQL refuses', () => {
     expect(doc.rawHtml).not.toMatch(/\u0000/);
     const event = await waitFor('the page event', async () => (await h.db.webhookEvent.findFirst({ where: { crawlId: id, type: 'crawl.page', itemKey: { contains: '/unstorable/page' } } })) ?? undefined);
     expect(event.body).toContain('nulhere lone\uFFFDhigh');
+    // Its search-index entry is cleaned the same way.
+    const indexed = await h.db.$queryRaw<{ title: string }[]>`SELECT title FROM search_page WHERE crawl_id = ${id}::uuid AND path = '/unstorable/page'`;
+    expect(indexed).toEqual([{ title: 'Title \uFFFD' }]);
   });
 });
 

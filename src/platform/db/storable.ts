@@ -30,3 +30,17 @@ export function storableJson<T>(value: T): { value: T; json: string } {
   const clean = json.replace(UNSTORABLE_ESCAPE, (_escape, backslashes: string, code: string) => backslashes + (code === '0000' ? '' : '\\ufffd'));
   return clean === json ? { value, json } : { value: JSON.parse(clean) as T, json: clean };
 }
+
+/**
+ * `value` with every string in it made storable, for values of a known, shallow shape (an index
+ * entry) that are not stored as JSON: arrays and plain objects are walked, anything else (a Date)
+ * is kept as it is.
+ */
+export function storableFields<T>(value: T): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableFields) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storableFields(v)])) as T;
+  }
+  return value;
+}

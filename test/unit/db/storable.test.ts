@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storableJson, storableText } from '../../../src/platform/db/storable.ts';
+import { storableFields, storableJson, storableText } from '../../../src/platform/db/storable.ts';
 
 const HIGH = '\uD83D';
 const LOW = '\uDE00';
@@ -67,5 +67,15 @@ describe('storableJson', () => {
     const deep = JSON.parse(`${'['.repeat(depth)}"\\u0000x"${']'.repeat(depth)}`);
     const { json } = storableJson(deep);
     expect(json).toBe(`${'['.repeat(depth)}"x"${']'.repeat(depth)}`);
+  });
+});
+
+describe('storableFields', () => {
+  it('cleans every string of an entry, in arrays and objects, and keeps a Date a Date', () => {
+    const published = new Date('2026-01-02T00:00:00Z');
+    const entry = { title: `a\u0000b${HIGH}`, publishedAt: published, outbound: [`x${LOW}`], images: [{ alt: `\u0000${HIGH}${LOW}`, width: 3 }], none: null };
+    const clean = storableFields(entry);
+    expect(clean).toEqual({ title: 'ab\uFFFD', publishedAt: published, outbound: ['x\uFFFD'], images: [{ alt: `${HIGH}${LOW}`, width: 3 }], none: null });
+    expect(clean.publishedAt).toBeInstanceOf(Date);
   });
 });

@@ -16,6 +16,7 @@ import { PRLIMIT, type SandboxSettings } from './sandbox-limits.ts';
 import { SandboxProcess, type ProcessOutcome } from './sandbox-process.ts';
 import * as paths from './runtime/sandbox-paths.ts';
 import { UidPool } from './uid-pool.ts';
+import { endProcessesOf } from './uid-processes.ts';
 
 export type { SandboxSettings } from './sandbox-limits.ts';
 
@@ -87,6 +88,9 @@ function parseReport(report: string): RunnerReport {
   }
 }
 
+/** How long an ended session's processes get to disappear after SIGKILL before its uid is held back. */
+const UID_DRAIN_MS = 5_000;
+
 const BASE_ENV = { PATH: `${paths.BIN_DIR}:/usr/local/bin:/usr/bin:/bin`, HOME: '/tmp', TMPDIR: '/tmp', LANG: 'C.UTF-8' };
 
 /** The host's tools a sandbox is made with; a host without one stops at start-up rather than failing every execute. */
@@ -140,6 +144,8 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       python = undefined;
       throw new DomainError('unavailable', err.message);
     });
+    // Ended while Python was being found: its uid may already be another session's.
+    if (s.ended) throw new DomainError('gone', `session ${s.sessionId} has ended`);
     const mounts: Mount[] = [runtimeMount, bridgeMount(s), { source: settings.pythonPackagesPath, target: paths.PYTHON_PACKAGES_DIR }];
     if (!py.prefix.startsWith('/usr/')) mounts.push({ source: py.prefix, target: py.prefix });
     return start(
@@ -233,6 +239,11 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     s.spares.clear();
     await s.bridge.close();
     rmSync(s.agentBrowserDir, { recursive: true, force: true });
+    if (s.user && !(await endProcessesOf(s.user.uid, UID_DRAIN_MS))) {
+      // Kept out of the pool: a process that outlives SIGKILL this long would run under the next session's uid.
+      log.error('processes of an ended session survive SIGKILL; its uid is not reused', { sessionId: s.sessionId, uid: s.user.uid });
+      return;
+    }
     uids.release(s.sessionId);
   }
 

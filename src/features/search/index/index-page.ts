@@ -4,6 +4,7 @@
 // with the page's text-search configuration: title weighted A, description and
 // headings B, body C, the URL's words D.
 import type { Tx } from '../../../platform/db/prisma.ts';
+import { storableFields } from '../../../platform/db/storable.ts';
 import type { PageEntry } from './page-entry.ts';
 
 export interface IndexedPage {
@@ -20,7 +21,8 @@ function urlWords(url: string): string {
 }
 
 export async function indexPage(tx: Tx, page: IndexedPage): Promise<void> {
-  const e = page.entry;
+  // Page text, clipped by UTF-16 index too, may hold what PostgreSQL refuses.
+  const e = storableFields(page.entry);
   const published = e.publishedAt?.toISOString() ?? null;
   await tx.$executeRaw`
     INSERT INTO search_page (team_id, url_key, url, host, path, ext, content_type, title, description, lang, ts_config, tsv,
