@@ -143,6 +143,19 @@ describe('prompt', () => {
   });
 });
 
+describe('summary', () => {
+  it('is written by the configured LLM from the page', async () => {
+    llmReply = 'The LLM summary of this page.';
+    const before = llmRequests.length;
+    const { status } = await run({ url: `${site.url}/p/1`, limit: 1, scrapeOptions: { formats: ['summary'], maxAge: 0 } });
+    expect(status.data).toHaveLength(1);
+    expect(status.data[0].summary).toBe('The LLM summary of this page.');
+    expect(status.data[0]).not.toHaveProperty('markdown');
+    expect(llmRequests).toHaveLength(before + 1);
+    expect(JSON.stringify(llmRequests.at(-1))).toContain('Content of page 1.');
+  });
+});
+
 describe('expiry', () => {
   it('answers 404 once a crawl expired, and the scheduled purge deletes it', async () => {
     const { start } = await run({ url: `${site.url}/p/2` });

@@ -14,6 +14,7 @@ beforeAll(async () => {
       '/': page('Home', '<main><h1>Hello</h1><p>Some text.</p><a href="/a">A</a></main>'),
       '/a': page('Page A', '<main><h1>A</h1></main>'),
       '/slow': page('Slow', '<main><h1>Slow</h1></main>'),
+      '/article': page('Article', '<main><h1>Durable crawls</h1><p>A durable crawl survives the crash of every worker that runs it.</p><p>Each page is stored exactly once, whatever restarts.</p></main>'),
       '/robots.txt': 'User-agent: *\nDisallow: /a\n',
       '/redirect': { status: 302, headers: { location: '/a' } },
     },
@@ -49,6 +50,15 @@ describe('POST /v2/scrape', () => {
     expect(activity?.target).toBe(`${site.url}/`);
     // The scrape is no crawl: not under /v2/crawl, not in the active list.
     expect((await h.api(`/v2/crawl/${id}`)).status).toBe(404);
+  });
+
+  it('writes the summary format offline, without the markdown it was made from', async () => {
+    const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/article`, formats: ['summary'], maxAge: 0 } });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.summary).toBe('A durable crawl survives the crash of every worker that runs it. Each page is stored exactly once, whatever restarts.');
+    expect(body.data).not.toHaveProperty('markdown');
+    expect(body.data).not.toHaveProperty('warning');
   });
 
   it('applies no robots.txt rule and follows redirects anywhere, as upstream', async () => {

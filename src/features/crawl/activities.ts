@@ -38,6 +38,7 @@ import { isRejectedData } from '../../platform/db/rejected-data.ts';
 import type { BuildDocumentInput } from '../scrape/build-document.ts';
 import { pageEntryFromHtml, pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
 import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
+import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -169,6 +170,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const charge = { teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: chargeEndpoint(ctx.kind) };
     const webhook = crawlWebhook(options, ctx.kind);
     const indexing = config.search.indexPages && !zdr;
+    // Under zero data retention the page goes to no one else, an LLM provider included.
+    const llm = zdr ? undefined : configuredLlm(config.llm);
     const shareable = fetchedWithoutCredentials(so);
     let claimed = 0;
     /** Claimed URLs this attempt must store (an earlier attempt may have stored some). */
@@ -220,7 +223,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         }
       };
       try {
-        const built = documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, ...(indexing && { inspect }) });
+        const built = await documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, llm, ...(indexing && { inspect }) });
         discoveredLinks = built.discoveredLinks;
         if (indexing && load.pdf) {
           entry = pageEntryFromText({ url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown });

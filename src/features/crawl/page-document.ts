@@ -1,7 +1,9 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
-import { buildDocument, type BuildDocumentInput, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
+import { buildDocument, type BuildDocumentInput, type BuiltDocument, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
+import { summarizePage } from '../scrape/summary/page-summary.ts';
+import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { CachedLoad } from './page-cache.ts';
 
 export interface LoadExtras {
@@ -12,6 +14,8 @@ export interface LoadExtras {
   queuedMs?: number;
   /** See BuildDocumentInput.inspect (HTML pages only). */
   inspect?: BuildDocumentInput['inspect'];
+  /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
+  llm?: LlmSettings;
 }
 
 export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
@@ -37,10 +41,10 @@ function pdfDocument(load: CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> },
   };
 }
 
-export function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): { document: PageDocument; discoveredLinks: string[] } {
+export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): Promise<BuiltDocument> {
   const formats = requestedFormats(so);
-  const built = load.pdf
-    ? { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [] }
+  const built: BuiltDocument = load.pdf
+    ? { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown }
     : buildDocument({
         rawHtml: load.rawHtml ?? '',
         sourceURL: extras.sourceURL,
@@ -56,6 +60,11 @@ export function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: Lo
         inspect: extras.inspect,
       });
   const { document } = built;
+  if (formats.includes('summary')) {
+    const { summary, warning } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
+    document.summary = summary;
+    if (warning) document.warning = warning;
+  }
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
   if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;

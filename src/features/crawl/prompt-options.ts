@@ -5,14 +5,7 @@ import { z } from 'zod';
 import { DomainError } from '../../platform/domain-error.ts';
 import { crawlRequestSchema } from './crawl-request.ts';
 import { formatZodError } from '../../platform/http/validation-error.ts';
-
-export interface LlmSettings {
-  /** Up to and including the API version, e.g. `http://host:port/v1`. */
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  timeoutMs: number;
-}
+import { chatCompletion, LlmError, type ChatMessage, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 
 export const PROMPT_FAILURE_MESSAGE =
   'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.';
@@ -74,39 +67,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 async function askLlm(prompt: string, url: string, llm: LlmSettings, fetchImpl: typeof fetch): Promise<string> {
-  let res: Response;
-  let body: unknown;
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: `Start URL: ${url}\n\nWhat to crawl:\n${prompt}` },
+  ];
   try {
-    // One signal covers both the answer and its body, so a stalled stream times out too.
-    res = await fetchImpl(`${llm.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(llm.apiKey && { authorization: `Bearer ${llm.apiKey}` }) },
-      body: JSON.stringify({
-        model: llm.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: `Start URL: ${url}\n\nWhat to crawl:\n${prompt}` },
-        ],
-        response_format: { type: 'json_object' },
-      }),
-      signal: AbortSignal.timeout(llm.timeoutMs),
-    });
-    if (!res.ok) {
-      // The provider's error text is not echoed: it can carry account details.
-      await res.body?.cancel();
-      throw failure(`the LLM endpoint answered HTTP ${res.status}`);
-    }
-    body = JSON.parse(await res.text());
+    return await chatCompletion(llm, messages, { json: true, fetchImpl });
   } catch (err) {
-    if (err instanceof DomainError) throw err;
-    if (err instanceof SyntaxError) throw failure('the LLM endpoint did not answer with JSON');
-    if ((err as Error)?.name === 'TimeoutError') throw failure(`the LLM endpoint did not answer within ${llm.timeoutMs} ms`);
-    throw failure('the LLM endpoint could not be reached');
+    if (err instanceof LlmError) throw failure(err.message);
+    throw err;
   }
-  const content = (body as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw failure('the LLM answer carried no message content');
-  return content;
 }
 
 /** Crawler options for `prompt`, validated; throws DomainError 'invalid' when no LLM is configured or it fails. */

@@ -17,6 +17,7 @@ import { BlockedAddressError } from '../../platform/net/address-policy.ts';
 import { checkHostAllowed } from '../../platform/net/guarded-lookup.ts';
 import { addressPolicyOf, servesPort, urlPort } from '../../platform/net/service-endpoints.ts';
 import { crawlRequestSchema } from './crawl-request.ts';
+import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { startCrawlWorkflow } from './crawl-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -66,8 +67,7 @@ export interface PromptResult {
 export async function parseCrawlRequest(body: unknown, config: Config): Promise<{ request: CrawlRequest; prompt?: PromptResult }> {
   const request = crawlRequestSchema.parse(body ?? {});
   if (request.prompt === undefined) return { request };
-  const llm = config.llm.baseUrl ? { ...config.llm, baseUrl: config.llm.baseUrl } : undefined;
-  const generated = await generateCrawlOptions(request.prompt, request.url, llm);
+  const generated = await generateCrawlOptions(request.prompt, request.url, configuredLlm(config.llm));
   const merged = crawlRequestSchema.parse(mergePromptOptions(body as Record<string, unknown>, generated));
   return { request: merged, prompt: { promptGeneratedOptions: generated, finalCrawlerOptions: merged } };
 }

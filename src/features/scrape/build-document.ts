@@ -4,7 +4,7 @@ import { documentBaseUrl, extractLinks } from './links.ts';
 import { extractMetadata } from './metadata.ts';
 import { parseHtmlDocument } from './parse-html.ts';
 
-export type DocumentFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'screenshot';
+export type DocumentFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'summary' | 'screenshot';
 
 export interface PageMetadata {
   title?: string;
@@ -25,7 +25,10 @@ export interface PageDocument {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  summary?: string;
   screenshot?: string;
+  /** What the service could not do as asked for this page (an LLM summary that fell back to the extractive one). */
+  warning?: string;
   metadata: PageMetadata;
 }
 
@@ -49,11 +52,19 @@ export interface BuildDocumentInput {
 // not masquerade as them.
 const SERVICE_METADATA_KEYS = new Set(['sourceURL', 'url', 'statusCode', 'error', 'contentType']);
 
+export interface BuiltDocument {
+  document: PageDocument;
+  discoveredLinks: string[];
+  /** The page's markdown, made whenever `summary` was asked for, to summarize it from. */
+  markdown?: string;
+}
+
 /**
- * The crawl result for one fetched page, holding only the requested formats, plus the page's
- * links, which the crawler needs for discovery whatever formats were requested.
+ * The crawl result for one fetched page, holding only the requested formats (all but `summary`,
+ * which the caller writes from `markdown`), plus the page's links, which the crawler needs for
+ * discovery whatever formats were requested.
  */
-export function buildDocument(input: BuildDocumentInput): { document: PageDocument; discoveredLinks: string[] } {
+export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Checked whatever the formats, so a bad selector fails the same way for every request.
   assertValidSelectors([...(input.includeTags ?? []), ...(input.excludeTags ?? [])]);
   const formats = new Set(input.formats);
@@ -72,7 +83,8 @@ export function buildDocument(input: BuildDocumentInput): { document: PageDocume
   input.inspect?.(parsed, discoveredLinks, metadata);
 
   const content: Omit<PageDocument, 'metadata'> = {};
-  if (formats.has('markdown') || formats.has('html')) {
+  let markdown: string | undefined;
+  if (formats.has('markdown') || formats.has('html') || formats.has('summary')) {
     const html = cleanHtml(input.rawHtml, {
       baseUrl: documentBaseUrl(parsed, input.url),
       onlyMainContent: input.onlyMainContent,
@@ -80,13 +92,14 @@ export function buildDocument(input: BuildDocumentInput): { document: PageDocume
       excludeTags: input.excludeTags,
       removeBase64Images: input.removeBase64Images,
     });
-    if (formats.has('markdown')) content.markdown = htmlToMarkdown(html);
+    if (formats.has('markdown') || formats.has('summary')) markdown = htmlToMarkdown(html);
+    if (formats.has('markdown')) content.markdown = markdown;
     if (formats.has('html')) content.html = html;
   }
   if (formats.has('rawHtml')) content.rawHtml = input.rawHtml;
   // A copy, so the crawler's handling of discoveredLinks cannot alter the stored document.
   if (formats.has('links')) content.links = [...discoveredLinks];
   if (formats.has('screenshot') && input.screenshot !== undefined) content.screenshot = input.screenshot;
-  return { document: { ...content, metadata }, discoveredLinks };
+  return { document: { ...content, metadata }, discoveredLinks, ...(formats.has('summary') && { markdown }) };
 }
 

@@ -26,7 +26,7 @@ const qualitySchema = z.int().min(1).max(100);
 // ---------------------------------------------------------------------------------------------
 
 /** Format types this service produces. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot'] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Format names accepted in their string form. */
@@ -53,6 +53,7 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('html') }),
     z.strictObject({ type: z.literal('rawHtml') }),
     z.strictObject({ type: z.literal('links') }),
+    z.strictObject({ type: z.literal('summary') }),
     screenshotFormatSchema,
   ],
   {

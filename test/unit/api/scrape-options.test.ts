@@ -104,7 +104,6 @@ describe('scrapeOptionsSchema formats', () => {
 
   it.each([
     'json',
-    'summary',
     'changeTracking',
     'images',
     'branding',
@@ -120,7 +119,7 @@ describe('scrapeOptionsSchema formats', () => {
   });
 
   it('names the offending item index', () => {
-    expect(reject({ formats: ['markdown', 'summary'] })).toBe('formats.1: Format "summary" is not supported by this service');
+    expect(reject({ formats: ['markdown', 'json'] })).toBe('formats.1: Format "json" is not supported by this service');
   });
 
   it('rejects two screenshot formats', () => {

@@ -8,8 +8,8 @@ import {
   mergePromptOptions,
   NO_LLM_MESSAGE,
   PROMPT_FAILURE_MESSAGE,
-  type LlmSettings,
 } from '../../../src/features/crawl/prompt-options.ts';
+import type { LlmSettings } from '../../../src/platform/llm/chat-completion.ts';
 
 interface Recorded {
   method?: string;
