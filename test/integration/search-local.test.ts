@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalProvider } from '../../src/features/search/providers/local.ts';
 import { searchQueryOf } from '../../src/features/search/query/search-query-of.ts';
 import { searchRequestSchema } from '../../src/features/search/search-request.ts';
-import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+import { page, startFixtureSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
+import { solidPng } from '../support/png.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
@@ -21,9 +22,10 @@ let other: { teamId: string; apiKey: string };
 const head = (extra: string) => `<meta charset="utf-8">${extra}`;
 const NEWS_LD = JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Rust async explained', datePublished: '2026-11-20T08:00:00Z', image: 'https://cdn.example.net/crab-wide.jpg' });
 
-function siteA(): Record<string, string> {
+function siteA(): Record<string, FixtureResource> {
   return {
-    '/': page('Acme Home', '<h1>Welcome to Acme</h1><p>Tools for builders.</p><img src="/img/logo.png" alt="Acme logo" width="100" height="50"><a href="/blog/rust-async">rust</a> <a href="/blog/old-post">old</a> <a href="/draft">draft</a> <a href="/de/anleitung">de</a> <a href="/page.html">html</a> <a href="https://github.com/acme/tools">gh</a>'),
+    // The banner's size is in no attribute: the index has it from the image itself.
+    '/': page('Acme Home', '<h1>Welcome to Acme</h1><p>Tools for builders.</p><img src="/img/logo.png" alt="Acme logo" width="100" height="50"><img src="/img/banner.png" alt="Acme banner" width="320"><a href="/blog/rust-async">rust</a> <a href="/blog/old-post">old</a> <a href="/draft">draft</a> <a href="/de/anleitung">de</a> <a href="/page.html">html</a> <a href="https://github.com/acme/tools">gh</a>'),
     '/blog/rust-async': page(
       'Rust async explained',
       '<h2>Executors and the tokio runtime</h2><p>Futures are polled by an executor; the tokio runtime schedules tasks.</p><figure><img src="/img/crab.png" alt="Ferris the crab" width="800" height="600"><figcaption>Ferris, mascot of Rust</figcaption></figure><a href="https://github.com/tokio-rs/tokio">tokio</a>',
@@ -33,6 +35,7 @@ function siteA(): Record<string, string> {
     '/draft': page('Draft: release plan', '<p>The release plan for next year. Builders welcome.</p>'),
     '/de/anleitung': '<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Anleitung</title></head><body><p>Die Häuser des Dorfes sind schön und alt.</p></body></html>',
     '/page.html': page('Plain HTML page', '<p>A static html file about builders.</p>'),
+    '/img/banner.png': { headers: { 'content-type': 'image/png' }, body: solidPng(640, 160) },
   };
 }
 
@@ -135,6 +138,7 @@ describe('search over the local index', () => {
     expect((await search({ query: 'mascot', sources: ['images'] })).body.data.images).toHaveLength(1);
     expect((await search({ query: 'imagesize:100x50', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([`${a.url}/img/logo.png`]);
     expect((await search({ query: 'larger:400x300', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([`${a.url}/img/crab.png`]);
+    expect((await search({ query: 'imagesize:640x160', sources: ['images'] })).body.data.images).toMatchObject([{ imageUrl: `${a.url}/img/banner.png`, imageWidth: 640, imageHeight: 160 }]);
     const news = (await search({ query: 'rust', sources: ['news'] })).body.data.news;
     expect(news).toEqual([
       { url: `${a.url}/blog/rust-async`, title: 'Rust async explained', snippet: 'How Rust runs asynchronous code.', date: '2026-11-20T08:00:00.000Z', imageUrl: 'https://cdn.example.net/crab-wide.jpg', position: 1 },

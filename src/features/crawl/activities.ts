@@ -217,7 +217,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       // The index reads the parsed page as the document is built; a page it cannot read is stored unindexed.
       const inspect: BuildDocumentInput['inspect'] = (parsed, links, metadata) => {
         try {
-          entry = pageEntryFromHtml(parsed, { url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType, links, title: metadata.title, description: metadata.description, language: metadata.language });
+          entry = pageEntryFromHtml(parsed, { url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType, links, title: metadata.title, description: metadata.description, language: metadata.language, imageSizes: load.imageSizes });
         } catch (err) {
           log.warn('page not indexed', { crawlId, url: load.finalUrl, error: describeError(err) });
         }
@@ -404,6 +404,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           concurrency: input.concurrency,
           scrapeOptions: so,
           maxPageBytes: config.crawl.maxPageBytes,
+          measureImages: indexing,
           userAgents: network.userAgents,
           proxyServer: await network.proxyServer(),
           explainFailure: network.explainFailure,
@@ -418,7 +419,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             if (failure) return fail(page.target, failure);
             return handleLoad(
               page.target,
-              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot },
+              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot, imageSizes: page.imageSizes },
               { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
             );
           },

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { storableJson } from '../../platform/db/storable.ts';
+import type { ImageSizes } from '../scrape/image-sizes.ts';
 
 export interface CachedLoad {
   finalUrl: string;
@@ -13,6 +14,7 @@ export interface CachedLoad {
   contentType?: string;
   rawHtml?: string;
   screenshot?: string;
+  imageSizes?: ImageSizes;
   pdf?: { markdown: string; html: string; numPages: number; title?: string; metadata: Record<string, string> };
 }
 

@@ -14,6 +14,7 @@ import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
+import { imageSizes, type ImageSizes } from './image-sizes.ts';
 import {
   failedContentType,
   isDownloadError,
@@ -43,6 +44,8 @@ export interface FetchedPage {
   rawHtml: string;
   /** Data URL of the `screenshot` format. */
   screenshot?: string;
+  /** With measureImages: what the browser decoded of the page's images. */
+  imageSizes?: ImageSizes;
   /** Products of scrapeOptions.actions; present only when actions were requested. */
   actions?: ActionResults;
   /** Time spent waiting for a team concurrency slot before navigating (0 without acquireSlot). */
@@ -67,6 +70,8 @@ export interface BrowserScrapeOptions {
   scrapeOptions: ScrapeOptions;
   /** A page whose HTML is larger (UTF-8 bytes) fails without its HTML being read (CRAWL_MAX_PAGE_BYTES). Default: no limit. */
   maxPageBytes?: number;
+  /** Asks the browser the intrinsic size of images whose HTML gives none (for the search index). */
+  measureImages?: boolean;
   /** Both must contain PRODUCT_TOKEN. Default: DEFAULT_USER_AGENTS. */
   userAgents?: UserAgents;
   /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
@@ -125,13 +130,14 @@ function targetOf(ctx: PlaywrightCrawlingContext): ScrapeTarget {
 }
 
 /** After load: waitFor, actions, then the content (HTML first: a screenshot viewport may re-layout the page). */
-async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget, maxPageBytes: number) {
+async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget, maxPageBytes: number, measureImages: boolean) {
   if (so.waitFor > 0) await page.waitForTimeout(Math.min(so.waitFor, budget.remaining()));
   const actions = so.actions?.length ? await runActions(page, so.actions, budget, maxPageBytes) : undefined;
   const rawHtml = await pageHtml(page, budget, maxPageBytes);
   return {
     rawHtml,
     actions,
+    ...(measureImages && { imageSizes: await imageSizes(page, budget) }),
     screenshot: screenshot ? await screenshotDataUrl(page, screenshot, budget) : undefined,
   };
 }
@@ -289,7 +295,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         }
         let captured: Awaited<ReturnType<typeof capture>>;
         try {
-          captured = await budget.race(capture(page, so, screenshot, budget, opts.maxPageBytes ?? Infinity));
+          captured = await budget.race(capture(page, so, screenshot, budget, opts.maxPageBytes ?? Infinity, opts.measureImages ?? false));
         } catch (err) {
           // The same actions, the same budget or the same page would fail the same way again.
           if (err instanceof ActionFailure || err instanceof PageTimeoutError || err instanceof PageTooLargeError) throw new NonRetryableError(err.message);

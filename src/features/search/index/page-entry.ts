@@ -5,6 +5,7 @@
 // to, and its category. Pages are hostile: every walk is iterative and bounded.
 import { categoryOf } from './categories.ts';
 import { textSearchConfig } from './languages.ts';
+import type { ImageSizes } from '../../scrape/image-sizes.ts';
 
 export interface ImageEntry {
   src: string;
@@ -134,7 +135,16 @@ function dimension(value: string | null): number | undefined {
   return Number.isInteger(n) && n > 0 && n < 100_000 ? n : undefined;
 }
 
-function images(doc: Document, base: string): ImageEntry[] {
+/** Attributes when both are there, else what the browser decoded, else whichever attribute there is. */
+function imageSize(img: Element, src: string, decoded: ImageSizes | undefined): Pick<ImageEntry, 'width' | 'height'> {
+  const width = dimension(img.getAttribute('width'));
+  const height = dimension(img.getAttribute('height'));
+  if (width !== undefined && height !== undefined) return { width, height };
+  const intrinsic = decoded && Object.hasOwn(decoded, src) ? decoded[src] : undefined;
+  return intrinsic ? { width: intrinsic[0], height: intrinsic[1] } : { width, height };
+}
+
+function images(doc: Document, base: string, decoded: ImageSizes | undefined): ImageEntry[] {
   const found: ImageEntry[] = [];
   const seen = new Set<string>();
   for (const img of doc.querySelectorAll('img')) {
@@ -144,7 +154,7 @@ function images(doc: Document, base: string): ImageEntry[] {
     seen.add(src);
     const figure = img.closest('figure');
     const context = squash(figure?.querySelector('figcaption')?.textContent ?? img.parentElement?.textContent);
-    found.push({ src, alt: clip(squash(img.getAttribute('alt')), 500), context: clip(context, 300), width: dimension(img.getAttribute('width')), height: dimension(img.getAttribute('height')) });
+    found.push({ src, alt: clip(squash(img.getAttribute('alt')), 500), context: clip(context, 300), ...imageSize(img, src, decoded) });
   }
   return found;
 }
@@ -170,6 +180,8 @@ export interface EntryInput {
   title?: string;
   description?: string;
   language?: string;
+  /** What the browser decoded of the page's images (see scrape/image-sizes.ts). */
+  imageSizes?: ImageSizes;
 }
 
 export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.now()): PageEntry {
@@ -199,7 +211,7 @@ export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.n
     news: ld.news || publishedMeta !== undefined,
     imageUrl: absolute(meta(doc, 'meta[property="og:image"]') ?? ld.image, input.url),
     outboundDomains: [...outbound],
-    images: images(doc, input.url),
+    images: images(doc, input.url, input.imageSizes),
   });
 }
 

@@ -1,0 +1,44 @@
+// The intrinsic sizes of a page's images, for the search index's imagesize: and
+// larger: operators when the HTML gives none: Chromium has decoded the image
+// bytes by the time the page is captured, so asking it costs one round trip and
+// no download. The page runs in the same world and can lie about its own
+// images; that only misdescribes its own entry, and the answer is checked here.
+import type { Page } from 'playwright';
+import type { PageBudget } from './page-budget.ts';
+
+/** Image URL (absolute, as the browser resolved it) -> [width, height] in pixels. */
+export type ImageSizes = Record<string, [number, number]>;
+
+const MAX_IMAGES = 50;
+const MAX_URL_CHARS = 2048;
+const MAX_DIMENSION = 100_000;
+
+const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) < MAX_DIMENSION;
+
+/** Sizes of the loaded images lacking a width or height attribute; {} when the page cannot say (it is navigating, say). */
+export async function imageSizes(page: Page, budget: PageBudget): Promise<ImageSizes> {
+  let found: unknown;
+  try {
+    found = await budget.race(
+      page.evaluate((max) => {
+        const out: [string, number, number][] = [];
+        for (const img of Array.from(document.images)) {
+          if (out.length >= max) break;
+          if (img.getAttribute('width') && img.getAttribute('height')) continue;
+          if (img.naturalWidth > 0 && img.naturalHeight > 0) out.push([img.src, img.naturalWidth, img.naturalHeight]);
+        }
+        return out;
+      }, MAX_IMAGES),
+    );
+  } catch {
+    return {};
+  }
+  const sizes: ImageSizes = {};
+  if (!Array.isArray(found)) return sizes;
+  for (const item of found.slice(0, MAX_IMAGES)) {
+    if (!Array.isArray(item)) continue;
+    const [src, width, height] = item as unknown[];
+    if (typeof src === 'string' && src.length <= MAX_URL_CHARS && valid(width) && valid(height)) sizes[src] = [width, height];
+  }
+  return sizes;
+}
