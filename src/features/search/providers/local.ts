@@ -20,8 +20,12 @@ export interface LocalProviderOptions {
   statementTimeoutMs: number;
 }
 
-/** From this many matching pages on, walking pages in score order beats reading every match (see pages()). */
-const WALK_ABOVE = 2_000;
+/**
+ * How much more a page passed by a walk in score order costs than a match read through the
+ * indexes: the walk reads the page's tsvector (about 1.1x with small tsvectors cached, several times
+ * more from TOAST and for long pages; bench:search at 1,000,000 pages).
+ */
+const WALK_ROW_COST = 4;
 
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
@@ -67,6 +71,19 @@ function visible(alias: string, teamId: string, share: boolean): Prisma.Sql {
   return share ? Prisma.sql`(${a}.team_id = ${teamId}::uuid OR ${a}.shareable)` : Prisma.sql`${a}.team_id = ${teamId}::uuid`;
 }
 
+function timeFilters(q: SearchQuery): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  if (q.time.from) where.push(Prisma.sql`p.published_at >= ${q.time.from.toISOString()}::timestamptz`);
+  if (q.time.to) where.push(Prisma.sql`p.published_at <= ${q.time.to.toISOString()}::timestamptz`);
+  return where;
+}
+
+/** The planner's estimate of the pages matching `where`. */
+async function estimatedRows(tx: Tx, where: Prisma.Sql[]): Promise<number> {
+  const [row] = await tx.$queryRaw<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM search_page p WHERE ${AND(where)}`;
+  return row['QUERY PLAN'][0].Plan['Plan Rows'];
+}
+
 /** Conditions on the page (alias p) from everything but the text terms. */
 function pageFilters(q: SearchQuery, teamId: string, share: boolean): Prisma.Sql[] {
   const where: Prisma.Sql[] = [visible('p', teamId, share)];
@@ -93,8 +110,7 @@ function pageFilters(q: SearchQuery, teamId: string, share: boolean): Prisma.Sql
       WHERE ${visible('r', teamId, share)} AND (r.host = ${q.related} OR r.host LIKE ${`%.${likeEscape(q.related)}`})
     ), '{}')`);
   }
-  if (q.time.from) where.push(Prisma.sql`p.published_at >= ${q.time.from.toISOString()}::timestamptz`);
-  if (q.time.to) where.push(Prisma.sql`p.published_at <= ${q.time.to.toISOString()}::timestamptz`);
+  where.push(...timeFilters(q));
   if (q.categories.length) where.push(Prisma.sql`p.category = ANY(${q.categories}::text[])`);
   return where;
 }
@@ -141,28 +157,38 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
     const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
+    const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
+    // What the walk's own index narrows the pages to: the visible ones, and for date order the date range.
+    const walked = [visible('p', ctx.teamId, opts.sharePublicPages), ...(q.time.sortByDate ? timeFilters(q) : [])];
     return planned(async (tx) => {
-    // How many pages match, counted through the indexes up to WALK_ABOVE, decides the plan:
-    // - fewer than the candidates: all of them, ranked exactly;
-    // - up to WALK_ABOVE: all of them found through the indexes, the best-scored ranked (ordering
-    //   them by score reads no tsvector);
-    // - more: the pages walked in score order find enough matches at once, the first ranked.
-    const [{ matches }] = await tx.$queryRaw<{ matches: number }[]>`SELECT count(*)::int AS matches FROM (SELECT 1 FROM search_page p WHERE ${AND(where)} LIMIT ${WALK_ABOVE}) m`;
-    const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
-    const byScore = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST` : Prisma.sql`p.score DESC`;
-    // The same order as an expression no index provides, so the matches come from the full-text index.
-    const byScoreUnindexed = q.time.sortByDate ? Prisma.sql`(p.published_at + interval '0') DESC NULLS LAST` : Prisma.sql`(p.score + 0) DESC`;
-    const candidates =
-      matches < pool
-        ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)}`
-        : matches < WALK_ABOVE
-          ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(ARRAY(
-              SELECT p.ctid FROM search_page p WHERE ${AND(where)} ORDER BY ${byScoreUnindexed} LIMIT ${pool}))`
-          : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${byScore} LIMIT ${pool}`;
-    return tx.$queryRaw<PageRow[]>`
-      WITH c AS MATERIALIZED (${candidates})
-      SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
-      FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
+      // Two plans; the planner's estimates choose (it cannot: it does not count reading each
+      // page's tsvector, which the walk does for every page it passes):
+      // - read every match through the indexes (no tsvector read) and keep the best `pool` in
+      //   walk order, when there are few enough;
+      // - walk the pages in score (or date) order until `pool` match, when matches are common
+      //   among the pages walked.
+      const matches = await estimatedRows(tx, where);
+      const walkRows = (pool * (await estimatedRows(tx, walked))) / Math.max(matches, 1);
+      let ids: string[] | undefined;
+      if (matches <= walkRows * WALK_ROW_COST) {
+        // An estimate far below the truth stops at the cap, and the walk goes on from there.
+        const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
+        await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
+        const [found] = await tx.$queryRaw<{ n: number; ids: string[] | null }[]>`
+          WITH m AS MATERIALIZED (SELECT p.ctid AS id, p.score, p.published_at FROM search_page p WHERE ${AND(where)} LIMIT ${cap + 1})
+          SELECT count(*)::int AS n, (array_agg(p.id::text ORDER BY ${inWalkOrder}, p.id))[1:${pool}] AS ids FROM m p`;
+        await tx.$executeRaw`SET LOCAL enable_indexscan = on`;
+        if (found.n <= cap) ids = found.ids ?? [];
+      }
+      if (ids?.length === 0) return [];
+      const candidates = ids
+        ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(${ids}::tid[])`
+        : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${inWalkOrder} LIMIT ${pool}`;
+      const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
+      return tx.$queryRaw<PageRow[]>`
+        WITH c AS MATERIALIZED (${candidates})
+        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
+        FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
     });
   }
 
