@@ -18,6 +18,8 @@ export interface LocalProviderOptions {
   candidates: number;
   /** Longest a query of the index may run. */
   statementTimeoutMs: number;
+  /** The walk's cost per page against reading a match (default WALK_ROW_COST); 0 always walks, Infinity always reads every match. */
+  walkRowCost?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface LocalProviderOptions {
  * indexes: the walk reads the page's tsvector (about 1.1x with small tsvectors cached, several times
  * more from TOAST and for long pages; bench:search at 1,000,000 pages).
  */
-const WALK_ROW_COST = 4;
+export const WALK_ROW_COST = 4;
 
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
@@ -170,7 +172,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       const matches = await estimatedRows(tx, where);
       const walkRows = (pool * (await estimatedRows(tx, walked))) / Math.max(matches, 1);
       let ids: string[] | undefined;
-      if (matches <= walkRows * WALK_ROW_COST) {
+      if (matches <= walkRows * (opts.walkRowCost ?? WALK_ROW_COST)) {
         // An estimate far below the truth stops at the cap, and the walk goes on from there.
         const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
         await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
