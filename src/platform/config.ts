@@ -49,6 +49,13 @@ function bool(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${v}"`);
 }
 
+function oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+  const v = str(name);
+  if (v === undefined) return fallback;
+  if (!(values as readonly string[]).includes(v)) throw new Error(`${name} must be ${values.join(' or ')}, got "${v}"`);
+  return v as T;
+}
+
 function searxngUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const url = URL.parse(value);
@@ -185,6 +192,8 @@ export function loadConfig() {
       sitemapMaxUrls: positiveInt('CRAWL_SITEMAP_MAX_URLS', 50_000),
       userAgent: str('CRAWL_USER_AGENT'),
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
+      /** browser: every page in Chromium; auto: over HTTP first, Chromium when the page needs it (scrape/rendering/needs-browser.ts). */
+      rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto'] as const, 'browser'),
       /**
        * Longest URL, and URL key, a crawl admits (characters; both are ASCII once parsed). The key
        * is unique-indexed, and a B-tree entry cannot pass 2,704 bytes, so the cap stays well below.

@@ -137,6 +137,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           WEBHOOK_TIMEOUT_MS: String(config.webhooks.timeoutMs),
           CRAWL_HEARTBEAT_TIMEOUT_MS: String(config.crawl.heartbeatTimeoutMs),
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
+          CRAWL_RENDERING: config.crawl.rendering,
           LOG_LEVEL: 'info',
         },
         stdio: ['ignore', 'pipe', 'inherit'],

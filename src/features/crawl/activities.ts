@@ -39,6 +39,8 @@ import type { BuildDocumentInput } from '../scrape/build-document.ts';
 import { pageEntryFromHtml, pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
 import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
+import { requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
+import { loadOverHttp } from './http-load.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -307,6 +309,28 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
     };
 
+    // CRAWL_RENDERING=auto: a page is fetched over HTTP first unless the request needs a browser.
+    const httpFirst = config.crawl.rendering === 'auto' && requestNeedsBrowser(so) === undefined;
+    /** Hosts whose pages looked script-rendered in this batch: their next pages go straight to the browser. */
+    const scriptedHosts = new Set<string>();
+
+    /** Loads and stores a page without the browser; false when the browser must load it after all. */
+    const loadWithoutBrowser = async (target: ScrapeTarget): Promise<boolean> => {
+      const slot = await acquireSlot(target);
+      try {
+        const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, signal });
+        if ('browser' in http) {
+          if (http.scripted) scriptedHosts.add(new URL(target.url).host);
+          log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
+          return false;
+        }
+        await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+        return true;
+      } finally {
+        await slot.release();
+      }
+    };
+
     /**
      * Claims up to `room` URLs: first what this batch key already holds (a retry), then
      * queued ones, never more than the batch size or the team's balance can pay for.
@@ -343,13 +367,23 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const targets = open.map((r) => ({ url: r.url, key: r.urlKey, cacheKey: cacheKey(r.url, so) }));
       const cached = await lookupCache(db, team.id, targets.map((t) => t.cacheKey), so, zdr);
       const browserTargets: ScrapeTarget[] = [];
+      const httpTargets: ScrapeTarget[] = [];
       for (const t of targets) {
         const hit = cached.get(t.cacheKey);
         if (hit) await handleLoad(t, hit, { fromCache: true });
         else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
         else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
+        else if (httpFirst && !scriptedHosts.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
       }
+      // As many at once as the batch would open pages in the browser.
+      await Promise.all(
+        Array.from({ length: Math.min(input.concurrency, httpTargets.length) }, async () => {
+          for (let t = httpTargets.shift(); t; t = httpTargets.shift()) {
+            if (!(await loadWithoutBrowser(t))) browserTargets.push(t);
+          }
+        }),
+      );
       return browserTargets;
     };
 

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { addressPolicyOf } from './service-endpoints.ts';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
-import { guardedFetch } from './guarded-fetch.ts';
+import { guardedFetch, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../features/scrape/page-context.ts';
 
@@ -20,6 +20,8 @@ export interface CrawlNetwork {
   fetchFile: FetchResource;
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
+  /** A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES. */
+  fetchPage(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<GuardedFetchResult>;
   /** The --proxy-server for Chromium (the guard proxy, started on first use). */
   proxyServer(): Promise<string>;
   explainFailure(url: string): string | undefined;
@@ -54,6 +56,7 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     fetch: fetchAs(userAgents.desktop),
     fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
     fetchAs,
+    fetchPage: (url, opts) => guardedFetch(url, { policy, userAgent: userAgents.desktop, maxBytes: config.crawl.maxPageBytes, ...opts }),
     async proxyServer() {
       proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));
       return (await proxy).url;

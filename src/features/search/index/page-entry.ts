@@ -6,6 +6,7 @@
 import { categoryOf } from './categories.ts';
 import { textSearchConfig } from './languages.ts';
 import type { ImageSizes } from '../../scrape/image-sizes.ts';
+import { visibleText } from '../../scrape/page-text.ts';
 
 export interface ImageEntry {
   src: string;
@@ -43,32 +44,9 @@ const MAX_IMAGES = 50;
 const MAX_HEADINGS = 30;
 const MAX_OUTBOUND = 200;
 const MAX_JSON_LD_CHARS = 200_000;
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD']);
 
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 const squash = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
-
-/** Text of the body, skipping scripts and styles, without recursion (pages nest deep). */
-function bodyText(root: Element | null, max: number): string {
-  if (!root) return '';
-  const parts: string[] = [];
-  let length = 0;
-  const stack: Node[] = [root];
-  while (stack.length > 0 && length < max) {
-    const node = stack.pop()!;
-    if (node.nodeType === 3) {
-      const text = node.textContent ?? '';
-      if (text.trim() !== '') {
-        parts.push(text);
-        length += text.length + 1;
-      }
-    } else if (node.nodeType === 1 && !SKIPPED.has((node as Element).tagName)) {
-      const children = node.childNodes;
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-    }
-  }
-  return clip(squash(parts.join(' ')), max);
-}
 
 function validDate(value: unknown, now: number): Date | null {
   if (typeof value !== 'string' || value.length > 64) return null;
@@ -203,7 +181,7 @@ export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.n
     const linkHost = URL.parse(link)?.hostname.toLowerCase().replace(/^www\./, '');
     if (linkHost && linkHost !== host) outbound.add(linkHost);
   }
-  return entryOf(input, bodyText(doc.body, MAX_BODY_CHARS), {
+  return entryOf(input, visibleText(doc.body, MAX_BODY_CHARS), {
     title: input.title ?? doc.title,
     headings: headings.join(' · '),
     lang,

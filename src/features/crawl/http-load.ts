@@ -1,0 +1,44 @@
+// A page loaded over HTTP instead of in Chromium (CRAWL_RENDERING=auto), or
+// the reason it must go to the browser after all. Anything the HTTP path could
+// answer differently from the browser goes to the browser, failures included,
+// so that a page's document and its errors read the same whichever path it took.
+import type { GuardedFetchResult } from '../../platform/net/guarded-fetch.ts';
+import { parseHtmlDocument } from '../scrape/parse-html.ts';
+import { answerNeedsBrowser, pageNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
+import type { CachedLoad } from './page-cache.ts';
+
+/** `scripted`: the page itself looked script-rendered (not its status, type or a failed fetch). */
+export type HttpLoad = { load: CachedLoad } | { browser: string; scripted: boolean };
+
+export type FetchPage = (url: string, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }) => Promise<GuardedFetchResult>;
+
+/** The charset the answer declares (header, then a <meta> in the first 1,024 bytes), UTF-8 when none or an unknown one. */
+export function decodeHtml(body: Buffer, contentType: string | undefined): string {
+  const declared =
+    /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(declared ?? 'utf-8');
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(body);
+}
+
+export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<HttpLoad> {
+  let res: GuardedFetchResult;
+  try {
+    res = await fetchPage(url, opts);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return { browser: `the HTTP fetch failed (${(err as Error).message})`, scripted: false };
+  }
+  const contentType = res.headers['content-type'];
+  const answered = answerNeedsBrowser(res.status, contentType);
+  if (answered) return { browser: answered, scripted: false };
+  const rawHtml = decodeHtml(res.body, contentType);
+  const scripted = pageNeedsBrowser(parseHtmlDocument(rawHtml));
+  if (scripted) return { browser: scripted, scripted: true };
+  return { load: { finalUrl: res.finalUrl, statusCode: res.status, ...(contentType !== undefined && { contentType }), rawHtml } };
+}

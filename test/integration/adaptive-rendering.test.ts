@@ -1,0 +1,88 @@
+// CRAWL_RENDERING=auto: static pages are fetched over HTTP and converted
+// without Chromium, script-rendered ones still get Chromium, and a client sees
+// the same documents either way. The same site is crawled by a worker in each
+// mode (two harnesses, two copies of the site, so each copy's hits are one
+// mode's requests).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCrawlNetwork } from '../../src/platform/net/outbound-network.ts';
+import { loadOverHttp } from '../../src/features/crawl/http-load.ts';
+import { page, startFixtureSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
+import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
+
+const TEXT = 'Static pages carry their words in the HTML itself, so no browser is needed to read them. ';
+
+function site(): Record<string, FixtureResource> {
+  return {
+    '/': page('Home', `<main><h1>Home</h1><p>${TEXT.repeat(3)}</p><a href="/about">About</a> <a href="/docs/guide?x=1">Guide</a> <a href="/js">JS</a> <a href="/app">App</a></main><script src="/analytics.js"></script>`, '<meta name="description" content="The home page">'),
+    '/about': page('About us', `<main><h2>Who</h2><ul><li>One</li><li>Two</li></ul><p>${TEXT.repeat(2)}</p><a href="/">home</a></main>`),
+    '/docs/guide': page('Guide', `<article><h1>Guide</h1><p>${TEXT.repeat(4)}</p><pre><code>npm start</code></pre><table><tr><th>a</th></tr><tr><td>1</td></tr></table></article>`),
+    // Content a script adds: only a browser has it.
+    '/js': page('Scripted', `<main><p>${TEXT.repeat(3)}</p><div id="late"></div></main><script>document.getElementById('late').textContent = 'Written by JavaScript at load.';</script>`),
+    // An app shell: nothing without the script.
+    '/app': page('App', '<div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Rendered app</h1><p>The app drew this.</p>";</script>'),
+    '/analytics.js': { headers: { 'content-type': 'text/javascript' }, body: 'window.seen = true;' },
+  };
+}
+
+let auto: Harness;
+let browser: Harness;
+let autoSite: FixtureSite;
+let browserSite: FixtureSite;
+
+beforeAll(async () => {
+  [auto, browser] = await Promise.all([startHarness({ crawl: { rendering: 'auto' } }), startHarness({ crawl: { rendering: 'browser' } })]);
+  await Promise.all([auto.startWorker(), browser.startWorker()]);
+  [autoSite, browserSite] = await Promise.all([startFixtureSite(site()), startFixtureSite(site())]);
+});
+
+afterAll(async () => {
+  await Promise.all([autoSite?.close(), browserSite?.close()]);
+  await Promise.all([auto?.stop(), browser?.stop()]);
+});
+
+type Doc = { markdown: string; links: string[]; metadata: Record<string, unknown> & { sourceURL: string } };
+
+async function crawl(h: Harness, s: FixtureSite): Promise<Map<string, Doc>> {
+  const started = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${s.url}/`, sitemap: 'skip', scrapeOptions: { formats: ['markdown', 'links'], maxAge: 0 } } })).json();
+  const status = await waitForCrawl(h, started.id);
+  expect(status.status).toBe('completed');
+  return new Map((status.data as Doc[]).map((d) => [new URL(d.metadata.sourceURL).pathname, d]));
+}
+
+/** What a client reads, with the site's own address (each copy has its port) and the per-crawl fields taken out. */
+function comparable(doc: Doc, s: FixtureSite) {
+  const { scrapeId: _s, concurrencyLimited: _c, concurrencyQueueDurationMs: _q, ...metadata } = doc.metadata;
+  return JSON.parse(JSON.stringify({ markdown: doc.markdown, links: doc.links, metadata }).replaceAll(s.url, 'SITE'));
+}
+
+describe('CRAWL_RENDERING=auto', () => {
+  it('fetches static pages over HTTP only, renders script-written ones, and gives the same documents as the browser', async () => {
+    const [viaAuto, viaBrowser] = await Promise.all([crawl(auto, autoSite), crawl(browser, browserSite)]);
+    expect([...viaAuto.keys()].sort()).toEqual(['/', '/about', '/app', '/docs/guide', '/js']);
+    expect([...viaBrowser.keys()].sort()).toEqual([...viaAuto.keys()].sort());
+    for (const path of viaAuto.keys()) {
+      expect(comparable(viaAuto.get(path)!, autoSite), path).toEqual(comparable(viaBrowser.get(path)!, browserSite));
+    }
+    expect(viaAuto.get('/js')!.markdown).toContain('Written by JavaScript at load.');
+    expect(viaAuto.get('/app')!.markdown).toContain('Rendered app');
+    // Static pages: one request each (the HTTP fetch), and their scripts were never loaded.
+    for (const path of ['/', '/about', '/docs/guide']) expect(autoSite.hits.get(path), path).toBe(1);
+    expect(autoSite.hits.get('/analytics.js')).toBeUndefined();
+    // Script-written pages: the HTTP fetch, then the browser.
+    for (const path of ['/js', '/app']) expect(autoSite.hits.get(path), path).toBe(2);
+    // The browser-only worker loaded every page in Chromium, scripts included.
+    expect(browserSite.hits.get('/analytics.js')).toBe(1);
+  });
+
+  it('fetches over HTTP through the address guard: a private address is never connected to', async () => {
+    const network = createCrawlNetwork({ ...auto.config, crawl: { ...auto.config.crawl, allowPrivateAddresses: false } });
+    try {
+      const before = autoSite.hits.get('/about') ?? 0;
+      const result = await loadOverHttp(`${autoSite.url}/about`, network.fetchPage, { timeoutMs: 5000 });
+      expect(result).toMatchObject({ scripted: false, browser: expect.stringMatching(/^the HTTP fetch failed \(.*(private|blocked|not allowed).*\)$/i) });
+      expect(autoSite.hits.get('/about') ?? 0).toBe(before);
+    } finally {
+      await network.close();
+    }
+  });
+});
