@@ -318,7 +318,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const loadWithoutBrowser = async (target: ScrapeTarget): Promise<boolean> => {
       const slot = await acquireSlot(target);
       try {
-        const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, signal });
+        const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal });
         if ('browser' in http) {
           if (http.scripted) scriptedHosts.add(new URL(target.url).host);
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });

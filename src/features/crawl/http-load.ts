@@ -10,7 +10,15 @@ import type { CachedLoad } from './page-cache.ts';
 /** `scripted`: the page itself looked script-rendered (not its status, type or a failed fetch). */
 export type HttpLoad = { load: CachedLoad } | { browser: string; scripted: boolean };
 
-export type FetchPage = (url: string, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }) => Promise<GuardedFetchResult>;
+export type FetchPage = (url: string, opts: FetchPageOptions) => Promise<GuardedFetchResult>;
+
+export interface FetchPageOptions {
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  /** scrapeOptions.skipTlsVerification (unset: true), as the browser is told. */
+  insecureTls?: boolean;
+  signal?: AbortSignal;
+}
 
 /** The charset the answer declares (header, then a <meta> in the first 1,024 bytes), UTF-8 when none or an unknown one. */
 export function decodeHtml(body: Buffer, contentType: string | undefined): string {
@@ -26,7 +34,7 @@ export function decodeHtml(body: Buffer, contentType: string | undefined): strin
   return decoder.decode(body);
 }
 
-export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<HttpLoad> {
+export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: FetchPageOptions): Promise<HttpLoad> {
   let res: GuardedFetchResult;
   try {
     res = await fetchPage(url, opts);

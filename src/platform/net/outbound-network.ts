@@ -21,7 +21,7 @@ export interface CrawlNetwork {
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
   /** A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES. */
-  fetchPage(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<GuardedFetchResult>;
+  fetchPage(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal }): Promise<GuardedFetchResult>;
   /** The --proxy-server for Chromium (the guard proxy, started on first use). */
   proxyServer(): Promise<string>;
   explainFailure(url: string): string | undefined;
