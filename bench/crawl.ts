@@ -123,7 +123,8 @@ async function main() {
       // The address guard stays on, as in production; only the site's address is let through.
       CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
       // CRAWL_RENDERING=auto npm run bench:crawl: the bench pages edit their DOM by script, so the rule
-      // sends them to Chromium (after one HTTP fetch per batch, then by host); this measures that overhead.
+      // sends them to Chromium (the first pages a batch claims are fetched over HTTP first; from then on
+      // their host goes straight to Chromium); this measures that overhead.
       CRAWL_RENDERING: RENDERING,
       LOG_LEVEL: 'info',
     });
