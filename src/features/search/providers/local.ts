@@ -163,8 +163,9 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     // What the walk's own index narrows the pages to: the visible ones, and for date order the date range.
     const walked = [visible('p', ctx.teamId, opts.sharePublicPages), ...(q.time.sortByDate ? timeFilters(q) : [])];
     return planned(async (tx) => {
-      // Two plans; the planner's estimates choose (it cannot: it does not count reading each
-      // page's tsvector, which the walk does for every page it passes):
+      // Two plans, chosen here from the planner's estimates (the planner cannot choose between
+      // them itself: it does not count reading each page's tsvector, which the walk does for
+      // every page it passes):
       // - read every match through the indexes (no tsvector read) and keep the best `pool` in
       //   walk order, when there are few enough;
       // - walk the pages in score (or date) order until `pool` match, when matches are common
@@ -173,7 +174,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       const walkRows = (pool * (await estimatedRows(tx, walked))) / Math.max(matches, 1);
       let ids: string[] | undefined;
       if (matches <= walkRows * (opts.walkRowCost ?? WALK_ROW_COST)) {
-        // An estimate far below the truth stops at the cap, and the walk goes on from there.
+        // An estimate far below the truth stops at the cap, and the walk is used instead.
         const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
         await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
         const [found] = await tx.$queryRaw<{ n: number; ids: string[] | null }[]>`
