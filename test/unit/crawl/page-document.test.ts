@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { documentFromLoad } from '../../../src/features/crawl/page-document.ts';
+import { extractiveSummary } from '../../../src/features/scrape/summary/extractive-summary.ts';
+import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
+
+const PROSE = 'Durable crawls survive the crash of every worker that runs them. Each page is stored exactly once, whatever restarts.';
+
+describe('documentFromLoad and the summary format', () => {
+  it('summarizes an HTML page from its markdown, present or not', async () => {
+    const load = { finalUrl: 'https://a.test/', statusCode: 200, rawHtml: `<html><body><main><h1>Crawls</h1><p>${PROSE}</p></main></body></html>` };
+    const only = await documentFromLoad(load, scrapeOptionsSchema.parse({ formats: ['summary'] }), { sourceURL: load.finalUrl });
+    expect(only.document.summary).toBe(PROSE);
+    expect(only.document).not.toHaveProperty('markdown');
+    const both = await documentFromLoad(load, scrapeOptionsSchema.parse({ formats: ['markdown', 'summary'] }), { sourceURL: load.finalUrl });
+    expect(both.document.markdown).toContain('# Crawls');
+    expect(both.document.summary).toBe(PROSE);
+  });
+
+  it('summarizes a PDF from its text', async () => {
+    const pdf = { markdown: `# Report\n\n${PROSE}`, html: '', numPages: 1, metadata: {} };
+    const load = { finalUrl: 'https://a.test/r.pdf', statusCode: 200, contentType: 'application/pdf', pdf };
+    const built = await documentFromLoad(load, scrapeOptionsSchema.parse({ formats: ['summary'] }), { sourceURL: load.finalUrl });
+    expect(built.document.summary).toBe(extractiveSummary(pdf.markdown));
+    expect(built.document.summary).toContain('stored exactly once');
+  });
+
+  it('adds no summary unless asked', async () => {
+    const load = { finalUrl: 'https://a.test/', statusCode: 200, rawHtml: `<p>${PROSE}</p>` };
+    const built = await documentFromLoad(load, scrapeOptionsSchema.parse({ formats: ['markdown'] }), { sourceURL: load.finalUrl });
+    expect(built.document).not.toHaveProperty('summary');
+    expect(built.markdown).toBeUndefined();
+  });
+});
