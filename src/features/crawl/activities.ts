@@ -41,6 +41,7 @@ import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { loadOverHttp } from './http-load.ts';
+import { BoundedMap } from '../../platform/bounded-map.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -65,6 +66,10 @@ export interface ScrapeBatchResult {
   /** The batch stopped claiming to give its browser to another crawl (fair share); its crawl has more to do. */
   yielded?: boolean;
 }
+
+/** Crawls whose script-rendered hosts a worker remembers (CRAWL_RENDERING=auto), and hosts per crawl. */
+const SCRIPTED_HOST_CRAWLS = 1_000;
+const SCRIPTED_HOSTS_PER_CRAWL = 10_000;
 
 /**
  * How long a batch with nothing to do waits for other batches of its crawl to find
@@ -107,6 +112,12 @@ export const CREDITS_WARNING = 'The crawl stopped early because the team ran out
 export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
   const network = givenNetwork ?? createCrawlNetwork(config);
   const browser = chromiumLaunch(config.chromium);
+  /**
+   * CRAWL_RENDERING=auto: hosts whose pages looked script-rendered, per crawl, so that the crawl's
+   * later batches on this worker send them straight to Chromium. Only an optimisation: a worker that
+   * restarts, or another worker, learns it again from one page.
+   */
+  const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
 
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
@@ -311,8 +322,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     // CRAWL_RENDERING=auto: a page is fetched over HTTP first unless the request needs a browser.
     const httpFirst = config.crawl.rendering === 'auto' && requestNeedsBrowser(so) === undefined;
-    /** Hosts whose pages looked script-rendered in this batch: their next pages go straight to the browser. */
-    const scriptedHosts = new Set<string>();
+    const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
 
     /** Loads and stores a page without the browser; false when the browser must load it after all. */
     const loadWithoutBrowser = async (target: ScrapeTarget): Promise<boolean> => {
@@ -320,7 +330,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       try {
         const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal });
         if ('browser' in http) {
-          if (http.scripted) scriptedHosts.add(new URL(target.url).host);
+          if (http.scripted && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
           return false;
         }
@@ -373,7 +383,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         if (hit) await handleLoad(t, hit, { fromCache: true });
         else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
         else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
-        else if (httpFirst && !scriptedHosts.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
+        else if (httpFirst && !scripted.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
       }
       // As many at once as the batch would open pages in the browser.

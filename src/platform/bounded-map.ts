@@ -1,0 +1,20 @@
+// A Map that forgets its least recently used keys beyond a size, for
+// per-process memories that must not grow with every job ever seen.
+export class BoundedMap<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  /** The value for `key`, made by `make` when missing; either way `key` becomes the most recent. */
+  getOrSet(key: K, make: () => V): V {
+    const value = this.entries.has(key) ? this.entries.get(key)! : make();
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
