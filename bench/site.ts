@@ -2,9 +2,13 @@
 // table, a list, a stylesheet and a small script that edits the DOM, so the
 // browser has real rendering to do). Page i links to its two children in a
 // tree plus two neighbours, so discovery keeps the crawler busy from the start.
+// BENCH_STATIC=1 leaves the script out: every page converts the same without a
+// browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
 import { startFixtureSite, type FixtureSite } from '../test/support/fixture-site.ts';
 
 const STYLE = 'body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px}nav a{margin-right:1em}';
+
+const STATIC = process.env.BENCH_STATIC === '1';
 
 function benchPage(i: number, n: number): string {
   const path = (k: number) => (k === 0 ? '/' : `/page/${k}`);
@@ -16,7 +20,7 @@ function benchPage(i: number, n: number): string {
 <body><nav><a href="/">Home</a>${links.join('')}</nav><main><h1>Bench page ${i}</h1>${paragraphs}
 <h2>Data</h2><table><tr><th>id</th><th>value</th><th>label</th></tr>${rows}</table>
 <ul>${Array.from({ length: 8 }, (_, l) => `<li>List item ${l}</li>`).join('')}</ul><div id="late"></div></main>
-<script>document.getElementById('late').textContent = 'Rendered by script on page ${i}';</script></body></html>`;
+${STATIC ? '' : `<script>document.getElementById('late').textContent = 'Rendered by script on page ${i}';</script>`}</body></html>`;
 }
 
 export function benchSite(n: number): Promise<FixtureSite> {
