@@ -122,9 +122,9 @@ async function main() {
       WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
       // The address guard stays on, as in production; only the site's address is let through.
       CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1',
-      // CRAWL_RENDERING=auto npm run bench:crawl: the bench pages edit their DOM by script, so the rule
-      // sends them to Chromium (the first pages a batch claims are fetched over HTTP first; from then on
-      // their host goes straight to Chromium); this measures that overhead.
+      // CRAWL_RENDERING=auto: with BENCH_STATIC=1 every page takes the HTTP path; without it the pages
+      // edit their DOM by script, so the first ones are fetched over HTTP and then go to Chromium, and
+      // from then on their host goes straight to Chromium (this measures that overhead).
       CRAWL_RENDERING: RENDERING,
       LOG_LEVEL: 'info',
     });
