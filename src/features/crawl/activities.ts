@@ -18,7 +18,7 @@ import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFa
 import { fetchRobotsTxt } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
-import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
+import { describeError, REFILL_POLL_MS, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
 import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
 import { crawlWebhook, writeCrawlEvent } from '../webhooks/crawl-events.ts';
@@ -440,8 +440,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         .finally(() => (asking = false));
     }, YIELD_CHECK_MS);
     try {
-      const first = await moreTargets(2 * input.concurrency);
-      if (first.targets.length > 0 || !first.exhausted) {
+      let first = await moreTargets(2 * input.concurrency);
+      // CRAWL_RENDERING=auto: the supply settles static pages itself, so Chromium starts only once a page needs it.
+      while (httpFirst && first.targets.length === 0 && !first.exhausted && !signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, REFILL_POLL_MS));
+        first = await moreTargets(2 * input.concurrency);
+      }
+      if (!signal.aborted && (first.targets.length > 0 || !first.exhausted)) {
         const browserStarted = performance.now();
         await scrapeWithBrowser(first.targets, {
           browser,

@@ -60,7 +60,7 @@ export interface TargetSupply {
 }
 
 /** How often a batch whose source had nothing asks again (besides after every page it stores). */
-const REFILL_POLL_MS = 250;
+export const REFILL_POLL_MS = 250;
 
 export interface BrowserScrapeOptions {
   /** How Chromium starts (sandbox, user, environment, flags): src/platform/browser/chromium-launch.ts. */
