@@ -206,7 +206,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       progress();
     };
 
-    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean }) => {
+    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean; parsed?: Document }) => {
       const depth = depthOf.get(target.key) ?? 0;
       const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, ctx.norm) };
       if (final.urlKey !== target.key) {
@@ -236,7 +236,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         }
       };
       try {
-        const built = await documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, llm, ...(indexing && { inspect }) });
+        const built = await documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, parsed: extras.parsed, llm, ...(indexing && { inspect }) });
         discoveredLinks = built.discoveredLinks;
         if (indexing && load.pdf) {
           entry = pageEntryFromText({ url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown });
@@ -334,7 +334,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
           return false;
         }
-        await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+        await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false, parsed: http.parsed });
         return true;
       } finally {
         await slot.release();

@@ -8,7 +8,7 @@ import { answerNeedsBrowser, pageNeedsBrowser } from '../scrape/rendering/needs-
 import type { CachedLoad } from './page-cache.ts';
 
 /** `scripted`: the page itself looked script-rendered (not its status, type or a failed fetch). */
-export type HttpLoad = { load: CachedLoad } | { browser: string; scripted: boolean };
+export type HttpLoad = { load: CachedLoad; parsed: Document } | { browser: string; scripted: boolean };
 
 export type FetchPage = (url: string, opts: FetchPageOptions) => Promise<GuardedFetchResult>;
 
@@ -46,7 +46,8 @@ export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: Fetc
   const answered = answerNeedsBrowser(res.status, contentType);
   if (answered) return { browser: answered, scripted: false };
   const rawHtml = decodeHtml(res.body, contentType);
-  const scripted = pageNeedsBrowser(parseHtmlDocument(rawHtml));
+  const parsed = parseHtmlDocument(rawHtml);
+  const scripted = pageNeedsBrowser(parsed);
   if (scripted) return { browser: scripted, scripted: true };
-  return { load: { finalUrl: res.finalUrl, statusCode: res.status, ...(contentType !== undefined && { contentType }), rawHtml } };
+  return { load: { finalUrl: res.finalUrl, statusCode: res.status, ...(contentType !== undefined && { contentType }), rawHtml }, parsed };
 }

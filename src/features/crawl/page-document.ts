@@ -12,6 +12,8 @@ export interface LoadExtras {
   actions?: unknown;
   /** Set when the page waited for a slot of the team's concurrency limit. */
   queuedMs?: number;
+  /** See BuildDocumentInput.parsed. */
+  parsed?: Document;
   /** See BuildDocumentInput.inspect (HTML pages only). */
   inspect?: BuildDocumentInput['inspect'];
   /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
@@ -57,6 +59,7 @@ export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extr
         excludeTags: so.excludeTags,
         removeBase64Images: so.removeBase64Images,
         screenshot: load.screenshot,
+        parsed: extras.parsed,
         inspect: extras.inspect,
       });
   const { document } = built;

@@ -44,6 +44,8 @@ export interface BuildDocumentInput {
   excludeTags?: string[];
   removeBase64Images: boolean;
   screenshot?: string;
+  /** `rawHtml` already parsed (the HTTP path parses it to decide whether it needs a browser). */
+  parsed?: Document;
   /** Sees the parsed page, its links and metadata once they are known (the search index reads them there). */
   inspect?(parsed: Document, links: string[], metadata: PageMetadata): void;
 }
@@ -68,7 +70,7 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Checked whatever the formats, so a bad selector fails the same way for every request.
   assertValidSelectors([...(input.includeTags ?? []), ...(input.excludeTags ?? [])]);
   const formats = new Set(input.formats);
-  const parsed = parseHtmlDocument(input.rawHtml);
+  const parsed = input.parsed ?? parseHtmlDocument(input.rawHtml);
   const discoveredLinks = extractLinks(parsed, input.url);
 
   const pageMetaTags = Object.entries(extractMetadata(parsed)).filter(([key]) => !SERVICE_METADATA_KEYS.has(key));
