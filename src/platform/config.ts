@@ -192,8 +192,11 @@ export function loadConfig() {
       sitemapMaxUrls: positiveInt('CRAWL_SITEMAP_MAX_URLS', 50_000),
       userAgent: str('CRAWL_USER_AGENT'),
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
-      /** browser: every page in Chromium; auto: over HTTP first, Chromium when the page needs it (scrape/rendering/needs-browser.ts). */
-      rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto'] as const, 'browser'),
+      /**
+       * browser: every page in Chromium; auto: over HTTP first, Chromium when the page needs it
+       * (scrape/rendering/needs-browser.ts); http: never Chromium (requests that need it are refused).
+       */
+      rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto', 'http'] as const, 'browser'),
       /**
        * Longest URL, and URL key, a crawl admits (characters; both are ASCII once parsed). The key
        * is unique-indexed, and a B-tree entry cannot pass 2,704 bytes, so the cap stays well below.

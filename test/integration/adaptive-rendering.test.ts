@@ -1,8 +1,8 @@
 // CRAWL_RENDERING=auto: static pages are fetched over HTTP and converted
 // without Chromium, script-rendered ones still get Chromium, and a client sees
-// the same documents either way. The same site is crawled by a worker in each
-// mode (two harnesses, two copies of the site, so each copy's hits are one
-// mode's requests).
+// the same documents either way. CRAWL_RENDERING=http: no page ever reaches
+// Chromium. The same site is crawled by a worker in each mode (a harness and a
+// copy of the site per mode, so each copy's hits are one mode's requests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlNetwork } from '../../src/platform/net/outbound-network.ts';
 import { loadOverHttp } from '../../src/features/crawl/http-load.ts';
@@ -26,18 +26,24 @@ function site(): Record<string, FixtureResource> {
 
 let auto: Harness;
 let browser: Harness;
+let httpOnly: Harness;
 let autoSite: FixtureSite;
 let browserSite: FixtureSite;
+let httpSite: FixtureSite;
 
 beforeAll(async () => {
-  [auto, browser] = await Promise.all([startHarness({ crawl: { rendering: 'auto' } }), startHarness({ crawl: { rendering: 'browser' } })]);
-  await Promise.all([auto.startWorker(), browser.startWorker()]);
-  [autoSite, browserSite] = await Promise.all([startFixtureSite(site()), startFixtureSite(site())]);
+  [auto, browser, httpOnly] = await Promise.all([
+    startHarness({ crawl: { rendering: 'auto' } }),
+    startHarness({ crawl: { rendering: 'browser' } }),
+    startHarness({ crawl: { rendering: 'http' } }),
+  ]);
+  await Promise.all([auto.startWorker(), browser.startWorker(), httpOnly.startWorker()]);
+  [autoSite, browserSite, httpSite] = await Promise.all([startFixtureSite(site()), startFixtureSite(site()), startFixtureSite(site())]);
 });
 
 afterAll(async () => {
-  await Promise.all([autoSite?.close(), browserSite?.close()]);
-  await Promise.all([auto?.stop(), browser?.stop()]);
+  await Promise.all([autoSite?.close(), browserSite?.close(), httpSite?.close()]);
+  await Promise.all([auto?.stop(), browser?.stop(), httpOnly?.stop()]);
 });
 
 type Doc = { markdown: string; links: string[]; metadata: Record<string, unknown> & { sourceURL: string } };
@@ -91,6 +97,43 @@ describe('CRAWL_RENDERING=auto', () => {
       const result = await loadOverHttp(`${autoSite.url}/about`, network.fetchPage, { timeoutMs: 5000 });
       expect(result).toMatchObject({ scripted: false, browser: expect.stringMatching(/^the HTTP fetch failed \(.*(private|blocked|not allowed).*\)$/i) });
       expect(autoSite.hits.get('/about') ?? 0).toBe(before);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('CRAWL_RENDERING=http', () => {
+  it('never opens a page in Chromium: static pages read as in the browser, scripts never run', async () => {
+    const [viaHttp, viaBrowser] = await Promise.all([crawl(httpOnly, httpSite), crawl(browser, browserSite)]);
+    expect([...viaHttp.keys()].sort()).toEqual(['/', '/about', '/app', '/docs/guide', '/js']);
+    for (const path of ['/', '/about', '/docs/guide']) {
+      expect(comparable(viaHttp.get(path)!, httpSite), path).toEqual(comparable(viaBrowser.get(path)!, browserSite));
+    }
+    expect(viaHttp.get('/js')!.markdown).toContain('Static pages carry their words');
+    expect(viaHttp.get('/js')!.markdown).not.toContain('Written by JavaScript');
+    expect(viaHttp.get('/app')!.markdown).not.toContain('Rendered app');
+    for (const path of ['/', '/about', '/docs/guide', '/js', '/app']) {
+      expect(httpSite.hits.get(path), path).toBe(1);
+      expect(httpSite.headers.get(path)?.['sec-fetch-dest'], path).toBeUndefined();
+    }
+    expect(httpSite.hits.get('/analytics.js')).toBeUndefined();
+  });
+
+  it('refuses a request that needs a browser with a 400, before any job is made', async () => {
+    const res = await httpOnly.api('/v2/crawl', { method: 'POST', json: { url: `${httpSite.url}/`, scrapeOptions: { formats: ['screenshot'] } } });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.code).toBe('BROWSER_REQUIRED');
+    expect(body.error).toBe('The request asks for a screenshot, which needs a browser, and this deployment renders pages without one (CRAWL_RENDERING=http)');
+  });
+
+  it('fails a page whose fetch the address guard refuses, with the guard\'s reason', async () => {
+    const network = createCrawlNetwork({ ...httpOnly.config, crawl: { ...httpOnly.config.crawl, allowPrivateAddresses: false } });
+    try {
+      const before = httpSite.hits.get('/about') ?? 0;
+      await expect(loadOverHttp(`${httpSite.url}/about`, network.fetchPage, { timeoutMs: 5000 }, 'http')).rejects.toThrow(/private|blocked|not allowed/i);
+      expect(httpSite.hits.get('/about') ?? 0).toBe(before);
     } finally {
       await network.close();
     }

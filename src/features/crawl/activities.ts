@@ -31,7 +31,7 @@ import { chargeEndpoint, discoversLinks, jobKind } from './job-kind.ts';
 import { notifyJobEnded } from './job-events.ts';
 import { FrontierState } from './frontier-state.ts';
 import { isTooLong, tooLongReason } from './url-length.ts';
-import { fileTooLargeMessage, pageTooLargeMessage } from '../scrape/page-size.ts';
+import { fileTooLargeMessage, pageOverLimitMessage, pageTooLargeMessage } from '../scrape/page-size.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { storableText } from '../../platform/db/storable.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
@@ -39,7 +39,7 @@ import type { BuildDocumentInput } from '../scrape/build-document.ts';
 import { pageEntryFromHtml, pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
 import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
-import { requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
+import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { loadOverHttp } from './http-load.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 
@@ -320,25 +320,36 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       }
     };
 
-    // CRAWL_RENDERING=auto: a page is fetched over HTTP first unless the request needs a browser.
-    const httpFirst = config.crawl.rendering === 'auto' && requestNeedsBrowser(so) === undefined;
+    // CRAWL_RENDERING=auto: a page is fetched over HTTP first unless the request needs a browser;
+    // http: every page is, and a request that needs a browser fails its pages (the gateway refuses it).
+    const rendering = config.crawl.rendering;
+    const browserRequired = requestNeedsBrowser(so);
+    const httpFirst = rendering !== 'browser' && browserRequired === undefined;
     const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
 
     /** Loads and stores a page without the browser; false when the browser must load it after all. */
     const loadWithoutBrowser = async (target: ScrapeTarget): Promise<boolean> => {
       const slot = await acquireSlot(target);
+      let file = false;
       try {
-        const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal });
+        const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal }, rendering === 'http' ? 'http' : 'auto');
         if ('browser' in http) {
           if (http.scripted && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
           return false;
         }
-        await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false, parsed: http.parsed });
-        return true;
+        if ('file' in http) file = true;
+        else await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false, parsed: http.parsed });
+      } catch (err) {
+        // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
+        if (signal.aborted) throw err;
+        await fail(target, err instanceof ResponseTooLargeError ? pageOverLimitMessage(config.crawl.maxPageBytes) : describeError(err));
       } finally {
         await slot.release();
       }
+      // As the browser path does with a download: fetched again, with the file limits.
+      if (file) await loadOutsideBrowser(target);
+      return true;
     };
 
     /**
@@ -382,6 +393,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         const hit = cached.get(t.cacheKey);
         if (hit) await handleLoad(t, hit, { fromCache: true });
         else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
+        else if (rendering === 'http' && browserRequired) await fail(t, renderingRefusal(browserRequired));
         else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
         else if (httpFirst && !scripted.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
@@ -441,8 +453,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     }, YIELD_CHECK_MS);
     try {
       let first = await moreTargets(2 * input.concurrency);
-      // CRAWL_RENDERING=auto: the supply settles static pages itself, so Chromium starts only once a page needs it.
-      while (httpFirst && first.targets.length === 0 && !first.exhausted && !signal.aborted) {
+      // CRAWL_RENDERING=auto: the supply settles static pages itself, so Chromium starts only once a page
+      // needs it; under http no page ever does.
+      while ((httpFirst || rendering === 'http') && first.targets.length === 0 && !first.exhausted && !signal.aborted) {
         await new Promise((resolve) => setTimeout(resolve, REFILL_POLL_MS));
         first = await moreTargets(2 * input.concurrency);
       }

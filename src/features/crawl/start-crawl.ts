@@ -11,6 +11,7 @@ import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { DomainError } from '../../platform/domain-error.ts';
+import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { assertValidSelectors, InvalidSelectorError } from '../scrape/clean-html.ts';
 import { insufficientCredits } from '../../platform/usage/credits.ts';
 import { BlockedAddressError } from '../../platform/net/address-policy.ts';
@@ -119,6 +120,8 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
     job.idempotencyKey === undefined ? null : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
   const earlier = await byKey();
   if (earlier) return { id: earlier.id, existing: true };
+  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
+  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   const id = uuidv7();
   try {

@@ -23,8 +23,17 @@ export function documentTooLargeMessage(bytes: number, limit: number): string {
   return `${overLimit("The page's document (every requested format together)", bytes, limit, 'CRAWL_MAX_DOCUMENT_BYTES')}; ask for fewer formats`;
 }
 
+/** For a body cut off at the limit, whose full size is unknown. */
+function largerThan(what: string, limit: number, setting: string): string {
+  return `${what} is larger than the ${amount(limit, Math.round)} limit (${setting})`;
+}
+
 export function fileTooLargeMessage(limit: number): string {
-  return `The file is larger than the ${amount(limit, Math.round)} limit (CRAWL_MAX_FILE_BYTES)`;
+  return largerThan('The file', limit, 'CRAWL_MAX_FILE_BYTES');
+}
+
+export function pageOverLimitMessage(limit: number): string {
+  return largerThan('The page', limit, 'CRAWL_MAX_PAGE_BYTES');
 }
 
 /** The page's HTML is over CRAWL_MAX_PAGE_BYTES: the page fails without being read in full. */

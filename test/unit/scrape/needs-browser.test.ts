@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtml } from '../../../src/features/crawl/http-load.ts';
+import { decodeHtml, loadOverHttp, type FetchPage } from '../../../src/features/crawl/http-load.ts';
 import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
 import { answerNeedsBrowser, MIN_STATIC_TEXT, pageNeedsBrowser, requestNeedsBrowser } from '../../../src/features/scrape/rendering/needs-browser.ts';
 import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
@@ -67,6 +67,34 @@ describe('requestNeedsBrowser and answerNeedsBrowser', () => {
     expect(answerNeedsBrowser(503, 'text/html')).toBe('HTTP 503');
     expect(answerNeedsBrowser(200, 'application/json')).toBe('content type application/json');
     expect(answerNeedsBrowser(200, 'application/pdf')).toBe('content type application/pdf');
+    expect(answerNeedsBrowser(200, '')).toBeUndefined();
+    expect(answerNeedsBrowser(200, 'Application/XHTML+XML')).toBeUndefined();
+  });
+});
+
+describe('loadOverHttp', () => {
+  const answer = (status: number, contentType: string | undefined, body: string): FetchPage => async () => ({
+    status,
+    finalUrl: 'https://example.com/p',
+    redirects: [],
+    headers: contentType === undefined ? {} : ({ 'content-type': contentType } as Record<string, string>),
+    body: Buffer.from(body),
+  });
+  const shell = '<!doctype html><html><body><div id="root"></div><script>document.getElementById("root").innerHTML = "x"</script></body></html>';
+
+  it('auto: sends a script-rendered page, a refused fetch and a bot-filter status to the browser', async () => {
+    expect(await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 })).toEqual({ browser: 'little text besides scripts', scripted: true });
+    expect(await loadOverHttp('https://example.com/p', answer(429, 'text/html', '<p>slow down</p>'), { timeoutMs: 1000 })).toEqual({ browser: 'HTTP 429', scripted: false });
+    const refused = async () => Promise.reject(new Error('refused'));
+    expect(await loadOverHttp('https://example.com/p', refused, { timeoutMs: 1000 })).toEqual({ browser: 'the HTTP fetch failed (refused)', scripted: false });
+  });
+
+  it('http: takes every HTML answer as it is, loads other types as files and lets a failed fetch fail', async () => {
+    const shellLoad = await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 }, 'http');
+    expect(shellLoad).toMatchObject({ load: { statusCode: 200, rawHtml: shell, finalUrl: 'https://example.com/p' } });
+    expect(await loadOverHttp('https://example.com/p', answer(429, undefined, '<p>slow down</p>'), { timeoutMs: 1000 }, 'http')).toMatchObject({ load: { statusCode: 429 } });
+    expect(await loadOverHttp('https://example.com/p', answer(200, 'application/pdf', '%PDF-1.4'), { timeoutMs: 1000 }, 'http')).toEqual({ file: 'content type application/pdf' });
+    await expect(loadOverHttp('https://example.com/p', async () => Promise.reject(new Error('refused')), { timeoutMs: 1000 }, 'http')).rejects.toThrow('refused');
   });
 });
 

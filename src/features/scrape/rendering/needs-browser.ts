@@ -36,11 +36,26 @@ export function requestNeedsBrowser(so: ScrapeOptions): string | undefined {
   return undefined;
 }
 
+/** A Content-Type header's media type, lower case; 'none' when the answer has none. */
+export function mediaType(contentType: string | undefined): string {
+  return contentType?.split(';')[0]!.trim().toLowerCase() || 'none';
+}
+
+/** An answer without a type is taken for HTML, as browsers sniff it. */
+export function isHtmlType(contentType: string | undefined): boolean {
+  const type = mediaType(contentType);
+  return type === 'none' || type === 'text/html' || type === 'application/xhtml+xml';
+}
+
+/** A page's failure when the request needs a browser and CRAWL_RENDERING=http runs none. */
+export function renderingRefusal(reason: string): string {
+  return `The request asks for ${reason}, which needs a browser, and this deployment renders pages without one (CRAWL_RENDERING=http)`;
+}
+
 /** Why an HTTP answer cannot stand for what the browser would show, or undefined. */
 export function answerNeedsBrowser(status: number, contentType: string | undefined): string | undefined {
   if (BROWSER_CHALLENGE_STATUSES.has(status)) return `HTTP ${status}`;
-  const type = contentType?.split(';')[0].trim().toLowerCase();
-  if (type !== undefined && type !== 'text/html' && type !== 'application/xhtml+xml') return `content type ${type}`;
+  if (!isHtmlType(contentType)) return `content type ${mediaType(contentType)}`;
   return undefined;
 }
 
