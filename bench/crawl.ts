@@ -3,7 +3,8 @@
 // by a bare Crawlee PlaywrightCrawler with the same browser settings, in
 // BENCH_ROUNDS (3) alternating rounds of one run, after BENCH_WARMUP_ROUNDS (1)
 // uncounted ones. Prints pages/s of both per round, the median ratio (target >= 0.9), CPU per page and the worker's peak
-// RSS (Node process, and with its Chromium processes), then the fairness figure:
+// RSS (Node process, and with its Chromium processes); with CRAWL_RENDERING=auto or http also a bare
+// CheerioCrawler per round and the worker RSS at 1,000 and 10,000 pages of one crawl; then the fairness figure:
 // how soon another team's 5-page crawl gets its first page and completes while a
 // crawl of 16 pages at a time holds both browser slots. Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
@@ -12,6 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
+import { CheerioCrawler } from '@crawlee/cheerio';
 import { Client, Connection } from '@temporalio/client';
 import { chromium, type LaunchOptions } from 'playwright';
 import { loadConfig } from '../src/platform/config.ts';
@@ -33,6 +35,9 @@ const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 /** Pages at a time: the bare crawler's concurrency and the bench team's limit. */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const RENDERING = process.env.CRAWL_RENDERING ?? 'browser';
+/** Pages of the one long crawl whose worker RSS is printed at 1,000 pages and at its end; 0 skips it. */
+const RSS_PAGES = Number(process.env.BENCH_RSS_PAGES ?? (RENDERING === 'browser' ? 0 : 10_000));
+const RSS_FIRST_MARK = 1_000;
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -92,6 +97,30 @@ async function bareCrawlee(url: string, launchOptions: LaunchOptions): Promise<n
   const started = Date.now();
   await crawler.run([url]);
   if (pages !== PAGES) throw new Error(`bare Crawlee crawled ${pages} pages, expected ${PAGES}`);
+  return pages / ((Date.now() - started) / 1000);
+}
+
+/** Crawlee's HTTP crawler, which parses each page with cheerio: what the HTTP path is held against. */
+async function bareCheerio(url: string): Promise<number> {
+  let pages = 0;
+  // No maxRequestsPerCrawl: near the limit Crawlee's enqueueLinks sleeps a second per page (crawlee-notes.md);
+  // the site has exactly PAGES pages.
+  const crawler = new CheerioCrawler(
+    {
+      useSessionPool: false,
+      minConcurrency: CONCURRENCY,
+      maxConcurrency: CONCURRENCY,
+      requestHandler: async ({ $, enqueueLinks }) => {
+        $('title').text();
+        pages++;
+        await enqueueLinks({ strategy: 'same-origin' });
+      },
+    },
+    new Configuration({ persistStorage: false, systemInfoV2: true }),
+  );
+  const started = Date.now();
+  await crawler.run([url]);
+  if (pages !== PAGES) throw new Error(`bare CheerioCrawler crawled ${pages} pages, expected ${PAGES}`);
   return pages / ((Date.now() - started) / 1000);
 }
 
@@ -164,6 +193,7 @@ async function main() {
     // Peak RSS covers the warm-up too. Rounds alternate the two so that a shared machine's slow spell hits both alike; each
     // round's ratio compares runs made one right after the other.
     const ratios: number[] = [];
+    const cheerioRatios: number[] = [];
     let bareCpu = { node: 0, chromium: 0 };
     let workerCpuBefore = cpu(worker.pid!);
     for (let round = 1 - WARMUP_ROUNDS; round <= ROUNDS; round++) {
@@ -176,19 +206,27 @@ async function main() {
       const bare = await bareCrawlee(`${site.url}/`, chromiumLaunch({ ...config.chromium, headless: true }).launchOptions(undefined));
       const nodeUsed = process.cpuUsage(nodeBefore);
       bareCpu = { node: bareCpu.node + (nodeUsed.user + nodeUsed.system) / 1e6, chromium: bareCpu.chromium + cpu('self').reaped - cpuBefore.reaped };
+      // The HTTP path is held against Crawlee's HTTP crawler; its CPU is not in the per-page figures.
+      const cheerio = RENDERING === 'browser' ? undefined : await bareCheerio(`${site.url}/`);
       const service = await serviceCrawl();
       if (round >= 1) ratios.push(service / bare);
-      console.log(`${round >= 1 ? `round ${round}` : 'warm-up (not counted)'}: bare Crawlee ${bare.toFixed(2)} pages/s, service ${service.toFixed(2)} pages/s, ratio ${(service / bare).toFixed(2)}`);
+      if (round >= 1 && cheerio) cheerioRatios.push(service / cheerio);
+      const cheerioFigure = cheerio ? `, bare CheerioCrawler ${cheerio.toFixed(2)} pages/s, ratio ${(service / cheerio).toFixed(2)}` : '';
+      console.log(
+        `${round >= 1 ? `round ${round}` : 'warm-up (not counted)'}: bare Crawlee ${bare.toFixed(2)} pages/s, service ${service.toFixed(2)} pages/s, ratio ${(service / bare).toFixed(2)}${cheerioFigure}`,
+      );
     }
     clearInterval(sampler);
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-    console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median.toFixed(2)} (target >= 0.90)`);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 0.90 with CRAWL_RENDERING=browser)`);
+    if (cheerioRatios.length > 0) console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.5)`);
     const workerCpuAfter = cpu(worker.pid!);
     const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
     const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
     // The bare figure's Node time includes serving the site; the worker's excludes it.
     console.log(`CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);
     console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
+    if (RSS_PAGES > 0) await longCrawlRss(api, worker.pid!);
     await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`, site.url);
     server.close();
     await connection.close();
@@ -197,6 +235,36 @@ async function main() {
     await stopWorker(worker);
     await site.close();
     await servers.stop();
+  }
+}
+
+/**
+ * One crawl of RSS_PAGES pages (a site of its own): the worker's RSS when the crawl has stored
+ * RSS_FIRST_MARK pages and when it has stored them all. Memory a crawl keeps per page would
+ * show as growth between the two.
+ */
+async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<any>, workerPid: number) {
+  const site = await benchSite(RSS_PAGES);
+  try {
+    const started = Date.now();
+    const start = await api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: RSS_PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+    if (!start.success) throw new Error(`the long crawl did not start: ${start.error}`);
+    let atMark: number | undefined;
+    let status: { status: string; completed: number };
+    do {
+      await new Promise((r) => setTimeout(r, 250));
+      status = await api(`/v2/crawl/${start.id}?limit=1`);
+      if (atMark === undefined && status.completed >= RSS_FIRST_MARK) atMark = rss(workerPid).own;
+    } while (status.status === 'scraping');
+    const atEnd = rss(workerPid).own;
+    if (status.status !== 'completed' || status.completed !== RSS_PAGES) throw new Error(`the long crawl ended ${status.status} with ${status.completed} pages`);
+    const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `one crawl of ${RSS_PAGES} pages (${(RSS_PAGES / seconds).toFixed(2)} pages/s): worker RSS ${mb(atMark ?? atEnd)} at ${RSS_FIRST_MARK} pages, ${mb(atEnd)} at ${RSS_PAGES} (${(((atEnd - (atMark ?? atEnd)) / (atMark ?? atEnd)) * 100).toFixed(1)} %, goal within +-10 %)`,
+    );
+  } finally {
+    await site.close();
   }
 }
 
