@@ -26,7 +26,9 @@ export async function startBenchServers(name: string, config: Config, log: Logge
     temporal,
     /** The worker entry point on these servers; `env` adds settings. Its stdout is piped for the caller to read. */
     spawnWorker(taskQueue: string, env: Record<string, string>, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-      return spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+      // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
+      const profile = process.env.BENCH_WORKER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`] : [];
+      return spawn(process.execPath, [...profile, '--import', 'tsx', 'src/entry/worker.ts'], {
         env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
         stdio: ['ignore', 'pipe', stderr],
       });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/features/crawl/frontier.ts';
-import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage } from '../../src/features/crawl/page-store.ts';
+import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages } from '../../src/features/crawl/page-store.ts';
 import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
@@ -67,6 +67,41 @@ describe('frontier', () => {
     expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(24);
     expect(await creditsUsedByJob(db, crawlId)).toBe(48);
     expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 48);
+  });
+
+  it('stores a group of pages in one transaction as one by one: same pages, charges and admitted links; all or nothing', async () => {
+    const write = (crawlId: string, r: { url: string; urlKey: string }, i: number) => ({
+      page: { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200 + i, document: prepareDocument({ markdown: `# ${i}`, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 + i } }) },
+      // Overlapping links and a limit the group reaches: admission must follow page order.
+      next: { follow: urls(`g${i % 3}-`, 6), robotsBlocked: [{ url: `http://site.test/blocked${i}`, urlKey: `site.test/blocked${i}` }], limit: 14, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: i + 1 } },
+    });
+    const outcome = async (crawlId: string) => ({
+      pages: (await db.crawlPage.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, statusCode: true, document: true, success: true } })),
+      frontier: (await db.crawlUrl.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, depth: true, state: true } })),
+      blocked: await db.crawlRobotsBlocked.count({ where: { crawlId } }),
+      credits: await creditsUsedByJob(db, crawlId),
+    });
+    const [grouped, single] = [await newCrawl(), await newCrawl()];
+    for (const crawlId of [grouped, single]) await addToFrontier(db, crawlId, urls('w', 4), 1000);
+    const byKey = (a: { urlKey: string }, b: { urlKey: string }) => a.urlKey.localeCompare(b.urlKey);
+    const groupedRows = (await claimBatch(db, grouped, 'run:0', 4)).sort(byKey);
+    const singleRows = (await claimBatch(db, single, 'run:0', 4)).sort(byKey);
+    const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
+    expect(await storeScrapedPages(db, groupedRows.map((r, i) => write(grouped, r, i)))).toBe(10);
+    expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 10);
+    for (const [i, r] of singleRows.entries()) await storeScrapedPage(db, write(single, r, i).page, write(single, r, i).next);
+    expect(await outcome(grouped)).toEqual(await outcome(single));
+    // Stored again (a retried batch): nothing changes, nothing is billed twice.
+    await storeScrapedPages(db, groupedRows.map((r, i) => write(grouped, r, i)));
+    expect(await outcome(grouped)).toEqual(await outcome(single));
+
+    // One page the group cannot store (no frontier row) and the whole group is rolled back.
+    const crawlId = await newCrawl();
+    await addToFrontier(db, crawlId, urls('v', 2), 1000);
+    const rows = await claimBatch(db, crawlId, 'run:0', 2);
+    const stray = { url: 'http://site.test/stray', urlKey: 'site.test/stray' };
+    await expect(storeScrapedPages(db, [...rows, stray].map((r, i) => write(crawlId, r, i)))).rejects.toThrow(/no frontier row/);
+    expect(await outcome(crawlId)).toMatchObject({ pages: [], blocked: 0, credits: 0 });
   });
 
   it('stores a redirect target once: a second page redirecting there is a duplicate', async () => {

@@ -14,7 +14,8 @@ import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
 import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
-import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, type PreparedDocument } from './page-store.ts';
+import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite, type PreparedDocument } from './page-store.ts';
+import { GroupCommit } from '../../platform/db/group-commit.ts';
 import { fetchRobotsTxt } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
 import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
@@ -94,6 +95,9 @@ const LINK_CHECK_SLICE_MS = 50;
 
 /** How often a running batch asks whether another crawl should have its browser. */
 const YIELD_CHECK_MS = 1_000;
+
+/** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
+const PAGE_WRITE_GROUP = 32;
 
 /** Sitemap URLs are filtered and queued this many at a time, so planning never holds more than one chunk's rows. */
 const SITEMAP_CHUNK = 1_000;
@@ -199,6 +203,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const batchStarted = Date.now();
     const progress = () => heartbeat({ handled: succeeded + failed });
 
+    // Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts.
+    const pageWrites = new GroupCommit<PageWrite>({
+      writeGroup: async (writes) => void (await storeScrapedPages(db, writes)),
+      writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next)),
+      maxGroup: PAGE_WRITE_GROUP,
+    });
+
     const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
       await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
       failed++;
@@ -257,10 +268,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: tooLong, maxUrlLength: config.crawl.maxUrlLength });
       const storing = performance.now();
       try {
-        await storeScrapedPage(
-          db,
-          { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: final.urlKey, finalUrl: load.finalUrl },
-          {
+        await pageWrites.write({
+          page: { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document, finalUrlKey: final.urlKey, finalUrl: load.finalUrl },
+          next: {
             follow,
             robotsBlocked,
             limit: options.limit,
@@ -269,7 +279,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
             charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
           },
-        );
+        });
       } catch (err) {
         if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
         // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
@@ -292,8 +302,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const held = new Set<string>();
     // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
     const attempt = Context.current().info.attempt;
-    const acquireSlot = async (target: ScrapeTarget, abort: AbortSignal = signal) => {
-      const holder = `${input.batchKey}:${attempt}:${target.key}`;
+    /** A slot held under `name` (unique in the batch): a page's URL key, or an HTTP lane's name. */
+    const holdSlot = async (name: string, abort: AbortSignal = signal) => {
+      const holder = `${input.batchKey}:${attempt}:${name}`;
       const slot = await acquireTeamSlot(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
       held.add(holder);
       let released = false;
@@ -307,9 +318,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         },
       };
     };
+    const acquireSlot = (target: ScrapeTarget, abort?: AbortSignal) => holdSlot(target.key, abort);
 
-    const loadOutsideBrowser = async (target: ScrapeTarget) => {
-      const slot = await acquireSlot(target);
+    /** `lane`: the HTTP lane that holds a slot for the page already. */
+    const loadOutsideBrowser = async (target: ScrapeTarget, lane?: { waitedMs: number }) => {
+      const slot = lane ? { waitedMs: lane.waitedMs, release: async () => undefined } : await acquireSlot(target);
       try {
         const load = await loadFile(target.url, network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
         await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
@@ -327,10 +340,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const httpFirst = rendering !== 'browser' && browserRequired === undefined;
     const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
 
-    /** Loads and stores a page without the browser; false when the browser must load it after all. */
-    const loadWithoutBrowser = async (target: ScrapeTarget): Promise<boolean> => {
-      const slot = await acquireSlot(target);
-      let file = false;
+    /**
+     * Loads and stores a page without the browser, in an HTTP lane that holds a team slot for
+     * it (`waitedMs`: how long this page waited for the slot); false when the browser must load
+     * it after all.
+     */
+    const loadWithoutBrowser = async (target: ScrapeTarget, waitedMs: number): Promise<boolean> => {
       try {
         const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal }, rendering === 'http' ? 'http' : 'auto');
         if ('browser' in http) {
@@ -338,19 +353,17 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
           return false;
         }
-        if ('file' in http) file = true;
-        else await handleLoad(target, http.load, { queuedMs: slot.waitedMs || undefined, fromCache: false, parsed: http.parsed });
+        // As the browser path does with a download: fetched again, with the file limits.
+        if ('file' in http) await loadOutsideBrowser(target, { waitedMs });
+        else await handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
         if (signal.aborted) throw err;
         await fail(target, err instanceof ResponseTooLargeError ? pageOverLimitMessage(config.crawl.maxPageBytes) : describeError(err));
-      } finally {
-        await slot.release();
       }
-      // As the browser path does with a download: fetched again, with the file limits.
-      if (file) await loadOutsideBrowser(target);
       return true;
     };
+    let lanesOpened = 0;
 
     /**
      * Claims up to `room` URLs: first what this batch key already holds (a retry), then
@@ -398,11 +411,19 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         else if (httpFirst && !scripted.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
       }
-      // As many at once as the batch would open pages in the browser.
+      // As many lanes as the batch would open pages in the browser. A lane holds one team slot for
+      // all the pages it loads, one after the other, instead of taking one per page.
       await Promise.all(
         Array.from({ length: Math.min(input.concurrency, httpTargets.length) }, async () => {
-          for (let t = httpTargets.shift(); t; t = httpTargets.shift()) {
-            if (!(await loadWithoutBrowser(t))) browserTargets.push(t);
+          const slot = await holdSlot(`http-lane-${lanesOpened++}`);
+          try {
+            let waitedMs = slot.waitedMs;
+            for (let t = httpTargets.shift(); t; t = httpTargets.shift()) {
+              if (!(await loadWithoutBrowser(t, waitedMs))) browserTargets.push(t);
+              waitedMs = 0;
+            }
+          } finally {
+            await slot.release();
           }
         }),
       );

@@ -10,8 +10,11 @@ export const JOB_EVENTS_CHANNEL = 'job_events';
 
 export type JobEvent = { jobId: string; pageId: bigint } | { jobId: string; ended: true };
 
-export async function notifyPageStored(tx: Tx, jobId: string, pageId: bigint): Promise<void> {
-  await tx.$executeRaw`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${`${jobId} ${pageId}`})`;
+/** One notification per page, in the order given. */
+export async function notifyPagesStored(tx: Tx, jobId: string, pageIds: bigint[]): Promise<void> {
+  if (pageIds.length === 0) return;
+  await tx.$executeRaw`
+    SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${jobId} || ' ' || p.id) FROM unnest(${pageIds.map(String)}::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`;
 }
 
 export async function notifyJobEnded(db: Tx | Db, jobId: string): Promise<void> {

@@ -1,16 +1,18 @@
-// Writes one handled page and its consequences in a single transaction: the
-// page row, its frontier row's state, its credit charge, its search index entry,
-// the links it adds to the frontier and the links robots.txt kept out. Upserts keyed by (crawl, url
-// key) and the ledger's unique key make a retried write a no-op. Everything from
-// the page is made storable first (platform/db/storable.ts): page content never
-// fails the write.
-import { chargeOnce, type Charge } from '../../platform/usage/credits.ts';
+// Writes handled pages and their consequences in a single transaction: the
+// page rows, their frontier rows' state, their credit charges, their search index
+// entries, the links they add to the frontier and the links robots.txt kept out.
+// Several pages of a crawl go in one transaction of a few multi-row statements
+// (per-page statements were most of a worker's CPU on the HTTP path); upserts
+// keyed by (crawl, url key) and the ledger's unique key make a retried write a
+// no-op. Everything from the page is made storable first
+// (platform/db/storable.ts): page content never fails the write.
+import { chargeItemsOnce, type Charge } from '../../platform/usage/credits.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
 import type { PageDocument } from '../scrape/build-document.ts';
 import { documentTooLargeMessage } from '../scrape/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
-import { notifyPageStored } from './job-events.ts';
+import { notifyPagesStored } from './job-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import { FrontierState } from './frontier-state.ts';
 import { indexPage, type IndexedPage } from '../search/index/index-page.ts';
@@ -18,6 +20,8 @@ import { indexPage, type IndexedPage } from '../search/index/index-page.ts';
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
   document: PageDocument;
+  /** The document as JSON, as it is stored. */
+  json: string;
   /** Its JSON's UTF-8 length: what it takes in a status response. */
   sizeBytes: number;
 }
@@ -60,7 +64,7 @@ export function prepareDocument(document: PageDocument, maxBytes = Infinity): Pr
   const { value, json } = storableJson(document);
   const sizeBytes = Buffer.byteLength(json);
   if (sizeBytes > maxBytes) throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, maxBytes));
-  return { document: value, sizeBytes };
+  return { document: value, json, sizeBytes };
 }
 
 /**
@@ -85,25 +89,55 @@ async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
   }
 }
 
+export interface PageWrite {
+  page: ScrapedPage;
+  next: PageConsequences;
+}
+
 export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
-  const key = { crawlId_urlKey: { crawlId: page.crawlId, urlKey: page.urlKey } };
-  const { document, sizeBytes } = page.document;
-  const row = { url: page.url, success: true, statusCode: page.statusCode, error: null, document: document as object, sizeBytes };
+  return storeScrapedPages(db, [{ page, next }]);
+}
+
+/**
+ * Stores pages of one crawl as storeScrapedPage would one after the other, in one transaction;
+ * returns how many URLs their links added to the frontier. All or nothing: a page that cannot be
+ * stored (a duplicate redirect, a value PostgreSQL refuses, the same URL twice) fails them all,
+ * and the caller stores them one by one to learn which.
+ */
+export async function storeScrapedPages(db: Db, writes: PageWrite[]): Promise<number> {
+  if (writes.length === 0) return 0;
+  const crawlId = writes[0]!.page.crawlId;
+  if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
+  const pages = writes.map((w) => w.page);
   return db.$transaction(async (tx) => {
-    await claimRedirectTarget(tx, page);
-    const stored = await tx.crawlPage.upsert({ where: key, create: { crawlId: page.crawlId, urlKey: page.urlKey, ...row }, update: row, select: { id: true } });
-    await notifyPageStored(tx, page.crawlId, stored.id);
-    await tx.crawlUrl.update({ where: key, data: { state: FrontierState.done } });
-    await chargeOnce(tx, { ...next.charge, jobId: page.crawlId, itemKey: page.urlKey });
-    await writeCrawlEvent(tx, page.crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [document] });
-    if (next.index) await indexPage(tx, next.index);
-    if (next.robotsBlocked.length > 0) {
-      await tx.crawlRobotsBlocked.createMany({
-        data: next.robotsBlocked.map((b) => ({ crawlId: page.crawlId, urlKey: b.urlKey, url: b.url })),
-        skipDuplicates: true,
-      });
+    for (const page of pages) await claimRedirectTarget(tx, page);
+    const stored = await tx.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
+      SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
+      FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
+                  ${pages.map((p) => p.document.json)}::text[], ${pages.map((p) => p.document.sizeBytes)}::int[])
+        WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
+      ORDER BY p.n
+      ON CONFLICT (crawl_id, url_key) DO UPDATE SET
+        url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
+      RETURNING id`;
+    await notifyPagesStored(tx, crawlId, stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const done = await tx.$executeRaw`
+      UPDATE crawl_url SET state = ${FrontierState.done} WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
+    if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
+    const { charge } = writes[0]!.next;
+    await chargeItemsOnce(tx, { ...charge, jobId: crawlId }, writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })));
+    for (const { page, next } of writes) {
+      await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });
+      if (next.index) await indexPage(tx, next.index);
     }
-    return addToFrontier(tx, page.crawlId, next.follow, next.limit, next.queuedPerCredit);
+    const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
+    if (robotsBlocked.length > 0) {
+      await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
+    }
+    // One insert of every page's links, in page order: what the pages stored one by one would admit.
+    const { limit, queuedPerCredit } = writes[0]!.next;
+    return addToFrontier(tx, crawlId, writes.flatMap((w) => w.next.follow), limit, queuedPerCredit);
   });
 }
 

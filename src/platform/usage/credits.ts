@@ -34,15 +34,25 @@ export interface Charge {
 
 /** Records a charge once and lowers the team's balance by it; returns false when this item was already billed. */
 export async function chargeOnce(tx: Tx, charge: Charge): Promise<boolean> {
+  return chargeItemsOnce(tx, charge, [charge]);
+}
+
+/**
+ * chargeOnce for several items of one job in one statement (a group of a crawl's pages);
+ * returns whether any of them was not billed before.
+ */
+export async function chargeItemsOnce(tx: Tx, job: Omit<Charge, 'itemKey' | 'credits'>, items: Pick<Charge, 'itemKey' | 'credits'>[]): Promise<boolean> {
+  if (items.length === 0) return false;
   const charged = await tx.$executeRaw`
     WITH entry AS (
       INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
-      VALUES (${charge.teamId}::uuid, ${charge.apiKeyId}::uuid, ${charge.endpoint}, ${charge.jobId}, ${charge.itemKey},
-              ${charge.credits}, ${charge.credits * TOKENS_PER_CREDIT})
+      SELECT ${job.teamId}::uuid, ${job.apiKeyId}::uuid, ${job.endpoint}, ${job.jobId}, i.item_key, i.credits, i.credits * ${TOKENS_PER_CREDIT}
+      FROM unnest(${items.map((i) => i.itemKey)}::text[], ${items.map((i) => i.credits)}::int[]) AS i(item_key, credits)
       ON CONFLICT (endpoint, job_id, item_key) DO NOTHING
       RETURNING credits
     )
-    UPDATE team SET credit_balance = team.credit_balance - entry.credits FROM entry WHERE team.id = ${charge.teamId}::uuid`;
+    UPDATE team SET credit_balance = team.credit_balance - (SELECT sum(credits) FROM entry)
+    WHERE team.id = ${job.teamId}::uuid AND EXISTS (SELECT 1 FROM entry)`;
   return charged > 0;
 }
 
