@@ -307,9 +307,10 @@ describe('scrapeWithBrowser', () => {
   });
 
   it('stops a page at its timeout, and a batch at abort even while it waits for a slot', async () => {
-    const slow = await scrape(['/plain'], { timeout: 1500, actions: [{ type: 'executeJavascript', script: 'new Promise(() => {})' }] });
+    // Long enough for the page itself to load on a busy machine: it is the action that must use the time up.
+    const slow = await scrape(['/plain'], { timeout: 5000, actions: [{ type: 'executeJavascript', script: 'new Promise(() => {})' }] });
     expect(slow.failures).toEqual(
-      new Map([['/plain', 'Action 0 (executeJavascript) failed: The page did not finish within its 1500 ms timeout']]),
+      new Map([['/plain', 'Action 0 (executeJavascript) failed: The page did not finish within its 5000 ms timeout']]),
     );
 
     const abort = new AbortController();

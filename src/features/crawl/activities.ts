@@ -12,7 +12,7 @@ import { crawlRobots } from './crawl-robots.ts';
 import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, returnClaim, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
 import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
-import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CachedLoad } from './page-cache.ts';
+import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CacheWrite, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
 import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite, type PreparedDocument } from './page-store.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
@@ -209,6 +209,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next)),
       maxGroup: PAGE_WRITE_GROUP,
     });
+    const cacheWrites = new GroupCommit<CacheWrite>({
+      writeGroup: (writes) => storeInCache(db, writes),
+      writeOne: (write) => storeInCache(db, [write]),
+      maxGroup: PAGE_WRITE_GROUP,
+    });
 
     const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
       await storeFailedPage(db, { crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
@@ -287,7 +292,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         throw err;
       }
       if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
-        await storeInCache(db, team.id, cacheKey(target.url, so), load).catch((err) =>
+        await cacheWrites.write({ teamId: team.id, key: cacheKey(target.url, so), load }).catch((err) =>
           log.warn('page cache write failed', { crawlId, error: describeError(err) }),
         );
       }

@@ -57,9 +57,23 @@ export async function lookupCache(db: Db, teamId: string, keys: string[], so: Sc
   return new Map(rows.map((r) => [r.cacheKey, r.document as unknown as CachedLoad]));
 }
 
-export async function storeInCache(db: Db, teamId: string, key: string, load: CachedLoad): Promise<void> {
-  const row = { url: load.finalUrl, statusCode: load.statusCode, document: storableJson(load).value as object, createdAt: new Date() };
-  await db.pageCache.upsert({ where: { teamId_cacheKey: { teamId, cacheKey: key } }, create: { teamId, cacheKey: key, ...row }, update: row });
+export interface CacheWrite {
+  teamId: string;
+  key: string;
+  load: CachedLoad;
+}
+
+/** Writes copies of loads in one statement (a batch's pages stored together); a key given twice fails it. */
+export async function storeInCache(db: Db, writes: CacheWrite[], now = new Date()): Promise<void> {
+  if (writes.length === 0) return;
+  await db.$executeRaw`
+    INSERT INTO page_cache (team_id, cache_key, url, status_code, document, created_at)
+    SELECT w.team_id, w.cache_key, w.url, w.status_code, w.document::jsonb, ${now}::timestamptz
+    FROM unnest(${writes.map((w) => w.teamId)}::uuid[], ${writes.map((w) => w.key)}::text[], ${writes.map((w) => w.load.finalUrl)}::text[],
+                ${writes.map((w) => w.load.statusCode)}::int[], ${writes.map((w) => storableJson(w.load).json)}::text[])
+      AS w(team_id, cache_key, url, status_code, document)
+    ON CONFLICT (team_id, cache_key) DO UPDATE SET
+      url = EXCLUDED.url, status_code = EXCLUDED.status_code, document = EXCLUDED.document, created_at = EXCLUDED.created_at`;
 }
 
 export const NO_CACHED_DATA = 'No cached copy of this page is old enough for minAge; with minAge set the page is served from the cache only.';
