@@ -75,7 +75,17 @@ function cpu(pid: number | 'self'): { own: number; reaped: number } {
   return { own: (fields[11]! + fields[12]!) / tick, reaped: (fields[13]! + fields[14]!) / tick };
 }
 
-async function bareCrawlee(url: string, launchOptions: LaunchOptions): Promise<number> {
+/** Pages/s of a bare crawler over the whole site; `counted` says how many pages its handler saw. */
+async function pagesPerSecond(name: string, crawler: { run: (urls: string[]) => Promise<unknown> }, url: string, counted: () => number): Promise<number> {
+  const started = Date.now();
+  await crawler.run([url]);
+  if (counted() !== PAGES) throw new Error(`bare ${name} crawled ${counted()} pages, expected ${PAGES}`);
+  return PAGES / ((Date.now() - started) / 1000);
+}
+
+const crawleeConfig = () => new Configuration({ persistStorage: false, systemInfoV2: true });
+
+function bareCrawlee(url: string, launchOptions: LaunchOptions): Promise<number> {
   let pages = 0;
   const crawler = new PlaywrightCrawler(
     {
@@ -92,16 +102,13 @@ async function bareCrawlee(url: string, launchOptions: LaunchOptions): Promise<n
         await enqueueLinks({ strategy: 'same-origin' });
       },
     },
-    new Configuration({ persistStorage: false, systemInfoV2: true }),
+    crawleeConfig(),
   );
-  const started = Date.now();
-  await crawler.run([url]);
-  if (pages !== PAGES) throw new Error(`bare Crawlee crawled ${pages} pages, expected ${PAGES}`);
-  return pages / ((Date.now() - started) / 1000);
+  return pagesPerSecond('Crawlee', crawler, url, () => pages);
 }
 
 /** Crawlee's HTTP crawler, which parses each page with cheerio: what the HTTP path is held against. */
-async function bareCheerio(url: string): Promise<number> {
+function bareCheerio(url: string): Promise<number> {
   let pages = 0;
   // No maxRequestsPerCrawl: near the limit Crawlee's enqueueLinks sleeps a second per page (crawlee-notes.md);
   // the site has exactly PAGES pages.
@@ -116,12 +123,9 @@ async function bareCheerio(url: string): Promise<number> {
         await enqueueLinks({ strategy: 'same-origin' });
       },
     },
-    new Configuration({ persistStorage: false, systemInfoV2: true }),
+    crawleeConfig(),
   );
-  const started = Date.now();
-  await crawler.run([url]);
-  if (pages !== PAGES) throw new Error(`bare CheerioCrawler crawled ${pages} pages, expected ${PAGES}`);
-  return pages / ((Date.now() - started) / 1000);
+  return pagesPerSecond('CheerioCrawler', crawler, url, () => pages);
 }
 
 function waitForLine(child: ChildProcess, text: string): Promise<void> {
