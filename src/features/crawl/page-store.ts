@@ -15,7 +15,7 @@ import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
 import { notifyPagesStored } from './job-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import { FrontierState } from './frontier-state.ts';
-import { indexPage, type IndexedPage } from '../search/index/index-page.ts';
+import { indexPages, type IndexedPage } from '../search/index/index-page.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -129,8 +129,8 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[]): Promise<nu
     await chargeItemsOnce(tx, { ...charge, jobId: crawlId }, writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })));
     for (const { page, next } of writes) {
       await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });
-      if (next.index) await indexPage(tx, next.index);
     }
+    await indexPages(tx, writes.flatMap((w) => (w.next.index ? [w.next.index] : [])));
     const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
     if (robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
