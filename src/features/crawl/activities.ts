@@ -417,18 +417,22 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         else browserTargets.push({ url: t.url, key: t.key });
       }
       // As many lanes as the batch would open pages in the browser. A lane holds one team slot for
-      // all the pages it loads, one after the other, instead of taking one per page.
+      // all the pages it loads, one after the other, instead of taking one per page. It takes its
+      // page before the slot, so a page that waited for one is marked so (concurrencyLimited).
       await Promise.all(
         Array.from({ length: Math.min(input.concurrency, httpTargets.length) }, async () => {
-          const slot = await holdSlot(`http-lane-${lanesOpened++}`);
+          let slot: Awaited<ReturnType<typeof holdSlot>> | undefined;
           try {
-            let waitedMs = slot.waitedMs;
             for (let t = httpTargets.shift(); t; t = httpTargets.shift()) {
+              let waitedMs = 0;
+              if (!slot) {
+                slot = await holdSlot(`http-lane-${lanesOpened++}`);
+                waitedMs = slot.waitedMs;
+              }
               if (!(await loadWithoutBrowser(t, waitedMs))) browserTargets.push(t);
-              waitedMs = 0;
             }
           } finally {
-            await slot.release();
+            await slot?.release();
           }
         }),
       );
