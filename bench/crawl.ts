@@ -34,7 +34,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 /** Pages at a time: the bare crawler's concurrency and the bench team's limit. */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const RENDERING = process.env.CRAWL_RENDERING ?? 'browser';
+const RENDERING = loadConfig().crawl.rendering;
 /** Pages of the one long crawl whose worker RSS is printed at 1,000 pages and at its end; 0 skips it. */
 const RSS_PAGES = Number(process.env.BENCH_RSS_PAGES ?? (RENDERING === 'browser' ? 0 : 10_000));
 const RSS_FIRST_MARK = 1_000;

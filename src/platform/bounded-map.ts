@@ -14,6 +14,10 @@ export class BoundedMap<K, V> {
     return value;
   }
 
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

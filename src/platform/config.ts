@@ -196,7 +196,13 @@ export function loadConfig() {
        * browser: every page in Chromium; auto: over HTTP first, Chromium when the page needs it
        * (scrape/rendering/needs-browser.ts); http: never Chromium (requests that need it are refused).
        */
-      rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto', 'http'] as const, 'browser'),
+      rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto', 'http'] as const, 'auto'),
+      /** Images of a page taken over HTTP whose size is read from their first bytes, for the search index (0: none). */
+      imageProbes: nonNegativeInt('CRAWL_IMAGE_PROBES', 20),
+      /** Bytes of an image fetched to read its size; its header must lie within them. */
+      imageProbeBytes: positiveInt('CRAWL_IMAGE_PROBE_BYTES', 65_536),
+      /** Time all the image probes of one page share. */
+      imageProbeTimeoutMs: positiveInt('CRAWL_IMAGE_PROBE_TIMEOUT_MS', 5_000),
       /**
        * Longest URL, and URL key, a crawl admits (characters; both are ASCII once parsed). The key
        * is unique-indexed, and a B-tree entry cannot pass 2,704 bytes, so the cap stays well below.

@@ -42,6 +42,7 @@ import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { loadOverHttp } from './http-load.ts';
+import { createImageProbe } from '../scrape/rendering/image-probe.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 
 export interface ScrapeBatchInput {
@@ -122,6 +123,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
    * restarts, or another worker, learns it again from one page.
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
+  const probeImages = createImageProbe(network.fetchImageHead, { maxImages: config.crawl.imageProbes, timeoutMs: config.crawl.imageProbeTimeoutMs });
 
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
@@ -360,7 +362,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         }
         // As the browser path does with a download: fetched again, with the file limits.
         if ('file' in http) await loadOutsideBrowser(target, { waitedMs });
-        else await handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
+        else {
+          // What Chromium would have measured for the index (see scrape/rendering/image-probe.ts).
+          if (indexing) http.load.imageSizes = await probeImages(http.parsed, http.load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal });
+          await handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
+        }
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
         if (signal.aborted) throw err;

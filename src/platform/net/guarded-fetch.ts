@@ -22,6 +22,8 @@ export interface GuardedFetchOptions {
   timeoutMs?: number;
   /** Cap on the body, both as received and once decoded. */
   maxBytes?: number;
+  /** Keep the first maxBytes of a longer body instead of refusing it (to read a file's header); asks for no encoding. */
+  truncate?: boolean;
   maxRedirects?: number;
   insecureTls?: boolean;
   signal?: AbortSignal;
@@ -147,19 +149,24 @@ function requestOnce(
         reject(new ResponseTooLargeError(url.href, maxBytes, res.statusCode ?? 0));
         req.destroy();
       };
-      if (Number(res.headers['content-length']) > maxBytes) return refuseTooLarge();
       const chunks: Buffer[] = [];
+      const done = () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks) });
+      if (!opts.truncate && Number(res.headers['content-length']) > maxBytes) return refuseTooLarge();
       let size = 0;
       res.on('data', (chunk: Buffer) => {
+        if (size > maxBytes) return;
         size += chunk.length;
-        if (size > maxBytes) refuseTooLarge();
-        else chunks.push(chunk);
+        if (size <= maxBytes) return void chunks.push(chunk);
+        if (!opts.truncate) return refuseTooLarge();
+        chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
+        done();
+        req.destroy();
       });
       res.on('error', reject);
       res.on('close', () => {
         if (!res.complete) reject(new Error(`The connection to ${url.host} closed before the response of ${url.href} was complete`));
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks) }));
+      res.on('end', done);
     });
     req.end(opts.body);
   });
@@ -168,7 +175,7 @@ function requestOnce(
 async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedFetchResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+  const headers: Record<string, string> = { 'accept-encoding': opts.truncate ? 'identity' : 'gzip, deflate, br' };
   if (opts.userAgent) headers['user-agent'] = opts.userAgent;
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
   // Ours over any the caller passed: a wrong length truncates the body or stalls the request.

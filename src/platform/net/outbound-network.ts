@@ -22,6 +22,8 @@ export interface CrawlNetwork {
   fetchAs(userAgent: string): FetchResource;
   /** A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES. */
   fetchPage(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal }): Promise<GuardedFetchResult>;
+  /** The first CRAWL_IMAGE_PROBE_BYTES of an image (a Range request, cut off there whatever the answer). */
+  fetchImageHead(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal }): Promise<GuardedFetchResult>;
   /** The --proxy-server for Chromium (the guard proxy, started on first use). */
   proxyServer(): Promise<string>;
   explainFailure(url: string): string | undefined;
@@ -57,6 +59,16 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
     fetchAs,
     fetchPage: (url, opts) => guardedFetch(url, { policy, userAgent: userAgents.desktop, maxBytes: config.crawl.maxPageBytes, ...opts }),
+    fetchImageHead: (url, { headers, ...opts }) =>
+      guardedFetch(url, {
+        policy,
+        userAgent: userAgents.desktop,
+        maxBytes: config.crawl.imageProbeBytes,
+        truncate: true,
+        // As Chromium asks for an <img>.
+        headers: { ...headers, accept: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8', range: `bytes=0-${config.crawl.imageProbeBytes - 1}` },
+        ...opts,
+      }),
     async proxyServer() {
       proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));
       return (await proxy).url;

@@ -247,6 +247,16 @@ describe('guardedFetch', () => {
     expect(err.status).toBe(200);
   });
 
+  it('keeps the first maxBytes of a longer body when asked to truncate, and asks for no encoding', async () => {
+    const whole = await guardedFetch(at('127.0.0.1', '/big'), { policy: POLICY, maxBytes: 500, truncate: true });
+    expect(whole).toMatchObject({ status: 200 });
+    expect(whole.body).toEqual(Buffer.alloc(500, 'a'));
+    const chunked = await guardedFetch(at('127.0.0.1', '/big-chunked'), { policy: POLICY, maxBytes: 700, truncate: true });
+    expect(chunked.body.toString()).toBe('a'.repeat(600) + 'b'.repeat(100));
+    const sent = JSON.parse((await guardedFetch(at('127.0.0.1', '/headers'), { policy: POLICY, maxBytes: 10_000, truncate: true })).body.toString());
+    expect(sent['accept-encoding']).toBe('identity');
+  });
+
   it('lets everything through when private addresses are allowed', async () => {
     const open: AddressPolicy = { allowPrivate: true, allowlist: [] };
     expect((await guardedFetch(at('127.0.0.2', '/whoami'), { policy: open })).body.toString()).toBe('127.0.0.2');
