@@ -44,9 +44,9 @@ export interface BuildDocumentInput {
   excludeTags?: string[];
   removeBase64Images: boolean;
   screenshot?: string;
-  /** `rawHtml` already parsed (the HTTP path parses it to decide whether it needs a browser). */
+  /** `rawHtml` already parsed (the HTTP path parses it to decide whether it needs a browser); it is cleaned in place. */
   parsed?: Document;
-  /** Sees the parsed page, its links and metadata once they are known (the search index reads them there). */
+  /** Sees the parsed page, its links and metadata once they are known (the search index reads them there), before it is cleaned. */
   inspect?(parsed: Document, links: string[], metadata: PageMetadata): void;
 }
 
@@ -87,7 +87,8 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   const content: Omit<PageDocument, 'metadata'> = {};
   let markdown: string | undefined;
   if (formats.has('markdown') || formats.has('html') || formats.has('summary')) {
-    const html = cleanHtml(input.rawHtml, {
+    // Last reader of the parsed page: everything above has read what it needs.
+    const html = cleanHtml(parsed, {
       baseUrl: documentBaseUrl(parsed, input.url),
       onlyMainContent: input.onlyMainContent,
       includeTags: input.includeTags,

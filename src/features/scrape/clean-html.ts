@@ -40,13 +40,16 @@ const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 // Selector validity does not depend on the page, so one empty document serves every check.
 const SELECTOR_PROBE = parseHtmlDocument('');
 
-/** The page's content HTML (the API's `html` format): chrome and non-content removed, URLs absolute. */
-export function cleanHtml(rawHtml: string, opts: CleanHtmlOptions): string {
+/**
+ * The page's content HTML (the API's `html` format): chrome and non-content removed, URLs absolute.
+ * A parsed page (parseHtmlDocument's) is cleaned in place, sparing a second parse: the caller gives it up.
+ */
+export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): string {
   const includeTags = opts.includeTags ?? [];
   const excludeTags = opts.excludeTags ?? [];
   assertValidSelectors([...includeTags, ...excludeTags]);
 
-  const document = parseHtmlDocument(rawHtml);
+  const document = typeof page === 'string' ? parseHtmlDocument(page) : page;
   // Captured once: linkedom's body getter re-creates a <head> whenever the first child is not one.
   const frame = new Set([document.documentElement, document.body]);
   if (includeTags.length > 0) keepOnly(document, includeTags);
