@@ -12,7 +12,7 @@
 // averaged over BENCH_BROWSER_IDLE (5) sessions). Not a test: the figures depend on
 // the machine.
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
@@ -26,6 +26,7 @@ import { FEATURES } from '../src/features/index.ts';
 import { createBrowserHost } from '../src/features/browser-sessions/host/browser-host.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
+import { processTree } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 
 const SESSIONS = Number(process.env.BENCH_BROWSER_SESSIONS ?? 10);
@@ -47,23 +48,8 @@ function row(name: string, values: number[], digits = 0): string {
 
 /** Proportional set size (kB) of a process and all its descendants. */
 function pssOfTree(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // Field 4 of stat, after the parenthesised command name (which may hold spaces).
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // Gone while we looked.
-    }
-  }
   let total = 0;
-  const queue = [root];
-  while (queue.length) {
-    const pid = queue.pop()!;
-    queue.push(...(children.get(pid) ?? []));
+  for (const pid of processTree(root)) {
     try {
       total += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {

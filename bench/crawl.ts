@@ -9,7 +9,7 @@
 // crawl of 16 pages at a time holds both browser slots. Not a test: the
 // figures depend on the machine, only the ratio is meant to be compared.
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
@@ -25,6 +25,7 @@ import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { cpu, cpuOfTrees, rss } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 
@@ -41,39 +42,6 @@ const RSS_FIRST_MARK = 1_000;
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
-
-/** RSS in bytes of a process, and of it plus all its descendants. */
-function rss(pid: number): { own: number; tree: number } {
-  const children = new Map<number, number[]>();
-  const sizes = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      sizes.set(Number(entry), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  let tree = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    tree += sizes.get(p) ?? 0;
-    stack.push(...(children.get(p) ?? []));
-  }
-  return { own: sizes.get(pid) ?? 0, tree };
-}
-
-/** CPU seconds of a process itself, and of its children that have exited (its ended Chromiums). */
-function cpu(pid: number | 'self'): { own: number; reaped: number } {
-  // Fields after the command name; utime, stime, cutime, cstime are fields 14-17 of the line.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
-  const tick = 100;
-  return { own: (fields[11]! + fields[12]!) / tick, reaped: (fields[13]! + fields[14]!) / tick };
-}
 
 /** Pages/s of a bare crawler over the whole site; `counted` says how many pages its handler saw. */
 async function pagesPerSecond(name: string, crawler: { run: (urls: string[]) => Promise<unknown> }, url: string, counted: () => number): Promise<number> {
@@ -200,6 +168,14 @@ async function main() {
     const cheerioRatios: number[] = [];
     let bareCpu = { node: 0, chromium: 0 };
     let workerCpuBefore = cpu(worker.pid!);
+    // During the service's counted rounds: where the machine's CPU went, this process being the gateway, the site and the status polls.
+    const serviceCpu = () => {
+      const trees = cpuOfTrees({ postgres: `${servers.dir}/pg`, temporal: `${servers.dir}/temporal` });
+      const w = cpu(worker!.pid!);
+      return { worker: w.own + w.reaped, postgres: trees.postgres!, temporal: trees.temporal!, bench: cpu('self').own };
+    };
+    const serviceCpuUsed = { worker: 0, postgres: 0, temporal: 0, bench: 0 };
+    let serviceSeconds = 0;
     for (let round = 1 - WARMUP_ROUNDS; round <= ROUNDS; round++) {
       if (round === 1) {
         bareCpu = { node: 0, chromium: 0 };
@@ -212,7 +188,14 @@ async function main() {
       bareCpu = { node: bareCpu.node + (nodeUsed.user + nodeUsed.system) / 1e6, chromium: bareCpu.chromium + cpu('self').reaped - cpuBefore.reaped };
       // The HTTP path is held against Crawlee's HTTP crawler; its CPU is not in the per-page figures.
       const cheerio = RENDERING === 'browser' ? undefined : await bareCheerio(`${site.url}/`);
+      const serviceBefore = serviceCpu();
+      const serviceStarted = Date.now();
       const service = await serviceCrawl();
+      if (round >= 1) {
+        const after = serviceCpu();
+        for (const part of Object.keys(after) as (keyof typeof after)[]) serviceCpuUsed[part] += after[part] - serviceBefore[part];
+        serviceSeconds += (Date.now() - serviceStarted) / 1000;
+      }
       if (round >= 1) ratios.push(service / bare);
       if (round >= 1 && cheerio) cheerioRatios.push(service / cheerio);
       const cheerioFigure = cheerio ? `, bare CheerioCrawler ${cheerio.toFixed(2)} pages/s, ratio ${(service / cheerio).toFixed(2)}` : '';
@@ -229,6 +212,12 @@ async function main() {
     const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
     // The bare figure's Node time includes serving the site; the worker's excludes it.
     console.log(`CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);
+    const servicePages = PAGES * ROUNDS;
+    const usedTotal = Object.values(serviceCpuUsed).reduce((a, b) => a + b, 0);
+    console.log(
+      `CPU per page during the service's rounds: ${Object.entries(serviceCpuUsed).map(([part, s]) => `${part} ${((s * 1000) / servicePages).toFixed(1)} ms`).join(', ')}; ` +
+        `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
+    );
     console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
     if (RSS_PAGES > 0) await longCrawlRss(api, worker.pid!);
     await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`, site.url);

@@ -24,6 +24,8 @@ export async function startBenchServers(name: string, config: Config, log: Logge
   return {
     pg,
     temporal,
+    /** The scratch folder: PostgreSQL's and Temporal's command lines name it. */
+    dir,
     /** The worker entry point on these servers; `env` adds settings. Its stdout is piped for the caller to read. */
     spawnWorker(taskQueue: string, env: Record<string, string>, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
       // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.

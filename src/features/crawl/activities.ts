@@ -42,6 +42,7 @@ import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { loadOverHttp } from './http-load.ts';
+import { runHttpLanes } from './http-lanes.ts';
 import { createImageProbe } from '../scrape/rendering/image-probe.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 
@@ -347,34 +348,39 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const httpFirst = rendering !== 'browser' && browserRequired === undefined;
     const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
 
+    /** CRAWL_RENDERING=auto: pages the HTTP lanes found to need Chromium, for the browser to take. */
+    const browserQueue: ScrapeTarget[] = [];
+    let browserWanted: (() => void) | undefined;
+    const toBrowser = (targets: ScrapeTarget[]) => {
+      if (targets.length === 0) return;
+      browserQueue.push(...targets);
+      browserWanted?.();
+    };
+
     /**
-     * Loads and stores a page without the browser, in an HTTP lane that holds a team slot for
-     * it (`waitedMs`: how long this page waited for the slot); false when the browser must load
-     * it after all.
+     * Loads a page without the browser, in an HTTP lane that holds a team slot for it (`waitedMs`:
+     * how long this page waited for the slot). Returns its conversion and storage, which run
+     * behind the lane; a page that needs the browser after all goes to it.
      */
-    const loadWithoutBrowser = async (target: ScrapeTarget, waitedMs: number): Promise<boolean> => {
+    const loadInLane = async (target: ScrapeTarget, waitedMs: number): Promise<(() => Promise<void>) | void> => {
       try {
         const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal }, rendering === 'http' ? 'http' : 'auto');
         if ('browser' in http) {
           if (http.scripted && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
           log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
-          return false;
+          return toBrowser([target]);
         }
         // As the browser path does with a download: fetched again, with the file limits.
-        if ('file' in http) await loadOutsideBrowser(target, { waitedMs });
-        else {
-          // What Chromium would have measured for the index (see scrape/rendering/image-probe.ts).
-          if (indexing) http.load.imageSizes = await probeImages(http.parsed, http.load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal });
-          await handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
-        }
+        if ('file' in http) return await loadOutsideBrowser(target, { waitedMs });
+        // What Chromium would have measured for the index (see scrape/rendering/image-probe.ts).
+        if (indexing) http.load.imageSizes = await probeImages(http.parsed, http.load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal });
+        return () => handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
         if (signal.aborted) throw err;
         await fail(target, err instanceof ResponseTooLargeError ? pageOverLimitMessage(config.crawl.maxPageBytes) : describeError(err));
       }
-      return true;
     };
-    let lanesOpened = 0;
 
     /**
      * Claims up to `room` URLs: first what this batch key already holds (a retry), then
@@ -398,8 +404,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       return claimMore(db, crawlId, input.batchKey, Math.min(want, creditBalance - (todo - succeeded - failed)));
     };
 
-    /** Settles what needs no browser (stored by an earlier attempt, cached, PDFs) and returns the rest. */
-    const prepare = async (rows: FrontierRow[]): Promise<ScrapeTarget[]> => {
+    /** Settles what needs no page load (stored by an earlier attempt, cached) and PDFs; returns the rest, by path. */
+    const prepare = async (rows: FrontierRow[]): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[] }> => {
       const stored = new Set(
         (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
       );
@@ -422,49 +428,29 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         else if (httpFirst && !scripted.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
       }
-      // As many lanes as the batch would open pages in the browser. A lane holds one team slot for
-      // all the pages it loads, one after the other, instead of taking one per page. It takes its
-      // page before the slot, so a page that waited for one is marked so (concurrencyLimited).
-      await Promise.all(
-        Array.from({ length: Math.min(input.concurrency, httpTargets.length) }, async () => {
-          let slot: Awaited<ReturnType<typeof holdSlot>> | undefined;
-          try {
-            for (let t = httpTargets.shift(); t; t = httpTargets.shift()) {
-              let waitedMs = 0;
-              if (!slot) {
-                slot = await holdSlot(`http-lane-${lanesOpened++}`);
-                waitedMs = slot.waitedMs;
-              }
-              if (!(await loadWithoutBrowser(t, waitedMs))) browserTargets.push(t);
-            }
-          } finally {
-            await slot?.release();
-          }
-        }),
-      );
-      return browserTargets;
+      return { http: httpTargets, browser: browserTargets };
     };
 
     /**
-     * The batch's source of URLs. While other batches (or this one) still hold pages that may
-     * add links, an empty frontier means "wait", for at most BATCH_IDLE_MS with nothing to do.
+     * The batch's source of URLs, by path. While other batches (or this one) still hold pages that
+     * may add links, an empty frontier means "wait", for at most BATCH_IDLE_MS with nothing to do.
      */
-    const moreTargets = async (room: number): Promise<TargetSupply> => {
+    const supply = async (room: number): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[]; exhausted: boolean }> => {
       for (;;) {
         const rows = await claim(room);
-        if (rows === null) return { targets: [], exhausted: true };
+        if (rows === null) return { http: [], browser: [], exhausted: true };
         if (rows.length > 0) {
           claimed += rows.length;
           idleSince = undefined;
-          const targets = await prepare(rows);
-          if (targets.length > 0) return { targets, exhausted: false };
+          const { http, browser } = await prepare(rows);
+          if (http.length + browser.length > 0) return { http, browser, exhausted: false };
           continue;
         }
         const counts = await frontierCounts(db, crawlId);
-        if (counts.queued > 0 || succeeded + failed < todo) return { targets: [], exhausted: false };
+        if (counts.queued > 0 || succeeded + failed < todo) return { http: [], browser: [], exhausted: false };
         if (counts.claimed === 0) starved = true;
         else if ((idleSince ??= Date.now()) + BATCH_IDLE_MS < Date.now()) starved = true;
-        return { targets: [], exhausted: starved };
+        return { http: [], browser: [], exhausted: starved };
       }
     };
 
@@ -487,50 +473,87 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         .catch((err) => log.warn('fair-share check failed', { crawlId, error: describeError(err) }))
         .finally(() => (asking = false));
     }, YIELD_CHECK_MS);
+    const giveBack = async (target: ScrapeTarget) => {
+      await returnClaim(db, crawlId, input.batchKey, target.key);
+      todo--;
+    };
+    const runBrowser = async (targets: ScrapeTarget[], moreTargets: ((room: number) => Promise<TargetSupply>) | undefined) => {
+      const browserStarted = performance.now();
+      await scrapeWithBrowser(targets, {
+        browser,
+        concurrency: input.concurrency,
+        scrapeOptions: so,
+        maxPageBytes: config.crawl.maxPageBytes,
+        measureImages: indexing,
+        userAgents: network.userAgents,
+        proxyServer: await network.proxyServer(),
+        explainFailure: network.explainFailure,
+        signal,
+        acquireSlot,
+        moreTargets,
+        onPage: (page: FetchedPage) => {
+          // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+          // then the page is the proxy's refusal, not the site's answer.
+          const failure = page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined;
+          if (failure) return fail(page.target, failure);
+          return handleLoad(
+            page.target,
+            { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot, imageSizes: page.imageSizes },
+            { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
+          );
+        },
+        onFailure: (target, error) => fail(target, error),
+        // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
+        returnUnstarted: () => yielding,
+        onReturned: giveBack,
+        onDownload: (target) => loadOutsideBrowser(target),
+      });
+      log.debug('batch timings', { crawlId, browserMs: performance.now() - browserStarted });
+    };
+
     try {
-      let first = await moreTargets(2 * input.concurrency);
-      // CRAWL_RENDERING=auto: the supply settles static pages itself, so Chromium starts only once a page
-      // needs it; under http no page ever does.
-      while ((httpFirst || rendering === 'http') && first.targets.length === 0 && !first.exhausted && !signal.aborted) {
-        await new Promise((resolve) => setTimeout(resolve, REFILL_POLL_MS));
-        first = await moreTargets(2 * input.concurrency);
-      }
-      if (!signal.aborted && (first.targets.length > 0 || !first.exhausted)) {
-        const browserStarted = performance.now();
-        await scrapeWithBrowser(first.targets, {
-          browser,
-          concurrency: input.concurrency,
-          scrapeOptions: so,
-          maxPageBytes: config.crawl.maxPageBytes,
-          measureImages: indexing,
-          userAgents: network.userAgents,
-          proxyServer: await network.proxyServer(),
-          explainFailure: network.explainFailure,
+      if (!httpFirst && rendering !== 'http') {
+        const moreTargets = async (room: number): Promise<TargetSupply> => {
+          const { browser: targets, exhausted } = await supply(room);
+          return { targets, exhausted };
+        };
+        const first = await moreTargets(2 * input.concurrency);
+        // A single scrape's one URL is all it will ever have: no asking for more while it loads.
+        if (!signal.aborted && (first.targets.length > 0 || !first.exhausted)) await runBrowser(first.targets, first.exhausted || ctx.kind === 'scrape' ? undefined : moreTargets);
+      } else {
+        // HTTP lanes load the pages; Chromium starts only once one of them needs it (under http none ever does).
+        let lanesDone = false;
+        let browserFailed = false;
+        let lanesOpened = 0;
+        const lanes = runHttpLanes({
+          lanes: input.concurrency,
+          more: async (room) => {
+            const { http, browser: targets, exhausted } = await supply(room);
+            toBrowser(targets);
+            return { targets: http, exhausted };
+          },
+          openLane: () => holdSlot(`http-lane-${lanesOpened++}`),
+          load: loadInLane,
+          stopTaking: () => yielding || browserFailed,
+          giveBack,
           signal,
-          acquireSlot,
-          // A single scrape's one URL is all it will ever have: no asking for more while it loads.
-          moreTargets: first.exhausted || ctx.kind === 'scrape' ? undefined : moreTargets,
-          onPage: (page: FetchedPage) => {
-            // The guard proxy answers a refused address with 403 and an unreachable one with 502:
-            // then the page is the proxy's refusal, not the site's answer.
-            const failure = page.statusCode === 403 || page.statusCode === 502 ? network.explainFailure(page.finalUrl) : undefined;
-            if (failure) return fail(page.target, failure);
-            return handleLoad(
-              page.target,
-              { finalUrl: page.finalUrl, statusCode: page.statusCode, contentType: page.contentType, rawHtml: page.rawHtml, screenshot: page.screenshot, imageSizes: page.imageSizes },
-              { actions: page.actions, queuedMs: page.waitedMs || undefined, fromCache: false },
-            );
-          },
-          onFailure: (target, error) => fail(target, error),
-          // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
-          returnUnstarted: () => yielding,
-          onReturned: async (target) => {
-            await returnClaim(db, crawlId, input.batchKey, target.key);
-            todo--;
-          },
-          onDownload: (target) => loadOutsideBrowser(target),
+          pollMs: REFILL_POLL_MS,
+        }).finally(() => {
+          lanesDone = true;
+          browserWanted?.();
         });
-        log.debug('batch timings', { crawlId, browserMs: performance.now() - browserStarted });
+        const chromium = (async () => {
+          while (browserQueue.length === 0 && !lanesDone) await new Promise<void>((resolve) => (browserWanted = resolve));
+          browserWanted = undefined;
+          if (browserQueue.length === 0 || signal.aborted) return;
+          const fromLanes = async (room: number): Promise<TargetSupply> => ({ targets: browserQueue.splice(0, room), exhausted: lanesDone && browserQueue.length === 0 });
+          await runBrowser(browserQueue.splice(0), lanesDone && ctx.kind === 'scrape' ? undefined : fromLanes).catch((err: unknown) => {
+            browserFailed = true;
+            throw err;
+          });
+        })();
+        const settled = await Promise.allSettled([lanes, chromium]);
+        for (const result of settled) if (result.status === 'rejected') throw result.reason;
       }
     } finally {
       clearInterval(ticker);
