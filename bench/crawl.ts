@@ -39,6 +39,7 @@ const RENDERING = loadConfig().crawl.rendering;
 /** Pages of the one long crawl whose worker RSS is printed at 1,000 pages and at its end; 0 skips it. */
 const RSS_PAGES = Number(process.env.BENCH_RSS_PAGES ?? (RENDERING === 'browser' ? 0 : 10_000));
 const RSS_FIRST_MARK = 1_000;
+const STATUS_POLL_MS = 50;
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -150,7 +151,8 @@ async function main() {
       if (!start.success) throw new Error(`the crawl did not start: ${start.error}`);
       let status: { status: string; completed: number };
       do {
-        await new Promise((r) => setTimeout(r, 250));
+        // Often enough that the poll adds little to a crawl of a few seconds.
+        await new Promise((r) => setTimeout(r, STATUS_POLL_MS));
         status = await api(`/v2/crawl/${start.id}?limit=1`);
       } while (status.status === 'scraping');
       if (status.status !== 'completed' || status.completed !== PAGES) throw new Error(`service crawl ended ${status.status} with ${status.completed} pages`);
@@ -170,7 +172,8 @@ async function main() {
     let workerCpuBefore = cpu(worker.pid!);
     // During the service's counted rounds: where the machine's CPU went, this process being the gateway, the site and the status polls.
     const serviceCpu = () => {
-      const trees = cpuOfTrees({ postgres: `${servers.dir}/pg`, temporal: `${servers.dir}/temporal` });
+      // The dev server's command line names its port, not the scratch folder (it keeps its state in memory).
+      const trees = cpuOfTrees({ postgres: `${servers.dir}/pg`, temporal: `--port ${servers.temporal.address.split(':').pop()} ` });
       const w = cpu(worker!.pid!);
       return { worker: w.own + w.reaped, postgres: trees.postgres!, temporal: trees.temporal!, bench: cpu('self').own };
     };

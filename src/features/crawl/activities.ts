@@ -36,13 +36,14 @@ import { fileTooLargeMessage, pageOverLimitMessage, pageTooLargeMessage } from '
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { storableText } from '../../platform/db/storable.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
-import type { BuildDocumentInput } from '../scrape/build-document.ts';
-import { pageEntryFromHtml, pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
+import { pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
 import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import { loadOverHttp } from './http-load.ts';
 import { runHttpLanes } from './http-lanes.ts';
+import { createConversionPool } from './conversion-pool.ts';
+import { convertInline, type HtmlConverter } from './html-conversion.ts';
 import { createImageProbe } from '../scrape/rendering/image-probe.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 
@@ -124,6 +125,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
    * restarts, or another worker, learns it again from one page.
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
+  // Pages are converted off the event loop (see conversion-pool.ts) unless CRAWL_CONVERSION_THREADS=0.
+  const convertPage: HtmlConverter =
+    config.crawl.conversionThreads > 0
+      ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs, memoryMb: config.crawl.conversionThreadMemoryMb }).convert
+      : convertInline;
   const probeImages = createImageProbe(network.fetchImageHead, { maxImages: config.crawl.imageProbes, timeoutMs: config.crawl.imageProbeTimeoutMs });
 
   async function readCrawl(crawlId: string) {
@@ -246,16 +252,18 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       let document: PreparedDocument;
       let entry: PageEntry | undefined;
       const converting = performance.now();
-      // The index reads the parsed page as the document is built; a page it cannot read is stored unindexed.
-      const inspect: BuildDocumentInput['inspect'] = (parsed, links, metadata) => {
-        try {
-          entry = pageEntryFromHtml(parsed, { url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType, links, title: metadata.title, description: metadata.description, language: metadata.language, imageSizes: load.imageSizes });
-        } catch (err) {
-          log.warn('page not indexed', { crawlId, url: load.finalUrl, error: describeError(err) });
-        }
-      };
       try {
-        const built = await documentFromLoad(load, so, { sourceURL: target.url, actions: extras.actions, queuedMs: extras.queuedMs, parsed: extras.parsed, llm, ...(indexing && { inspect }) });
+        const { built, entry: htmlEntry, indexError } = await documentFromLoad(load, so, {
+          sourceURL: target.url,
+          actions: extras.actions,
+          queuedMs: extras.queuedMs,
+          parsed: extras.parsed,
+          llm,
+          convert: convertPage,
+          ...(indexing && { indexAs: final.urlKey }),
+        });
+        entry = htmlEntry;
+        if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
         discoveredLinks = built.discoveredLinks;
         if (indexing && load.pdf) {
           entry = pageEntryFromText({ url: load.finalUrl, urlKey: final.urlKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown });

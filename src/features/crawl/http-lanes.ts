@@ -7,6 +7,12 @@
 // down instead of piling pages up. A lane with nothing to do frees its slot.
 import { StoreQueue } from '../scrape/store-queue.ts';
 
+/**
+ * Pages a lane may have waiting for their rows: the writes of many pages are grouped into one
+ * transaction (group commit), so a deeper queue makes fewer, larger transactions.
+ */
+const STORES_PER_LANE = 4;
+
 export interface LaneSupply<T> {
   targets: T[];
   /** No more targets will come. */
@@ -42,7 +48,7 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
   let exhausted = false;
   let failure: { error: unknown } | undefined;
   const fail = (error: unknown) => void (failure ??= { error });
-  const stores = new StoreQueue(opts.lanes, fail);
+  const stores = new StoreQueue(opts.lanes * STORES_PER_LANE, fail);
   let refilling: Promise<void> | undefined;
   // Wakes a refill that waits for the source because a stored page may have queued links.
   let nudge: (() => void) | undefined;

@@ -1,7 +1,8 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
-import { buildDocument, type BuildDocumentInput, type BuiltDocument, type DocumentFormat, type PageDocument } from '../scrape/build-document.ts';
+import type { DocumentFormat, PageDocument } from '../scrape/build-document.ts';
+import { convertInline, requestedFormats, type HtmlConversion, type HtmlConverter } from './html-conversion.ts';
 import { summarizePage } from '../scrape/summary/page-summary.ts';
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { CachedLoad } from './page-cache.ts';
@@ -14,14 +15,12 @@ export interface LoadExtras {
   queuedMs?: number;
   /** See BuildDocumentInput.parsed. */
   parsed?: Document;
-  /** See BuildDocumentInput.inspect (HTML pages only). */
-  inspect?: BuildDocumentInput['inspect'];
+  /** The page's URL key when it is to be indexed for search (HTML pages; a PDF's entry is the caller's). */
+  indexAs?: string;
+  /** Where HTML is converted (a conversion thread); inline when unset. */
+  convert?: HtmlConverter;
   /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
   llm?: LlmSettings;
-}
-
-export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
-  return [...new Set(so.formats.map((f) => f.type))] as DocumentFormat[];
 }
 
 function pdfDocument(load: CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
@@ -43,25 +42,18 @@ function pdfDocument(load: CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> },
   };
 }
 
-export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): Promise<BuiltDocument> {
+export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlConversion> {
   const formats = requestedFormats(so);
-  const built: BuiltDocument = load.pdf
-    ? { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown }
-    : buildDocument({
-        rawHtml: load.rawHtml ?? '',
-        sourceURL: extras.sourceURL,
-        url: load.finalUrl,
-        statusCode: load.statusCode,
-        contentType: load.contentType,
-        formats,
-        onlyMainContent: so.onlyMainContent,
-        includeTags: so.includeTags,
-        excludeTags: so.excludeTags,
-        removeBase64Images: so.removeBase64Images,
-        screenshot: load.screenshot,
-        parsed: extras.parsed,
-        inspect: extras.inspect,
-      });
+  let converted: HtmlConversion;
+  if (load.pdf) {
+    converted = { built: { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown } };
+  } else {
+    const { screenshot, ...html } = load;
+    converted = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, ...(extras.indexAs !== undefined && { indexAs: extras.indexAs }) }, extras.parsed);
+    // Kept out of the conversion: a screenshot is large and needs no work.
+    if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
+  }
+  const { built } = converted;
   const { document } = built;
   if (formats.includes('summary')) {
     const { summary, warning } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
@@ -71,5 +63,5 @@ export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extr
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
   if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;
-  return built;
+  return converted;
 }

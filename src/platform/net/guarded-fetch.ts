@@ -27,6 +27,23 @@ export interface GuardedFetchOptions {
   maxRedirects?: number;
   insecureTls?: boolean;
   signal?: AbortSignal;
+  /**
+   * Keep-alive agents whose sockets may be reused, for fetches that all run under one policy (a
+   * socket was checked when it connected, to the host and port it stays bound to). Without them
+   * every hop opens a connection of its own.
+   */
+  agents?: ConnectionAgents;
+}
+
+export interface ConnectionAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** Agents for `agents`: idle sockets are kept a few seconds and never hold the process open. */
+export function keepAliveAgents(): ConnectionAgents {
+  const opts = { keepAlive: true, maxFreeSockets: 64, scheduling: 'lifo' as const, timeout: 15_000 };
+  return { http: new http.Agent(opts), https: new https.Agent(opts) };
 }
 
 export interface GuardedFetchResult {
@@ -137,8 +154,8 @@ function requestOnce(
       headers,
       lookup,
       signal,
-      // A fresh connection per hop: pooled sockets were checked under another fetch's policy.
-      agent: false,
+      // Without agents of the caller's, a fresh connection per hop: a shared pool's sockets were checked under other policies.
+      agent: opts.agents ? opts.agents[url.protocol === 'https:' ? 'https' : 'http'] : false,
       rejectUnauthorized: !opts.insecureTls,
     });
     req.on('error', reject);

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { addressPolicyOf } from './service-endpoints.ts';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
-import { guardedFetch, type GuardedFetchResult } from './guarded-fetch.ts';
+import { guardedFetch, keepAliveAgents, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../features/scrape/page-context.ts';
 
@@ -49,6 +49,8 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
   const fetchUpTo = (maxBytes: number, userAgent: string): FetchResource => (url) =>
     guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes });
   const fetchAs = (userAgent: string) => fetchUpTo(SITE_FILE_MAX_BYTES, userAgent);
+  // Pages are fetched one after another from the same few hosts: their connections are kept open.
+  const pageAgents = keepAliveAgents();
   let proxy: Promise<GuardProxy> | undefined;
   let started: GuardProxy | undefined;
 
@@ -58,7 +60,7 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     fetch: fetchAs(userAgents.desktop),
     fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
     fetchAs,
-    fetchPage: (url, opts) => guardedFetch(url, { policy, userAgent: userAgents.desktop, maxBytes: config.crawl.maxPageBytes, ...opts }),
+    fetchPage: (url, opts) => guardedFetch(url, { policy, userAgent: userAgents.desktop, maxBytes: config.crawl.maxPageBytes, agents: pageAgents, ...opts }),
     fetchImageHead: (url, { headers, ...opts }) =>
       guardedFetch(url, {
         policy,
@@ -75,6 +77,8 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     },
     explainFailure: (url) => started?.blockedReason(url) ?? started?.failureReason(url),
     async close() {
+      pageAgents.http.destroy();
+      pageAgents.https.destroy();
       if (proxy) await (await proxy).close();
     },
   };

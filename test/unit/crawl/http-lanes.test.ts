@@ -104,7 +104,7 @@ describe('runHttpLanes', () => {
         if (calls === 2) return { targets: [], exhausted: false };
         return calls === 3 ? { targets: [2], exhausted: false } : { targets: [], exhausted: true };
       },
-      load: async () => async () => tick(5),
+      load: async () => async () => void (await tick(5)),
     });
     const started = Date.now();
     await run;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlockedAddressError, type AddressPolicy } from '../../../src/platform/net/address-policy.ts';
-import { FetchTimeoutError, guardedFetch, ResponseTooLargeError } from '../../../src/platform/net/guarded-fetch.ts';
+import { FetchTimeoutError, guardedFetch, keepAliveAgents, ResponseTooLargeError } from '../../../src/platform/net/guarded-fetch.ts';
 import { checkHostAllowed, createGuardedLookup, type Resolver } from '../../../src/platform/net/guarded-lookup.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
@@ -38,6 +38,9 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       return;
     case '/whoami':
       res.end(req.socket.localAddress);
+      return;
+    case '/port':
+      res.end(String(req.socket.remotePort));
       return;
     case '/headers':
       res.end(JSON.stringify(req.headers));
@@ -255,6 +258,24 @@ describe('guardedFetch', () => {
     expect(chunked.body.toString()).toBe('a'.repeat(600) + 'b'.repeat(100));
     const sent = JSON.parse((await guardedFetch(at('127.0.0.1', '/headers'), { policy: POLICY, maxBytes: 10_000, truncate: true })).body.toString());
     expect(sent['accept-encoding']).toBe('identity');
+  });
+
+  it('reuses connections through keep-alive agents, and still checks every hop', async () => {
+    const agents = keepAliveAgents();
+    try {
+      const ports = new Set<string>();
+      for (let i = 0; i < 3; i++) ports.add((await guardedFetch(at('127.0.0.1', '/port'), { policy: POLICY, agents })).body.toString());
+      expect(ports.size).toBe(1);
+      // Without agents, a connection per fetch.
+      const fresh = new Set<string>();
+      for (let i = 0; i < 2; i++) fresh.add((await guardedFetch(at('127.0.0.1', '/port'), { policy: POLICY })).body.toString());
+      expect(fresh.size).toBe(2);
+      await expect(guardedFetch(at('127.0.0.2', '/hello'), { policy: POLICY, agents })).rejects.toBeInstanceOf(BlockedAddressError);
+      const hop = at('127.0.0.1', `/redirect?to=${encodeURIComponent(at('127.0.0.2', '/hello'))}`);
+      await expect(guardedFetch(hop, { policy: POLICY, agents })).rejects.toBeInstanceOf(BlockedAddressError);
+    } finally {
+      agents.http.destroy();
+    }
   });
 
   it('lets everything through when private addresses are allowed', async () => {

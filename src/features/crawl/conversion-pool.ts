@@ -1,0 +1,133 @@
+// Conversion threads: turning a page into its document (parsing, cleaning,
+// markdown, the index entry; several ms of CPU a page) runs beside the worker's
+// event loop, which keeps to fetches, heartbeats and database writes. Each
+// thread converts one page at a time. Pages are written by strangers: one that
+// takes longer than CRAWL_CONVERSION_TIMEOUT_MS, or more memory than
+// CRAWL_CONVERSION_THREAD_MEMORY_MB, has its thread stopped and replaced and
+// fails alone, instead of stalling the event loop or the process.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ConversionReply, ConversionRequest } from './conversion-thread.ts';
+import type { HtmlConversion, HtmlConversionInput, HtmlConverter } from './html-conversion.ts';
+
+export interface ConversionPoolOptions {
+  threads: number;
+  /** Longest a page's conversion may take. */
+  timeoutMs: number;
+  /** Old-generation heap of each thread. */
+  memoryMb: number;
+}
+
+export interface ConversionPool {
+  convert: HtmlConverter;
+  close(): Promise<void>;
+}
+
+interface Job {
+  id: number;
+  input: HtmlConversionInput;
+  resolve(result: HtmlConversion): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+// The thread runs TypeScript like the worker does, whether or not this process was started with tsx.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+export function createConversionPool(opts: ConversionPoolOptions): ConversionPool {
+  const threads = new Set<Thread>();
+  const idle: Thread[] = [];
+  const queue: Job[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const settle = (thread: Thread): Job | undefined => {
+    clearTimeout(thread.timer);
+    const job = thread.job;
+    thread.job = undefined;
+    return job;
+  };
+
+  const replace = (thread: Thread, why: Error) => {
+    settle(thread)?.reject(why);
+    threads.delete(thread);
+    const at = idle.indexOf(thread);
+    if (at >= 0) idle.splice(at, 1);
+    void thread.worker.terminate();
+    if (!closed) spawn();
+  };
+
+  const spawn = (): Thread => {
+    const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), {
+      execArgv: ['--import', TSX_LOADER],
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
+    });
+    // An idle pool never keeps the process alive.
+    worker.unref();
+    const thread: Thread = { worker };
+    threads.add(thread);
+    worker.on('message', (reply: ConversionReply) => {
+      // A late answer from a thread already replaced (its page timed out) is dropped.
+      if (!threads.has(thread)) return;
+      // A thread takes pages once its code is loaded: the timeout is the page's, not the start-up's.
+      if ('ready' in reply) {
+        idle.push(thread);
+        return dispatch();
+      }
+      const job = settle(thread);
+      if (job?.id === reply.id) {
+        if ('error' in reply) job.reject(new Error(reply.error));
+        else job.resolve(reply.result);
+      }
+      idle.push(thread);
+      dispatch();
+    });
+    worker.on('error', (err) => {
+      const memory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      replace(thread, new Error(memory ? `converting the page took more than the ${opts.memoryMb} MB a conversion thread may use (CRAWL_CONVERSION_THREAD_MEMORY_MB)` : `the conversion thread failed: ${err.message}`));
+    });
+    worker.on('exit', () => {
+      if (threads.has(thread)) replace(thread, new Error('the conversion thread exited'));
+    });
+    return thread;
+  };
+
+  const dispatch = () => {
+    while (queue.length > 0 && idle.length > 0) {
+      const thread = idle.pop()!;
+      const job = queue.shift()!;
+      thread.job = job;
+      thread.timer = setTimeout(
+        () => replace(thread, new Error(`converting the page took longer than ${opts.timeoutMs} ms (CRAWL_CONVERSION_TIMEOUT_MS)`)),
+        opts.timeoutMs,
+      );
+      thread.worker.postMessage({ id: job.id, input: job.input } satisfies ConversionRequest);
+    }
+  };
+
+  return {
+    convert: (input) =>
+      new Promise<HtmlConversion>((resolve, reject) => {
+        if (closed) return reject(new Error('the conversion pool is closed'));
+        // Threads start on first use: a worker that never converts a page starts none.
+        while (threads.size < opts.threads) spawn();
+        queue.push({ id: nextId++, input, resolve, reject });
+        dispatch();
+      }),
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('the conversion pool is closed'));
+      const all = [...threads];
+      threads.clear();
+      idle.length = 0;
+      for (const thread of all) settle(thread)?.reject(new Error('the conversion pool is closed'));
+      await Promise.all(all.map((t) => t.worker.terminate()));
+    },
+  };
+}
