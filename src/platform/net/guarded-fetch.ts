@@ -7,6 +7,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { deadline } from '../deadline.ts';
 import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
 import { urlPort } from './service-endpoints.ts';
@@ -233,12 +234,13 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
  */
 export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const limit = deadline(timeoutMs, opts.signal);
   try {
-    return await follow(url, opts, signal);
+    return await follow(url, opts, limit.signal);
   } catch (err) {
-    if (timeout.aborted && !opts.signal?.aborted) throw new FetchTimeoutError(url, timeoutMs, err);
+    if (limit.expired && !opts.signal?.aborted) throw new FetchTimeoutError(url, timeoutMs, err);
     throw err;
+  } finally {
+    limit.clear();
   }
 }

@@ -7,6 +7,7 @@
 // image Chromium could not load has none. Sizes are remembered per crawl, so a
 // logo on every page is fetched once.
 import { BoundedMap } from '../../../platform/bounded-map.ts';
+import { deadline } from '../../../platform/deadline.ts';
 import type { ImageSizes } from '../image-sizes.ts';
 import { imageDimensions, type Dimensions } from './image-dimensions.ts';
 
@@ -67,15 +68,15 @@ export function createImageProbe(fetchHead: FetchImageHead, limits: ImageProbeLi
     const sizes: ImageSizes = {};
     const urls = imagesToProbe(doc, pageUrl, limits.maxImages);
     if (urls.length === 0) return sizes;
-    const deadline = Date.now() + limits.timeoutMs;
-    const timeout = AbortSignal.timeout(limits.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const endsAt = Date.now() + limits.timeoutMs;
+    const limit = deadline(limits.timeoutMs, req.signal);
+    const { signal } = limit;
     const origin = new URL(pageUrl).origin;
     const queue = [...urls];
     const worker = async () => {
       for (let url = queue.shift(); url !== undefined && !signal.aborted; url = queue.shift()) {
         const ownOrigin = new URL(url).origin === origin;
-        const opts = { ...(ownOrigin && req.headers && { headers: req.headers }), insecureTls: req.insecureTls, signal, timeoutMs: Math.max(1, deadline - Date.now()) };
+        const opts = { ...(ownOrigin && req.headers && { headers: req.headers }), insecureTls: req.insecureTls, signal, timeoutMs: Math.max(1, endsAt - Date.now()) };
         // The crawl's headers can make the answer differ, so a size is remembered only within the crawl.
         const key = `${scope} ${url}`;
         const pending = known.getOrSet(key, () => probe(url, opts));
@@ -85,7 +86,11 @@ export function createImageProbe(fetchHead: FetchImageHead, limits: ImageProbeLi
         if (size) sizes[url] = size;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(parallel, urls.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(parallel, urls.length) }, worker));
+    } finally {
+      limit.clear();
+    }
     return sizes;
   };
 }
