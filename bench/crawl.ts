@@ -39,7 +39,7 @@ const RENDERING = loadConfig().crawl.rendering;
 /** Pages of the one long crawl whose worker RSS is printed at 1,000 pages and at its end; 0 skips it. */
 const RSS_PAGES = Number(process.env.BENCH_RSS_PAGES ?? (RENDERING === 'browser' ? 0 : 10_000));
 const RSS_FIRST_MARK = 1_000;
-const STATUS_POLL_MS = 50;
+const STATUS_POLL_MS = 150;
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -151,7 +151,7 @@ async function main() {
       if (!start.success) throw new Error(`the crawl did not start: ${start.error}`);
       let status: { status: string; completed: number };
       do {
-        // Often enough that the poll adds little to a crawl of a few seconds.
+        // Often enough that the poll adds little to a crawl of a few seconds, within the key's rate limit (10/s).
         await new Promise((r) => setTimeout(r, STATUS_POLL_MS));
         status = await api(`/v2/crawl/${start.id}?limit=1`);
       } while (status.status === 'scraping');
