@@ -202,8 +202,6 @@ export function loadConfig() {
       conversionThreads: nonNegativeInt('CRAWL_CONVERSION_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1))),
       /** Longest a page's conversion may take; the page then fails and its thread is replaced. */
       conversionTimeoutMs: positiveInt('CRAWL_CONVERSION_TIMEOUT_MS', 60_000),
-      /** Heap of each conversion thread; a page that needs more fails and its thread is replaced. */
-      conversionThreadMemoryMb: positiveInt('CRAWL_CONVERSION_THREAD_MEMORY_MB', 1024),
       /** Images of a page taken over HTTP whose size is read from their first bytes, for the search index (0: none). */
       imageProbes: nonNegativeInt('CRAWL_IMAGE_PROBES', 20),
       /** Bytes of an image fetched to read its size; its header must lie within them. */

@@ -128,7 +128,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   // Pages are converted off the event loop (see conversion-pool.ts) unless CRAWL_CONVERSION_THREADS=0.
   const convertPage: HtmlConverter =
     config.crawl.conversionThreads > 0
-      ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs, memoryMb: config.crawl.conversionThreadMemoryMb }).convert
+      ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs}).convert
       : convertInline;
   const probeImages = createImageProbe(network.fetchImageHead, { maxImages: config.crawl.imageProbes, timeoutMs: config.crawl.imageProbeTimeoutMs });
 

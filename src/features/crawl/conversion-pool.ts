@@ -2,9 +2,10 @@
 // markdown, the index entry; several ms of CPU a page) runs beside the worker's
 // event loop, which keeps to fetches, heartbeats and database writes. Each
 // thread converts one page at a time. Pages are written by strangers: one that
-// takes longer than CRAWL_CONVERSION_TIMEOUT_MS, or more memory than
-// CRAWL_CONVERSION_THREAD_MEMORY_MB, has its thread stopped and replaced and
-// fails alone, instead of stalling the event loop or the process.
+// takes longer than CRAWL_CONVERSION_TIMEOUT_MS has its thread stopped and
+// replaced and fails alone, instead of stalling the event loop. There is no heap
+// cap per thread: V8's resourceLimits turned out to abort the whole process
+// instead of the thread; a page's memory is bounded by CRAWL_MAX_PAGE_BYTES.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +16,6 @@ export interface ConversionPoolOptions {
   threads: number;
   /** Longest a page's conversion may take. */
   timeoutMs: number;
-  /** Old-generation heap of each thread. */
-  memoryMb: number;
 }
 
 export interface ConversionPool {
@@ -64,10 +63,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
   };
 
   const spawn = (): Thread => {
-    const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), {
-      execArgv: ['--import', TSX_LOADER],
-      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
-    });
+    const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), { execArgv: ['--import', TSX_LOADER] });
     // An idle pool never keeps the process alive.
     worker.unref();
     const thread: Thread = { worker };
@@ -88,10 +84,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
       idle.push(thread);
       dispatch();
     });
-    worker.on('error', (err) => {
-      const memory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      replace(thread, new Error(memory ? `converting the page took more than the ${opts.memoryMb} MB a conversion thread may use (CRAWL_CONVERSION_THREAD_MEMORY_MB)` : `the conversion thread failed: ${err.message}`));
-    });
+    worker.on('error', (err) => replace(thread, new Error(`the conversion thread failed: ${err.message}`)));
     worker.on('exit', () => {
       if (threads.has(thread)) replace(thread, new Error('the conversion thread exited'));
     });
