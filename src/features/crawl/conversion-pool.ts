@@ -62,7 +62,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
     if (!closed) spawn();
   };
 
-  const spawn = (): Thread => {
+  const spawn = (): void => {
     const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), { execArgv: ['--import', TSX_LOADER] });
     // An idle pool never keeps the process alive.
     worker.unref();
@@ -88,7 +88,6 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
     worker.on('exit', () => {
       if (threads.has(thread)) replace(thread, new Error('the conversion thread exited'));
     });
-    return thread;
   };
 
   const dispatch = () => {

@@ -13,7 +13,8 @@ const MAX_IMAGES = 50;
 const MAX_URL_CHARS = 2048;
 const MAX_DIMENSION = 100_000;
 
-const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) < MAX_DIMENSION;
+/** A side length the index accepts, whoever measured it. */
+export const isImageDimension = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) < MAX_DIMENSION;
 
 /** Sizes of the loaded images lacking a width or height attribute; {} when the page cannot say (it is navigating, say). */
 export async function imageSizes(page: Page, budget: PageBudget): Promise<ImageSizes> {
@@ -38,7 +39,7 @@ export async function imageSizes(page: Page, budget: PageBudget): Promise<ImageS
   for (const item of found.slice(0, MAX_IMAGES)) {
     if (!Array.isArray(item)) continue;
     const [src, width, height] = item as unknown[];
-    if (typeof src === 'string' && src.length <= MAX_URL_CHARS && valid(width) && valid(height)) sizes[src] = [width, height];
+    if (typeof src === 'string' && src.length <= MAX_URL_CHARS && isImageDimension(width) && isImageDimension(height)) sizes[src] = [width, height];
   }
   return sizes;
 }

@@ -5,14 +5,13 @@
 // is bounds-checked, loops only move forward, and anything unreadable is "no
 // size", never an error.
 
+import { isImageDimension } from '../image-sizes.ts';
+
 /** [width, height] in pixels, each within (0, 100,000), as the index accepts them. */
 export type Dimensions = [number, number];
 
-const MAX_DIMENSION = 100_000;
-
 function sized(width: number, height: number, swap = false): Dimensions | undefined {
-  const ok = (n: number) => Number.isInteger(n) && n > 0 && n < MAX_DIMENSION;
-  if (!ok(width) || !ok(height)) return undefined;
+  if (!isImageDimension(width) || !isImageDimension(height)) return undefined;
   return swap ? [height, width] : [width, height];
 }
 

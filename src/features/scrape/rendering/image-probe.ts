@@ -8,6 +8,7 @@
 // logo on every page is fetched once.
 import { BoundedMap } from '../../../platform/bounded-map.ts';
 import { deadline } from '../../../platform/deadline.ts';
+import { imageSource } from '../../search/index/page-entry.ts';
 import type { ImageSizes } from '../image-sizes.ts';
 import { imageDimensions, type Dimensions } from './image-dimensions.ts';
 
@@ -34,18 +35,14 @@ export type FetchImageHead = (url: string, opts: ProbeRequest & { timeoutMs: num
 
 export type ImageProbe = (doc: Document, pageUrl: string, scope: string, req: ProbeRequest) => Promise<ImageSizes>;
 
-const MAX_URL_CHARS = 2048;
-
 /** The images the browser path would measure: those lacking a width or height attribute, keyed as the index looks them up. */
 export function imagesToProbe(doc: Document, pageUrl: string, max: number): string[] {
   const found = new Set<string>();
   for (const img of doc.querySelectorAll('img')) {
     if (found.size >= max) break;
     if (img.getAttribute('width') && img.getAttribute('height')) continue;
-    const src = (img.getAttribute('src') ?? img.getAttribute('data-src'))?.trim();
-    if (!src || src.length > MAX_URL_CHARS) continue;
-    const url = URL.parse(src, pageUrl);
-    if (url && (url.protocol === 'http:' || url.protocol === 'https:')) found.add(url.href);
+    const src = imageSource(img, pageUrl);
+    if (src) found.add(src);
   }
   return [...found];
 }

@@ -5,7 +5,7 @@
 // to, and its category. Pages are hostile: every walk is iterative and bounded.
 import { categoryOf } from './categories.ts';
 import { textSearchConfig } from './languages.ts';
-import type { ImageSizes } from '../../scrape/image-sizes.ts';
+import { isImageDimension, type ImageSizes } from '../../scrape/image-sizes.ts';
 import { visibleText } from '../../scrape/page-text.ts';
 
 export interface ImageEntry {
@@ -110,7 +110,12 @@ function absolute(src: string | null | undefined, base: string): string | null {
 
 function dimension(value: string | null): number | undefined {
   const n = Number.parseInt(value ?? '', 10);
-  return Number.isInteger(n) && n > 0 && n < 100_000 ? n : undefined;
+  return isImageDimension(n) ? n : undefined;
+}
+
+/** The URL an <img> is indexed under: its src, else data-src, made absolute; null when it names no http(s) URL. */
+export function imageSource(img: Element, base: string): string | null {
+  return absolute(img.getAttribute('src') ?? img.getAttribute('data-src'), base);
 }
 
 /** Attributes when both are there, else what the browser decoded, else whichever attribute there is. */
@@ -127,7 +132,7 @@ function images(doc: Document, base: string, decoded: ImageSizes | undefined): I
   const seen = new Set<string>();
   for (const img of doc.querySelectorAll('img')) {
     if (found.length >= MAX_IMAGES) break;
-    const src = absolute(img.getAttribute('src') ?? img.getAttribute('data-src'), base);
+    const src = imageSource(img, base);
     if (!src || seen.has(src)) continue;
     seen.add(src);
     const figure = img.closest('figure');
