@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { addToFrontier, claimBatch, frontierCounts, releaseClaims } from '../../src/features/crawl/frontier.ts';
+import { addToFrontier, claimMore, frontierCounts, heldClaims, releaseClaims } from '../../src/features/crawl/frontier.ts';
 import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages } from '../../src/features/crawl/page-store.ts';
 import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
@@ -39,9 +39,9 @@ describe('frontier', () => {
   it('gives a retried batch the same rows, and releases stale claims', async () => {
     const crawlId = await newCrawl();
     await addToFrontier(db, crawlId, urls('x', 10), 100);
-    const first = await claimBatch(db, crawlId, 'run:0', 4);
-    const retry = await claimBatch(db, crawlId, 'run:0', 4);
-    const other = await claimBatch(db, crawlId, 'run:1', 4);
+    const first = await claimMore(db, crawlId, 'run:0', 4);
+    const retry = await heldClaims(db, crawlId, 'run:0');
+    const other = await claimMore(db, crawlId, 'run:1', 4);
     expect(retry.map((r) => r.urlKey).sort()).toEqual(first.map((r) => r.urlKey).sort());
     expect(other.map((r) => r.urlKey).filter((k) => first.some((f) => f.urlKey === k))).toEqual([]);
     expect(await frontierCounts(db, crawlId)).toEqual({ queued: 2, claimed: 8 });
@@ -49,10 +49,22 @@ describe('frontier', () => {
     expect(await frontierCounts(db, crawlId)).toEqual({ queued: 10, claimed: 0 });
   });
 
+  it('claims no more rows than the team can pay for, less the credits already spoken for', async () => {
+    const poor = (await createTeam(db, { name: `frontier-poor-${randomUUID()}`, credits: 5 })).id;
+    const crawlId = randomUUID();
+    await db.crawl.create({ data: { id: crawlId, teamId: poor, url: 'http://site.test/', options: {} } });
+    await addToFrontier(db, crawlId, urls('b', 10), 100);
+    expect(await claimMore(db, crawlId, 'run:0', 10, { teamId: poor, inFlight: 2 })).toHaveLength(3);
+    expect(await claimMore(db, crawlId, 'run:0', 10, { teamId: poor, inFlight: 5 })).toHaveLength(0);
+    expect(await claimMore(db, crawlId, 'run:0', 10, { teamId: poor, inFlight: 9 })).toHaveLength(0);
+    expect(await claimMore(db, crawlId, 'run:0', 2, { teamId: poor, inFlight: 0 })).toHaveLength(2);
+    expect(await frontierCounts(db, crawlId)).toEqual({ queued: 5, claimed: 5 });
+  });
+
   it('stores many pages of one crawl at once without deadlocks, each exactly once', async () => {
     const crawlId = await newCrawl();
     await addToFrontier(db, crawlId, urls('s', 24), 1000);
-    const rows = await claimBatch(db, crawlId, 'run:0', 24);
+    const rows = await claimMore(db, crawlId, 'run:0', 24);
     const store = (r: (typeof rows)[number]) =>
       storeScrapedPage(
         db,
@@ -84,8 +96,8 @@ describe('frontier', () => {
     const [grouped, single] = [await newCrawl(), await newCrawl()];
     for (const crawlId of [grouped, single]) await addToFrontier(db, crawlId, urls('w', 4), 1000);
     const byKey = (a: { urlKey: string }, b: { urlKey: string }) => a.urlKey.localeCompare(b.urlKey);
-    const groupedRows = (await claimBatch(db, grouped, 'run:0', 4)).sort(byKey);
-    const singleRows = (await claimBatch(db, single, 'run:0', 4)).sort(byKey);
+    const groupedRows = (await claimMore(db, grouped, 'run:0', 4)).sort(byKey);
+    const singleRows = (await claimMore(db, single, 'run:0', 4)).sort(byKey);
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
     expect(await storeScrapedPages(db, groupedRows.map((r, i) => write(grouped, r, i)))).toBe(10);
     expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 10);
@@ -98,16 +110,37 @@ describe('frontier', () => {
     // One page the group cannot store (no frontier row) and the whole group is rolled back.
     const crawlId = await newCrawl();
     await addToFrontier(db, crawlId, urls('v', 2), 1000);
-    const rows = await claimBatch(db, crawlId, 'run:0', 2);
+    const rows = await claimMore(db, crawlId, 'run:0', 2);
     const stray = { url: 'http://site.test/stray', urlKey: 'site.test/stray' };
     await expect(storeScrapedPages(db, [...rows, stray].map((r, i) => write(crawlId, r, i)))).rejects.toThrow(/no frontier row/);
     expect(await outcome(crawlId)).toMatchObject({ pages: [], blocked: 0, credits: 0 });
   });
 
+  it("writes the pages' cache copies with them, and stores the pages without them when the cache refuses", async () => {
+    const crawlId = await newCrawl();
+    await addToFrontier(db, crawlId, urls('c', 3), 1000);
+    const rows = await claimMore(db, crawlId, 'run:0', 3);
+    const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
+    const page = (r: (typeof rows)[number]) => ({ crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) });
+    const copy = (r: (typeof rows)[number], team = teamId, rawHtml = `<p>${r.url}</p>`) => ({ teamId: team, key: `key-${crawlId}-${r.urlKey}`, load: { finalUrl: r.url, statusCode: 200, rawHtml } });
+    const failures: unknown[] = [];
+    // The first page twice under one key: the last copy is kept.
+    const [a, b, c] = rows;
+    await storeScrapedPages(db, [{ page: page(a!), next: { ...next, cache: copy(a!) } }, { page: page(b!), next: { ...next, cache: { ...copy(a!, teamId, 'newer'), key: copy(a!).key } } }], (e) => failures.push(e));
+    expect(failures).toEqual([]);
+    const cached = await db.pageCache.findMany({ where: { cacheKey: { startsWith: `key-${crawlId}` } }, select: { cacheKey: true, document: true } });
+    expect(cached).toEqual([{ cacheKey: copy(a!).key, document: { finalUrl: a!.url, statusCode: 200, rawHtml: 'newer' } }]);
+    // A copy the cache refuses (no such team): the page is stored all the same, the failure is told.
+    await storeScrapedPages(db, [{ page: page(c!), next: { ...next, cache: copy(c!, randomUUID()) } }], (e) => failures.push(e));
+    expect(failures).toHaveLength(1);
+    expect(await db.crawlPage.count({ where: { crawlId, success: true } })).toBe(3);
+    expect(await db.pageCache.count({ where: { cacheKey: copy(c!).key } })).toBe(0);
+  });
+
   it('stores a redirect target once: a second page redirecting there is a duplicate', async () => {
     const crawlId = await newCrawl();
     await addToFrontier(db, crawlId, [...urls('r', 2), { url: 'http://site.test/target', urlKey: 'site.test/target', depth: 1 }], 1000);
-    const [a, b] = await claimBatch(db, crawlId, 'run:0', 2);
+    const [a, b] = await claimMore(db, crawlId, 'run:0', 2);
     const page = (r: typeof a) => ({
       crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, finalUrl: 'http://site.test/target', finalUrlKey: 'site.test/target',
       document: prepareDocument({ metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } }),
@@ -122,7 +155,7 @@ describe('frontier', () => {
   it('never lets a late failure overwrite a scraped page, and lets a success replace a failure', async () => {
     const crawlId = await newCrawl();
     await addToFrontier(db, crawlId, urls('f', 2), 1000);
-    const [scraped, failedFirst] = await claimBatch(db, crawlId, 'run:0', 2);
+    const [scraped, failedFirst] = await claimMore(db, crawlId, 'run:0', 2);
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
     const store = (r: typeof scraped) =>
       storeScrapedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) }, next);

@@ -9,10 +9,10 @@ import { pageCredits } from '../../platform/usage/credits.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { chromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import { crawlRobots } from './crawl-robots.ts';
-import { addToFrontier, claimBatch, claimMore, frontierCounts, releaseClaims, returnClaim, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
+import { addToFrontier, claimMore, heldClaims, frontierCounts, releaseClaims, returnClaim, skipQueued, type FrontierRow, type NewFrontierUrl } from './frontier.ts';
 import { createLinkFilter } from './link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './normalize-url.ts';
-import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, storeInCache, type CacheWrite, type CachedLoad } from './page-cache.ts';
+import { cacheKey, cacheWritable, lookupCache, NO_CACHED_DATA, type CachedLoad } from './page-cache.ts';
 import { documentFromLoad } from './page-document.ts';
 import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite, type PreparedDocument } from './page-store.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
@@ -213,14 +213,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const progress = () => heartbeat({ handled: succeeded + failed });
 
     // Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts.
+    const cacheFailed = (err: unknown) => log.warn('page cache write failed', { crawlId, error: describeError(err) });
     const pageWrites = new GroupCommit<PageWrite>({
-      writeGroup: async (writes) => void (await storeScrapedPages(db, writes)),
-      writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next)),
-      maxGroup: PAGE_WRITE_GROUP,
-    });
-    const cacheWrites = new GroupCommit<CacheWrite>({
-      writeGroup: (writes) => storeInCache(db, writes),
-      writeOne: (write) => storeInCache(db, [write]),
+      writeGroup: async (writes) => void (await storeScrapedPages(db, writes, cacheFailed)),
+      writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next, cacheFailed)),
       maxGroup: PAGE_WRITE_GROUP,
     });
 
@@ -294,6 +290,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             webhook,
             ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
             charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
+            ...(!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
           },
         });
       } catch (err) {
@@ -301,11 +298,6 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
         if (isRejectedData(err)) return fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
         throw err;
-      }
-      if (!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr)) {
-        await cacheWrites.write({ teamId: team.id, key: cacheKey(target.url, so), load }).catch((err) =>
-          log.warn('page cache write failed', { crawlId, error: describeError(err) }),
-        );
       }
       // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
       log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
@@ -395,27 +387,33 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * queued ones, never more than the batch size or the team's balance can pay for.
      */
     let retryChecked = false;
-    const claim = async (room: number): Promise<FrontierRow[] | null> => {
+    const claim = async (room: number): Promise<{ rows: FrontierRow[]; earlier?: true } | null> => {
       if (!retryChecked) {
         retryChecked = true;
-        return claimBatch(db, crawlId, input.batchKey, Math.min(room, input.size, team.creditBalance));
+        const held = await heldClaims(db, crawlId, input.batchKey);
+        if (held.length > 0) return { rows: held, earlier: true };
       }
       if (yielding) return null;
       const want = Math.min(room, input.size - claimed);
       if (want <= 0 || Date.now() - batchStarted > BATCH_CLAIM_WINDOW_MS) return null;
+      // Pages still in flight will be charged too; until they are, the balance may be spoken for.
+      const rows = await claimMore(db, crawlId, input.batchKey, want, { teamId: team.id, inFlight: todo - succeeded - failed });
+      if (rows.length > 0) return { rows };
       const { creditBalance } = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { creditBalance: true } });
       if (creditBalance <= 0) {
         outOfCredits = true;
         return null;
       }
-      // Pages still in flight will be charged too; until they are, the balance may be spoken for.
-      return claimMore(db, crawlId, input.batchKey, Math.min(want, creditBalance - (todo - succeeded - failed)));
+      return { rows };
     };
 
-    /** Settles what needs no page load (stored by an earlier attempt, cached) and PDFs; returns the rest, by path. */
-    const prepare = async (rows: FrontierRow[]): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[] }> => {
+    /**
+     * Settles what needs no page load (stored by an earlier attempt, cached) and PDFs; returns the rest, by path.
+     * Only rows an earlier attempt held can have been stored: storing a page ends its queued or claimed state in the same transaction.
+     */
+    const prepare = async (rows: FrontierRow[], earlier: boolean): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[] }> => {
       const stored = new Set(
-        (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
+        earlier ? (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey) : [],
       );
       for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === FrontierState.claimed)) {
         await db.crawlUrl.update({ where: { id: r.id }, data: { state: FrontierState.done } });
@@ -445,12 +443,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      */
     const supply = async (room: number): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[]; exhausted: boolean }> => {
       for (;;) {
-        const rows = await claim(room);
-        if (rows === null) return { http: [], browser: [], exhausted: true };
+        const got = await claim(room);
+        if (got === null) return { http: [], browser: [], exhausted: true };
+        const { rows, earlier = false } = got;
         if (rows.length > 0) {
           claimed += rows.length;
           idleSince = undefined;
-          const { http, browser } = await prepare(rows);
+          const { http, browser } = await prepare(rows, earlier);
           if (http.length + browser.length > 0) return { http, browser, exhausted: false };
           continue;
         }

@@ -2,6 +2,7 @@
 // is the dedup; a batch claims rows under its own key so a retried batch gets
 // exactly the same rows back; the page limit is enforced when rows are
 // inserted, under a per-crawl lock.
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
 import { FrontierState } from './frontier-state.ts';
 
@@ -58,27 +59,35 @@ export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFront
     ON CONFLICT (crawl_id, url_key) DO NOTHING`;
 }
 
-/**
- * Claims up to `size` queued rows for `batchKey`. A retry with the same key
- * returns the rows that key already holds instead of claiming new ones.
- */
-export async function claimBatch(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
+/** The rows `batchKey` holds already: what an earlier attempt of the batch claimed, which its retry takes over. */
+export async function heldClaims(db: Db, crawlId: string, batchKey: string): Promise<FrontierRow[]> {
   const held = await db.crawlUrl.findMany({ where: { crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
   // The column holds only FrontierState values (every write goes through this module and page-store.ts).
-  if (held.length > 0) return held.map((r) => ({ ...r, state: r.state as FrontierState }));
-  return claimMore(db, crawlId, batchKey, size);
+  return held.map((r) => ({ ...r, state: r.state as FrontierState }));
 }
 
-/** Claims up to `size` more queued rows for `batchKey`, shallowest first; rows other batches hold are skipped. */
-export async function claimMore(db: Db, crawlId: string, batchKey: string, size: number): Promise<FrontierRow[]> {
+/** What a claim may spend: the team's credit balance less `inFlight` credits its pages in hand will be charged. */
+export interface ClaimBudget {
+  teamId: string;
+  inFlight: number;
+}
+
+/**
+ * Claims up to `size` more queued rows for `batchKey`, shallowest first; rows other batches hold are
+ * skipped. With a budget, never more rows than the team's balance (read in the same statement) can pay for.
+ */
+export async function claimMore(db: Db, crawlId: string, batchKey: string, size: number, budget?: ClaimBudget): Promise<FrontierRow[]> {
   if (size <= 0) return [];
+  const limit = budget
+    ? Prisma.sql`LEAST(${size}::int, GREATEST(0, (SELECT credit_balance FROM team WHERE id = ${budget.teamId}::uuid) - ${budget.inFlight}::int))`
+    : Prisma.sql`${size}::int`;
   return db.$queryRaw<FrontierRow[]>`
     UPDATE crawl_url SET state = ${FrontierState.claimed}, claimed_by = ${batchKey}, claimed_at = now()
     WHERE id IN (
       SELECT id FROM crawl_url
       WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}
       ORDER BY depth, id
-      LIMIT ${size}
+      LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
     RETURNING id, url, url_key AS "urlKey", depth, state`;

@@ -4,7 +4,7 @@
 // as the browser path's is, so a lane never waits for the others to finish a
 // round. A page's conversion and rows are written behind its lane (StoreQueue):
 // the lane fetches its next page meanwhile, and a slow database slows the lanes
-// down instead of piling pages up. A lane with nothing to do frees its slot.
+// down instead of piling pages up. A lane that stays without work frees its slot.
 import { StoreQueue } from '../scrape/store-queue.ts';
 
 /**
@@ -74,9 +74,13 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
 
   const stopped = () => failure !== undefined || opts.signal.aborted;
 
-  /** The lane's next page, undefined when the lanes are done; `idle` runs before the lane waits. */
+  /**
+   * The lane's next page, undefined when the lanes are done. `idle` runs when the lane has waited
+   * through one refill without getting a page: a short gap (the source being asked, links about to
+   * be stored) keeps the lane's slot rather than giving it up and taking it again.
+   */
   const next = async (idle: () => Promise<void>): Promise<T | undefined> => {
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       if (stopped() || opts.stopTaking()) return undefined;
       if (queue.length > 0) {
         const target = queue.shift()!;
@@ -84,7 +88,7 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
         return target;
       }
       if (exhausted && !refilling) return undefined;
-      await idle();
+      if (waited) await idle();
       await refill();
     }
   };

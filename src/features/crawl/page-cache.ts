@@ -4,7 +4,7 @@
 // The key covers every option that changes what the browser sees.
 import { createHash } from 'node:crypto';
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
-import type { Db } from '../../platform/db/prisma.ts';
+import type { Db, Tx } from '../../platform/db/prisma.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { ImageSizes } from '../scrape/image-sizes.ts';
 
@@ -63,8 +63,12 @@ export interface CacheWrite {
   load: CachedLoad;
 }
 
-/** Writes copies of loads in one statement (a batch's pages stored together); a key given twice fails it. */
-export async function storeInCache(db: Db, writes: CacheWrite[], now = new Date()): Promise<void> {
+/**
+ * Writes copies of loads in one statement (a group of pages stored together). A key given twice
+ * keeps its last copy; rows are written in key order, so that two groups never wait on each other crosswise.
+ */
+export async function storeInCache(db: Db | Tx, copies: CacheWrite[], now = new Date()): Promise<void> {
+  const writes = [...new Map(copies.map((c) => [`${c.teamId} ${c.key}`, c])).values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (writes.length === 0) return;
   await db.$executeRaw`
     INSERT INTO page_cache (team_id, cache_key, url, status_code, document, created_at)

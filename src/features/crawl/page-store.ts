@@ -1,6 +1,7 @@
 // Writes handled pages and their consequences in a single transaction: the
 // page rows, their frontier rows' state, their credit charges, their search index
-// entries, the links they add to the frontier and the links robots.txt kept out.
+// entries, their copies in the page cache, the links they add to the frontier and
+// the links robots.txt kept out.
 // Several pages of a crawl go in one transaction of a few multi-row statements
 // (per-page statements were most of a worker's CPU on the HTTP path); upserts
 // keyed by (crawl, url key) and the ledger's unique key make a retried write a
@@ -16,6 +17,7 @@ import { notifyPagesStored } from './job-events.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier.ts';
 import { FrontierState } from './frontier-state.ts';
 import { indexPages, type IndexedPage } from '../search/index/index-page.ts';
+import { storeInCache, type CacheWrite } from './page-cache.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -48,7 +50,12 @@ export interface PageConsequences {
   webhook?: JobWebhook;
   /** The page's entry in the local search index (none for zero-data-retention pages). */
   index?: IndexedPage;
+  /** A copy of the page's load for the page cache: written with the page, but the page never fails for it. */
+  cache?: CacheWrite;
 }
+
+/** Told why the page cache refused a group's copies; the pages were stored without them. */
+export type CacheFailure = (error: unknown) => void;
 
 export class DuplicateRedirectError extends Error {}
 
@@ -94,8 +101,24 @@ export interface PageWrite {
   next: PageConsequences;
 }
 
-export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences): Promise<number> {
-  return storeScrapedPages(db, [{ page, next }]);
+export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences, onCacheFailure?: CacheFailure): Promise<number> {
+  return storeScrapedPages(db, [{ page, next }], onCacheFailure);
+}
+
+/**
+ * The page cache is an optimisation that other crawls of the team write too: a copy it refuses
+ * (or a deadlock with them) must not cost the pages, so the copies go under a savepoint.
+ */
+async function writeCacheCopies(tx: Tx, copies: CacheWrite[], onFailure: CacheFailure | undefined): Promise<void> {
+  if (copies.length === 0) return;
+  await tx.$executeRaw`SAVEPOINT page_cache`;
+  try {
+    await storeInCache(tx, copies);
+    await tx.$executeRaw`RELEASE SAVEPOINT page_cache`;
+  } catch (err) {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT page_cache`;
+    onFailure?.(err);
+  }
 }
 
 /**
@@ -104,7 +127,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
  * stored (a duplicate redirect, a value PostgreSQL refuses, the same URL twice) fails them all,
  * and the caller stores them one by one to learn which.
  */
-export async function storeScrapedPages(db: Db, writes: PageWrite[]): Promise<number> {
+export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<number> {
   if (writes.length === 0) return 0;
   const crawlId = writes[0]!.page.crawlId;
   if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
@@ -135,6 +158,7 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[]): Promise<nu
     if (robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
     }
+    await writeCacheCopies(tx, writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])), onCacheFailure);
     // One insert of every page's links, in page order: what the pages stored one by one would admit.
     const { limit, queuedPerCredit } = writes[0]!.next;
     return addToFrontier(tx, crawlId, writes.flatMap((w) => w.next.follow), limit, queuedPerCredit);

@@ -1,6 +1,6 @@
 // runHttpLanes with a scripted source: every target loaded once, never more
-// than `lanes` at a time, stores behind the lanes, slots freed when idle, and
-// failures and give-backs as the batch needs them.
+// than `lanes` at a time, stores behind the lanes, slots kept over a short gap
+// and freed when idle, and failures and give-backs as the batch needs them.
 import { describe, expect, it } from 'vitest';
 import { runHttpLanes, type HttpLanesOptions, type LaneSupply } from '../../../src/features/crawl/http-lanes.ts';
 
@@ -110,6 +110,12 @@ describe('runHttpLanes', () => {
     await run;
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(slots).toMatchObject({ open: 0, opened: 2 });
+  });
+
+  it('keeps its slot while the source is being asked for its next page', async () => {
+    const { run, slots } = lanesOf({ lanes: 1, more: source(5, 1).more, load: async () => undefined });
+    await run;
+    expect(slots).toMatchObject({ open: 0, opened: 1 });
   });
 
   it('fails when a store fails, and stops loading', async () => {
