@@ -95,7 +95,7 @@ describe('CRAWL_RENDERING=auto', () => {
     try {
       const before = autoSite.hits.get('/about') ?? 0;
       const result = await loadOverHttp(`${autoSite.url}/about`, network.fetchPage, { timeoutMs: 5000 });
-      expect(result).toMatchObject({ scripted: false, browser: expect.stringMatching(/^the HTTP fetch failed \(.*(private|blocked|not allowed).*\)$/i) });
+      expect(result).toMatchObject({ browser: expect.stringMatching(/^the HTTP fetch failed \(.*(private|blocked|not allowed).*\)$/i) });
       expect(autoSite.hits.get('/about') ?? 0).toBe(before);
     } finally {
       await network.close();

@@ -10,7 +10,7 @@ import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../src/platform/net/outbound-network.ts';
 import { imageDimensions } from '../../src/features/scrape/rendering/image-dimensions.ts';
-import { createImageProbe } from '../../src/features/scrape/rendering/image-probe.ts';
+import { createImageProbe, imagesToProbe, type ImageProbe, type ProbeRequest } from '../../src/features/scrape/rendering/image-probe.ts';
 import { parseHtmlDocument } from '../../src/features/scrape/parse-html.ts';
 import { bmp, exif, jpeg, webpLossless, webpLossy } from '../support/image-files.ts';
 import { solidPng } from '../support/png.ts';
@@ -96,6 +96,11 @@ beforeEach(() => {
 
 const at = (path: string, host = '127.0.0.1') => `http://${host}:${port}${path}`;
 const doc = (body: string) => parseHtmlDocument(`<!doctype html><html><body>${body}</body></html>`);
+/** The probe as the crawl drives it: the page's images listed (up to `max`), then sized. */
+const onPages =
+  (probe: ImageProbe, max = 20) =>
+  (page: Document, url: string, scope: string, req: ProbeRequest) =>
+    probe(imagesToProbe(page, url, max), url, scope, req);
 
 describe('imageDimensions against Chromium', () => {
   it('gives the size Chromium decodes for every file, EXIF turns included', async () => {
@@ -112,10 +117,10 @@ describe('imageDimensions against Chromium', () => {
 });
 
 describe('the image probe', () => {
-  const limits = { maxImages: 20, timeoutMs: 3_000 };
+  const limits = { timeoutMs: 3_000 };
 
   it('sizes the images that lack a width or height, from a prefix of each, whatever the server does with Range', async () => {
-    const probe = createImageProbe(open.fetchImageHead, limits);
+    const probe = onPages(createImageProbe(open.fetchImageHead, limits));
     const page = doc(
       `<img src="/banner.png"><img src="/ranged/banner.png" width="320"><img src="/huge.jpg" height="10">` +
         `<img src="/photo.jpg" width="80" height="60"><img data-src="/lossy.webp"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><img src="/missing.png"><img src="/banner.png">`,
@@ -133,7 +138,7 @@ describe('the image probe', () => {
   });
 
   it("sends the crawl's headers to the page's own origin only", async () => {
-    const probe = createImageProbe(open.fetchImageHead, limits);
+    const probe = onPages(createImageProbe(open.fetchImageHead, limits));
     await probe(doc(`<img src="/banner.png"><img src="${at('/lossy.webp', 'localhost')}">`), at('/page'), 'crawl-2', { headers: { Cookie: 'session=secret' } });
     expect(seen.map(({ host, cookie }) => [host, cookie]).sort()).toEqual([
       ['127.0.0.1', 'session=secret'],
@@ -142,7 +147,7 @@ describe('the image probe', () => {
   });
 
   it('remembers sizes, and failures, within a crawl, not across crawls', async () => {
-    const probe = createImageProbe(open.fetchImageHead, limits);
+    const probe = onPages(createImageProbe(open.fetchImageHead, limits));
     const page = doc('<img src="/banner.png"><img src="/missing.png">');
     const first = await probe(page, at('/a'), 'crawl-3', {});
     expect(await probe(page, at('/a'), 'crawl-3', {})).toEqual(first);
@@ -153,14 +158,15 @@ describe('the image probe', () => {
 
   it('probes at most maxImages a page, and none at 0', async () => {
     const page = doc(['banner.png', 'photo.jpg', 'lossy.webp', 'wide.gif'].map((n) => `<img src="/${n}">`).join(''));
-    expect(Object.keys(await createImageProbe(open.fetchImageHead, { ...limits, maxImages: 2 })(page, at('/'), 'crawl-5', {}))).toEqual([at('/banner.png'), at('/photo.jpg')]);
+    expect(Object.keys(await onPages(createImageProbe(open.fetchImageHead, limits), 2)(page, at('/'), 'crawl-5', {}))).toEqual([at('/banner.png'), at('/photo.jpg')]);
     expect(seen).toHaveLength(2);
-    expect(await createImageProbe(open.fetchImageHead, { ...limits, maxImages: 0 })(page, at('/'), 'crawl-6', {})).toEqual({});
+    expect(await onPages(createImageProbe(open.fetchImageHead, limits), 0)(page, at('/'), 'crawl-6', {})).toEqual({});
     expect(seen).toHaveLength(2);
   });
 
   it("ends a page's probes at its deadline, keeping what was read, and asks again on the next page", async () => {
-    const probe = createImageProbe(open.fetchImageHead, { maxImages: 20, timeoutMs: 500 });
+    // Long enough for a loaded machine to send the stalled request again on the second page.
+    const probe = onPages(createImageProbe(open.fetchImageHead, { timeoutMs: 1_500 }));
     const page = doc('<img src="/stall.png"><img src="/banner.png">');
     const started = Date.now();
     expect(await probe(page, at('/'), 'crawl-7', {})).toEqual({ [at('/banner.png')]: [640, 160] });
@@ -171,7 +177,7 @@ describe('the image probe', () => {
   });
 
   it('goes through the address guard: private addresses are refused before connecting', async () => {
-    const probe = createImageProbe(guarded.fetchImageHead, limits);
+    const probe = onPages(createImageProbe(guarded.fetchImageHead, limits));
     expect(await probe(doc(`<img src="/banner.png"><img src="${at('/photo.jpg', 'localhost')}">`), at('/'), 'crawl-8', {})).toEqual({});
     expect(seen).toEqual([]);
   });

@@ -36,7 +36,7 @@ import { fileTooLargeMessage, pageOverLimitMessage, pageTooLargeMessage } from '
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { storableText } from '../../platform/db/storable.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
-import { pageEntryFromText, type PageEntry } from '../search/index/page-entry.ts';
+import { pageEntryFromText, withImageSizes, type PageEntry } from '../search/index/page-entry.ts';
 import { fetchedWithoutCredentials } from '../search/index/shareable.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { renderingRefusal, requestNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
@@ -130,7 +130,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     config.crawl.conversionThreads > 0
       ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs}).convert
       : convertInline;
-  const probeImages = createImageProbe(network.fetchImageHead, { maxImages: config.crawl.imageProbes, timeoutMs: config.crawl.imageProbeTimeoutMs });
+  const probeImages = createImageProbe(network.fetchImageHead, { timeoutMs: config.crawl.imageProbeTimeoutMs });
 
   async function readCrawl(crawlId: string) {
     const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
@@ -227,7 +227,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       progress();
     };
 
-    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean; parsed?: Document }) => {
+    /** `overHttp`: the page was fetched by an HTTP lane (see loadInLane). */
+    const handleLoad = async (target: ScrapeTarget, load: CachedLoad, extras: { actions?: unknown; queuedMs?: number; fromCache: boolean; overHttp?: boolean }) => {
       const depth = depthOf.get(target.key) ?? 0;
       const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, ctx.norm) };
       if (final.urlKey !== target.key) {
@@ -248,17 +249,21 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       let document: PreparedDocument;
       let entry: PageEntry | undefined;
       const converting = performance.now();
+      let unsized: string[] | undefined;
       try {
-        const { built, entry: htmlEntry, indexError } = await documentFromLoad(load, so, {
+        const converted = await documentFromLoad(load, so, {
           sourceURL: target.url,
           actions: extras.actions,
           queuedMs: extras.queuedMs,
-          parsed: extras.parsed,
           llm,
           convert: convertPage,
           ...(indexing && { indexAs: final.urlKey }),
+          ...(extras.overHttp && { checkScripted: rendering === 'auto', listImages: config.crawl.imageProbes }),
         });
+        if ('needsBrowser' in converted) return toBrowser(target, converted.needsBrowser, true);
+        const { built, entry: htmlEntry, indexError } = converted;
         entry = htmlEntry;
+        unsized = converted.unsized;
         if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
         discoveredLinks = built.discoveredLinks;
         if (indexing && load.pdf) {
@@ -271,6 +276,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         return fail(target, `The page could not be turned into a document: ${describeError(err)}`, load.statusCode);
       }
       const convertMs = performance.now() - converting;
+      if (entry && unsized) {
+        // What Chromium would have measured for the index (see scrape/rendering/image-probe.ts); cached copies keep it.
+        load.imageSizes = await probeImages(unsized, load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal });
+        entry = { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
+      }
       const followLinks =
         discoversLinks(ctx.kind) &&
         options.sitemap !== 'only' &&
@@ -351,10 +361,16 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     /** CRAWL_RENDERING=auto: pages the HTTP lanes found to need Chromium, for the browser to take. */
     const browserQueue: ScrapeTarget[] = [];
     let browserWanted: (() => void) | undefined;
-    const toBrowser = (targets: ScrapeTarget[]) => {
+    const addToBrowserQueue = (targets: ScrapeTarget[]) => {
       if (targets.length === 0) return;
       browserQueue.push(...targets);
       browserWanted?.();
+    };
+    /** `scripted`: the page itself looked script-rendered (not its status, type or a failed fetch), so its host is remembered. */
+    const toBrowser = (target: ScrapeTarget, reason: string, scriptedPage: boolean) => {
+      if (scriptedPage && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
+      log.debug('page goes to the browser', { crawlId, url: target.url, reason });
+      addToBrowserQueue([target]);
     };
 
     /**
@@ -365,16 +381,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     const loadInLane = async (target: ScrapeTarget, waitedMs: number): Promise<(() => Promise<void>) | void> => {
       try {
         const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal }, rendering === 'http' ? 'http' : 'auto');
-        if ('browser' in http) {
-          if (http.scripted && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
-          log.debug('page goes to the browser', { crawlId, url: target.url, reason: http.browser });
-          return toBrowser([target]);
-        }
+        if ('browser' in http) return toBrowser(target, http.browser, false);
         // As the browser path does with a download: fetched again, with the file limits.
         if ('file' in http) return await loadOutsideBrowser(target, { waitedMs });
-        // What Chromium would have measured for the index (see scrape/rendering/image-probe.ts).
-        if (indexing) http.load.imageSizes = await probeImages(http.parsed, http.load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal });
-        return () => handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, parsed: http.parsed });
+        return () => handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, overHttp: true });
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
         if (signal.aborted) throw err;
@@ -536,7 +546,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           lanes: input.concurrency,
           more: async (room) => {
             const { http, browser: targets, exhausted } = await supply(room);
-            toBrowser(targets);
+            addToBrowserQueue(targets);
             return { targets: http, exhausted };
           },
           openLane: () => holdSlot(`http-lane-${lanesOpened++}`),

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConversionReply, ConversionRequest } from './conversion-thread.ts';
-import type { HtmlConversion, HtmlConversionInput, HtmlConverter } from './html-conversion.ts';
+import type { HtmlConversionInput, HtmlConverter, HtmlOutcome } from './html-conversion.ts';
 
 export interface ConversionPoolOptions {
   threads: number;
@@ -26,7 +26,7 @@ export interface ConversionPool {
 interface Job {
   id: number;
   input: HtmlConversionInput;
-  resolve(result: HtmlConversion): void;
+  resolve(result: HtmlOutcome): void;
   reject(error: Error): void;
 }
 
@@ -105,7 +105,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
 
   return {
     convert: (input) =>
-      new Promise<HtmlConversion>((resolve, reject) => {
+      new Promise<HtmlOutcome>((resolve, reject) => {
         if (closed) return reject(new Error('the conversion pool is closed'));
         // Threads start on first use: a worker that never converts a page starts none.
         while (threads.size < opts.threads) spawn();

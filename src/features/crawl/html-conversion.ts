@@ -2,7 +2,12 @@
 // entry: the CPU-heavy part of a page (parsing, cleaning, markdown), pure and
 // synchronous, so that it can run in a conversion thread (conversion-pool.ts)
 // or inline. Its input and output are plain data, copied between threads.
+// A page fetched over HTTP is parsed here only, once: the same parse tells
+// whether it needs the browser after all and which images to size.
 import { buildDocument, type BuiltDocument, type DocumentFormat } from '../scrape/build-document.ts';
+import { parseHtmlDocument } from '../scrape/parse-html.ts';
+import { imagesToProbe } from '../scrape/rendering/image-probe.ts';
+import { pageNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
 import { pageEntryFromHtml, type PageEntry } from '../search/index/page-entry.ts';
 import type { CachedLoad } from './page-cache.ts';
@@ -14,6 +19,10 @@ export interface HtmlConversionInput {
   sourceURL: string;
   /** The page's URL key when it is to be indexed for search. */
   indexAs?: string;
+  /** CRAWL_RENDERING=auto, a page fetched over HTTP: one that looks script-rendered is not converted. */
+  checkScripted?: boolean;
+  /** A page fetched over HTTP and indexed: lists up to this many images whose size its HTML does not give. */
+  listImages?: number;
 }
 
 export interface HtmlConversion {
@@ -21,16 +30,30 @@ export interface HtmlConversion {
   entry?: PageEntry;
   /** Why the page could not be indexed (it is stored all the same). */
   indexError?: string;
+  /** Images the index entry has no size for (see `listImages`), for the caller to probe. */
+  unsized?: string[];
 }
+
+/** The page looked script-rendered (see scrape/rendering/needs-browser.ts): it goes to the browser, unconverted. */
+export interface ScriptedPage {
+  needsBrowser: string;
+}
+
+export type HtmlOutcome = HtmlConversion | ScriptedPage;
 
 export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
   return [...new Set(so.formats.map((f) => f.type))] as DocumentFormat[];
 }
 
-/** Converts in a thread, or inline; `parsed` (the load's HTML, parsed already) spares the inline path a parse. */
-export type HtmlConverter = (input: HtmlConversionInput, parsed?: Document) => Promise<HtmlConversion>;
+/** Converts in a thread, or inline. */
+export type HtmlConverter = (input: HtmlConversionInput) => Promise<HtmlOutcome>;
 
-export function convertHtml({ load, so, sourceURL, indexAs }: HtmlConversionInput, parsed?: Document): HtmlConversion {
+export function convertHtml({ load, so, sourceURL, indexAs, checkScripted, listImages }: HtmlConversionInput): HtmlOutcome {
+  const parsed = parseHtmlDocument(load.rawHtml ?? '');
+  const needsBrowser = checkScripted ? pageNeedsBrowser(parsed) : undefined;
+  if (needsBrowser) return { needsBrowser };
+  // Read before the document is built: cleaning the page removes elements from the tree.
+  const unsized = indexAs !== undefined && listImages ? imagesToProbe(parsed, load.finalUrl, listImages) : [];
   let entry: PageEntry | undefined;
   let indexError: string | undefined;
   const built = buildDocument({
@@ -57,7 +80,7 @@ export function convertHtml({ load, so, sourceURL, indexAs }: HtmlConversionInpu
             }
           },
   });
-  return { built, ...(entry && { entry }), ...(indexError !== undefined && { indexError }) };
+  return { built, ...(entry && { entry }), ...(indexError !== undefined && { indexError }), ...(entry && unsized.length > 0 && { unsized }) };
 }
 
-export const convertInline: HtmlConverter = async (input, parsed) => convertHtml(input, parsed);
+export const convertInline: HtmlConverter = async (input) => convertHtml(input);

@@ -1,21 +1,20 @@
 // A page loaded over HTTP instead of in Chromium. Under CRAWL_RENDERING=auto,
 // anything the HTTP path could answer differently from the browser goes to the
 // browser, failures included, so that a page's document and its errors read the
-// same whichever path it took. Under CRAWL_RENDERING=http there is no browser:
-// the answer is taken as it is, a failed fetch fails the page, and an answer
-// that is no HTML page is loaded as a file (a PDF is parsed), as the browser
-// path does with downloads.
+// same whichever path it took; whether the HTML itself looks script-rendered is
+// told when it is converted (html-conversion.ts), where it is parsed. Under
+// CRAWL_RENDERING=http there is no browser: the answer is taken as it is, a
+// failed fetch fails the page, and an answer that is no HTML page is loaded as a
+// file (a PDF is parsed), as the browser path does with downloads.
 import type { GuardedFetchResult } from '../../platform/net/guarded-fetch.ts';
-import { parseHtmlDocument } from '../scrape/parse-html.ts';
-import { answerNeedsBrowser, isHtmlType, mediaType, pageNeedsBrowser } from '../scrape/rendering/needs-browser.ts';
+import { answerNeedsBrowser, isHtmlType, mediaType } from '../scrape/rendering/needs-browser.ts';
 import type { CachedLoad } from './page-cache.ts';
 
 /**
- * `browser` (auto only): why the page goes to Chromium; `scripted`: the page itself looked
- * script-rendered (not its status, type or a failed fetch). `file` (http only): the answer is no
- * HTML page, so the page is loaded as a file.
+ * `browser` (auto only): why the page goes to Chromium (its status, its type, a failed fetch).
+ * `file` (http only): the answer is no HTML page, so the page is loaded as a file.
  */
-export type HttpLoad = { load: CachedLoad; parsed: Document } | { browser: string; scripted: boolean } | { file: string };
+export type HttpLoad = { load: CachedLoad } | { browser: string } | { file: string };
 
 /** auto: HTTP first, Chromium when the page needs it; http: never Chromium. */
 export type HttpRendering = 'auto' | 'http';
@@ -50,18 +49,15 @@ export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: Fetc
     res = await fetchPage(url, opts);
   } catch (err) {
     if (opts.signal?.aborted || rendering === 'http') throw err;
-    return { browser: `the HTTP fetch failed (${(err as Error).message})`, scripted: false };
+    return { browser: `the HTTP fetch failed (${(err as Error).message})` };
   }
   const contentType = res.headers['content-type'];
   if (rendering === 'http') {
     if (!isHtmlType(contentType)) return { file: `content type ${mediaType(contentType)}` };
   } else {
     const answered = answerNeedsBrowser(res.status, contentType);
-    if (answered) return { browser: answered, scripted: false };
+    if (answered) return { browser: answered };
   }
   const rawHtml = decodeHtml(res.body, contentType);
-  const parsed = parseHtmlDocument(rawHtml);
-  const scripted = rendering === 'auto' ? pageNeedsBrowser(parsed) : undefined;
-  if (scripted) return { browser: scripted, scripted: true };
-  return { load: { finalUrl: res.finalUrl, statusCode: res.status, ...(contentType !== undefined && { contentType }), rawHtml }, parsed };
+  return { load: { finalUrl: res.finalUrl, statusCode: res.status, ...(contentType !== undefined && { contentType }), rawHtml } };
 }

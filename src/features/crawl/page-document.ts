@@ -2,7 +2,7 @@
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
 import type { DocumentFormat, PageDocument } from '../scrape/build-document.ts';
-import { convertInline, requestedFormats, type HtmlConversion, type HtmlConverter } from './html-conversion.ts';
+import { convertInline, requestedFormats, type HtmlConversion, type HtmlConverter, type HtmlOutcome } from './html-conversion.ts';
 import { summarizePage } from '../scrape/summary/page-summary.ts';
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { CachedLoad } from './page-cache.ts';
@@ -13,10 +13,11 @@ export interface LoadExtras {
   actions?: unknown;
   /** Set when the page waited for a slot of the team's concurrency limit. */
   queuedMs?: number;
-  /** See BuildDocumentInput.parsed. */
-  parsed?: Document;
   /** The page's URL key when it is to be indexed for search (HTML pages; a PDF's entry is the caller's). */
   indexAs?: string;
+  /** See HtmlConversionInput (a page fetched over HTTP). */
+  checkScripted?: boolean;
+  listImages?: number;
   /** Where HTML is converted (a conversion thread); inline when unset. */
   convert?: HtmlConverter;
   /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
@@ -42,14 +43,24 @@ function pdfDocument(load: CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> },
   };
 }
 
-export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlConversion> {
+export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlOutcome> {
   const formats = requestedFormats(so);
   let converted: HtmlConversion;
   if (load.pdf) {
     converted = { built: { document: pdfDocument(load as CachedLoad & { pdf: NonNullable<CachedLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown } };
   } else {
     const { screenshot, ...html } = load;
-    converted = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, ...(extras.indexAs !== undefined && { indexAs: extras.indexAs }) }, extras.parsed);
+    const { indexAs, checkScripted, listImages } = extras;
+    const outcome = await (extras.convert ?? convertInline)({
+      load: html,
+      so,
+      sourceURL: extras.sourceURL,
+      ...(indexAs !== undefined && { indexAs }),
+      ...(checkScripted && { checkScripted }),
+      ...(listImages && { listImages }),
+    });
+    if ('needsBrowser' in outcome) return outcome;
+    converted = outcome;
     // Kept out of the conversion: a screenshot is large and needs no work.
     if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
   }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConversionPool, type ConversionPool } from '../../../src/features/crawl/conversion-pool.ts';
 import { convertHtml, type HtmlConversionInput } from '../../../src/features/crawl/html-conversion.ts';
 import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
+import { converted } from '../../support/conversions.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Pool page</title><meta name="description" content="About pools"></head>
 <body><nav><a href="/">Home</a></nav><main><h1>Threads</h1><p>Conversion runs <b>beside</b> the event loop.</p><img src="/logo.png" alt="Logo">
@@ -30,24 +31,37 @@ describe('the conversion pool', () => {
   it('gives what the inline conversion gives: document, links and index entry', async () => {
     pool = createConversionPool({ threads: 2, timeoutMs: 30_000 });
     const results = await Promise.all([1, 2, 3].map(() => pool!.convert(input(PAGE))));
-    const inline = convertHtml(input(PAGE));
+    const inline = converted(convertHtml(input(PAGE)));
     for (const r of results) expect(r).toEqual(inline);
     expect(inline.built.document.markdown).toContain('# Threads');
     expect(inline.entry?.images).toEqual([expect.objectContaining({ src: 'https://pool.test/logo.png', width: 64, height: 32 })]);
   });
 
+  it('parses a page fetched over HTTP once: a script-rendered one comes back unconverted, a static one lists its unsized images', async () => {
+    pool = createConversionPool({ threads: 1, timeoutMs: 30_000 });
+    const shell = '<!doctype html><html><body><div id="root"></div><script>document.getElementById("root").innerHTML = "x"</script></body></html>';
+    const overHttp = (rawHtml: string) => ({ ...input(rawHtml), load: { ...input(rawHtml).load, imageSizes: undefined }, checkScripted: true, listImages: 20 });
+    expect(await pool.convert(overHttp(shell))).toEqual({ needsBrowser: 'little text besides scripts' });
+    const page = converted(await pool.convert(overHttp(PAGE)));
+    expect(page.built.document.markdown).toContain('# Threads');
+    expect(page.unsized).toEqual(['https://pool.test/logo.png']);
+    // Not indexed: nothing to size. Not asked to check: converted as it is.
+    expect(converted(await pool.convert({ ...overHttp(PAGE), indexAs: undefined })).unsized).toBeUndefined();
+    expect(converted(await pool.convert({ ...overHttp(shell), checkScripted: false })).built.document.metadata.statusCode).toBe(200);
+  });
+
   it("passes a conversion's error back, and keeps converting", async () => {
     pool = createConversionPool({ threads: 1, timeoutMs: 30_000 });
     await expect(pool.convert(input(PAGE, ['markdown'], { includeTags: ['div[[oops'] }))).rejects.toThrow(/Invalid CSS selector/);
-    expect((await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
+    expect(converted(await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
   });
 
   it('fails a page that takes longer than the timeout, replaces its thread, and converts the next', async () => {
     // The timeout counts from when a ready thread takes the page: start-up is not the page's.
     pool = createConversionPool({ threads: 1, timeoutMs: 1_000 });
-    expect((await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
+    expect(converted(await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
     await expect(pool.convert(input(deep(6_000)))).rejects.toThrow('converting the page took longer than 1000 ms (CRAWL_CONVERSION_TIMEOUT_MS)');
-    expect((await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
+    expect(converted(await pool.convert(input(PAGE))).built.document.markdown).toContain('# Threads');
   }, 60_000);
 
   it('rejects what is pending when closed', async () => {

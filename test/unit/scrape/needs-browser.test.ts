@@ -82,11 +82,11 @@ describe('loadOverHttp', () => {
   });
   const shell = '<!doctype html><html><body><div id="root"></div><script>document.getElementById("root").innerHTML = "x"</script></body></html>';
 
-  it('auto: sends a script-rendered page, a refused fetch and a bot-filter status to the browser', async () => {
-    expect(await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 })).toEqual({ browser: 'little text besides scripts', scripted: true });
-    expect(await loadOverHttp('https://example.com/p', answer(429, 'text/html', '<p>slow down</p>'), { timeoutMs: 1000 })).toEqual({ browser: 'HTTP 429', scripted: false });
+  it('auto: sends a refused fetch and a bot-filter status to the browser; the HTML itself is judged where it is converted', async () => {
+    expect(await loadOverHttp('https://example.com/p', answer(429, 'text/html', '<p>slow down</p>'), { timeoutMs: 1000 })).toEqual({ browser: 'HTTP 429' });
     const refused = async () => Promise.reject(new Error('refused'));
-    expect(await loadOverHttp('https://example.com/p', refused, { timeoutMs: 1000 })).toEqual({ browser: 'the HTTP fetch failed (refused)', scripted: false });
+    expect(await loadOverHttp('https://example.com/p', refused, { timeoutMs: 1000 })).toEqual({ browser: 'the HTTP fetch failed (refused)' });
+    expect(await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 })).toMatchObject({ load: { statusCode: 200, rawHtml: shell } });
   });
 
   it('http: takes every HTML answer as it is, loads other types as files and lets a failed fetch fail', async () => {

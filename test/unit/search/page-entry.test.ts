@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageEntryFromHtml } from '../../../src/features/search/index/page-entry.ts';
+import { pageEntryFromHtml, withImageSizes } from '../../../src/features/search/index/page-entry.ts';
 import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
 
 const BASE = 'https://shop.test/';
@@ -30,5 +30,14 @@ describe('image sizes in the index', () => {
 
   it('is not fooled by an image named like an object property', () => {
     expect(imagesOf('<img src="/constructor">', {})).toEqual([{ src: `${BASE}constructor`, width: undefined, height: undefined }]);
+  });
+
+  it('gives the same sizes when they are measured after the entry was made (the HTTP path)', () => {
+    const pages = ['<img src="/a.png" width="10" height="20">', '<img src="/a.png" width="10"><img src="/b.png"><img src="/c.png" height="7">', '<img src="/constructor">', '<img src="/a.png" width="auto" height="5"><img src="/a.png">'];
+    const sizes: Record<string, [number, number]> = { [`${BASE}a.png`]: [300, 200], [`${BASE}b.png`]: [64, 32] };
+    for (const body of pages) {
+      const later = withImageSizes(imagesOf(body) as Parameters<typeof withImageSizes>[0], sizes).map(({ src, width, height }) => ({ src, width, height }));
+      expect(later, body).toEqual(imagesOf(body, sizes));
+    }
   });
 });

@@ -13,8 +13,6 @@ import type { ImageSizes } from '../image-sizes.ts';
 import { imageDimensions, type Dimensions } from './image-dimensions.ts';
 
 export interface ImageProbeLimits {
-  /** Images probed per page at most (0: none). */
-  maxImages: number;
   /** Time all of a page's probes share. */
   timeoutMs: number;
   /** Probes of one page in flight at once. */
@@ -33,9 +31,13 @@ export interface ProbeRequest {
 /** The first bytes of an image (or fewer, or a rejection); the status says whether they are the image. */
 export type FetchImageHead = (url: string, opts: ProbeRequest & { timeoutMs: number }) => Promise<{ status: number; body: Buffer }>;
 
-export type ImageProbe = (doc: Document, pageUrl: string, scope: string, req: ProbeRequest) => Promise<ImageSizes>;
+/** Sizes the images `urls` (imagesToProbe's list) of the page at `pageUrl`, for the crawl `scope`. */
+export type ImageProbe = (urls: string[], pageUrl: string, scope: string, req: ProbeRequest) => Promise<ImageSizes>;
 
-/** The images the browser path would measure: those lacking a width or height attribute, keyed as the index looks them up. */
+/**
+ * The images the browser path would measure: those lacking a width or height attribute, keyed as
+ * the index looks them up; `max` at most (CRAWL_IMAGE_PROBES).
+ */
 export function imagesToProbe(doc: Document, pageUrl: string, max: number): string[] {
   const found = new Set<string>();
   for (const img of doc.querySelectorAll('img')) {
@@ -61,9 +63,8 @@ export function createImageProbe(fetchHead: FetchImageHead, limits: ImageProbeLi
     }
   };
 
-  return async (doc, pageUrl, scope, req) => {
+  return async (urls, pageUrl, scope, req) => {
     const sizes: ImageSizes = {};
-    const urls = imagesToProbe(doc, pageUrl, limits.maxImages);
     if (urls.length === 0) return sizes;
     const endsAt = Date.now() + limits.timeoutMs;
     const limit = deadline(limits.timeoutMs, req.signal);

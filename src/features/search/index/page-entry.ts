@@ -127,6 +127,18 @@ function imageSize(img: Element, src: string, decoded: ImageSizes | undefined): 
   return intrinsic ? { width: intrinsic[0], height: intrinsic[1] } : { width, height };
 }
 
+/**
+ * The entry's images with sizes measured after it was made (the HTTP path's probes): what
+ * imageSize gives had they been known, since an image lacking either attribute takes both sides from them.
+ */
+export function withImageSizes(images: ImageEntry[], sizes: ImageSizes): ImageEntry[] {
+  return images.map((image) => {
+    if (image.width !== undefined && image.height !== undefined) return image;
+    const intrinsic = Object.hasOwn(sizes, image.src) ? sizes[image.src] : undefined;
+    return intrinsic ? { ...image, width: intrinsic[0], height: intrinsic[1] } : image;
+  });
+}
+
 function images(doc: Document, base: string, decoded: ImageSizes | undefined): ImageEntry[] {
   const found: ImageEntry[] = [];
   const seen = new Set<string>();
