@@ -9,10 +9,12 @@ import { FEATURES } from '../features/index.ts';
 import { connectTemporal } from '../platform/temporal/connection.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { createWorkers } from '../platform/temporal/worker-registry.ts';
+import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
   const { config, log, address, db } = await bootService('worker');
+  setHeapGrowth(config.worker.heapGrowthPercent);
   // Before any task is polled: a Chromium that cannot start sandboxed stops the worker with one line.
   const browser = await checkChromiumStarts(config.chromium);
   if (!config.chromium.sandbox) log.warn('Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page exploiting Chromium runs unconfined');

@@ -147,6 +147,8 @@ export function loadConfig() {
       browserSlots: positiveInt('WORKER_BROWSER_SLOTS', 2, 'WORKER_MAX_BROWSER_BATCHES'),
       /** Control activities (plan, finish, purge) one worker runs at once; they wait on the database only. */
       controlSlots: positiveInt('WORKER_CONTROL_SLOTS', 50),
+      /** How far the worker's heap may grow past what is live before a full collection (platform/process/heap-growth.ts); 0: V8 decides. */
+      heapGrowthPercent: boundedInt('WORKER_HEAP_GROWTH_PERCENT', 50, 0, 300, "V8's own factor is at most 4x, i.e. 300 %"),
     },
     crawl: {
       /** Most URLs one activity claims (as they are found); one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */

@@ -32,4 +32,12 @@ describe('page and URL limit settings', () => {
     vi.stubEnv('CRAWL_MAX_PAGE_BYTES', '0');
     expect(() => loadConfig()).toThrow(/CRAWL_MAX_PAGE_BYTES must be at least 1/);
   });
+
+  it("bound the worker's heap growth to what V8 can do", () => {
+    expect(loadConfig().worker.heapGrowthPercent).toBe(50);
+    vi.stubEnv('WORKER_HEAP_GROWTH_PERCENT', '400');
+    expect(() => loadConfig()).toThrow(/WORKER_HEAP_GROWTH_PERCENT must be between 0 and 300/);
+    vi.stubEnv('WORKER_HEAP_GROWTH_PERCENT', '0');
+    expect(loadConfig().worker.heapGrowthPercent).toBe(0);
+  });
 });
