@@ -366,7 +366,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       browserQueue.push(...targets);
       browserWanted?.();
     };
-    /** `scripted`: the page itself looked script-rendered (not its status, type or a failed fetch), so its host is remembered. */
+    /** `scriptedPage`: the page itself looked script-rendered (not its status, type or a failed fetch), so its host is remembered. */
     const toBrowser = (target: ScrapeTarget, reason: string, scriptedPage: boolean) => {
       if (scriptedPage && scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(target.url).host);
       log.debug('page goes to the browser', { crawlId, url: target.url, reason });
