@@ -1,6 +1,6 @@
 // setHeapGrowth in a fresh Node process: with pages' worth of short-lived data
 // that outlives the young generation (as a worker's pages in flight do), the
-// old generation stays much nearer to what is live than under V8's own sizing.
+// old generation follows the growth it sets.
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -23,13 +23,16 @@ function oldSpacePeak(percent: number): number {
     }
     // live is read last, so it stays live to the end.
     process.stdout.write(String(live.length && peak / 1048576));`;
-  return Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  // A young generation pinned small, so the blocks reach the old one however loaded the machine is:
+  // left to itself V8 may grow the young generation until nothing is promoted at all.
+  return Number(execFileSync(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
 }
 
 describe('setHeapGrowth', () => {
-  it("keeps the old generation near what is live, where V8's own sizing lets it grow", () => {
-    const own = oldSpacePeak(0);
-    const fixed = oldSpacePeak(25);
-    expect(fixed).toBeLessThan(own * 0.8);
+  // Both factors are set, so V8's own choice (which depends on how busy the machine is) plays no part.
+  it('keeps the old generation nearer to what is live the lower the growth it sets', () => {
+    const tight = oldSpacePeak(25);
+    const loose = oldSpacePeak(300);
+    expect(tight).toBeLessThan(loose * 0.6);
   }, 60_000);
 });
