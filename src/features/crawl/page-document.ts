@@ -2,12 +2,13 @@
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from '../scrape/scrape-options.ts';
 import type { DocumentFormat, PageDocument } from '../scrape/build-document.ts';
-import { convertInline, requestedFormats, type HtmlConversion, type HtmlConverter, type HtmlOutcome } from './html-conversion.ts';
+import { convertInline, requestedFormats, type HtmlConversion, type HtmlConversionInput, type HtmlConverter, type HtmlOutcome } from './html-conversion.ts';
 import { summarizePage } from '../scrape/summary/page-summary.ts';
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { CachedLoad } from './page-cache.ts';
 
-export interface LoadExtras {
+/** `checkScripted`, `listImages`: see HtmlConversionInput (a page fetched over HTTP). */
+export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 'listImages'> {
   sourceURL: string;
   /** Results of scrapeOptions.actions, when there were any. */
   actions?: unknown;
@@ -15,9 +16,6 @@ export interface LoadExtras {
   queuedMs?: number;
   /** The page's URL key when it is to be indexed for search (HTML pages; a PDF's entry is the caller's). */
   indexAs?: string;
-  /** See HtmlConversionInput (a page fetched over HTTP). */
-  checkScripted?: boolean;
-  listImages?: number;
   /** Where HTML is converted (a conversion thread); inline when unset. */
   convert?: HtmlConverter;
   /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
@@ -51,14 +49,7 @@ export async function documentFromLoad(load: CachedLoad, so: ScrapeOptions, extr
   } else {
     const { screenshot, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;
-    const outcome = await (extras.convert ?? convertInline)({
-      load: html,
-      so,
-      sourceURL: extras.sourceURL,
-      ...(indexAs !== undefined && { indexAs }),
-      ...(checkScripted && { checkScripted }),
-      ...(listImages && { listImages }),
-    });
+    const outcome = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, indexAs, checkScripted, listImages });
     if ('needsBrowser' in outcome) return outcome;
     converted = outcome;
     // Kept out of the conversion: a screenshot is large and needs no work.
