@@ -46,6 +46,7 @@ import { createConversionPool } from './conversion-pool.ts';
 import { convertInline, type HtmlConverter } from './html-conversion.ts';
 import { createImageProbe } from '../scrape/rendering/image-probe.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
+import { FileLoads } from './file-loads.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -338,18 +339,26 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     };
     const acquireSlot = (target: ScrapeTarget, abort?: AbortSignal) => holdSlot(target.key, abort);
 
-    /** `lane`: the HTTP lane that holds a slot for the page already. */
-    const loadOutsideBrowser = async (target: ScrapeTarget, lane?: { waitedMs: number }) => {
-      const slot = lane ? { waitedMs: lane.waitedMs, release: async () => undefined } : await acquireSlot(target);
+    /** Loads a file (a PDF, a download) under a slot that is held for it already. */
+    const loadFileUnder = async (target: ScrapeTarget, slot: { waitedMs: number }) => {
+      let load: CachedLoad;
       try {
-        const load = await loadFile(target.url, network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
-        await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+        load = await loadFile(target.url, network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfMaxPages });
       } catch (err) {
-        await fail(target, err instanceof ResponseTooLargeError ? fileTooLargeMessage(config.crawl.maxFileBytes) : describeError(err));
+        if (signal.aborted) throw err;
+        return fail(target, err instanceof ResponseTooLargeError ? fileTooLargeMessage(config.crawl.maxFileBytes) : describeError(err));
+      }
+      await handleLoad(target, load, { queuedMs: slot.waitedMs || undefined, fromCache: false });
+    };
+    /** Files found outside an HTTP lane: loaded beside the batch, each under a slot of its own (see file-loads.ts). */
+    const fileLoads = new FileLoads<ScrapeTarget>(input.concurrency, async (target) => {
+      const slot = await acquireSlot(target);
+      try {
+        await loadFileUnder(target, slot);
       } finally {
         await slot.release();
       }
-    };
+    });
 
     // CRAWL_RENDERING=auto: a page is fetched over HTTP first unless the request needs a browser;
     // http: every page is, and a request that needs a browser fails its pages (the gateway refuses it).
@@ -383,7 +392,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         const http = await loadOverHttp(target.url, network.fetchPage, { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal }, rendering === 'http' ? 'http' : 'auto');
         if ('browser' in http) return toBrowser(target, http.browser, false);
         // As the browser path does with a download: fetched again, with the file limits.
-        if ('file' in http) return await loadOutsideBrowser(target, { waitedMs });
+        if ('file' in http) return await loadFileUnder(target, { waitedMs });
         return () => handleLoad(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, overHttp: true });
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
@@ -440,7 +449,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         if (hit) await handleLoad(t, hit, { fromCache: true });
         else if (so.minAge !== undefined) await fail(t, NO_CACHED_DATA);
         else if (rendering === 'http' && browserRequired) await fail(t, renderingRefusal(browserRequired));
-        else if (looksLikePdfUrl(t.url)) await loadOutsideBrowser(t);
+        else if (looksLikePdfUrl(t.url)) fileLoads.add(t);
         else if (httpFirst && !scripted.has(new URL(t.url).host)) httpTargets.push({ url: t.url, key: t.key });
         else browserTargets.push({ url: t.url, key: t.key });
       }
@@ -453,6 +462,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      */
     const supply = async (room: number): Promise<{ http: ScrapeTarget[]; browser: ScrapeTarget[]; exhausted: boolean }> => {
       for (;;) {
+        // A file that could not be stored is not the page's fault: the batch fails, and its retry loads the file again.
+        if (fileLoads.failure) throw fileLoads.failure.error;
         const got = await claim(room);
         if (got === null) return { http: [], browser: [], exhausted: true };
         const { rows, earlier = false } = got;
@@ -523,7 +534,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
         returnUnstarted: () => yielding,
         onReturned: giveBack,
-        onDownload: (target) => loadOutsideBrowser(target),
+        onDownload: async (target) => fileLoads.add(target),
       });
       log.debug('batch timings', { crawlId, browserMs: performance.now() - browserStarted });
     };
@@ -572,7 +583,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         const settled = await Promise.allSettled([lanes, chromium]);
         for (const result of settled) if (result.status === 'rejected') throw result.reason;
       }
+      // Files not started when the batch stops early go back to the queue; those loading are finished.
+      if (yielding) for (const target of fileLoads.takeQueued()) await giveBack(target);
+      await fileLoads.drain();
     } finally {
+      // A batch that failed leaves its unstarted files to its retry, but lets no load outlive it.
+      fileLoads.takeQueued();
+      await fileLoads.drain().catch(() => undefined);
       clearInterval(ticker);
       clearInterval(yieldTicker);
       await Promise.all([...held].map((h) => releaseTeamSlot(db, team.id, h).catch(() => undefined)));
