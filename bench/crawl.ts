@@ -28,6 +28,7 @@ import { freePort } from '../src/platform/process/ports.ts';
 import { cpu, cpuOfTrees, rss } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
+import { waitFor } from '../test/support/wait-for.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -276,21 +277,14 @@ async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string, 
   const as = (key: string, path: string, init: RequestInit = {}) =>
     fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
   const big = await as(bigKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
-  const deadline = Date.now() + 120_000;
-  while ((await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) < 2) {
-    if (Date.now() > deadline) throw new Error('the big crawl never held both browser slots');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor('the big crawl to hold both browser slots', async () => (await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) >= 2, 120_000, 100);
   const started = Date.now();
   const small = await as(smallKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: 5, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
   let firstPageMs: number | undefined;
-  for (;;) {
+  await waitFor('the small crawl to finish', async () => {
     if (firstPageMs === undefined && (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0) firstPageMs = Date.now() - started;
-    const status = await as(smallKey, `/v2/crawl/${small.id}?limit=1`);
-    if (status.status !== 'scraping') break;
-    if (Date.now() - started > 300_000) throw new Error('the small crawl did not finish in 5 minutes');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping';
+  }, 300_000, 100);
   const doneMs = Date.now() - started;
   await as(bigKey, `/v2/crawl/${big.id}`, { method: 'DELETE' });
   // Let the cancelled crawl's batches close their browsers before the worker is stopped.

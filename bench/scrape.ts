@@ -19,6 +19,7 @@ import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
+import { waitFor } from '../test/support/wait-for.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -98,8 +99,7 @@ async function main() {
       total.push(ms);
       // The worker's lines are written before the workflow ends, so they are in by now (or a moment later).
       const complete = () => timings.get(id)?.browserMs !== undefined && timings.get(id)?.storeMs !== undefined;
-      for (let tries = 0; !complete() && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
-      if (!complete()) throw new Error(`no page and batch timings for scrape ${id}: is the worker logging at debug?`);
+      await waitFor(`the page and batch timings of scrape ${id} (is the worker logging at debug?)`, complete, 1_000, 10);
       const t = timings.get(id) as Timings;
       // The page's conversion and storage happen while the batch holds its browser.
       split.push({ ...t, browserMs: t.browserMs - t.convertMs - t.storeMs });

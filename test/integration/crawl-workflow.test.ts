@@ -16,6 +16,7 @@ import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../.
 import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/features/crawl/definitions.ts';
 import { BATCH_RETRY } from '../../src/features/crawl/retry-policies.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -223,13 +224,8 @@ async function startCrawl(script: Script): Promise<StubCrawl> {
   });
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for a change in the test's own calls or the workflow's history: polled every 50 ms, for at most a minute. */
+const until = (what: string, ok: () => boolean | Promise<boolean>) => waitFor(what, ok, 60_000, 50);
 
 const payload = (p: temporal.api.common.v1.IPayload | undefined) => JSON.parse(Buffer.from(p!.data!).toString());
 

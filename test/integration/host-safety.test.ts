@@ -16,6 +16,7 @@ import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.t
 import { PASSWORD_FILE } from '../../src/platform/db/postgres-password.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let base: string;
@@ -110,14 +111,6 @@ function run(args: string[]): { proc: ChildProcess; output: () => string; exited
   return { proc, output: () => output, exited };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function loginError(url: string): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: url });
   try {
@@ -135,7 +128,7 @@ it('changes no folder above its own, refuses postgres/postgres, and stops everyt
   const before = modes(watched);
 
   const start = run(['npm', 'start']);
-  await until('npm start to become ready', () => start.output().includes('ready in') || start.proc.exitCode !== null, 150_000);
+  await waitFor('npm start to become ready', () => start.output().includes('ready in') || start.proc.exitCode !== null, 150_000, 200);
   expect(start.output()).toContain('ready in');
   expect(modes(watched)).toEqual(before);
 
@@ -153,7 +146,7 @@ it('changes no folder above its own, refuses postgres/postgres, and stops everyt
   expect(tree).toEqual(expect.arrayContaining([postmaster, temporal]));
 
   process.kill(start.proc.pid!, 'SIGTERM');
-  await until('every process of the start to end', () => alive(tree).length === 0, 60_000);
+  await waitFor('every process of the start to end', () => alive(tree).length === 0, 60_000, 200);
   await start.exited;
   expect(start.output()).toContain('[start] shutting down: gateway, then worker (draining), then Temporal and PostgreSQL');
   expect(start.output()).toContain('"msg":"gateway stopped"');
@@ -186,10 +179,10 @@ it('fails with one line when the Temporal port is taken, and leaves no PostgreSQ
 it('stops what it had started when SIGTERM arrives during start-up', async () => {
   const start = run([process.execPath, 'scripts/bootstrap.mjs', 'start']);
   // PostgreSQL is up and the Temporal dev server is being started.
-  await until('PostgreSQL to be started', () => start.output().includes('[start] migrations') || start.proc.exitCode !== null, 120_000);
+  await waitFor('PostgreSQL to be started', () => start.output().includes('[start] migrations') || start.proc.exitCode !== null, 120_000, 200);
   const tree = descendants(start.proc.pid!);
   process.kill(start.proc.pid!, 'SIGTERM');
-  await until('every process of the start to end', () => alive(tree).length === 0, 60_000);
+  await waitFor('every process of the start to end', () => alive(tree).length === 0, 60_000, 200);
   expect(await start.exited).toBe(0);
   // The Temporal dev server may have been spawned after the snapshot above: its pid file goes only when it is stopped.
   expect(start.output()).toContain('[start] SIGTERM: stopping after the current start-up step');

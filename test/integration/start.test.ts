@@ -7,6 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 
@@ -94,16 +95,6 @@ async function status(key: string, id: string) {
   return (await fetch(`${apiBase}/v2/crawl/${id}?limit=1000`, { headers: { authorization: `Bearer ${key}` } })).json();
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and finishes the crawl', async () => {
   const first = await start();
   const key = /API key:\s+(fc-[0-9a-f]{32})/.exec(first.output())?.[1];
@@ -118,9 +109,10 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   const { id } = await (
     await fetch(`${apiBase}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/` }) })
   ).json();
-  await until('a few pages', async () => {
-    const s = await status(key!, id);
-    return s.status === 'scraping' && s.completed >= 2;
+  // In these polls a failed status request counts as "not yet".
+  await waitFor('a few pages', async () => {
+    const s = await status(key!, id).catch(() => undefined);
+    return s?.status === 'scraping' && s.completed >= 2;
   });
 
   // Ctrl-C: everything stops in order, cleanly.
@@ -135,9 +127,9 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   const second = await start();
   expect(second.output()).not.toMatch(/API key:\s+fc-/);
   expect(second.output()).toContain('migrations: up to date');
-  const done = await until('the interrupted crawl to complete', async () => {
-    const s = await status(key!, id);
-    return s.status === 'completed' && s;
+  const done = await waitFor('the interrupted crawl to complete', async () => {
+    const s = await status(key!, id).catch(() => undefined);
+    return s?.status === 'completed' && s;
   });
   const errors = await (await fetch(`${apiBase}/v2/crawl/${id}/errors`, { headers: { authorization: `Bearer ${key}` } })).json();
   expect(done.completed, `failed pages: ${JSON.stringify(errors)}`).toBe(PAGES);
@@ -146,7 +138,7 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   // kill -9 of the supervisor: worker and gateway follow it down, the servers keep
   // running, and the next start adopts them.
   second.proc.kill('SIGKILL');
-  await until('the orphaned gateway to stop', async () => (await fetch(`${apiBase}/health`).then(() => false, () => true)), 60_000);
+  await waitFor('the orphaned gateway to stop', async () => (await fetch(`${apiBase}/health`).then(() => false, () => true)), 60_000);
   const third = await start();
   expect(third.output()).toContain('PostgreSQL: adopted the embedded server');
   expect(third.output()).toContain('Temporal: adopted the dev server');

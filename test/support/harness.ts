@@ -20,6 +20,9 @@ import { FEATURES } from '../../src/features/index.ts';
 import type { WorkerService } from '../../src/platform/feature.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { createBrowserHost, type BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
+import { waitFor } from './wait-for.ts';
+
+export { waitFor };
 
 export interface Harness {
   config: Config;
@@ -224,16 +227,6 @@ function readyLine(child: ChildProcess, message: string, name: string): Promise<
     });
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
   });
-}
-
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000, intervalMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 /** Polls GET /v2/crawl/{id} until the crawl leaves `scraping`; returns the final body. */

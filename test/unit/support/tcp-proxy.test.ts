@@ -4,14 +4,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
+import { waitFor } from '../../support/wait-for.ts';
 
-async function waitFor(what: string, ok: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** The proxy's effects land within a few event-loop turns: poll often, for at most 5 s. */
+const soon = (what: string, ok: () => boolean) => waitFor(what, ok, 5_000, 10);
 
 /** A server that records what it receives and echoes it. */
 async function echoServer() {
@@ -56,18 +52,18 @@ it('forwards, holds both directions, and delivers in order on release', async ()
   proxy = await startTcpProxy({ host: '127.0.0.1', port: server.port });
   const c = await client(proxy.address);
   c.socket.write('a');
-  await waitFor('the first answer', () => c.got() === 'a');
+  await soon('the first answer', () => c.got() === 'a');
 
   proxy.hold();
   c.socket.write('b');
   c.socket.write('c');
-  await waitFor('bytes held', () => proxy!.heldBytes().toServer === 2);
+  await soon('bytes held', () => proxy!.heldBytes().toServer === 2);
   await settle();
   expect(server.received()).toBe('a');
   expect(c.socket.destroyed).toBe(false);
 
   proxy.release();
-  await waitFor('the held bytes delivered', () => c.got() === 'abc');
+  await soon('the held bytes delivered', () => c.got() === 'abc');
   expect(server.received()).toBe('abc');
   expect(proxy.heldBytes()).toEqual({ toServer: 0, toClient: 0 });
   c.socket.destroy();
@@ -79,13 +75,13 @@ it('holds only the answers when asked, and drops them when the client goes away'
   const c = await client(proxy.address);
   proxy.hold({ toServer: false, toClient: true });
   c.socket.write('x');
-  await waitFor('the request delivered', () => server!.received() === 'x');
-  await waitFor('the answer held', () => proxy!.heldBytes().toClient === 1);
+  await soon('the request delivered', () => server!.received() === 'x');
+  await soon('the answer held', () => proxy!.heldBytes().toClient === 1);
   await settle();
   expect(c.got()).toBe('');
 
   c.socket.destroy();
-  await waitFor('the connection dropped', () => proxy!.heldBytes().toClient === 0);
+  await soon('the connection dropped', () => proxy!.heldBytes().toClient === 0);
   proxy.release();
   expect(server.received()).toBe('x');
 });
