@@ -18,7 +18,8 @@ import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, storeFa
 import { GroupCommit } from '../../platform/db/group-commit.ts';
 import { fetchRobotsTxt } from './robots.ts';
 import { collectSitemapUrls } from './sitemap.ts';
-import { acquireTeamSlot, releaseTeamSlot, renewTeamSlots } from '../../platform/teams/team-slots.ts';
+import { BatchLeases } from '../../jobs/batch/batch-leases.ts';
+import { teamSlotStore } from '../../jobs/batch/team-slot-store.ts';
 import { describeError, REFILL_POLL_MS, scrapeWithBrowser, type FetchedPage, type ScrapeTarget, type TargetSupply } from '../scrape/browser-scraper.ts';
 import { loadFile, looksLikePdfUrl } from '../scrape/load-pdf.ts';
 import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
@@ -208,8 +209,6 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     let outOfCredits = false;
     let starved = false;
     let idleSince: number | undefined;
-    /** Another crawl was promised this browser: claim nothing more, finish what is in hand. */
-    let yielding = false;
     const batchStarted = Date.now();
     const progress = () => heartbeat({ handled: succeeded + failed });
 
@@ -318,26 +317,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     // Team-wide concurrency: every page holds one of the team's slots while it loads.
     const signal = Context.current().cancellationSignal;
-    const held = new Set<string>();
-    // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
-    const attempt = Context.current().info.attempt;
-    /** A slot held under `name` (unique in the batch): a page's URL key, or an HTTP lane's name. */
-    const holdSlot = async (name: string, abort: AbortSignal = signal) => {
-      const holder = `${input.batchKey}:${attempt}:${name}`;
-      const slot = await acquireTeamSlot(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, holder, leaseMs, signal: abort });
-      held.add(holder);
-      let released = false;
-      return {
-        waitedMs: slot.waitedMs,
-        release: async () => {
-          if (released) return;
-          released = true;
-          held.delete(holder);
-          await releaseTeamSlot(db, team.id, holder);
-        },
-      };
-    };
-    const acquireSlot = (target: ScrapeTarget, abort?: AbortSignal) => holdSlot(target.key, abort);
+    const leases = new BatchLeases({
+      // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
+      holderPrefix: `${input.batchKey}:${Context.current().info.attempt}`,
+      slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs }),
+      browser: { renew: () => renewBrowserLease(db, input.batchKey, leaseMs), shouldYield: (q) => shouldYield(db, { ...work, ...q }) },
+    });
+    const acquireSlot = (_target: ScrapeTarget, abort: AbortSignal = signal) => leases.take(abort);
 
     /** Loads a file (a PDF, a download) under a slot that is held for it already. */
     const loadFileUnder = async (target: ScrapeTarget, slot: { waitedMs: number }) => {
@@ -412,7 +398,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         const held = await heldClaims(db, crawlId, input.batchKey);
         if (held.length > 0) return { rows: held, earlier: true };
       }
-      if (yielding) return null;
+      if (leases.yielding) return null;
       const want = Math.min(room, input.size - claimed);
       if (want <= 0 || Date.now() - batchStarted > BATCH_CLAIM_WINDOW_MS) return null;
       // Pages still in flight will be charged too; until they are, the balance may be spoken for.
@@ -484,19 +470,17 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     const ticker = setInterval(() => {
       progress();
-      renewTeamSlots(db, team.id, [...held], leaseMs).catch((err) => log.warn('slot renewal failed', { crawlId, error: describeError(err) }));
-      renewBrowserLease(db, input.batchKey, leaseMs).catch((err) => log.warn('browser lease renewal failed', { crawlId, error: describeError(err) }));
+      leases.renew().catch((err) => log.warn('lease renewal failed', { crawlId, error: describeError(err) }));
     }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
     let asking = false;
     const yieldTicker = setInterval(() => {
       // A retry first settles the rows its earlier attempt held; only then may it step aside.
-      if (yielding || asking || !retryChecked) return;
+      if (leases.yielding || asking || !retryChecked) return;
       asking = true;
-      shouldYield(db, { ...work, sliceUsed: Date.now() - batchStarted >= config.crawl.browserTimeSliceMs, idle: idleSince !== undefined })
+      leases
+        .checkYield({ sliceUsed: Date.now() - batchStarted >= config.crawl.browserTimeSliceMs, idle: idleSince !== undefined })
         .then((to) => {
-          if (!to) return;
-          yielding = true;
-          log.info('batch gives its browser up', { crawlId, batchKey: input.batchKey, to, afterMs: Date.now() - batchStarted });
+          if (to) log.info('batch gives its browser up', { crawlId, batchKey: input.batchKey, to, afterMs: Date.now() - batchStarted });
         })
         .catch((err) => log.warn('fair-share check failed', { crawlId, error: describeError(err) }))
         .finally(() => (asking = false));
@@ -532,7 +516,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         },
         onFailure: (target, error) => fail(target, error),
         // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
-        returnUnstarted: () => yielding,
+        returnUnstarted: () => leases.yielding,
         onReturned: giveBack,
         onDownload: async (target) => fileLoads.add(target),
       });
@@ -552,7 +536,6 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         // HTTP lanes load the pages; Chromium starts only once one of them needs it (under http none ever does).
         let lanesDone = false;
         let browserFailed = false;
-        let lanesOpened = 0;
         const lanes = runHttpLanes({
           lanes: input.concurrency,
           more: async (room) => {
@@ -560,9 +543,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
             addToBrowserQueue(targets);
             return { targets: http, exhausted };
           },
-          openLane: () => holdSlot(`http-lane-${lanesOpened++}`),
+          openLane: () => leases.take(signal),
           load: loadInLane,
-          stopTaking: () => yielding || browserFailed,
+          stopTaking: () => leases.yielding || browserFailed,
           giveBack,
           signal,
           pollMs: REFILL_POLL_MS,
@@ -584,7 +567,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         for (const result of settled) if (result.status === 'rejected') throw result.reason;
       }
       // Files not started when the batch stops early go back to the queue; those loading are finished.
-      if (yielding) for (const target of fileLoads.takeQueued()) await giveBack(target);
+      if (leases.yielding) for (const target of fileLoads.takeQueued()) await giveBack(target);
       await fileLoads.drain();
     } finally {
       // A batch that failed leaves its unstarted files to its retry, but lets no load outlive it.
@@ -592,7 +575,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       await fileLoads.drain().catch(() => undefined);
       clearInterval(ticker);
       clearInterval(yieldTicker);
-      await Promise.all([...held].map((h) => releaseTeamSlot(db, team.id, h).catch(() => undefined)));
+      await leases.close().catch((err) => log.warn('slot release failed', { crawlId, error: describeError(err) }));
     }
     // A batch completes only when every URL it claimed is stored; otherwise it
     // fails and its retry (same batch key, same URLs) handles the rest.
@@ -601,7 +584,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       throw new Error(`batch ${input.batchKey} stopped after ${succeeded + failed} of ${todo} pages`);
     }
     const { queued } = await frontierCounts(db, crawlId);
-    return { claimed, succeeded, failed, queued, outOfCredits, starved, yielded: yielding };
+    return { claimed, succeeded, failed, queued, outOfCredits, starved, yielded: leases.yielding };
 }
 
   return {

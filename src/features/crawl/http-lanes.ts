@@ -2,7 +2,9 @@
 // each load one page at a time and hold one team slot while they have pages.
 // They share a queue that is topped up from the batch's source as it runs low,
 // as the browser path's is, so a lane never waits for the others to finish a
-// round. A page's conversion and rows are written behind its lane (StoreQueue):
+// round. A lane lets its slot go between pages when another runner of the batch
+// waits for one or its crawl holds more than its share (jobs/batch/batch-leases.ts).
+// A page's conversion and rows are written behind its lane (StoreQueue):
 // the lane fetches its next page meanwhile, and a slow database slows the lanes
 // down instead of piling pages up. A lane that stays without work frees its slot.
 import { StoreQueue } from '../scrape/store-queue.ts';
@@ -21,6 +23,8 @@ export interface LaneSupply<T> {
 
 export interface LaneSlot {
   waitedMs: number;
+  /** Asked between pages: true lets the slot go (another runner waits for one, or the crawl is over its share); the lane takes one again. */
+  shouldPass?(): boolean;
   release(): Promise<void>;
 }
 
@@ -102,6 +106,7 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
     };
     try {
       for (let target = await next(idle); target !== undefined; target = await next(idle)) {
+        if (slot?.shouldPass?.()) await idle();
         let waitedMs = 0;
         if (!slot) {
           slot = await opts.openLane();

@@ -37,7 +37,23 @@ async function seedSlots(db: Db, teamId: string, limit: number): Promise<void> {
   seeded.set(teamId, limit);
 }
 
-async function tryAcquire(db: Db, req: SlotRequest): Promise<number | undefined> {
+/** One try: leases a free slot of the team to the holder if the limit and the group's share allow it now. */
+export async function tryTeamSlot(db: Db, req: Omit<SlotRequest, 'signal'>): Promise<number | undefined> {
+  await seedSlots(db, req.teamId, req.limit);
+  return tryAcquire(db, req);
+}
+
+/** The group's share of the team's limit while the team's crawls run browsers, and the slots the group holds. */
+export async function groupStanding(db: Db, q: { teamId: string; group: string; limit: number }): Promise<{ share: number; held: number }> {
+  const [row] = await db.$queryRaw<{ share: number; held: number }[]>`
+    SELECT ceil(${q.limit}::numeric / greatest(1, (
+             SELECT count(DISTINCT l.group_id) FROM browser_lease l WHERE l.team_id = ${q.teamId}::uuid AND l.alive_until > now()
+           )))::int AS share,
+           (SELECT count(*) FROM team_slot s WHERE s.team_id = ${q.teamId}::uuid AND s.holder_group = ${q.group} AND s.leased_until >= now())::int AS held`;
+  return row ?? { share: q.limit, held: 0 };
+}
+
+async function tryAcquire(db: Db, req: Omit<SlotRequest, 'signal'>): Promise<number | undefined> {
   const rows = await db.$queryRaw<{ slot: number }[]>`
     UPDATE team_slot SET holder = ${req.holder}, holder_group = ${req.group}, leased_until = now() + ${req.leaseMs}::int * interval '1 millisecond'
     WHERE (team_id, slot) = (
