@@ -17,7 +17,7 @@ import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
 import { createActivities } from '../../activities/index.ts';
 import { FEATURES } from '../../src/features/index.ts';
-import type { WorkerService } from '../../src/platform/feature.ts';
+import type { FeatureActivities, WorkerService } from '../../src/platform/feature.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { createBrowserHost, type BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { waitFor } from './wait-for.ts';
@@ -33,7 +33,7 @@ export interface Harness {
   apiKey: string;
   api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
-  startWorker(opts?: { services?: boolean }): Promise<void>;
+  startWorker(opts?: { services?: boolean; replace?: ReplacedActivities }): Promise<void>;
   spawnWorker(): Promise<ChildProcess>;
   /** A browser host in this process (stopped with the harness). */
   startBrowserHost(): Promise<BrowserHost>;
@@ -42,6 +42,9 @@ export interface Harness {
   spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string> }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
+
+/** Activities run in place of the real ones of the same name: a fault the test injects. */
+export type ReplacedActivities = NonNullable<FeatureActivities['control']>;
 
 export interface HarnessOptions {
   crawl?: Partial<Config['crawl']>;
@@ -119,7 +122,13 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     async startWorker(opts = {}) {
       const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-      const started = await createWorkers(nativeConnection, config, createActivities({ db, config, log }));
+      const activities = createActivities({ db, config, log });
+      for (const [name, fn] of Object.entries(opts.replace ?? {})) {
+        const cls = (['control', 'browser', 'io'] as const).find((c) => name in activities[c]);
+        if (!cls) throw new Error(`no activity ${name} to replace`);
+        activities[cls][name] = fn;
+      }
+      const started = await createWorkers(nativeConnection, config, activities);
       // Background services (the crawl start reconciler) act on every team's rows, so only tests that need them run them.
       const services = opts.services ? FEATURES.flatMap((f) => f.workerServices?.({ db, config, log, temporal }) ?? []) : [];
       workers.push({ workers: started, services, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });

@@ -28,13 +28,14 @@ function endedAnswer(row: BrowserSession) {
 }
 
 /**
- * A row that says live while no workflow exists for it (its start was lost between the two steps):
- * nothing runs or bills it, so it is closed as an error with nothing charged.
+ * A row that says live while no workflow runs for it (its start was lost between the two steps, or
+ * its workflow failed to record the end): nothing runs or bills it, so it is closed as an error with
+ * nothing charged.
  */
 async function closeOrphan(db: GatewayDeps['db'], id: string): Promise<BrowserSession> {
   await db.browserSession.updateMany({
     where: { id, status: { in: ['starting', 'active'] } },
-    data: { status: 'error', endReason: 'the session has no workflow (its start was interrupted)', endedAt: new Date(), durationMs: 0, creditsBilled: 0 },
+    data: { status: 'error', endReason: 'the session has no running workflow (its start was interrupted, or its end could not be recorded)', endedAt: new Date(), durationMs: 0, creditsBilled: 0 },
   });
   return db.browserSession.findUniqueOrThrow({ where: { id } });
 }

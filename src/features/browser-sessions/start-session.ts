@@ -14,7 +14,7 @@ import type { browserSessionWorkflow } from './workflow.ts';
 type Deps = { db: Db; temporal: Client; config: Config };
 
 /** How long POST /v2/browser waits for the browser to come up. */
-const READY_TIMEOUT_MS = 120_000;
+export const READY_TIMEOUT_MS = 120_000;
 
 export async function startSession(deps: Deps, team: Team, apiKeyId: string | null, req: CreateSessionRequest, onCreated: (id: string) => void): Promise<BrowserSession> {
   const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date());

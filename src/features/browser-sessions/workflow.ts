@@ -5,6 +5,8 @@
 // the session does. Executes are Updates run as activities on the host's own
 // queue. Whatever ends the session (DELETE, ttl, idle, a lost host), the host
 // closes the browser and a control activity records the end and bills it once.
+// No activity retries without end (retry-policies.ts): a host pick that keeps
+// failing ends the session `error` as a failed launch does.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -33,6 +35,7 @@ import {
   type SessionSummary,
 } from './definitions.ts';
 import type { HostActivities } from './host/host-activities.ts';
+import { HOST_ONCE, SESSION_CONTROL_RETRY } from './retry-policies.ts';
 
 /** Runs beyond this many history events continue as new (a session's history stays small). */
 const CONTINUE_AS_NEW_EVENTS = 5000;
@@ -41,22 +44,17 @@ const HOST_HEARTBEAT_TIMEOUT = '15 seconds';
 /** A host that does not pick a task up in this time is taken for gone. */
 const HOST_PICKUP_TIMEOUT = '30 seconds';
 
-const control = proxyActivities<SessionControlActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', maximumInterval: '10s', backoffCoefficient: 2, nonRetryableErrorTypes: ['NoBrowserHost'] },
-});
+const control = proxyActivities<SessionControlActivities>({ startToCloseTimeout: '30 seconds', retry: SESSION_CONTROL_RETRY });
 
 function hostActivities(taskQueue: string) {
-  // Nothing here is retried: a launch or an execute run twice is worse than one reported failure.
-  const once = { maximumAttempts: 1 };
   return {
-    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: once }).launchBrowserSession,
+    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: HOST_ONCE }).launchBrowserSession,
     watch: proxyActivities<HostActivities>({
       taskQueue,
       scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
       startToCloseTimeout: '2 hours',
       heartbeatTimeout: HOST_HEARTBEAT_TIMEOUT,
-      retry: once,
+      retry: HOST_ONCE,
     }).watchBrowserSession,
     execute: (timeoutSeconds: number) =>
       proxyActivities<HostActivities>({
@@ -64,9 +62,9 @@ function hostActivities(taskQueue: string) {
         scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
         // The sandbox kills the code at its timeout; the rest is the answer's way back.
         startToCloseTimeout: `${timeoutSeconds + 60} seconds`,
-        retry: once,
+        retry: HOST_ONCE,
       }).executeInBrowserSession,
-    close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: once }).closeBrowserSession,
+    close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: HOST_ONCE }).closeBrowserSession,
   };
 }
 
@@ -200,7 +198,17 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   }
   const final: SessionSummary['status'] = failed ? 'error' : 'destroyed';
   const sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
-  const { creditsBilled } = await control.finishBrowserSession({ sessionId: input.sessionId, status: final, reason, sessionDurationMs });
+  let creditsBilled: number;
+  try {
+    ({ creditsBilled } = await control.finishBrowserSession({ sessionId: input.sessionId, status: final, reason, sessionDurationMs }));
+  } catch (err) {
+    // Every attempt to record the end failed. The session is over all the same (its browser is
+    // closed, waiting callers hear `error`) and the workflow fails with why; a DELETE then finds
+    // no workflow running and closes the row unbilled.
+    setStatus('error');
+    await condition(allHandlersFinished);
+    throw err;
+  }
   setStatus(final);
   await condition(allHandlersFinished);
   return { status: final, reason, sessionDurationMs, creditsBilled };
