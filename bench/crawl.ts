@@ -21,7 +21,7 @@ import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { createLogger } from '../src/platform/log.ts';
-import { crawlConcurrency } from '../src/features/crawl/concurrency.ts';
+import { crawlConcurrency } from '../src/jobs/concurrency.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';

@@ -1,7 +1,7 @@
 // The workflow bundle's entry point: every feature's workflows. Only deterministic
 // code may be reachable from here (no database, no browser, no clock).
-export { crawlWorkflow } from '../src/features/crawl/workflow.ts';
+export { crawlWorkflow } from '../src/jobs/workflow.ts';
 export { purgeExpiredWorkflow } from '../src/features/retention/workflow.ts';
-export { crawlWebhooksWorkflow } from '../src/features/webhooks/workflow.ts';
+export { crawlWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
 export { mapWorkflow } from '../src/features/map/workflow.ts';
 export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow.ts';

@@ -1,7 +1,8 @@
-// Every feature of the service. The gateway mounts their routes, the worker
+// Every feature of the service, and the job engine they share. The gateway mounts their routes, the worker
 // registers their activities by resource class and runs their services; their
 // workflows are listed in the top-level workflows/index.ts (the bundle's entry).
 import type { Feature } from '../platform/feature.ts';
+import { jobEngine } from '../jobs/job-engine.ts';
 import { batchScrapeFeature } from './batch-scrape/feature.ts';
 import { browserSessionsFeature } from './browser-sessions/feature.ts';
 import { crawlFeature } from './crawl/feature.ts';
@@ -13,4 +14,4 @@ import { searchFeature } from './search/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature, searchFeature];
+export const FEATURES: Feature[] = [jobEngine, crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature, searchFeature];

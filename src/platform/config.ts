@@ -197,7 +197,7 @@ export function loadConfig() {
       mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
       /**
        * browser: every page in Chromium; auto: over HTTP first, Chromium when the page needs it
-       * (scrape/rendering/needs-browser.ts); http: never Chromium (requests that need it are refused).
+       * (page/rendering/needs-browser.ts); http: never Chromium (requests that need it are refused).
        */
       rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto', 'http'] as const, 'auto'),
       /** Threads that turn pages into documents beside the worker's event loop (0: on the event loop itself). */

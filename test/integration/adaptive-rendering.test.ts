@@ -5,7 +5,7 @@
 // copy of the site per mode, so each copy's hits are one mode's requests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlNetwork } from '../../src/platform/net/outbound-network.ts';
-import { loadOverHttp } from '../../src/features/crawl/http-load.ts';
+import { loadOverHttp } from '../../src/page/http-load.ts';
 import { page, startFixtureSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 

@@ -6,9 +6,9 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/features/crawl/definitions.ts';
-import { crawlRequestSchema } from '../../src/features/crawl/crawl-request.ts';
-import { startCrawlWorkflow } from '../../src/features/crawl/crawl-workflow-start.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
+import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startTcpProxy, type HoldDirections, type TcpProxy } from '../support/tcp-proxy.ts';

@@ -5,11 +5,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/features/scrape/scrape-options.ts';
+import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/page/scrape-options.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
-import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/features/scrape/browser-scraper.ts';
-import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/features/scrape/page-context.ts';
+import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/page/browser-scraper.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/platform/net/user-agents.ts';
 
 interface Seen {
   url: string;

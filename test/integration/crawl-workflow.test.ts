@@ -12,9 +12,9 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/features/crawl/activities.ts';
-import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/features/crawl/definitions.ts';
-import { BATCH_RETRY } from '../../src/features/crawl/retry-policies.ts';
+import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/jobs/activities.ts';
+import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/jobs/definitions.ts';
+import { BATCH_RETRY } from '../../src/jobs/retry-policies.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { waitFor } from '../support/wait-for.ts';
 

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/features/crawl/definitions.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';

@@ -3,7 +3,7 @@
 // seconds (the big crawl's extra batch gives its slot up), and within one crawl
 // nothing is lost or fetched twice by the yielding.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/features/crawl/definitions.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 

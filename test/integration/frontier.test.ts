@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { addToFrontier, claimMore, frontierCounts, heldClaims, releaseClaims } from '../../src/features/crawl/frontier.ts';
-import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages } from '../../src/features/crawl/page-store.ts';
+import { addToFrontier, claimMore, frontierCounts, heldClaims, releaseClaims } from '../../src/jobs/frontier/frontier.ts';
+import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages } from '../../src/jobs/pages/page-store.ts';
 import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
 import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';

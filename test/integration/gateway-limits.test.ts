@@ -11,7 +11,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../../src/features/index.ts';
 import { createRetentionActivities } from '../../src/features/retention/activities.ts';
-import { createWebhookActivities } from '../../src/features/webhooks/activities.ts';
+import { createWebhookActivities } from '../../src/jobs/webhooks/activities.ts';
 import type { Config } from '../../src/platform/config.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import { createLogger } from '../../src/platform/log.ts';

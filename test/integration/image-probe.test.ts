@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../src/platform/net/outbound-network.ts';
-import { imageDimensions } from '../../src/features/scrape/rendering/image-dimensions.ts';
-import { createImageProbe, imagesToProbe, type ImageProbe, type ProbeRequest } from '../../src/features/scrape/rendering/image-probe.ts';
-import { parseHtmlDocument } from '../../src/features/scrape/parse-html.ts';
+import { imageDimensions } from '../../src/page/rendering/image-dimensions.ts';
+import { createImageProbe, imagesToProbe, type ImageProbe, type ProbeRequest } from '../../src/page/rendering/image-probe.ts';
+import { parseHtmlDocument } from '../../src/page/parse-html.ts';
 import { bmp, exif, jpeg, webpLossless, webpLossy } from '../support/image-files.ts';
 import { solidPng } from '../support/png.ts';
 

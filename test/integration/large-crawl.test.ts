@@ -2,7 +2,7 @@
 // Temporal's history limits (it continues as new), every page is stored once,
 // and paging through the status with `next` hands out every page exactly once.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/features/crawl/definitions.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 

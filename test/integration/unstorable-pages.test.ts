@@ -6,8 +6,8 @@
 // failed on a page would be retried for minutes and then fail the crawl.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlStatusBody, MAX_RESPONSE_BYTES } from '../../src/features/crawl/crawl-status.ts';
-import { prepareDocument } from '../../src/features/crawl/page-store.ts';
+import { crawlStatusBody, MAX_RESPONSE_BYTES } from '../../src/jobs/job-status.ts';
+import { prepareDocument } from '../../src/jobs/pages/page-store.ts';
 import type { Db } from '../../src/platform/db/prisma.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';

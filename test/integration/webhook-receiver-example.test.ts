@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../../src/platform/process/ports.ts';
-import { sendWebhook } from '../../src/features/webhooks/send-webhook.ts';
+import { sendWebhook } from '../../src/jobs/webhooks/send-webhook.ts';
 
 const SECRET = 'whsec_example_test';
 let child: ChildProcess;

@@ -2,7 +2,7 @@
 // restart every event arrives, and the only duplicates are retries of the same
 // webhookId with the same bytes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWebhooksWorkflowId } from '../../src/features/webhooks/definitions.ts';
+import { crawlWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';

@@ -1,4 +1,4 @@
-// Image file headers written byte by byte, in the formats scrape/rendering/image-dimensions.ts
+// Image file headers written byte by byte, in the formats page/rendering/image-dimensions.ts
 // reads; enough of each file for its size, not a picture (except where noted).
 const bytes = (...parts: (number[] | string | Buffer)[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.isBuffer(p) ? p : Buffer.from(p))));

@@ -2,9 +2,9 @@
 // the URLs and the batch's own fields. Strict, like every body.
 import { z } from 'zod';
 import { integration, normaliseHttpUrl, origin } from '../../platform/http/common-schemas.ts';
-import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/scrape-options.ts';
-import { webhookSchema } from '../webhooks/webhook-schema.ts';
-import { MAX_CONCURRENCY_MESSAGE } from '../crawl/crawl-request.ts';
+import { scrapeOptionsSchema, type ScrapeOptions } from '../../page/scrape-options.ts';
+import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
+import { MAX_CONCURRENCY_MESSAGE } from '../../jobs/crawl-request.ts';
 
 /** Longest URL string read from the list; the crawl pipeline's own length limit applies after parsing. */
 const MAX_URL_STRING = 8192;

@@ -4,7 +4,7 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { HttpError } from '../../platform/http/http-error.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
-import { jobStatusRoutes } from '../crawl/job-routes.ts';
+import { jobStatusRoutes } from '../../jobs/job-routes.ts';
 import { batchScrapeRequestSchema } from './batch-request.ts';
 import { startBatchScrape } from './start-batch.ts';
 

@@ -9,11 +9,11 @@ import type { Logger } from '../../platform/log.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { normaliseHttpUrl } from '../../platform/http/common-schemas.ts';
 import { insufficientCredits } from '../../platform/usage/credits.ts';
-import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from '../crawl/start-crawl.ts';
-import { addToFrontier, type NewFrontierUrl } from '../crawl/frontier.ts';
-import { jobOptions, seedRow } from '../crawl/job-options.ts';
-import { crawlWorkflowId, urlsAddedSignal } from '../crawl/definitions.ts';
-import { MAX_CRAWL_LIMIT } from '../crawl/crawl-request.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from '../../jobs/commit-job.ts';
+import { addToFrontier, type NewFrontierUrl } from '../../jobs/frontier/frontier.ts';
+import { jobOptions, seedRow } from '../../jobs/job-options.ts';
+import { crawlWorkflowId, urlsAddedSignal } from '../../jobs/definitions.ts';
+import { MAX_CRAWL_LIMIT } from '../../jobs/crawl-request.ts';
 import { batchScrapeOptions, type BatchScrapeRequest } from './batch-request.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config; log: Logger };

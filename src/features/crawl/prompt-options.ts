@@ -3,7 +3,7 @@
 // and whatever the user sent explicitly wins over what the model produced.
 import { z } from 'zod';
 import { DomainError } from '../../platform/domain-error.ts';
-import { crawlRequestSchema } from './crawl-request.ts';
+import { crawlRequestSchema } from '../../jobs/crawl-request.ts';
 import { formatZodError } from '../../platform/http/validation-error.ts';
 import { chatCompletion, LlmError, type ChatMessage, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 

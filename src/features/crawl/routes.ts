@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { activeCrawls } from './crawl-admin.ts';
+import { activeCrawls } from '../../jobs/job-admin.ts';
 import { parseCrawlRequest, startCrawl } from './start-crawl.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
-import { jobStatusRoutes } from './job-routes.ts';
+import { jobStatusRoutes } from '../../jobs/job-routes.ts';
 
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();

@@ -1,5 +1,5 @@
 // Live job watching: the WebSocket routes the official JS SDK's watcher opens for crawls and
-// batch scrapes, fed by PostgreSQL notifications the page store sends (crawl/job-events.ts).
+// batch scrapes, fed by PostgreSQL notifications the page store sends (jobs/job-events.ts).
 import type { Feature } from '../../platform/feature.ts';
 import { jobWatchRoutes } from './watch-routes.ts';
 

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { Logger } from '../../platform/log.ts';
-import { JOB_EVENTS_CHANNEL, parseJobEvent } from '../crawl/job-events.ts';
+import { JOB_EVENTS_CHANNEL, parseJobEvent } from '../../jobs/job-events.ts';
 
 export interface JobListener {
   /** A page of the job was stored (successful pages only; failed ones are not documents). */

@@ -5,8 +5,8 @@ import { WebSocketServer } from 'ws';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { refuseUpgrade, type WebSocketRoute, type WebSocketUpgrade } from '../../platform/http/websockets.ts';
 import { hashApiKey } from '../../platform/teams/api-keys.ts';
-import type { JobKind } from '../crawl/job-kind.ts';
-import { isZeroDataRetention } from '../crawl/crawl-status.ts';
+import type { JobKind } from '../../jobs/job-kind.ts';
+import { isZeroDataRetention } from '../../jobs/job-status.ts';
 import { createJobFeed } from './job-feed.ts';
 import { watchJob } from './watch-session.ts';
 

@@ -7,7 +7,7 @@ import { storableJson, storableText } from '../../platform/db/storable.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import type { MapRequest } from './map-request.ts';
 import { mapSite, type IndexedPages } from './map-site.ts';
-import { indexedSitePages } from '../search/index/site-pages.ts';
+import { indexedSitePages } from '../../jobs/search-index/site-pages.ts';
 import { MAP_RETRY } from './definitions.ts';
 
 export function createMapActivities({ db, config, log }: ActivityDeps) {

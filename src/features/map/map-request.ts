@@ -1,7 +1,7 @@
 // Body of POST /v2/map. Strict, like every body; accepts what the official SDKs send.
 import { z } from 'zod';
 import { httpUrl, integration, origin } from '../../platform/http/common-schemas.ts';
-import { SITEMAP_MODES } from '../crawl/crawl-request.ts';
+import { SITEMAP_MODES } from '../../jobs/crawl-request.ts';
 
 export const DEFAULT_MAP_LIMIT = 5000;
 export const MAX_MAP_LIMIT = 100_000;

@@ -4,16 +4,16 @@
 // subdomains with includeSubdomains), normalized and de-duplicated, ranked for a
 // `search` term (indexed pages by full-text relevance first), cut to `limit`.
 // Everything read here is hostile: fetches are guarded and size-capped,
-// sitemap parsing is linear (crawl/sitemap.ts), link lists are capped.
+// sitemap parsing is linear (jobs/frontier/sitemap.ts), link lists are capped.
 import type { Config } from '../../platform/config.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
-import { createLinkFilter } from '../crawl/link-filter.ts';
-import { canonicalUrl, urlKey } from '../crawl/normalize-url.ts';
-import { fetchRobotsTxt, parseRobots } from '../crawl/robots.ts';
-import { collectSitemapUrls } from '../crawl/sitemap.ts';
-import { extractLinks } from '../scrape/links.ts';
-import { extractMetadata } from '../scrape/metadata.ts';
-import { parseHtmlDocument } from '../scrape/parse-html.ts';
+import { createLinkFilter } from '../../jobs/frontier/link-filter.ts';
+import { canonicalUrl, urlKey } from '../../jobs/frontier/normalize-url.ts';
+import { fetchRobotsTxt, parseRobots } from '../../jobs/frontier/robots.ts';
+import { collectSitemapUrls } from '../../jobs/frontier/sitemap.ts';
+import { extractLinks } from '../../page/links.ts';
+import { extractMetadata } from '../../page/metadata.ts';
+import { parseHtmlDocument } from '../../page/parse-html.ts';
 import type { MapRequest } from './map-request.ts';
 import { rankLinks, type MapLink } from './rank-links.ts';
 

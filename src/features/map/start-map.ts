@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { chargeOnce, insufficientCredits } from '../../platform/usage/credits.ts';
-import { checkAddress } from '../crawl/start-crawl.ts';
+import { checkAddress } from '../../jobs/commit-job.ts';
 import { mapWorkflowId } from './definitions.ts';
 import type { MapRequest } from './map-request.ts';
 import type { MapLink } from './rank-links.ts';

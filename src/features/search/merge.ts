@@ -2,7 +2,7 @@
 // providers (the first's hits first), each URL once (by the crawler's URL key:
 // http/https, www., a trailing slash name one page), cut to the limit, with
 // positions from 1.
-import { urlKey } from '../crawl/normalize-url.ts';
+import { urlKey } from '../../jobs/frontier/normalize-url.ts';
 import type { ProviderHits } from './provider.ts';
 
 type Positioned<T> = T & { position: number };

@@ -3,7 +3,7 @@
 // (intitle:), the date (time ranges, newest first) and the image size
 // (imagesize:, larger:). Hits that cannot be decided (no date, no size) are left
 // out and counted; parts no hit can decide (related:) are reported.
-import { within } from './index/categories.ts';
+import { within } from '../../page/index-entry/categories.ts';
 import type { ImageHit, NewsHit, ProviderHits, WebHit } from './provider.ts';
 import type { QueryFeature, SearchQuery } from './search-query.ts';
 

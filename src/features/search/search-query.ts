@@ -2,9 +2,10 @@
 // turns `query` plus the request fields into a SearchQuery; every provider compiles
 // from it and returns the parts it could not honour (see provider.ts), which the
 // search service applies as post-filters or reports in `warning`.
+import type { SearchCategory } from '../../page/index-entry/categories.ts';
 
 export type SearchSource = 'web' | 'images' | 'news';
-export type SearchCategory = 'github' | 'research' | 'pdf';
+export type { SearchCategory };
 
 /** A bare word or a "quoted phrase" of the query text; phrases match as exact text. */
 export interface TextTerm {

@@ -3,7 +3,7 @@
 // here (documented in the README).
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
-import { scrapeOptionsSchema } from '../scrape/scrape-options.ts';
+import { scrapeOptionsSchema } from '../../page/scrape-options.ts';
 
 export const MAX_QUERY_LENGTH = 500;
 export const SOURCES = ['web', 'images', 'news'] as const;

@@ -1,5 +1,5 @@
 // Single-page scrape: POST /v2/scrape and GET /v2/scrape/{id}. A scrape is a job of the crawl
-// pipeline (src/features/crawl/job-kind.ts): its workflow and activities are the crawl feature's.
+// pipeline (src/jobs/job-kind.ts): its workflow and activities are the job engine's.
 import type { Feature } from '../../platform/feature.ts';
 import { scrapeRoutes } from './routes.ts';
 

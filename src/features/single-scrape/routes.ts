@@ -2,9 +2,9 @@ import { Router } from 'express';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
-import { ownJob } from '../crawl/job-routes.ts';
-import { scrapeRequestSchema } from './scrape-request.ts';
-import { awaitScrape, createScrape, scrapeAnswer } from './scrape-job.ts';
+import { ownJob } from '../../jobs/job-routes.ts';
+import { scrapeRequestSchema } from '../../page/scrape-request.ts';
+import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
 
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();

@@ -9,7 +9,7 @@ import { addressPolicyOf } from './service-endpoints.ts';
 import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
 import { guardedFetch, keepAliveAgents, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
-import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../features/scrape/page-context.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from './user-agents.ts';
 
 export interface CrawlNetwork {
   policy: AddressPolicy;

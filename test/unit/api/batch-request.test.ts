@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batchScrapeOptions, batchScrapeRequestSchema } from '../../../src/features/batch-scrape/batch-request.ts';
-import { scrapeRequestOptions, scrapeRequestSchema } from '../../../src/features/single-scrape/scrape-request.ts';
-import { defaultScrapeOptions } from '../../../src/features/scrape/scrape-options.ts';
+import { scrapeRequestOptions, scrapeRequestSchema } from '../../../src/page/scrape-request.ts';
+import { defaultScrapeOptions } from '../../../src/page/scrape-options.ts';
 
 describe('batch scrape request', () => {
   it('takes scrape options at the top level and splits them from the batch fields', () => {

@@ -3,8 +3,8 @@ import {
   crawlRequestSchema,
   type CrawlRequest,
   type CrawlRequestInput,
-} from '../../../src/features/crawl/crawl-request.ts';
-import { MAX_PATH_PATTERNS_SIZE } from '../../../src/features/crawl/path-patterns.ts';
+} from '../../../src/jobs/crawl-request.ts';
+import { MAX_PATH_PATTERNS_SIZE } from '../../../src/jobs/frontier/path-patterns.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 

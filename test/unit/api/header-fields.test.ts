@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crawlRequestSchema } from '../../../src/features/crawl/crawl-request.ts';
-import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
-import { MAX_METADATA_DEPTH, webhookSchema } from '../../../src/features/webhooks/webhook-schema.ts';
+import { crawlRequestSchema } from '../../../src/jobs/crawl-request.ts';
+import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
+import { MAX_METADATA_DEPTH, webhookSchema } from '../../../src/jobs/webhooks/webhook-schema.ts';
 import { MAX_HEADER_COUNT, MAX_HEADER_TOTAL_LENGTH, MAX_HEADER_VALUE_LENGTH } from '../../../src/platform/http/header-fields.ts';
 import { rejectMessage } from './helpers.ts';
 

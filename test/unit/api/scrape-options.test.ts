@@ -3,7 +3,7 @@ import {
   defaultScrapeOptions,
   scrapeOptionsSchema,
   type ScrapeOptions,
-} from '../../../src/features/scrape/scrape-options.ts';
+} from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 

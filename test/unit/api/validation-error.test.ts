@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { crawlRequestSchema } from '../../../src/features/crawl/crawl-request.ts';
+import { crawlRequestSchema } from '../../../src/jobs/crawl-request.ts';
 import { formatZodError, UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 
 function errorOf(schema: z.ZodType, input: unknown): z.ZodError {

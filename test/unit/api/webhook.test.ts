@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookSchema } from '../../../src/features/webhooks/webhook-schema.ts';
+import { webhookSchema } from '../../../src/jobs/webhooks/webhook-schema.ts';
 import { rejectMessage } from './helpers.ts';
 
 const ALL_EVENTS = ['started', 'page', 'completed', 'failed'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlConcurrency } from '../../../src/features/crawl/concurrency.ts';
+import { crawlConcurrency } from '../../../src/jobs/concurrency.ts';
 
 describe('crawlConcurrency', () => {
   it("uses the team's limit, split into browsers of pagesPerBrowser pages", () => {

@@ -2,9 +2,9 @@
 // conversion, errors passed back, and a page that takes too long fails alone
 // while its thread is replaced.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConversionPool, type ConversionPool } from '../../../src/features/crawl/conversion-pool.ts';
-import { convertHtml, type HtmlConversionInput } from '../../../src/features/crawl/html-conversion.ts';
-import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
+import { createConversionPool, type ConversionPool } from '../../../src/page/conversion/conversion-pool.ts';
+import { convertHtml, type HtmlConversionInput } from '../../../src/page/conversion/html-conversion.ts';
+import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 import { converted } from '../../support/conversions.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Pool page</title><meta name="description" content="About pools"></head>

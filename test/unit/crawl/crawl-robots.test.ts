@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeFetch } from '../../support/fake-fetch.ts';
-import { crawlRobots } from '../../../src/features/crawl/crawl-robots.ts';
+import { crawlRobots } from '../../../src/jobs/frontier/crawl-robots.ts';
 
 const parsed = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src/features/crawl/robots.ts', async (importOriginal) => {
-  const robots = await importOriginal<typeof import('../../../src/features/crawl/robots.ts')>();
+vi.mock('../../../src/jobs/frontier/robots.ts', async (importOriginal) => {
+  const robots = await importOriginal<typeof import('../../../src/jobs/frontier/robots.ts')>();
   return {
     ...robots,
     parseRobots: (...args: Parameters<typeof robots.parseRobots>) => {

@@ -2,7 +2,7 @@
 // than `lanes` at a time, stores behind the lanes, slots kept over a short gap
 // and freed when idle, and failures and give-backs as the batch needs them.
 import { describe, expect, it } from 'vitest';
-import { runHttpLanes, type HttpLanesOptions, type LaneSupply } from '../../../src/features/crawl/http-lanes.ts';
+import { runHttpLanes, type HttpLanesOptions, type LaneSupply } from '../../../src/jobs/batch/http-lanes.ts';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 

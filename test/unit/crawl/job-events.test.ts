@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobEvent } from '../../../src/features/crawl/job-events.ts';
+import { parseJobEvent } from '../../../src/jobs/job-events.ts';
 
 describe('parseJobEvent', () => {
   it('reads page and end notifications', () => {

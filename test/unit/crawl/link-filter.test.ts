@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlScope, createLinkFilter, type LinkFilterOptions } from '../../../src/features/crawl/link-filter.ts';
+import { crawlScope, createLinkFilter, type LinkFilterOptions } from '../../../src/jobs/frontier/link-filter.ts';
 
 const defaults: LinkFilterOptions = {
   includePaths: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUrl, urlKey } from '../../../src/features/crawl/normalize-url.ts';
+import { canonicalUrl, urlKey } from '../../../src/jobs/frontier/normalize-url.ts';
 
 const keep = { ignoreQueryParameters: false };
 const drop = { ignoreQueryParameters: true };

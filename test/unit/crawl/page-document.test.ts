@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { documentFromLoad } from '../../../src/features/crawl/page-document.ts';
-import { extractiveSummary } from '../../../src/features/scrape/summary/extractive-summary.ts';
-import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
+import { documentFromLoad } from '../../../src/page/page-document.ts';
+import { extractiveSummary } from '../../../src/page/summary/extractive-summary.ts';
+import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 import { converted } from '../../support/conversions.ts';
 
 const PROSE = 'Durable crawls survive the crash of every worker that runs them. Each page is stored exactly once, whatever restarts.';

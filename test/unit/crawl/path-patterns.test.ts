@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePathPattern, MAX_PATH_PATTERNS_SIZE, patternProblem, patternSize } from '../../../src/features/crawl/path-patterns.ts';
+import { compilePathPattern, MAX_PATH_PATTERNS_SIZE, patternProblem, patternSize } from '../../../src/jobs/frontier/path-patterns.ts';
 
 const RE2_NOTE = 'is not supported; patterns run on a linear-time engine (RE2 syntax)';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/platform/domain-error.ts';
-import { crawlRequestSchema } from '../../../src/features/crawl/crawl-request.ts';
+import { crawlRequestSchema } from '../../../src/jobs/crawl-request.ts';
 import {
   generateCrawlOptions,
   mergePromptOptions,

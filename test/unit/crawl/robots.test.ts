@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFetch } from '../../support/fake-fetch.ts';
-import { CRAWLER_ROBOTS_TOKEN, DEFAULT_ROBOTS_MAX_BYTES, fetchRobotsTxt, matchesRule, parseRobots } from '../../../src/features/crawl/robots.ts';
+import { CRAWLER_ROBOTS_TOKEN, DEFAULT_ROBOTS_MAX_BYTES, fetchRobotsTxt, matchesRule, parseRobots } from '../../../src/jobs/frontier/robots.ts';
 
 
 const ROBOTS_URL = 'https://a.test/robots.txt';

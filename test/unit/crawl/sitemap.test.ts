@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
-import { collectSitemapUrls, DEFAULT_SITEMAP_LIMITS, parseSitemap } from '../../../src/features/crawl/sitemap.ts';
+import { collectSitemapUrls, DEFAULT_SITEMAP_LIMITS, parseSitemap } from '../../../src/jobs/frontier/sitemap.ts';
 
 
 const urlset = (...locs: string[]) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUrl, urlKey } from '../../../src/features/crawl/normalize-url.ts';
-import { isTooLong, tooLongReason } from '../../../src/features/crawl/url-length.ts';
+import { canonicalUrl, urlKey } from '../../../src/jobs/frontier/normalize-url.ts';
+import { isTooLong, tooLongReason } from '../../../src/jobs/frontier/url-length.ts';
 
 const norm = { ignoreQueryParameters: false };
 const entry = (url: string) => ({ url: canonicalUrl(url, norm), urlKey: urlKey(url, norm) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AD_HOSTS, AD_URL_PATTERNS } from '../../../src/features/scrape/ad-block.ts';
+import { AD_HOSTS, AD_URL_PATTERNS } from '../../../src/page/ad-block.ts';
 
 // Chromium matches the block list with the URLPattern standard, which Node implements too.
 const patterns = AD_URL_PATTERNS.map((p) => new URLPattern(p));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocument, type BuildDocumentInput } from '../../../src/features/scrape/build-document.ts';
-import { InvalidSelectorError } from '../../../src/features/scrape/clean-html.ts';
+import { buildDocument, type BuildDocumentInput } from '../../../src/page/build-document.ts';
+import { InvalidSelectorError } from '../../../src/page/clean-html.ts';
 
 const RAW_HTML = `<!DOCTYPE html><html lang="en"><head>
   <title>Guide</title>

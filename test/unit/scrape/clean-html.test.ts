@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidSelectors, cleanHtml, InvalidSelectorError, type CleanHtmlOptions } from '../../../src/features/scrape/clean-html.ts';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
+import { assertValidSelectors, cleanHtml, InvalidSelectorError, type CleanHtmlOptions } from '../../../src/page/clean-html.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
 const BASE_URL = 'https://example.com/blog/post';
 

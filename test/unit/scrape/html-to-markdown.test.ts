@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../../src/features/scrape/html-to-markdown.ts';
+import { htmlToMarkdown } from '../../../src/page/html-to-markdown.ts';
 
 describe('htmlToMarkdown', () => {
   it('converts headings, lists, links and emphasis', () => {

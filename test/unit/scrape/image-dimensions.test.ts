@@ -3,7 +3,7 @@
 // the same reading against what Chromium decodes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { imageDimensions } from '../../../src/features/scrape/rendering/image-dimensions.ts';
+import { imageDimensions } from '../../../src/page/rendering/image-dimensions.ts';
 import { avif, bmp, gif, jpeg, webpExtended, webpLossless, webpLossy } from '../../support/image-files.ts';
 import { solidPng } from '../../support/png.ts';
 

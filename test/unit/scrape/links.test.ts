@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { documentBaseUrl, extractLinks, resolveHref } from '../../../src/features/scrape/links.ts';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
+import { documentBaseUrl, extractLinks, resolveHref } from '../../../src/page/links.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
 const linksOf = (html: string, pageUrl = 'https://example.com/dir/page.html') =>
   extractLinks(parseHtmlDocument(html), pageUrl);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languagesOfHeader, locationSettings } from '../../../src/features/scrape/location.ts';
+import { languagesOfHeader, locationSettings } from '../../../src/page/location.ts';
 
 describe('locationSettings', () => {
   it('derives locale and time zone from the country when no languages are given', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractMetadata } from '../../../src/features/scrape/metadata.ts';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
+import { extractMetadata } from '../../../src/page/metadata.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
 const metadataOf = (html: string) => extractMetadata(parseHtmlDocument(html));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtml, loadOverHttp, type FetchPage } from '../../../src/features/crawl/http-load.ts';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
-import { answerNeedsBrowser, MIN_STATIC_TEXT, pageNeedsBrowser, requestNeedsBrowser } from '../../../src/features/scrape/rendering/needs-browser.ts';
-import { scrapeOptionsSchema } from '../../../src/features/scrape/scrape-options.ts';
+import { decodeHtml, loadOverHttp, type FetchPage } from '../../../src/page/http-load.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
+import { answerNeedsBrowser, MIN_STATIC_TEXT, pageNeedsBrowser, requestNeedsBrowser } from '../../../src/page/rendering/needs-browser.ts';
+import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 
 const TEXT = 'A static article with enough words to read. '.repeat(8);
 const page = (body: string, head = '') => pageNeedsBrowser(parseHtmlDocument(`<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`));

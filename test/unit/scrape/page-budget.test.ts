@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageBudget, PageTimeoutError } from '../../../src/features/scrape/page-budget.ts';
+import { PageBudget, PageTimeoutError } from '../../../src/page/page-budget.ts';
 
 describe('PageBudget', () => {
   it('counts down and never reports 0, which Playwright reads as no timeout', async () => {

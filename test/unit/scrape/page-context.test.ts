@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../../src/features/scrape/scrape-options.ts';
-import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN, pageContext } from '../../../src/features/scrape/page-context.ts';
+import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../../src/page/scrape-options.ts';
+import { pageContext } from '../../../src/page/page-context.ts';
+import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../../src/platform/net/user-agents.ts';
 
 const contextFor = (input: ScrapeOptionsInput, userAgents = DEFAULT_USER_AGENTS) => pageContext(scrapeOptionsSchema.parse(input), userAgents);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentTooLargeMessage, fileTooLargeMessage, pageTooLargeMessage } from '../../../src/features/scrape/page-size.ts';
+import { documentTooLargeMessage, fileTooLargeMessage, pageTooLargeMessage } from '../../../src/page/page-size.ts';
 
 const MB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { PageSlots, SlotWaitInterrupted, type SlotLease } from '../../../src/features/scrape/page-slots.ts';
+import { PageSlots, SlotWaitInterrupted, type SlotLease } from '../../../src/page/page-slots.ts';
 
 /** Just what PageSlots uses of a Playwright page: its `close` event. */
 function fakePage(): Page & { close(): Promise<void> } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveSummary, SUMMARY_MAX_CHARS } from '../../../src/features/scrape/summary/extractive-summary.ts';
-import { LLM_SUMMARY_INPUT_CHARS, summarizePage } from '../../../src/features/scrape/summary/page-summary.ts';
+import { extractiveSummary, SUMMARY_MAX_CHARS } from '../../../src/page/summary/extractive-summary.ts';
+import { LLM_SUMMARY_INPUT_CHARS, summarizePage } from '../../../src/page/summary/page-summary.ts';
 
 const ARTICLE = `# Temporal workflows
 [Home](/) [Docs](/docs) [Blog](/blog)

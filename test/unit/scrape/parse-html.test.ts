@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
 describe('parseHtmlDocument', () => {
   it('wraps fragments and empty input in <html><body>', () => {

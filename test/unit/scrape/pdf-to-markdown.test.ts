@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pdfToMarkdown } from '../../../src/features/scrape/pdf-to-markdown.ts';
+import { pdfToMarkdown } from '../../../src/page/pdf-to-markdown.ts';
 
 // Built by test/fixtures/pdf/make-pdfs.ts, which documents each file's text runs.
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../fixtures/pdf/${name}.pdf`, import.meta.url)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreQueue } from '../../../src/features/scrape/store-queue.ts';
+import { StoreQueue } from '../../../src/page/store-queue.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

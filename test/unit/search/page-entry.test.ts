@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageEntryFromHtml, withImageSizes } from '../../../src/features/search/index/page-entry.ts';
-import { parseHtmlDocument } from '../../../src/features/scrape/parse-html.ts';
+import { pageEntryFromHtml, withImageSizes } from '../../../src/page/index-entry/page-entry.ts';
+import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
 const BASE = 'https://shop.test/';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptDelayMs, parseRetryAfter, type WebhookRetryPolicy } from '../../../src/features/webhooks/retry-policy.ts';
+import { nextAttemptDelayMs, parseRetryAfter, type WebhookRetryPolicy } from '../../../src/jobs/webhooks/retry-policy.ts';
 
 const POLICY: WebhookRetryPolicy = { initialIntervalMs: 1000, maxIntervalMs: 60_000, giveUpAfterMs: 3_600_000 };
 // random() = 0.5 is the middle of the jitter range: no jitter at all.

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressPolicy } from '../../../src/platform/net/address-policy.ts';
-import { sendWebhook, type WebhookRequest } from '../../../src/features/webhooks/send-webhook.ts';
-import { verifyWebhookSignature } from '../../../src/features/webhooks/signature.ts';
+import { sendWebhook, type WebhookRequest } from '../../../src/jobs/webhooks/send-webhook.ts';
+import { verifyWebhookSignature } from '../../../src/jobs/webhooks/signature.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
 const SECRET = 'whsec_test';

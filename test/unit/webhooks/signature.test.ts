@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from '../../../src/features/webhooks/signature.ts';
+import { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from '../../../src/jobs/webhooks/signature.ts';
 
 const SECRET = 'whsec_test';
 const BODY = '{"type":"crawl.page","data":{"title":"Café"}}';

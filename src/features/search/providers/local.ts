@@ -7,7 +7,7 @@
 // full-text search slow (3.3 s for 930k matches, measured).
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { Db, Tx } from '../../../platform/db/prisma.ts';
-import { textSearchConfig } from '../index/languages.ts';
+import { textSearchConfig } from '../../../page/index-entry/languages.ts';
 import type { ImageHit, NewsHit, ProviderHits, SearchContext, SearchProvider, WebHit } from '../provider.ts';
 import type { SearchCategory, SearchQuery, TextTerm } from '../search-query.ts';
 

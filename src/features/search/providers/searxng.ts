@@ -7,7 +7,7 @@
 // configuration, trusted like the database: it is not behind the private-address
 // guard (it commonly runs beside the service on a private network).
 import { z } from 'zod';
-import { RESEARCH_HOSTS } from '../index/categories.ts';
+import { RESEARCH_HOSTS } from '../../../page/index-entry/categories.ts';
 import type { ImageHit, NewsHit, ProviderHits, SearchContext, SearchProvider, WebHit } from '../provider.ts';
 import type { QueryFeature, SearchQuery } from '../search-query.ts';
 

@@ -1,0 +1,49 @@
+// The layout's one-way rules (docs/architecture.md, "Layout"): data flows
+// route -> feature -> Temporal -> activities -> jobs / page -> platform, and a
+// feature never reaches into another. `npm test` runs this (test/unit/layout.test.ts).
+module.exports = {
+  forbidden: [
+    {
+      name: 'platform-imports-no-layer-above',
+      comment: 'The platform is what everything stands on: it imports no feature, no job engine and no page code.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(features|jobs|page|entry)/' },
+    },
+    {
+      name: 'page-imports-no-job-or-feature',
+      comment: 'Loading and converting one page knows nothing of jobs, frontiers or endpoints.',
+      severity: 'error',
+      from: { path: '^src/page/' },
+      to: { path: '^src/(features|jobs|entry)/' },
+    },
+    {
+      name: 'jobs-import-no-feature',
+      comment: 'The job engine serves every endpoint feature; features bring it a policy, it never imports one.',
+      severity: 'error',
+      from: { path: '^src/jobs/' },
+      to: { path: '^src/(features|entry)/' },
+    },
+    {
+      name: 'features-stay-apart',
+      comment: "A feature imports the platform, jobs and page, never another feature's internals.",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/([^/]+)/', pathNot: '^src/features/$1/' },
+    },
+    {
+      name: 'no-circular-layers',
+      comment: 'Modules that need each other at run time are one module, or one of them is in the wrong place (a cycle of types alone costs nothing).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

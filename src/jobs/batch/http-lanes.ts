@@ -1,0 +1,131 @@
+// The HTTP path's own crawler (CRAWL_RENDERING=auto or http). `lanes` loops
+// each load one page at a time and hold one team slot while they have pages.
+// They share a queue that is topped up from the batch's source as it runs low,
+// as the browser path's is, so a lane never waits for the others to finish a
+// round. A lane lets its slot go between pages when another runner of the batch
+// waits for one or its crawl holds more than its share (jobs/batch/batch-leases.ts).
+// A page's conversion and rows are written behind its lane (StoreQueue):
+// the lane fetches its next page meanwhile, and a slow database slows the lanes
+// down instead of piling pages up. A lane that stays without work frees its slot.
+import { StoreQueue } from '../../page/store-queue.ts';
+
+/**
+ * Pages a lane may have waiting for their rows: the writes of many pages are grouped into one
+ * transaction (group commit), so a deeper queue makes fewer, larger transactions.
+ */
+const STORES_PER_LANE = 4;
+
+export interface LaneSupply<T> {
+  targets: T[];
+  /** No more targets will come. */
+  exhausted: boolean;
+}
+
+export interface LaneSlot {
+  waitedMs: number;
+  /** Asked between pages: true lets the slot go (another runner waits for one, or the crawl is over its share); the lane takes one again. */
+  shouldPass?(): boolean;
+  release(): Promise<void>;
+}
+
+export interface HttpLanesOptions<T> {
+  lanes: number;
+  /** Up to `room` more targets; asked whenever the queue holds fewer than `lanes`. */
+  more(room: number): Promise<LaneSupply<T>>;
+  /** Taken by a lane once it has a page, held until it runs out (a team slot). */
+  openLane(): Promise<LaneSlot>;
+  /**
+   * Loads a page in its lane (`waitedMs`: how long it waited for the lane's slot). Returns the
+   * rest of its work, run behind the lane, or nothing when the page is settled or handed on.
+   */
+  load(target: T, waitedMs: number): Promise<(() => Promise<void>) | void>;
+  /** Checked before each page: true stops the lanes, and the queued targets go to `giveBack`. */
+  stopTaking(): boolean;
+  giveBack(target: T): Promise<void>;
+  signal: AbortSignal;
+  /** How soon a source that had nothing is asked again, unless a page is stored first. */
+  pollMs: number;
+}
+
+export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> {
+  const queue: T[] = [];
+  let exhausted = false;
+  let failure: { error: unknown } | undefined;
+  const fail = (error: unknown) => void (failure ??= { error });
+  const stores = new StoreQueue(opts.lanes * STORES_PER_LANE, fail);
+  let refilling: Promise<void> | undefined;
+  // Wakes a refill that waits for the source because a stored page may have queued links.
+  let nudge: (() => void) | undefined;
+
+  const refill = (): Promise<void> =>
+    (refilling ??= (async () => {
+      const supply = await opts.more(Math.max(1, 2 * opts.lanes - queue.length));
+      queue.push(...supply.targets);
+      exhausted = supply.exhausted;
+      if (supply.targets.length === 0 && !exhausted) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, opts.pollMs);
+          nudge = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        nudge = undefined;
+      }
+    })()
+      .catch(fail)
+      .finally(() => (refilling = undefined)));
+
+  const stopped = () => failure !== undefined || opts.signal.aborted;
+
+  /**
+   * The lane's next page, undefined when the lanes are done. `idle` runs when the lane has waited
+   * through one refill without getting a page: a short gap (the source being asked, links about to
+   * be stored) keeps the lane's slot rather than giving it up and taking it again.
+   */
+  const next = async (idle: () => Promise<void>): Promise<T | undefined> => {
+    for (let waited = false; ; waited = true) {
+      if (stopped() || opts.stopTaking()) return undefined;
+      if (queue.length > 0) {
+        const target = queue.shift()!;
+        if (queue.length < opts.lanes && !exhausted) void refill();
+        return target;
+      }
+      if (exhausted && !refilling) return undefined;
+      if (waited) await idle();
+      await refill();
+    }
+  };
+
+  const lane = async () => {
+    let slot: LaneSlot | undefined;
+    const idle = async () => {
+      const held = slot;
+      slot = undefined;
+      await held?.release();
+    };
+    try {
+      for (let target = await next(idle); target !== undefined; target = await next(idle)) {
+        if (slot?.shouldPass?.()) await idle();
+        let waitedMs = 0;
+        if (!slot) {
+          slot = await opts.openLane();
+          waitedMs = slot.waitedMs;
+        }
+        const rest = await opts.load(target, waitedMs);
+        if (rest) await stores.add(() => rest().finally(() => nudge?.()));
+      }
+    } catch (error) {
+      fail(error);
+    } finally {
+      await idle();
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, lane));
+  await refilling;
+  // Targets claimed but never loaded (the lanes were told to stop) go back to the source.
+  if (!stopped()) for (const target of queue.splice(0)) await opts.giveBack(target);
+  await stores.drain().catch(fail);
+  if (failure) throw failure.error;
+}

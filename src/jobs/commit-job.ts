@@ -1,0 +1,124 @@
+// Committing a job of any kind (crawl, batch scrape, single scrape): the checks
+// every kind shares, then the job row, its first frontier rows and its started
+// event in one transaction, then its workflow. The row is the commitment: once it
+// exists the workflow is started exactly once (here, or by the reconciler if this
+// process dies first).
+import type { Client } from '@temporalio/client';
+import { v7 as uuidv7 } from 'uuid';
+import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
+import type { JobKind } from './job-kind.ts';
+import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
+import type { CrawlRequest } from './crawl-request.ts';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import type { Team } from '../generated/prisma/client.ts';
+import { DomainError } from '../platform/domain-error.ts';
+import { renderingRefusal, requestNeedsBrowser } from '../page/rendering/needs-browser.ts';
+import { assertValidSelectors, InvalidSelectorError } from '../page/clean-html.ts';
+import { insufficientCredits } from '../platform/usage/credits.ts';
+import { BlockedAddressError } from '../platform/net/address-policy.ts';
+import { checkHostAllowed } from '../platform/net/guarded-lookup.ts';
+import { addressPolicyOf, servesPort, urlPort } from '../platform/net/service-endpoints.ts';
+import { startCrawlWorkflow } from './job-workflow-start.ts';
+import { checkActiveCrawlCap } from './active-crawl-cap.ts';
+import type { Logger } from '../platform/log.ts';
+
+const ENTERPRISE = (option: string) =>
+  `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
+
+export function checkTeamPermissions(team: Team, req: CrawlRequest): void {
+  if (req.ignoreRobotsTxt && !team.flagIgnoreRobotsTxt) throw new DomainError('forbidden', ENTERPRISE('ignoreRobotsTxt'));
+  if (req.robotsUserAgent !== undefined && !team.flagRobotsUserAgent) throw new DomainError('forbidden', ENTERPRISE('robotsUserAgent'));
+  if (req.zeroDataRetention && !team.flagZeroDataRetention) {
+    throw new DomainError('forbidden', 'Zero Data Retention (ZDR) is not enabled for your team. Ask your administrator to enable it.');
+  }
+}
+
+/** includeTags / excludeTags must be CSS selectors the cleaner can run; `prefix` names where they sit in the body. */
+export function checkSelectors(so: CrawlRequest['scrapeOptions'], prefix = 'scrapeOptions.'): void {
+  for (const field of ['includeTags', 'excludeTags'] as const) {
+    try {
+      assertValidSelectors(so[field] ?? []);
+    } catch (err) {
+      if (err instanceof InvalidSelectorError) throw new DomainError('invalid', `${prefix}${field}: ${err.message}`);
+      throw err;
+    }
+  }
+}
+
+/**
+ * Refuses a start URL on a private address, or on one of the service's own
+ * listeners, before any job exists. The worker checks every connection again,
+ * so this is for a clear answer, not the guard. An unresolvable host is left to
+ * the crawl, which reports it as the page's error.
+ */
+export async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
+  const policy = addressPolicyOf(config);
+  const parsed = new URL(url);
+  const port = urlPort(parsed);
+  // With the guard off only the service's own ports can be refused: other URLs need no lookup.
+  if (policy.allowPrivate && !servesPort(policy, port)) return;
+  try {
+    await checkHostAllowed(parsed.hostname.replace(/^\[|\]$/g, ''), policy, undefined, port);
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw new DomainError('invalid', err.message.replace(/^Refused to connect to [^:]+/, refusal), 'BLOCKED_ADDRESS');
+  }
+}
+
+export type JobDeps = { db: Db; temporal: Client; config: Config; log: Logger };
+
+export interface JobToCommit {
+  kind: JobKind;
+  /** What the job is shown as (its start URL, a batch's first URL). */
+  url: string;
+  /** Stored as the job's options: what its workflow's activities read. */
+  options: CrawlRequest;
+  /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
+  seed?: NewFrontierUrl[];
+  /** A batch's x-idempotency-key: a second job with the same key of the team is not made. */
+  idempotencyKey?: string;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+
+/**
+ * Commits a job of the crawl pipeline (its row, its first frontier rows, its started event) in one
+ * transaction, then starts its workflow. Returns the id, and whether the job existed already (a
+ * repeated idempotency key).
+ */
+const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
+
+export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string; existing: boolean }> {
+  const byKey = async () =>
+    job.idempotencyKey === undefined ? null : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
+  const earlier = await byKey();
+  if (earlier) return { id: earlier.id, existing: true };
+  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
+  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
+  const id = uuidv7();
+  try {
+    await deps.db.$transaction(async (tx) => {
+      // A single scrape is answered while the caller waits; it is no crawl to cap.
+      if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+      await tx.crawl.create({
+        data: { id, teamId: team.id, apiKeyId, url: job.url, options: job.options as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue, kind: job.kind, idempotencyKey: job.idempotencyKey },
+      });
+      if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
+      await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
+    });
+  } catch (err) {
+    // The same key sent twice at once: the other request made the job.
+    const other = isUniqueViolation(err) ? await byKey() : null;
+    if (other) return { id: other.id, existing: true };
+    throw err;
+  }
+  // From here the job exists: if the start fails or its answer is lost, the reconciler
+  // starts it (same workflow id, so at most once), and the caller still gets its id.
+  try {
+    await startCrawlWorkflow(deps, { id, teamId: team.id, url: job.url, limit: job.options.limit, kind: job.kind });
+  } catch (err) {
+    deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
+  }
+  return { id, existing: false };
+}

@@ -1,0 +1,29 @@
+// Job events for live watchers (the crawl WebSocket): a stored page, a job's end.
+// They are PostgreSQL notifications sent inside the transaction that makes them
+// true, so a listener hears of a page only once it can be read, and nothing is
+// sent for a transaction that rolls back. They carry ids only; listeners read
+// the documents. A notification is best effort (a listener that was away misses
+// it), so watchers catch up from the tables on (re)connect.
+import type { Db, Tx } from '../platform/db/prisma.ts';
+
+export const JOB_EVENTS_CHANNEL = 'job_events';
+
+export type JobEvent = { jobId: string; pageId: bigint } | { jobId: string; ended: true };
+
+/** One notification per page, in the order given. */
+export async function notifyPagesStored(tx: Tx, jobId: string, pageIds: bigint[]): Promise<void> {
+  if (pageIds.length === 0) return;
+  await tx.$executeRaw`
+    SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${jobId} || ' ' || p.id) FROM unnest(${pageIds.map(String)}::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`;
+}
+
+export async function notifyJobEnded(db: Tx | Db, jobId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${`${jobId} end`})`;
+}
+
+export function parseJobEvent(payload: string): JobEvent | undefined {
+  const [jobId, what] = payload.split(' ');
+  if (!jobId || !what) return undefined;
+  if (what === 'end') return { jobId, ended: true };
+  return /^\d+$/.test(what) ? { jobId, pageId: BigInt(what) } : undefined;
+}

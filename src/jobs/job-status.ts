@@ -1,0 +1,86 @@
+// The body of GET /v2/crawl/{id}: counters plus one page of documents, at most
+// 10 MB of them (one larger document alone), and no more than that is read from
+// the database. `next` stays while the crawl runs or documents remain, and
+// disappears once a finished crawl has handed out everything (the JS SDK
+// follows `next` until it is gone). Zero-data-retention crawls hand each
+// document out once: it is erased as it is read.
+import { creditsUsedByJob } from '../platform/usage/credits.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import type { Crawl } from '../generated/prisma/client.ts';
+import { crawlOptions } from './crawl-options.ts';
+
+export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export interface StatusPage {
+  skip: number;
+  limit: number;
+}
+
+export async function crawlCounts(db: Db, crawlId: string) {
+  const [completed, total] = await Promise.all([
+    db.crawlPage.count({ where: { crawlId, success: true } }),
+    // Pages attempted or waiting; failed pages are in neither number, as upstream.
+    db.crawlUrl.count({ where: { crawlId, state: { in: ['queued', 'claimed', 'done'] } } }),
+  ]);
+  return { completed, total };
+}
+
+export function isZeroDataRetention(crawl: Crawl): boolean {
+  return crawlOptions(crawl).zeroDataRetention === true;
+}
+
+export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()) {
+  const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
+  // A zero-data-retention crawl hands documents out once; while it still runs
+  // it hands out none, so a client polling until the end (as the SDKs do)
+  // receives every document in its final read.
+  const withheld = isZeroDataRetention(crawl) && crawl.status === 'scraping';
+  // Sizes first, documents second: only the documents that fit the response are ever loaded.
+  const rows = withheld ? [] : await db.crawlPage.findMany({
+    where: { crawlId: crawl.id, success: true },
+    orderBy: { id: 'asc' },
+    skip: page.skip,
+    take: page.limit,
+    select: { id: true, sizeBytes: true, purgedAt: true },
+  });
+  const chosen: bigint[] = [];
+  let bytes = 0;
+  let consumed = 0;
+  for (const row of rows) {
+    if (chosen.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
+    consumed++;
+    if (row.purgedAt) continue;
+    bytes += row.sizeBytes;
+    chosen.push(row.id);
+  }
+  const documents = chosen.length === 0 ? [] : await db.crawlPage.findMany({
+    // A concurrent zero-data-retention read may have erased one since: it is not handed out twice.
+    where: { id: { in: chosen }, purgedAt: null },
+    orderBy: { id: 'asc' },
+    select: { id: true, document: true },
+  });
+  const data = documents.map((d) => d.document);
+  if (isZeroDataRetention(crawl) && documents.length > 0) {
+    await db.crawlPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
+  }
+  const returnedUpTo = page.skip + consumed;
+  const more = crawl.status === 'scraping' || returnedUpTo < completed;
+  const limitParam = page.limit === DEFAULT_PAGE_SIZE ? '' : `&limit=${page.limit}`;
+  // While it runs, a crawl would expire that long after ending now.
+  const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + retentionHours * 3_600_000);
+  return {
+    success: true,
+    status: crawl.status,
+    completed,
+    total,
+    creditsUsed,
+    expiresAt: expiresAt.toISOString(),
+    createdAt: crawl.createdAt.toISOString(),
+    ...(crawl.completedAt && { completedAt: crawl.completedAt.toISOString() }),
+    ...(crawl.status !== 'scraping' && crawl.warning && { warning: crawl.warning }),
+    ...(more && { next: `${nextBase}?skip=${returnedUpTo}${limitParam}` }),
+    data,
+  };
+}

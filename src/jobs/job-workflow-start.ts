@@ -1,0 +1,116 @@
+// Starting a crawl's workflow, exactly once. The gateway commits the crawl row
+// first and starts the workflow second; the workflow id is derived from the crawl
+// id, so starting it again is harmless (an existing run is kept, a finished one is
+// never run twice). A row whose start never happened or was never confirmed (the
+// gateway died in between, Temporal was unreachable, the answer was lost) is
+// started by the worker's reconciler, which calls the same function.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import type { Logger } from '../platform/log.ts';
+import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../platform/temporal/search-attribute-keys.ts';
+import { crawlWorkflowId, type CrawlWorkflowInput } from './definitions.ts';
+import type { crawlWorkflow } from './workflow.ts';
+import { crawlOptions } from './crawl-options.ts';
+import { jobKind, type JobKind } from './job-kind.ts';
+
+export interface CrawlToStart {
+  id: string;
+  teamId: string;
+  url: string;
+  limit: number;
+  /** A crawl when absent. */
+  kind?: JobKind;
+}
+
+/** What the Temporal UI shows for the job's workflow. */
+function summary(crawl: CrawlToStart): string {
+  if (crawl.kind === 'scrape') return `Scrape of ${crawl.url}`;
+  if (crawl.kind === 'batch_scrape') return `Batch scrape starting with ${crawl.url}`;
+  return `Crawl of ${crawl.url} (limit ${crawl.limit})`;
+}
+
+export interface StartDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+}
+
+/**
+ * Starts the workflow and marks the row. The wait is bounded (CRAWL_START_TIMEOUT_MS): without
+ * a deadline the client retries an unreachable Temporal for ~20 s and waits on a silent network
+ * for minutes, and the caller of POST /v2/crawl, whose crawl is already committed, would wait as long.
+ */
+export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): Promise<void> {
+  const input: CrawlWorkflowInput = { crawlId: crawl.id };
+  const timeoutMs = deps.config.crawl.startTimeoutMs;
+  const deadline = Date.now() + timeoutMs;
+  try {
+    await deps.temporal.connection.withDeadline(deadline, () =>
+      deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', {
+        workflowId: crawlWorkflowId(crawl.id),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: TeamIdAttribute, value: crawl.teamId },
+          { key: CrawlIdAttribute, value: crawl.id },
+          { key: CrawlStatusAttribute, value: 'scraping' },
+        ],
+        staticSummary: summary(crawl),
+      }),
+    );
+  } catch (err) {
+    // The crawl already ran to its end: it was started before, which is all this asks.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw startFailure(err as Error, Date.now() >= deadline, timeoutMs);
+  }
+  await deps.db.crawl.updateMany({ where: { id: crawl.id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+}
+
+/** The client's "Failed to start Workflow" says nothing; the log should say why. */
+function startFailure(err: Error, timedOut: boolean, timeoutMs: number): Error {
+  if (timedOut) return new Error(`Temporal did not confirm the start within ${timeoutMs} ms (CRAWL_START_TIMEOUT_MS)`, { cause: err });
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return new Error(`${err.message}${cause}`, { cause: err });
+}
+
+/** A row younger than this may still be being started by its gateway. */
+export const START_GRACE_MS = 5_000;
+
+/**
+ * Starts the workflows of crawl rows that have none confirmed. Idempotent and safe to run in
+ * every worker at once. Returns how many were (re)started. A crawl cancelled before its workflow
+ * started is started too: its run plans nothing and only ends it (expiry, crawl.completed event).
+ */
+export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): Promise<number> {
+  const pending = await deps.db.crawl.findMany({
+    where: {
+      status: { in: ['scraping', 'cancelled'] },
+      workflowStartedAt: null,
+      // Deployments (and test harnesses) sharing a database each reconcile their own crawls.
+      taskQueue: deps.config.temporal.taskQueue,
+      createdAt: { lt: new Date(Date.now() - START_GRACE_MS) },
+    },
+    select: { id: true, teamId: true, url: true, options: true, kind: true },
+    orderBy: { createdAt: 'asc' },
+    take: 100,
+  });
+  // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
+  // heard back) was started: the end proves it, and Temporal would only refuse a new start.
+  await deps.db.crawl.updateMany({
+    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
+    data: { workflowStartedAt: new Date() },
+  });
+  let started = 0;
+  for (const crawl of pending) {
+    try {
+      await startCrawlWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
+      started++;
+      deps.log.info('crawl workflow started by the reconciler', { crawlId: crawl.id });
+    } catch (err) {
+      deps.log.warn('crawl workflow could not be started; will retry', { crawlId: crawl.id, error: (err as Error).message });
+    }
+  }
+  return started;
+}

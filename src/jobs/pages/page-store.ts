@@ -1,0 +1,189 @@
+// Writes handled pages and their consequences in a single transaction: the
+// page rows, their frontier rows' state, their credit charges, their search index
+// entries, their copies in the page cache, the links they add to the frontier and
+// the links robots.txt kept out.
+// Several pages of a crawl go in one transaction of a few multi-row statements
+// (per-page statements were most of a worker's CPU on the HTTP path); upserts
+// keyed by (crawl, url key) and the ledger's unique key make a retried write a
+// no-op. Everything from the page is made storable first
+// (platform/db/storable.ts): page content never fails the write.
+import { chargeItemsOnce, type Charge } from '../../platform/usage/credits.ts';
+import type { Db, Tx } from '../../platform/db/prisma.ts';
+import type { PageDocument } from '../../page/build-document.ts';
+import { documentTooLargeMessage } from '../../page/page-size.ts';
+import { storableJson, storableText } from '../../platform/db/storable.ts';
+import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
+import { notifyPagesStored } from '../job-events.ts';
+import { addToFrontier, type NewFrontierUrl } from '../frontier/frontier.ts';
+import { FrontierState } from '../frontier/frontier-state.ts';
+import { indexPages, type IndexedPage } from '../search-index/index-page.ts';
+import { storeInCache, type CacheWrite } from './page-cache.ts';
+
+/** A document made storable and measured (prepareDocument). */
+export interface PreparedDocument {
+  document: PageDocument;
+  /** The document as JSON, as it is stored. */
+  json: string;
+  /** Its JSON's UTF-8 length: what it takes in a status response. */
+  sizeBytes: number;
+}
+
+export interface ScrapedPage {
+  crawlId: string;
+  urlKey: string;
+  url: string;
+  statusCode: number;
+  document: PreparedDocument;
+  /** Key of the URL the page redirected to, when it differs from urlKey. */
+  finalUrlKey?: string;
+  finalUrl?: string;
+}
+
+export interface PageConsequences {
+  follow: NewFrontierUrl[];
+  robotsBlocked: { url: string; urlKey: string }[];
+  limit: number;
+  /** Links are admitted only while fewer URLs than this per credit of the team's balance wait (see addToFrontier). */
+  queuedPerCredit?: number;
+  charge: Omit<Charge, 'itemKey' | 'jobId'>;
+  /** The crawl's webhook: the page's crawl.page event joins the outbox in the same transaction. */
+  webhook?: JobWebhook;
+  /** The page's entry in the local search index (none for zero-data-retention pages). */
+  index?: IndexedPage;
+  /** A copy of the page's load for the page cache: written with the page, but the page never fails for it. */
+  cache?: CacheWrite;
+}
+
+/** Told why the page cache refused a group's copies; the pages were stored without them. */
+export type CacheFailure = (error: unknown) => void;
+
+export class DuplicateRedirectError extends Error {}
+
+/** The page's document is over CRAWL_MAX_DOCUMENT_BYTES. */
+export class DocumentTooLargeError extends Error {}
+
+/**
+ * The document as it will be stored: strings PostgreSQL refuses cleaned, its size measured, and
+ * refused (DocumentTooLargeError) beyond `maxBytes`. Throws what JSON.stringify throws on a value
+ * too deeply nested to serialize; the caller records either as the page's failure.
+ */
+export function prepareDocument(document: PageDocument, maxBytes = Infinity): PreparedDocument {
+  const { value, json } = storableJson(document);
+  const sizeBytes = Buffer.byteLength(json);
+  if (sizeBytes > maxBytes) throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, maxBytes));
+  return { document: value, json, sizeBytes };
+}
+
+/**
+ * A redirect target is a page of the crawl too: it gets an alias row so it is
+ * never scraped again, and if another page already owns it this one is a
+ * duplicate.
+ */
+async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
+  if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
+    VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, ${FrontierState.redirect})
+    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+  if (inserted > 0) return;
+  // Still waiting in the queue: this page stands for it, so it is never fetched.
+  const taken = await tx.crawlUrl.updateMany({
+    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: FrontierState.queued },
+    data: { state: FrontierState.redirect },
+  });
+  if (taken.count === 0) {
+    throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
+  }
+}
+
+export interface PageWrite {
+  page: ScrapedPage;
+  next: PageConsequences;
+}
+
+export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences, onCacheFailure?: CacheFailure): Promise<number> {
+  return storeScrapedPages(db, [{ page, next }], onCacheFailure);
+}
+
+/**
+ * The page cache is an optimisation that other crawls of the team write too: a copy it refuses
+ * (or a deadlock with them) must not cost the pages, so the copies go under a savepoint.
+ */
+async function writeCacheCopies(tx: Tx, copies: CacheWrite[], onFailure: CacheFailure | undefined): Promise<void> {
+  if (copies.length === 0) return;
+  await tx.$executeRaw`SAVEPOINT page_cache`;
+  try {
+    await storeInCache(tx, copies);
+    await tx.$executeRaw`RELEASE SAVEPOINT page_cache`;
+  } catch (err) {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT page_cache`;
+    onFailure?.(err);
+  }
+}
+
+/**
+ * Stores pages of one crawl as storeScrapedPage would one after the other, in one transaction;
+ * returns how many URLs their links added to the frontier. All or nothing: a page that cannot be
+ * stored (a duplicate redirect, a value PostgreSQL refuses, the same URL twice) fails them all,
+ * and the caller stores them one by one to learn which.
+ */
+export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<number> {
+  if (writes.length === 0) return 0;
+  const crawlId = writes[0]!.page.crawlId;
+  if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
+  const pages = writes.map((w) => w.page);
+  return db.$transaction(async (tx) => {
+    for (const page of pages) await claimRedirectTarget(tx, page);
+    const stored = await tx.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
+      SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
+      FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
+                  ${pages.map((p) => p.document.json)}::text[], ${pages.map((p) => p.document.sizeBytes)}::int[])
+        WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
+      ORDER BY p.n
+      ON CONFLICT (crawl_id, url_key) DO UPDATE SET
+        url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
+      RETURNING id`;
+    await notifyPagesStored(tx, crawlId, stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const done = await tx.$executeRaw`
+      UPDATE crawl_url SET state = ${FrontierState.done} WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
+    if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
+    const { charge } = writes[0]!.next;
+    await chargeItemsOnce(tx, { ...charge, jobId: crawlId }, writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })));
+    for (const { page, next } of writes) {
+      await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });
+    }
+    await indexPages(tx, writes.flatMap((w) => (w.next.index ? [w.next.index] : [])));
+    const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
+    if (robotsBlocked.length > 0) {
+      await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
+    }
+    await writeCacheCopies(tx, writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])), onCacheFailure);
+    // One insert of every page's links, in page order: what the pages stored one by one would admit.
+    const { limit, queuedPerCredit } = writes[0]!.next;
+    return addToFrontier(tx, crawlId, writes.flatMap((w) => w.next.follow), limit, queuedPerCredit);
+  });
+}
+
+/**
+ * Records a page that could not be scraped. A page already stored as scraped
+ * stays scraped: a late failure (a retried attempt, a stopped batch) never
+ * overwrites it.
+ */
+export async function storeFailedPage(
+  db: Db,
+  page: { crawlId: string; urlKey: string; url: string; error: string; statusCode?: number },
+  webhook?: JobWebhook,
+): Promise<void> {
+  // Errors quote what pages and browsers said (an action's exception, a server's message).
+  const error = storableText(page.error);
+  const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error };
+  const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error, document: { metadata } };
+  const where = { crawlId: page.crawlId, urlKey: page.urlKey };
+  await db.$transaction(async (tx) => {
+    const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
+    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
+    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
+    await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error });
+  });
+}

@@ -1,0 +1,62 @@
+// POST /v2/scrape: a job of the crawl pipeline with one URL (kind scrape), so a
+// single page is scraped, charged, cached and stored exactly as a crawl page is.
+// The caller waits for the job's workflow within the request's timeout; past it
+// the answer is a 408 and the job goes on, its result readable by id.
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import { DomainError } from '../platform/domain-error.ts';
+import type { Logger } from '../platform/log.ts';
+import type { Crawl, Team } from '../generated/prisma/client.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from './commit-job.ts';
+import { jobOptions, seedRow } from './job-options.ts';
+import { crawlWorkflowId } from './definitions.ts';
+import { isZeroDataRetention } from './job-status.ts';
+import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request.ts';
+
+type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+
+/** Validates, then commits the scrape's job and starts its workflow; returns its id. */
+export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest): Promise<string> {
+  const options = jobOptions({ url: req.url, scrapeOptions: scrapeRequestOptions(req), zeroDataRetention: req.zeroDataRetention, origin: req.origin, integration: req.integration });
+  checkTeamPermissions(team, options);
+  checkSelectors(options.scrapeOptions, '');
+  const seeded = seedRow(req.url, deps.config);
+  if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
+  await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
+  return (await commitJob(deps, team, apiKeyId, { kind: 'scrape', url: req.url, options, seed: [seeded.row] })).id;
+}
+
+/** Waits for the scrape's workflow to end, at most `timeoutMs`. */
+export async function awaitScrape(deps: Deps, id: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  try {
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(id)).result());
+  } catch (err) {
+    // A failed workflow stored no page; scrapeAnswer reports the job's error.
+    if (err instanceof WorkflowFailedError) return;
+    if (Date.now() >= deadline) {
+      throw new DomainError('timeout', `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`, 'SCRAPE_TIMEOUT', { id });
+    }
+    throw err;
+  }
+}
+
+/**
+ * The document of a finished scrape, with its id in metadata.scrapeId (where the SDKs look), or
+ * the error its page or job ended with. A zero-data-retention scrape hands its document out once.
+ */
+export async function scrapeAnswer(db: Db, job: Crawl): Promise<Record<string, unknown>> {
+  const page = await db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+  if (!page) {
+    if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
+    throw new DomainError('job-failed', job.error ?? `The scrape ended (${job.status}) without a page`, 'SCRAPE_FAILED');
+  }
+  if (!page.success) throw new DomainError('job-failed', page.error ?? 'The page could not be scraped', 'SCRAPE_FAILED');
+  if (page.purgedAt) throw new DomainError('not-found', 'The scrape had zero data retention: its document was handed out once and erased', 'ZDR_PURGED');
+  const document = page.document as { metadata?: Record<string, unknown> };
+  if (isZeroDataRetention(job)) {
+    await db.crawlPage.updateMany({ where: { id: page.id, purgedAt: null }, data: { document: {}, sizeBytes: 0, purgedAt: new Date() } });
+  }
+  return { ...document, metadata: { ...document.metadata, scrapeId: job.id } };
+}

@@ -1,0 +1,159 @@
+// Delivers a crawl's webhook outbox. One long-running activity per round: it
+// polls the outbox, sends what is due (crawl.started before anything else, the
+// final event after everything else), records every attempt and schedules the
+// next one, heartbeating all along. A killed worker loses nothing: an attempt
+// whose outcome was not recorded is simply made again, with the same webhookId.
+import { Context, sleep } from '@temporalio/activity';
+import type { Db } from '../../platform/db/prisma.ts';
+import type { WebhookEvent } from '../../generated/prisma/client.ts';
+import { storableText } from '../../platform/db/storable.ts';
+import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
+import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
+import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
+import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { crawlOptions } from '../crawl-options.ts';
+import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
+
+export interface DeliverWebhooksInput {
+  crawlId: string;
+  /** Return after about this long even if events remain, so the workflow can continue as new. */
+  roundMs: number;
+}
+
+export interface DeliverWebhooksResult {
+  /** The crawl has ended and no event of it is pending: nothing more will ever be sent. */
+  drained: boolean;
+  delivered: number;
+  failed: number;
+}
+
+/** A crawl that ended without writing its final event (terminated by hand) is drained after this long. */
+const FINAL_EVENT_GRACE_MS = 60_000;
+
+/** An outbox row without its body: bodies carry whole documents, so only those being sent are read. */
+type PendingEvent = Omit<WebhookEvent, 'body'>;
+
+/** Picks what may be sent now, in the order the receiver must see them. */
+function dueInOrder(pending: PendingEvent[], now: Date, limit: number): PendingEvent[] {
+  const started = pending.find((e) => e.type === 'crawl.started');
+  if (started) return started.nextAttemptAt <= now ? [started] : [];
+  const pages = pending.filter((e) => !TERMINAL_EVENT_TYPES.includes(e.type as never));
+  if (pages.length > 0) return pages.filter((e) => e.nextAttemptAt <= now).slice(0, limit);
+  return pending.filter((e) => e.nextAttemptAt <= now).slice(0, 1);
+}
+
+async function crawlDrained(db: Db, crawlId: string): Promise<boolean> {
+  const crawl = await db.crawl.findUnique({ where: { id: crawlId }, select: { status: true, completedAt: true } });
+  // Purged (expired) crawls take their outbox with them.
+  if (!crawl) return true;
+  if (crawl.status === 'scraping') return false;
+  if ((await db.webhookEvent.count({ where: { crawlId, state: 'pending' } })) > 0) return false;
+  const final = await db.webhookEvent.count({ where: { crawlId, type: { in: [...TERMINAL_EVENT_TYPES] } } });
+  return final > 0 || (crawl.completedAt !== null && Date.now() - crawl.completedAt.getTime() > FINAL_EVENT_GRACE_MS);
+}
+
+export function createWebhookActivities({ db, config, log }: ActivityDeps) {
+  const policy: WebhookRetryPolicy = {
+    initialIntervalMs: config.webhooks.retryInitialMs,
+    maxIntervalMs: config.webhooks.retryMaxIntervalMs,
+    giveUpAfterMs: config.webhooks.giveUpAfterHours * 3_600_000,
+  };
+  const addressPolicy = addressPolicyOf(config);
+
+  /** Records the attempt and the event's new state in one transaction. */
+  async function record(event: PendingEvent, startedAt: Date, delivery: WebhookAttemptResult, zeroDataRetention: boolean): Promise<'delivered' | 'failed' | 'pending'> {
+    // The error quotes the receiver's answer, which is no more trusted than a page.
+    const result = { ...delivery, ...(delivery.error !== undefined && { error: storableText(delivery.error) }) };
+    const attempt = event.attempts + 1;
+    const now = Date.now();
+    const expired = now - event.createdAt.getTime() >= policy.giveUpAfterMs;
+    const state = result.outcome === 'delivered' ? 'delivered' : result.outcome === 'final' || expired ? 'failed' : 'pending';
+    const error =
+      state === 'failed' && result.outcome === 'retry'
+        ? `Gave up after ${attempt} attempts over ${config.webhooks.giveUpAfterHours} h; last: ${result.error ?? `HTTP ${result.statusCode}`}`
+        : (result.error ?? null);
+    await db.$transaction([
+      db.webhookAttempt.createMany({
+        data: [{ eventId: event.id, attempt, startedAt, durationMs: Math.round(result.durationMs), statusCode: result.statusCode ?? null, error: result.error ?? null }],
+        skipDuplicates: true,
+      }),
+      db.webhookEvent.update({
+        where: { id: event.id },
+        data: {
+          attempts: attempt,
+          state,
+          lastStatusCode: result.statusCode ?? null,
+          lastError: error,
+          nextAttemptAt: new Date(now + (state === 'pending' ? nextAttemptDelayMs(policy, attempt, result.retryAfterMs) : 0)),
+          ...(state !== 'pending' && { finishedAt: new Date(now) }),
+          // Zero data retention: the page content leaves the database once it has been handed over.
+          ...(state !== 'pending' && zeroDataRetention && { body: null }),
+        },
+      }),
+    ]);
+    return state;
+  }
+
+  /** Sends what is due until the crawl is drained or the round's time is up. */
+  async function deliverRound(crawlId: string, until: number, totals: Omit<DeliverWebhooksResult, 'drained'>): Promise<boolean> {
+    const ctx = Context.current();
+    for (;;) {
+      const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
+      const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
+      const pending = crawl
+        ? await db.webhookEvent.findMany({ where: { crawlId, state: 'pending' }, orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }], take: 1000, omit: { body: true } })
+        : [];
+      const due = dueInOrder(pending, new Date(), config.webhooks.concurrency);
+      if (crawl && due.length > 0) {
+        await Promise.all(
+          due.map(async (event) => {
+            const { body } = await db.webhookEvent.findUniqueOrThrow({ where: { id: event.id }, select: { body: true } });
+            const startedAt = new Date();
+            const result = await sendWebhook({
+              url: event.url,
+              body: body ?? '',
+              headers: (event.headers ?? {}) as Record<string, unknown>,
+              secret: crawl.team.webhookSigningSecret,
+              timeoutMs: config.webhooks.timeoutMs,
+              policy: addressPolicy,
+              signal: ctx.cancellationSignal,
+            });
+            const state = await record(event, startedAt, result, zdr);
+            if (state === 'delivered') totals.delivered++;
+            if (state === 'failed') {
+              totals.failed++;
+              log.warn('webhook event failed', { crawlId, webhookId: event.id, type: event.type, statusCode: result.statusCode, error: result.error });
+            }
+          }),
+        );
+        continue;
+      }
+      if (await crawlDrained(db, crawlId)) return true;
+      if (Date.now() >= until) return false;
+      const nextDue = pending.length > 0 ? Math.min(...pending.map((e) => e.nextAttemptAt.getTime())) - Date.now() : Infinity;
+      await sleep(Math.max(10, Math.min(nextDue, config.webhooks.pollIntervalMs)));
+    }
+  }
+
+  return {
+    /** Local activity: where and how this deployment delivers (the worker's own settings). */
+    async webhookSettings(): Promise<{ taskQueue: string; heartbeatTimeoutMs: number }> {
+      return { taskQueue: config.temporal.webhookTaskQueue, heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs };
+    },
+
+    async deliverCrawlWebhooks(input: DeliverWebhooksInput): Promise<DeliverWebhooksResult> {
+      const totals = { delivered: 0, failed: 0 };
+      const ctx = Context.current();
+      // A delivery can take its whole timeout; the heartbeat must not wait for it.
+      const ticker = setInterval(() => ctx.heartbeat(totals), 1000);
+      try {
+        const drained = await deliverRound(input.crawlId, Date.now() + input.roundMs, totals);
+        return { drained, ...totals };
+      } finally {
+        clearInterval(ticker);
+      }
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

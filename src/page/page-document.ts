@@ -1,0 +1,69 @@
+// Turns what a page load produced (from the browser, the PDF parser or the
+// cache) into the stored document and the links it offers for discovery.
+import type { ScrapeOptions } from './scrape-options.ts';
+import type { DocumentFormat, PageDocument } from './build-document.ts';
+import { convertInline, requestedFormats, type HtmlConversion, type HtmlConversionInput, type HtmlConverter, type HtmlOutcome } from './conversion/html-conversion.ts';
+import { summarizePage } from './summary/page-summary.ts';
+import type { LlmSettings } from '../platform/llm/chat-completion.ts';
+import type { PageLoad } from './page-load.ts';
+
+/** `checkScripted`, `listImages`: see HtmlConversionInput (a page fetched over HTTP). */
+export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 'listImages'> {
+  sourceURL: string;
+  /** Results of scrapeOptions.actions, when there were any. */
+  actions?: unknown;
+  /** Set when the page waited for a slot of the team's concurrency limit. */
+  queuedMs?: number;
+  /** The page's URL key when it is to be indexed for search (HTML pages; a PDF's entry is the caller's). */
+  indexAs?: string;
+  /** Where HTML is converted (a conversion thread); inline when unset. */
+  convert?: HtmlConverter;
+  /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
+  llm?: LlmSettings;
+}
+
+function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
+  const { pdf } = load;
+  return {
+    ...(formats.has('markdown') && { markdown: pdf.markdown }),
+    ...(formats.has('html') && { html: pdf.html }),
+    ...(formats.has('rawHtml') && { rawHtml: pdf.html }),
+    ...(formats.has('links') && { links: [] }),
+    metadata: {
+      ...pdf.metadata,
+      ...(pdf.title !== undefined && { title: pdf.title }),
+      numPages: pdf.numPages,
+      sourceURL,
+      url: load.finalUrl,
+      statusCode: load.statusCode,
+      ...(load.contentType !== undefined && { contentType: load.contentType }),
+    },
+  };
+}
+
+export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlOutcome> {
+  const formats = requestedFormats(so);
+  let converted: HtmlConversion;
+  if (load.pdf) {
+    converted = { built: { document: pdfDocument(load as PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown } };
+  } else {
+    const { screenshot, ...html } = load;
+    const { indexAs, checkScripted, listImages } = extras;
+    const outcome = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, indexAs, checkScripted, listImages });
+    if ('needsBrowser' in outcome) return outcome;
+    converted = outcome;
+    // Kept out of the conversion: a screenshot is large and needs no work.
+    if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
+  }
+  const { built } = converted;
+  const { document } = built;
+  if (formats.includes('summary')) {
+    const { summary, warning } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
+    document.summary = summary;
+    if (warning) document.warning = warning;
+  }
+  if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
+  document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
+  if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;
+  return converted;
+}

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import { headerMapSchema } from '../platform/http/header-fields.ts';
+
+/**
+ * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
+ * every default applied, formats and parsers normalised to `{type, ...}` objects.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const viewportSchema = z.strictObject({
+  width: z.int().min(1).max(7680),
+  height: z.int().min(1).max(4320),
+});
+
+const qualitySchema = z.int().min(1).max(100);
+
+// ---------------------------------------------------------------------------------------------
+// formats
+// ---------------------------------------------------------------------------------------------
+
+/** Format types this service produces. */
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot'] as const;
+export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
+
+/** Format names accepted in their string form. */
+export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+export const SCREENSHOT_FORMAT_LIMIT_MESSAGE = 'Only one screenshot format is allowed';
+
+export function unsupportedFormatMessage(name: string): string {
+  return `Format "${name}" is not supported by this service`;
+}
+
+const screenshotFormatSchema = z.strictObject({
+  type: z.literal('screenshot'),
+  fullPage: z.boolean().default(false),
+  quality: qualitySchema.optional(),
+  viewport: viewportSchema.optional(),
+});
+
+const formatObjectSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('markdown') }),
+    z.strictObject({ type: z.literal('html') }),
+    z.strictObject({ type: z.literal('rawHtml') }),
+    z.strictObject({ type: z.literal('links') }),
+    z.strictObject({ type: z.literal('summary') }),
+    screenshotFormatSchema,
+  ],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union' || (iss.code as string) === 'invalid_type'
+        ? 'Invalid format: expected a format name or an object with a "type" field'
+        : undefined,
+  },
+);
+
+type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
+
+/**
+ * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
+ * any other Firecrawl format name (json, summary, changeTracking, images, …) is reported here, at the
+ * path of the item, so the message names the format.
+ */
+const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
+  let name: string;
+  if (typeof value === 'string') {
+    if (value === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
+    if ((SUPPORTED_FORMATS as readonly string[]).includes(value)) return { type: value };
+    name = value;
+  } else if (isRecord(value) && typeof value.type === 'string') {
+    if ((SUPPORTED_FORMATS as readonly string[]).includes(value.type)) return value;
+    name = value.type;
+  } else {
+    return value; // the object schema reports the shape problem
+  }
+  ctx.issues.push({ code: 'custom', message: unsupportedFormatMessage(name), input: value });
+  return z.NEVER;
+}, formatObjectSchema);
+
+const formatsSchema = z
+  .array(formatItemSchema)
+  .superRefine((formats, ctx) => {
+    if (formats.filter((f) => f.type === 'screenshot').length > 1) {
+      ctx.addIssue({ code: 'custom', message: SCREENSHOT_FORMAT_LIMIT_MESSAGE, input: formats });
+    }
+  })
+  .prefault(['markdown']);
+
+// ---------------------------------------------------------------------------------------------
+// parsers
+// ---------------------------------------------------------------------------------------------
+
+const pdfParserSchema = z.strictObject({
+  type: z.literal('pdf', {
+    error: (iss) => `Parser "${String(iss.input)}" is not supported by this service`,
+  }),
+  maxPages: z.int().min(1).max(10000).optional(),
+});
+
+const parserItemSchema = z.preprocess<unknown, typeof pdfParserSchema, 'pdf' | z.input<typeof pdfParserSchema>>(
+  (value: unknown) => (typeof value === 'string' ? { type: value } : value),
+  pdfParserSchema,
+);
+
+const parsersSchema = z.array(parserItemSchema).prefault(['pdf']);
+
+// ---------------------------------------------------------------------------------------------
+// actions
+// ---------------------------------------------------------------------------------------------
+
+export const MAX_ACTIONS = 50;
+export const MAX_TOTAL_ACTION_WAIT_MS = 60_000;
+export const TOTAL_WAIT_MESSAGE = 'Total wait time of actions exceeds 60 seconds';
+
+export const ACTION_TYPES = [
+  'wait',
+  'click',
+  'write',
+  'press',
+  'scroll',
+  'screenshot',
+  'scrape',
+  'executeJavascript',
+  'pdf',
+] as const;
+
+const PDF_PAPER_FORMATS = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] as const;
+
+const waitActionSchema = z
+  .strictObject({
+    type: z.literal('wait'),
+    milliseconds: z.int().min(1).max(60_000).optional(),
+    selector: z.string().min(1).optional(),
+  })
+  .superRefine((action, ctx) => {
+    if ((action.milliseconds === undefined) === (action.selector === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'A wait action needs exactly one of milliseconds or selector',
+        input: action,
+      });
+    }
+  });
+
+const actionSchema = z.discriminatedUnion(
+  'type',
+  [
+    waitActionSchema,
+    z.strictObject({ type: z.literal('click'), selector: z.string().min(1), all: z.boolean().optional() }),
+    z.strictObject({ type: z.literal('write'), text: z.string() }),
+    z.strictObject({ type: z.literal('press'), key: z.string().min(1) }),
+    z.strictObject({
+      type: z.literal('scroll'),
+      direction: z.enum(['up', 'down']).default('down'),
+      selector: z.string().min(1).optional(),
+    }),
+    z.strictObject({
+      type: z.literal('screenshot'),
+      fullPage: z.boolean().optional(),
+      quality: qualitySchema.optional(),
+      viewport: viewportSchema.optional(),
+    }),
+    z.strictObject({ type: z.literal('scrape') }),
+    z.strictObject({ type: z.literal('executeJavascript'), script: z.string().min(1) }),
+    z.strictObject({
+      type: z.literal('pdf'),
+      format: z.enum(PDF_PAPER_FORMATS).optional(),
+      landscape: z.boolean().optional(),
+      scale: z.number().min(0.1).max(2).optional(),
+    }),
+  ],
+  {
+    error: (iss) => {
+      // The union also raises invalid_type (with itself as inst) for non-object items.
+      if ((iss.code as string) === 'invalid_type') return 'Invalid action: expected an object with a "type" field';
+      if (iss.code === 'invalid_union') {
+        const type = isRecord(iss.input) ? iss.input.type : undefined;
+        return type === undefined
+          ? 'Invalid action: missing "type"'
+          : `Action type "${String(type)}" is not supported`;
+      }
+      return undefined;
+    },
+  },
+);
+
+const actionsSchema = z
+  .array(actionSchema)
+  .max(MAX_ACTIONS, `At most ${MAX_ACTIONS} actions are allowed`)
+  .superRefine((actions, ctx) => {
+    const total = actions.reduce((sum, a) => sum + (a.type === 'wait' ? (a.milliseconds ?? 0) : 0), 0);
+    if (total > MAX_TOTAL_ACTION_WAIT_MS) {
+      ctx.addIssue({ code: 'custom', message: TOTAL_WAIT_MESSAGE, input: actions });
+    }
+  });
+
+// ---------------------------------------------------------------------------------------------
+// location, profile
+// ---------------------------------------------------------------------------------------------
+
+const locationSchema = z.strictObject({
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'location.country must be a 2-letter ISO 3166-1 country code')
+    .transform((c) => c.toUpperCase())
+    .default('US'),
+  languages: z.array(z.string().min(1).max(35)).max(50).optional(),
+});
+
+const profileSchema = z.strictObject({
+  name: z
+    .string({ error: (iss) => (iss.input === undefined ? 'profile.name is required' : undefined) })
+    .min(1, 'profile.name must be 1 to 128 characters')
+    .max(128, 'profile.name must be 1 to 128 characters'),
+  saveChanges: z.boolean().default(true),
+});
+
+// ---------------------------------------------------------------------------------------------
+// scrapeOptions
+// ---------------------------------------------------------------------------------------------
+
+export const PROXY_MODES = ['basic', 'stealth', 'enhanced', 'auto'] as const;
+export const WAIT_FOR_TIMEOUT_MESSAGE = 'waitFor must not exceed half of timeout';
+
+export const scrapeOptionsSchema = z
+  .strictObject({
+    formats: formatsSchema,
+    onlyMainContent: z.boolean().default(true),
+    onlyCleanContent: z.boolean().default(false),
+    includeTags: z.array(z.string()).optional(),
+    excludeTags: z.array(z.string()).optional(),
+    maxAge: z.int().min(0).default(172_800_000),
+    minAge: z.int().min(0).optional(),
+    headers: headerMapSchema().optional(),
+    waitFor: z.int().min(0).max(60_000).default(0),
+    mobile: z.boolean().default(false),
+    skipTlsVerification: z.boolean().optional(),
+    timeout: z.int().min(1000).max(300_000).default(60_000),
+    parsers: parsersSchema,
+    actions: actionsSchema.optional(),
+    location: locationSchema.optional(),
+    removeBase64Images: z.boolean().default(true),
+    blockAds: z.boolean().default(true),
+    proxy: z.enum(PROXY_MODES).default('auto'),
+    storeInCache: z.boolean().default(true),
+    lockdown: z.boolean().default(false),
+    profile: profileSchema.optional(),
+  })
+  .superRefine((opts, ctx) => {
+    if (opts.waitFor > opts.timeout / 2) {
+      ctx.addIssue({ code: 'custom', message: WAIT_FOR_TIMEOUT_MESSAGE, path: ['waitFor'], input: opts.waitFor });
+    }
+  });
+
+export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
+export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
+export type ScrapeFormat = ScrapeOptions['formats'][number];
+export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
+export type ScrapeParser = ScrapeOptions['parsers'][number];
+export type ScrapeAction = z.output<typeof actionSchema>;
+export type ScrapeLocation = z.output<typeof locationSchema>;
+export type ScrapeProfile = z.output<typeof profileSchema>;
+
+/** The scrape options an empty object parses to (a fresh object on every call). */
+export function defaultScrapeOptions(): ScrapeOptions {
+  return scrapeOptionsSchema.parse({});
+}

@@ -1,0 +1,50 @@
+// The layout's one-way rules (.dependency-cruiser.cjs) hold for the whole tree,
+// and each rule really fires: a small tree that breaks every rule once is refused.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const rules = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs'));
+
+async function violations(cwd: string, roots: string[]): Promise<IViolation[]> {
+  const here = process.cwd();
+  process.chdir(cwd);
+  try {
+    const { output } = await cruise(roots, { ...rules.options, ruleSet: { forbidden: rules.forbidden }, validate: true });
+    return (output as ICruiseResult).summary.violations;
+  } finally {
+    process.chdir(here);
+  }
+}
+
+const describe = (v: IViolation[]) => v.map((x) => `${x.rule.name}: ${x.from} -> ${x.to}`).join('\n');
+
+it('holds for src, workflows and activities', async () => {
+  const found = await violations(ROOT, ['src', 'workflows', 'activities']);
+  expect(found, describe(found)).toEqual([]);
+}, 60_000);
+
+const broken = mkdtempSync(join(tmpdir(), 'layout-'));
+afterAll(() => rmSync(broken, { recursive: true, force: true }));
+
+it('refuses each kind of wrong import', async () => {
+  const files: Record<string, string> = {
+    'src/platform/base.ts': "import { job } from '../jobs/job.ts';\nexport const base = job;\n",
+    'src/page/load.ts': "import { feature } from '../features/one/a.ts';\nexport const load = feature;\n",
+    'src/jobs/job.ts': "import { feature } from '../features/one/a.ts';\nexport const job = feature;\n",
+    'src/features/one/a.ts': "import { b } from '../two/b.ts';\nexport const feature = b;\n",
+    'src/features/two/b.ts': "import { c } from './c.ts';\nexport const b = c;\n",
+    'src/features/two/c.ts': "import { b } from './b.ts';\nexport const c = () => b;\n",
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(broken, path)), { recursive: true });
+    writeFileSync(join(broken, path), text);
+  }
+  const found = new Set((await violations(broken, ['src'])).map((v) => v.rule.name));
+  expect([...found].sort()).toEqual(['features-stay-apart', 'jobs-import-no-feature', 'no-circular-layers', 'page-imports-no-job-or-feature', 'platform-imports-no-layer-above']);
+}, 60_000);
