@@ -37,6 +37,7 @@ const ENTRIES = {
   'bench-usage': { needs: [], run: ['tsx', 'bench/usage.ts'] },
   'bench-search': { needs: [], run: ['tsx', 'bench/search.ts'] },
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
+  'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/load.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
 };
 

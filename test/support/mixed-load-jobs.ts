@@ -1,0 +1,165 @@
+// The mixed load: per team, crawls of a static, a script-rendered and a slow
+// site, and spread over the teams a batch scrape, single scrapes, a browser
+// session with executes, and searches (one with scrapeOptions). Each job checks
+// its own answers through the API and says what it must have stored and cost,
+// so the acceptance test can hold the database to it and the bench can time it.
+import { searchCredits } from '../../src/features/search/search-service.ts';
+import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
+import { waitFor } from './wait-for.ts';
+import { NOTE_WORD, type CrawlTarget, type TeamSites } from './mixed-load-sites.ts';
+
+/** Concurrency limits of the three teams that load the service at once. */
+export const TEAM_LIMITS = [2, 4, 8] as const;
+
+export type Api = (path: string, init?: { method?: string; json?: unknown }) => Promise<{ status: number; body: any }>;
+
+export interface StoredPages {
+  /** A job of the crawl pipeline (crawl, batch scrape, scrape). */
+  jobId: string;
+  urls: string[];
+}
+
+export interface JobOutcome {
+  stored: StoredPages[];
+  credits: number;
+}
+
+export interface MixedJob {
+  name: string;
+  /** Runs the job against its team's sites to its end, or throws saying how it did not end as it must. */
+  run(api: Api, sites: TeamSites, deadline: number): Promise<JobOutcome>;
+}
+
+const POLL_MS = 250;
+
+function ok<T extends { status: number; body: any }>(what: string, res: T): T['body'] {
+  if (res.status !== 200) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/** Polls a crawl's or batch's status until it leaves `scraping`; then reads all of its documents. */
+async function ended(api: Api, statusPath: string, deadline: number): Promise<any> {
+  let last: any;
+  const hasEnded = async () => (last = ok(statusPath, await api(`${statusPath}?limit=1`))).status !== 'scraping';
+  await waitFor(`${statusPath} to end`, hasEnded, Math.max(0, deadline - Date.now()), POLL_MS).catch((err: Error) => {
+    throw new Error(`${err.message}: ${last?.completed} of ${last?.total} pages stored so far`);
+  });
+  return ok(statusPath, await api(`${statusPath}?limit=1000`));
+}
+
+/** A crawl or batch must complete with exactly the expected pages, each once, at exactly the expected credits. */
+function checkEnded(what: string, body: any, urls: string[], credits: number, mustContain?: string): void {
+  const got = body.data.map((d: any) => d.metadata.sourceURL as string);
+  if (body.status !== 'completed' || body.completed !== urls.length || !sameSet(got, urls)) {
+    throw new Error(`${what} ended ${body.status} with ${body.completed} of ${urls.length} pages; missing ${urls.filter((u) => !got.includes(u)).join(', ') || 'none'}; stored ${got.length}`);
+  }
+  if (body.creditsUsed !== credits) throw new Error(`${what} used ${body.creditsUsed} credits, expected ${credits}`);
+  const unrendered = mustContain ? body.data.filter((d: any) => !d.markdown?.includes(mustContain)).map((d: any) => d.metadata.sourceURL) : [];
+  if (unrendered.length > 0) throw new Error(`${what}: pages without their script-written text: ${unrendered.join(', ')}`);
+}
+
+function crawlJob(name: string, targetOf: (sites: TeamSites) => CrawlTarget): MixedJob {
+  return {
+    name,
+    async run(api, sites, deadline) {
+      const target = targetOf(sites);
+      const urls = target.paths.map((p) => `${target.site.url}${p}`);
+      const { id } = ok(name, await api('/v2/crawl', { method: 'POST', json: { url: `${target.site.url}/`, limit: 100 } }));
+      checkEnded(`${name} ${id}`, await ended(api, `/v2/crawl/${id}`, deadline), urls, target.credits, target.mustContain);
+      return { stored: [{ jobId: id, urls }], credits: target.credits };
+    },
+  };
+}
+
+function batchJob(name: string): MixedJob {
+  return {
+    name,
+    async run(api, sites, deadline) {
+      const urls = [1, 2, 3, 4, 5, 6].map((i) => `${sites.scrape.url}/item/${i}`);
+      const { id } = ok(name, await api('/v2/batch/scrape', { method: 'POST', json: { urls, formats: ['markdown'] } }));
+      checkEnded(`${name} ${id}`, await ended(api, `/v2/batch/scrape/${id}`, deadline), urls, urls.length);
+      return { stored: [{ jobId: id, urls }], credits: urls.length };
+    },
+  };
+}
+
+/** POST /v2/scrape answers once the page is stored; its timeout is the deadline, so a stuck scrape is a 408. */
+async function scrape(api: Api, url: string, deadline: number): Promise<StoredPages> {
+  const res = await api('/v2/scrape', { method: 'POST', json: { url, formats: ['markdown'], timeout: Math.min(300_000, Math.max(1000, deadline - Date.now())) } });
+  const doc = ok(`scrape of ${url}`, res).data;
+  if (doc.metadata.statusCode !== 200 || !doc.markdown) throw new Error(`scrape of ${url}: ${JSON.stringify(doc.metadata)}`);
+  return { jobId: doc.metadata.scrapeId, urls: [url] };
+}
+
+function scrapesJob(name: string): MixedJob {
+  return {
+    name,
+    async run(api, sites, deadline) {
+      const stored = await Promise.all([6, 7, 8].map((i) => scrape(api, `${sites.scrape.url}/item/${i}`, deadline)));
+      return { stored, credits: stored.length };
+    },
+  };
+}
+
+/**
+ * Scrapes the notes, then searches for their word: the local index holds exactly
+ * what the team stored, so the results are those notes (the web, and with
+ * `images` their pictures), whatever else runs. With scrapeOptions each result
+ * is scraped again as a page of its own (1 credit each, from the team's cache).
+ */
+function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: { formats: string[] } }): MixedJob {
+  return {
+    name,
+    async run(api, sites, deadline) {
+      const notes = [1, 2].map((i) => `${sites.scrape.url}/note/${i}`);
+      const stored = await Promise.all(notes.map((url) => scrape(api, url, deadline)));
+      const body = ok(name, await api('/v2/search', { method: 'POST', json: { query: NOTE_WORD, limit: 5, timeout: Math.max(1000, deadline - Date.now()), ...request } }));
+      const web = (body.data.web ?? []) as any[];
+      const images = (body.data.images ?? []) as any[];
+      if (!sameSet(web.map((r) => r.url), notes)) throw new Error(`${name}: web results ${JSON.stringify(web.map((r) => r.url))}, expected the notes`);
+      if (request.sources?.includes('images') && images.length !== notes.length) throw new Error(`${name}: ${images.length} image results, expected ${notes.length}`);
+      const scraped = request.scrapeOptions ? web.length : 0;
+      if (request.scrapeOptions && !web.every((r) => r.metadata?.statusCode === 200 && r.markdown?.includes(NOTE_WORD))) {
+        throw new Error(`${name}: results not scraped: ${JSON.stringify(web.map((r) => r.metadata))}`);
+      }
+      const credits = searchCredits(web.length + images.length, false) + scraped;
+      if (body.creditsUsed !== credits) throw new Error(`${name}: creditsUsed ${body.creditsUsed}, expected ${credits}`);
+      return { stored, credits: stored.length + credits };
+    },
+  };
+}
+
+function sessionJob(name: string): MixedJob {
+  return {
+    name,
+    async run(api, sites) {
+      const session = ok(name, await api('/v2/browser', { method: 'POST', json: { ttl: 300, activityTtl: 120 } }));
+      for (const i of [1, 2]) {
+        const code = `await page.goto(${JSON.stringify(`${sites.scrape.url}/item/${i}`)}); await page.title()`;
+        const exec = ok(`${name} execute ${i}`, await api(`/v2/browser/${session.id}/execute`, { method: 'POST', json: { code } }));
+        if (exec.result !== `Item ${i}` || exec.error !== null) throw new Error(`${name} execute ${i}: ${JSON.stringify(exec)}`);
+      }
+      const end = ok(`${name} delete`, await api(`/v2/browser/${session.id}`, { method: 'DELETE' }));
+      if (end.creditsBilled !== sessionCredits(end.sessionDurationMs)) throw new Error(`${name}: billed ${end.creditsBilled} for ${end.sessionDurationMs} ms`);
+      return { stored: [], credits: end.creditsBilled };
+    },
+  };
+}
+
+/** The jobs of the team with limit TEAM_LIMITS[team]; every team crawls its three sites. */
+export function jobsOfTeam(team: number): MixedJob[] {
+  const prefix = `team(limit ${TEAM_LIMITS[team]})`;
+  const crawls = [
+    crawlJob(`${prefix} crawl of the static site`, (s) => s.static),
+    crawlJob(`${prefix} crawl of the scripted site`, (s) => s.scripted),
+    crawlJob(`${prefix} crawl of the slow site`, (s) => s.slow),
+  ];
+  const extras = [
+    [scrapesJob(`${prefix} single scrapes`), searchJob(`${prefix} search`, {})],
+    [batchJob(`${prefix} batch scrape`), searchJob(`${prefix} search with scrapeOptions`, { scrapeOptions: { formats: ['markdown'] } })],
+    [sessionJob(`${prefix} browser session`), searchJob(`${prefix} search of web and images`, { sources: ['web', 'images'] })],
+  ][team]!;
+  return [...crawls, ...extras];
+}
