@@ -32,7 +32,7 @@ export interface BrowserShare {
 }
 
 export interface BatchSlot {
-  /** How long the runner waited for it. */
+  /** How long the runner waited for the team's limit (0 when a slot was free at once). */
   waitedMs: number;
   /** True when the runner should let the slot go at its next page boundary (another waits, or the crawl is over its share). */
   shouldPass(): boolean;
@@ -67,6 +67,8 @@ export interface BatchLeasesOptions {
 
 interface Waiter {
   since: number;
+  /** It waited for the team's limit: a try found no free slot, or it waited for another runner's slot. */
+  limited: boolean;
   give(holder: string): void;
   fail(error: unknown): void;
 }
@@ -121,9 +123,10 @@ export class BatchLeases {
     return new Promise<BatchSlot>((resolve, reject) => {
       const waiter: Waiter = {
         since: Date.now(),
+        limited: false,
         give: (holder) => {
           abort.removeEventListener('abort', gaveUp);
-          resolve(this.#slot(holder, Date.now() - waiter.since));
+          resolve(this.#slot(holder, waiter.limited ? Date.now() - waiter.since : 0));
         },
         fail: (error) => {
           abort.removeEventListener('abort', gaveUp);
@@ -188,7 +191,10 @@ export class BatchLeases {
       this.#excess--;
     } else {
       const next = this.#waiters.shift();
-      if (next) return next.give(holder);
+      if (next) {
+        next.limited = true;
+        return next.give(holder);
+      }
     }
     this.#held.delete(holder);
     await this.#opts.slots.release(holder);
@@ -227,6 +233,7 @@ export class BatchLeases {
         pause = this.#poll.first;
         continue;
       }
+      for (const waiter of this.#waiters) waiter.limited = true;
       await this.#sleep(pause, AbortSignal.any([this.#wake.signal, this.#closed.signal]));
       pause = Math.min(this.#poll.max, pause * 2);
     }

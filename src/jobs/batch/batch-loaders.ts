@@ -1,0 +1,85 @@
+// How a worker loads a batch's pages: over HTTP through the address guard, files
+// with the file limits, and Chromium through Crawlee (page/browser-scraper.ts)
+// with the guard proxy. Failures that are the page's own come back as
+// `{ failed }`; a cancelled batch throws.
+import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
+import type { Config } from '../../platform/config.ts';
+import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
+import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import type { Logger } from '../../platform/log.ts';
+import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/browser-scraper.ts';
+import { loadOverHttp } from '../../page/http-load.ts';
+import { loadFile } from '../../page/load-pdf.ts';
+import { fileTooLargeMessage, pageOverLimitMessage } from '../../page/page-size.ts';
+import type { ScrapeOptions } from '../../page/scrape-options.ts';
+import type { BatchLoaders } from './run-batch.ts';
+
+export interface BatchLoaderDeps {
+  network: CrawlNetwork;
+  browser: ChromiumLaunch;
+  limits: Pick<Config['crawl'], 'maxPageBytes' | 'maxFileBytes' | 'rendering'>;
+  scrapeOptions: ScrapeOptions;
+  /** Pages open at once in the batch's browser. */
+  concurrency: number;
+  /** The browser measures images for the search index. */
+  measureImages: boolean;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
+  const so = d.scrapeOptions;
+  const pdfParser = so.parsers.find((p) => p.type === 'pdf');
+  const pageFailure = (err: unknown, tooLarge: string) => {
+    if (d.signal.aborted) throw err;
+    return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
+  };
+  return {
+    async overHttp(target) {
+      try {
+        const opts = { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal: d.signal };
+        return await loadOverHttp(target.url, d.network.fetchPage, opts, d.limits.rendering === 'http' ? 'http' : 'auto');
+      } catch (err) {
+        // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
+        return pageFailure(err, pageOverLimitMessage(d.limits.maxPageBytes));
+      }
+    },
+    async file(target) {
+      try {
+        return await loadFile(target.url, d.network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfParser?.maxPages });
+      } catch (err) {
+        return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
+      }
+    },
+    async browser(targets, hooks) {
+      const started = performance.now();
+      await scrapeWithBrowser(targets, {
+        browser: d.browser,
+        concurrency: d.concurrency,
+        scrapeOptions: so,
+        maxPageBytes: d.limits.maxPageBytes,
+        measureImages: d.measureImages,
+        userAgents: d.network.userAgents,
+        proxyServer: await d.network.proxyServer(),
+        explainFailure: d.network.explainFailure,
+        signal: d.signal,
+        acquireSlot: (_target, abort) => hooks.slot(abort),
+        moreTargets: hooks.more,
+        onPage: (page: FetchedPage) => {
+          // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+          // then the page is the proxy's refusal, not the site's answer.
+          const failure = page.statusCode === 403 || page.statusCode === 502 ? d.network.explainFailure(page.finalUrl) : undefined;
+          if (failure) return hooks.failure(page.target, failure);
+          const { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes } = page;
+          return hooks.page(page.target, { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes }, { actions: page.actions, queuedMs: page.waitedMs || undefined });
+        },
+        onFailure: hooks.failure,
+        returnUnstarted: hooks.stopOpening,
+        onReturned: hooks.returned,
+        onDownload: hooks.download,
+      });
+      // With 'page timings', what bench/scrape.ts splits a scrape's latency into.
+      d.log.debug('batch timings', { browserMs: performance.now() - started });
+    },
+  };
+}

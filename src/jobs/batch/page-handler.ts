@@ -1,0 +1,194 @@
+// What happens to a loaded page, whichever runner loaded it: the job's rules on
+// its redirect, its conversion into a document (off the event loop), its index
+// entry, the links it adds to the frontier, its charge, its webhook event and its
+// cache copy, all written by the injected writer in the page's own transaction.
+// A page that fails for what it is (too large, unconvertible, refused by the
+// database) fails alone; a writer that fails fails the batch.
+import type { Config } from '../../platform/config.ts';
+import { isRejectedData } from '../../platform/db/rejected-data.ts';
+import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
+import type { Logger } from '../../platform/log.ts';
+import { pageCredits } from '../../platform/usage/credits.ts';
+import { describeError, type ScrapeTarget } from '../../page/browser-scraper.ts';
+import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
+import { pageEntryFromText, withImageSizes, type PageEntry } from '../../page/index-entry/page-entry.ts';
+import { documentFromLoad } from '../../page/page-document.ts';
+import type { PageLoad } from '../../page/page-load.ts';
+import { pageTooLargeMessage } from '../../page/page-size.ts';
+import type { ImageProbe } from '../../page/rendering/image-probe.ts';
+import { urlKey } from '../frontier/normalize-url.ts';
+import { isTooLong, tooLongReason } from '../frontier/url-length.ts';
+import { sortLinks, type JobContext } from '../job-context.ts';
+import { chargeEndpoint, discoversLinks } from '../job-kind.ts';
+import { cacheKey, cacheWritable } from '../pages/page-cache.ts';
+import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, type PageWrite, type PreparedDocument } from '../pages/page-store.ts';
+import { fetchedWithoutCredentials } from '../search-index/shareable.ts';
+import { crawlWebhook, type JobWebhook } from '../webhooks/crawl-events.ts';
+import type { BatchTally } from './batch-tally.ts';
+
+export interface FailedPage {
+  crawlId: string;
+  urlKey: string;
+  url: string;
+  error: string;
+  statusCode?: number;
+}
+
+/** Where pages go: the page store (page-store.ts), or a test's fake. */
+export interface PageWriter {
+  page(write: PageWrite): Promise<void>;
+  failure(page: FailedPage, webhook?: JobWebhook): Promise<void>;
+}
+
+export interface LoadExtras {
+  actions?: unknown;
+  /** How long the page waited for a team slot. */
+  queuedMs?: number;
+  fromCache: boolean;
+  /** Fetched by an HTTP lane: the conversion also tells whether it needs the browser after all, and lists its unsized images. */
+  overHttp?: boolean;
+}
+
+export interface PageHandlerDeps {
+  job: JobContext;
+  limits: Pick<Config['crawl'], 'maxUrlLength' | 'maxPageBytes' | 'maxDocumentBytes' | 'queuedUrlsPerCredit' | 'imageProbes' | 'rendering'>;
+  /** Pages go to the search index. */
+  indexing: boolean;
+  llm?: LlmSettings;
+  convert: HtmlConverter;
+  probeImages: ImageProbe;
+  writer: PageWriter;
+  tally: BatchTally;
+  /** The depth a claimed URL was found at. */
+  depthOf(key: string): number;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+export interface PageHandler {
+  /** Stores the page; `{ needsBrowser }` when an HTTP page turned out to be script-rendered (it is not stored). */
+  store(target: ScrapeTarget, load: PageLoad, extras: LoadExtras): Promise<{ needsBrowser: string } | void>;
+  fail(target: ScrapeTarget, error: string, statusCode?: number): Promise<void>;
+}
+
+export function createPageHandler(d: PageHandlerDeps): PageHandler {
+  const { job, limits, log, tally } = d;
+  const { options, team } = job;
+  const crawlId = job.crawl.id;
+  const so = options.scrapeOptions;
+  const zdr = options.zeroDataRetention;
+  const pdfMaxPages = so.parsers.find((p) => p.type === 'pdf')?.maxPages;
+  const charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
+  const webhook = crawlWebhook(options, job.kind);
+  const shareable = fetchedWithoutCredentials(so);
+
+  const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
+    await d.writer.failure({ crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
+    tally.pageFailed();
+    log.warn('page failed', { crawlId, url: target.url, error });
+  };
+
+  /** Why the job does not take the page where it redirected, if it does not. */
+  const redirectRefusal = async (target: ScrapeTarget, final: { url: string; urlKey: string }): Promise<string | undefined> => {
+    if (final.urlKey === target.key) return undefined;
+    // A redirect target gets a frontier row of its own, so it is held to the same length limit.
+    if (isTooLong(final, limits.maxUrlLength)) return `The page redirected to a URL too long to crawl: ${tooLongReason(final, limits.maxUrlLength)}`;
+    // Crawl rules: a URL a caller named (a batch's, a scrape's) may redirect anywhere, as upstream.
+    if (!discoversLinks(job.kind)) return undefined;
+    // The start URL may redirect anywhere too; other redirects must stay within the crawl's rules.
+    const rule = target.key === job.startKey ? { allowed: true as const } : job.filter.check(final.url);
+    if (!rule.allowed) return `Redirected to ${final.url}, which this crawl does not follow: ${rule.reason}`;
+    if (!(await job.robots.isAllowed(final.url))) return `Redirected to ${final.url}, which robots.txt disallows`;
+    return undefined;
+  };
+
+  type Converted = { document: PreparedDocument; links: string[]; entry?: PageEntry; unsized?: string[] };
+
+  /** The page as a document: `{ failure }` when the page itself cannot be one, `{ needsBrowser }` when it must be rendered. */
+  const convert = async (target: ScrapeTarget, load: PageLoad, finalKey: string, extras: LoadExtras): Promise<Converted | { failure: string } | { needsBrowser: string }> => {
+    try {
+      const converted = await documentFromLoad(load, so, {
+        sourceURL: target.url,
+        actions: extras.actions,
+        queuedMs: extras.queuedMs,
+        llm: d.llm,
+        convert: d.convert,
+        ...(d.indexing && { indexAs: finalKey }),
+        ...(extras.overHttp && { checkScripted: limits.rendering === 'auto', listImages: limits.imageProbes }),
+      });
+      if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
+      const { built, indexError } = converted;
+      if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
+      const entry =
+        d.indexing && load.pdf
+          ? pageEntryFromText({ url: load.finalUrl, urlKey: finalKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown })
+          : converted.entry;
+      return { document: prepareDocument(built.document, limits.maxDocumentBytes), links: built.discoveredLinks, entry, unsized: converted.unsized };
+    } catch (err) {
+      if (err instanceof DocumentTooLargeError) return { failure: err.message };
+      // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
+      return { failure: `The page could not be turned into a document: ${describeError(err)}` };
+    }
+  };
+
+  /** The links the page adds to the frontier, under the job's rules. */
+  const linksToFollow = async (target: ScrapeTarget, load: PageLoad, links: string[]) => {
+    const depth = d.depthOf(target.key);
+    const follows =
+      discoversLinks(job.kind) &&
+      options.sitemap !== 'only' &&
+      (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) &&
+      job.filter.followsLinksOn(load.finalUrl);
+    if (!follows) return { follow: [], robotsBlocked: [] };
+    const sorted = await sortLinks(job, limits.maxUrlLength, links, depth + 1);
+    if (sorted.tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: sorted.tooLong, maxUrlLength: limits.maxUrlLength });
+    return sorted;
+  };
+
+  const store: PageHandler['store'] = async (target, load, extras) => {
+    const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, job.norm) };
+    const refused = await redirectRefusal(target, final);
+    if (refused) return fail(target, refused, load.statusCode);
+    // Checked before any conversion: parsing and markdown cost grows with the page.
+    const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);
+    if (htmlBytes > limits.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, limits.maxPageBytes), load.statusCode);
+    const converting = performance.now();
+    const converted = await convert(target, load, final.urlKey, extras);
+    if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
+    if ('failure' in converted) return fail(target, converted.failure, load.statusCode);
+    const convertMs = performance.now() - converting;
+    let entry = converted.entry;
+    if (entry && converted.unsized) {
+      // What Chromium would have measured for the index (see page/rendering/image-probe.ts); cached copies keep it.
+      load.imageSizes = await d.probeImages(converted.unsized, load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal: d.signal });
+      entry = { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
+    }
+    const { follow, robotsBlocked } = await linksToFollow(target, load, converted.links);
+    const storing = performance.now();
+    try {
+      await d.writer.page({
+        page: { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document: converted.document, finalUrlKey: final.urlKey, finalUrl: load.finalUrl },
+        next: {
+          follow,
+          robotsBlocked,
+          limit: options.limit,
+          queuedPerCredit: limits.queuedUrlsPerCredit,
+          webhook,
+          ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
+          charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
+          ...(!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
+        },
+      });
+    } catch (err) {
+      if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
+      // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
+      if (isRejectedData(err)) return fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
+      throw err;
+    }
+    // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
+    log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
+    tally.stored();
+  };
+
+  return { store, fail };
+}

@@ -1,0 +1,227 @@
+// The scrapeBatch activity: one browser's worth of a job, on the browser queue.
+// It holds a browser lease while it runs (fair share between crawls, see
+// platform/browser/browser-share.ts), puts the batch's parts together
+// (run-batch.ts), heartbeats its progress and renews its leases, and completes
+// only when every URL it claimed is stored; otherwise it fails and its retry
+// (same batch key, same URLs) handles the rest.
+import { Context } from '@temporalio/activity';
+import { endBrowserLease, renewBrowserLease, shouldYield, startBrowserLease, type BrowserWork } from '../../platform/browser/browser-share.ts';
+import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
+import { BoundedMap } from '../../platform/bounded-map.ts';
+import { GroupCommit } from '../../platform/db/group-commit.ts';
+import { configuredLlm } from '../../platform/llm/chat-completion.ts';
+import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
+import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
+import type { ImageProbe } from '../../page/rendering/image-probe.ts';
+import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
+import { frontierCounts } from '../frontier/frontier.ts';
+import { loadJob, type JobContext } from '../job-context.ts';
+import { cacheKey, lookupCache } from '../pages/page-cache.ts';
+import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite } from '../pages/page-store.ts';
+import { BATCH_RETRY } from '../retry-policies.ts';
+import { BatchLeases } from './batch-leases.ts';
+import { createBatchLoaders } from './batch-loaders.ts';
+import { BatchTally } from './batch-tally.ts';
+import { FrontierSource } from './frontier-source.ts';
+import { createPageHandler } from './page-handler.ts';
+import { lanesFirst } from './route-target.ts';
+import { runBatch } from './run-batch.ts';
+import { teamSlotStore } from './team-slot-store.ts';
+
+export interface ScrapeBatchInput {
+  crawlId: string;
+  /** Unique per batch of a workflow run; a retry reuses it and so gets the same URLs. */
+  batchKey: string;
+  /** Most URLs the batch claims in all; it claims them as they are found, while it runs. */
+  size: number;
+  /** Pages open at once in this batch's browser. */
+  concurrency: number;
+}
+
+export interface ScrapeBatchResult {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+  /** URLs waiting in the frontier after this batch. */
+  queued: number;
+  /** The team's balance cannot pay for another page: the crawl stops here. */
+  outOfCredits: boolean;
+  /** The batch ended because nothing was left to claim (not because it reached its size). */
+  starved?: boolean;
+  /** The batch stopped claiming to give its browser to another crawl (fair share); its crawl has more to do. */
+  yielded?: boolean;
+}
+
+/** Crawls whose script-rendered hosts a worker remembers (CRAWL_RENDERING=auto), and hosts per crawl. */
+const SCRIPTED_HOST_CRAWLS = 1_000;
+const SCRIPTED_HOSTS_PER_CRAWL = 10_000;
+
+/**
+ * How long a batch with nothing to do waits for other batches of its crawl to find
+ * links. Waiting costs nobody: an idle batch holds no browser yet, and gives its worker
+ * slot up at once to any other crawl's waiting batch (fair share). It must be long
+ * enough for a slow site's first pages to yield links, or the crawl would run with
+ * fewer browsers until a batch ends (a starved batch is not replaced before that).
+ */
+const BATCH_IDLE_MS = 120_000;
+
+/**
+ * A batch claims no new URLs after running this long, so that even pages that use their
+ * whole timeout (at most 5 minutes) end it well within its 30-minute start-to-close limit.
+ */
+const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
+
+/** How often a running batch asks whether another crawl should have its browser. */
+const YIELD_CHECK_MS = 1_000;
+
+/** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
+const PAGE_WRITE_GROUP = 32;
+
+export interface ScrapeBatchDeps extends ActivityDeps {
+  network: CrawlNetwork;
+  browser: ChromiumLaunch;
+  convert: HtmlConverter;
+  probeImages: ImageProbe;
+}
+
+export function createScrapeBatch(deps: ScrapeBatchDeps) {
+  const { db, config, log } = deps;
+  /**
+   * CRAWL_RENDERING=auto: hosts whose pages looked script-rendered, per crawl, so that the crawl's
+   * later batches on this worker send them straight to Chromium. Only an optimisation: a worker that
+   * restarts, or another worker, learns it again from one page.
+   */
+  const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
+
+  /** The batch's body, run while it holds its browser lease. */
+  async function runLeased(input: ScrapeBatchInput, job: JobContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
+    const { crawlId } = input;
+    const { options, team } = job;
+    if (team.creditBalance <= 0) {
+      return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
+    }
+    const so = options.scrapeOptions;
+    const zdr = options.zeroDataRetention;
+    const batchLog = log.child({ crawlId, batchKey: input.batchKey });
+    const activity = Context.current();
+    const signal = activity.cancellationSignal;
+    const started = Date.now();
+    const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
+    const leases = new BatchLeases({
+      // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
+      holderPrefix: `${input.batchKey}:${activity.info.attempt}`,
+      slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs }),
+      browser: { renew: () => renewBrowserLease(db, input.batchKey, leaseMs), shouldYield: (q) => shouldYield(db, { ...work, ...q }) },
+    });
+    const source = new FrontierSource({
+      db,
+      crawlId,
+      batchKey: input.batchKey,
+      teamId: team.id,
+      size: input.size,
+      tally,
+      stopping: () => leases.yielding,
+      claimWindowMs: BATCH_CLAIM_WINDOW_MS,
+      idleMs: BATCH_IDLE_MS,
+    });
+    // Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts.
+    const cacheFailed = (err: unknown) => batchLog.warn('page cache write failed', { error: describeError(err) });
+    const pageWrites = new GroupCommit<PageWrite>({
+      writeGroup: async (writes) => void (await storeScrapedPages(db, writes, cacheFailed)),
+      writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next, cacheFailed)),
+      maxGroup: PAGE_WRITE_GROUP,
+    });
+    const indexing = config.search.indexPages && !zdr;
+    const handler = createPageHandler({
+      job,
+      limits: config.crawl,
+      indexing,
+      // Under zero data retention the page goes to no one else, an LLM provider included.
+      llm: zdr ? undefined : configuredLlm(config.llm),
+      convert: deps.convert,
+      probeImages: deps.probeImages,
+      writer: { page: (write) => pageWrites.write(write), failure: (page, webhook) => storeFailedPage(db, page, webhook) },
+      tally,
+      depthOf: (key) => source.depthOf(key),
+      log: batchLog,
+      signal,
+    });
+    const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
+    const rules = { cacheOnly: so.minAge !== undefined, rendering: config.crawl.rendering, browserRequired: requestNeedsBrowser(so), scriptedHost: (host: string) => scripted.has(host) };
+
+    const ticker = setInterval(() => {
+      activity.heartbeat({ handled: tally.handled });
+      leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
+    }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+    let asking = false;
+    const yieldTicker = setInterval(() => {
+      // A retry first settles the rows its earlier attempt held; only then may it step aside.
+      if (leases.yielding || asking || !source.earlierTaken) return;
+      asking = true;
+      leases
+        .checkYield({ sliceUsed: Date.now() - started >= config.crawl.browserTimeSliceMs, idle: source.idle })
+        .then((to) => {
+          if (to) batchLog.info('batch gives its browser up', { to, afterMs: Date.now() - started });
+        })
+        .catch((err) => batchLog.warn('fair-share check failed', { error: describeError(err) }))
+        .finally(() => (asking = false));
+    }, YIELD_CHECK_MS);
+    try {
+      await runBatch({
+        source,
+        cached: async (targets) => {
+          const keys = new Map(targets.map((t) => [cacheKey(t.url, so), t.key]));
+          const hits = await lookupCache(db, team.id, [...keys.keys()], so, zdr);
+          return new Map([...hits].map(([k, load]) => [keys.get(k)!, load]));
+        },
+        rules,
+        handler,
+        leases,
+        loaders: createBatchLoaders({ network: deps.network, browser: deps.browser, limits: config.crawl, scrapeOptions: so, concurrency: input.concurrency, measureImages: indexing, signal, log: batchLog }),
+        concurrency: input.concurrency,
+        lanesFirst: lanesFirst(rules),
+        // A single scrape's one URL is all it will ever have: no asking for more while it loads.
+        fixedUrls: job.kind === 'scrape',
+        onScripted: (url) => {
+          if (scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(url).host);
+        },
+        pollMs: REFILL_POLL_MS,
+        signal,
+        log: batchLog,
+      });
+    } finally {
+      clearInterval(ticker);
+      clearInterval(yieldTicker);
+      await leases.close().catch((err) => batchLog.warn('slot release failed', { error: describeError(err) }));
+    }
+    if (signal.aborted) throw signal.reason;
+    if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);
+    const { queued } = await frontierCounts(db, crawlId);
+    const { claimed, succeeded, failed } = tally;
+    return { claimed, succeeded, failed, queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
+  }
+
+  /**
+   * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
+   * (fair share, see platform/browser/browser-share.ts) and waits for a slot again if it fails.
+   */
+  return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
+    const job = await loadJob(deps, input.crawlId);
+    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: job.team.id, groupId: input.crawlId };
+    const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+    await startBrowserLease(db, work, leaseMs);
+    let threw = false;
+    try {
+      return await runLeased(input, job, work, leaseMs);
+    } catch (err) {
+      threw = true;
+      throw err;
+    } finally {
+      const ctx = Context.current();
+      const willRetry = threw && !ctx.cancellationDetails?.cancelRequested && ctx.info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
+      await endBrowserLease(db, work, { willRetry }).catch((err) => log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }));
+    }
+  };
+}
