@@ -1,6 +1,6 @@
-// The layout's one-way rules (docs/architecture.md, "Layout"): data flows
+// The layout's one-way rules (docs/job-engine.md, "Layers"): data flows
 // route -> feature -> Temporal -> activities -> jobs / page -> platform, and a
-// feature never reaches into another. `npm test` runs this (test/unit/layout.test.ts).
+// feature never reaches into another. `npm test` runs this (test/unit/layout/layout.test.ts).
 module.exports = {
   forbidden: [
     {

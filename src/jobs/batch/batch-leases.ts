@@ -1,7 +1,7 @@
 // What a running batch holds, in one object: the team slots its pages run under,
 // its browser lease, and whether it is giving that browser up (yielding).
 //
-// Slot rules (docs/architecture.md, "The job engine"):
+// Slot rules (docs/job-engine.md):
 // - A team's limit spans every job and worker: slots are rows in PostgreSQL
 //   (TeamSlotStore), leased and renewed, so a dead worker's slots lapse.
 // - Inside a batch, runners (HTTP lanes, browser tabs, file loads) wait in one
