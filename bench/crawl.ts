@@ -29,6 +29,7 @@ import { cpu, cpuOfTrees, rss } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
+import { runBench } from './run-bench.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -295,10 +296,4 @@ async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string, 
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
-    process.exit(1);
-  },
-);
+runBench(main);

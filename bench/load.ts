@@ -23,6 +23,7 @@ import { jobsOfTeam, TEAM_LIMITS, type Api, type MixedJob } from '../test/suppor
 import { startTeamSites, type TeamSites } from '../test/support/mixed-load-sites.ts';
 import { loadSnapshot } from '../test/support/load-snapshot.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
+import { runBench } from './run-bench.ts';
 
 /** However long a job may take, alone or in the mix, before the bench calls it wedged. */
 const JOB_DEADLINE_MS = 600_000;
@@ -140,10 +141,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -20,6 +20,7 @@ import { freePort } from '../src/platform/process/ports.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
+import { runBench } from './run-bench.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -127,10 +128,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
-    process.exit(1);
-  },
-);
+runBench(main);
