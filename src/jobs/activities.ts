@@ -167,9 +167,11 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * the frontier still holds work, so the workflow goes on. The workflow calls
      * this with no batch in flight, so claimed rows are orphans (of a reset or
      * terminated run) and go back to the queue. A crawl out of credits ends
-     * with its queue skipped.
+     * with its queue skipped. A finished crawl reports its successful pages
+     * (`completed`, counted in the transaction that ends it), the number its
+     * final webhook event and GET /v2/crawl/{id} give.
      */
-    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number }> {
+    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number }> {
       const { crawlId } = input;
       if (input.status === 'completed' && !input.outOfCredits) {
         const counts = await frontierCounts(db, crawlId);
@@ -183,13 +185,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
       const now = new Date();
       const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
-      const appended = await db.$transaction(async (tx) => {
+      const end = await db.$transaction(async (tx) => {
         // URLs appended to a batch (appendToId) are added under this row lock while the batch
         // is scraping: either they are in the frontier now, or the batch is over when they come.
         await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
         if (input.status === 'completed' && !input.outOfCredits) {
           const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
-          if (queued > 0) return queued;
+          if (queued > 0) return { appended: queued };
         }
         await tx.crawl.updateMany({
           where: { id: crawlId, status: 'scraping' },
@@ -208,12 +210,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
         });
         await notifyJobEnded(tx, crawlId);
-        return 0;
+        return { appended: 0, completed };
       });
-      if (appended > 0) return { finished: false, queued: appended };
+      if (end.appended > 0) return { finished: false, queued: end.appended };
       await forgetBrowserGroup(db, crawlId);
       log.info('crawl finished', { crawlId, status: input.status });
-      return { finished: true, queued: 0 };
+      return { finished: true, queued: 0, completed: end.completed };
     },
   };
 }

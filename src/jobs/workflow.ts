@@ -188,29 +188,41 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         });
       }
       const done = await finishCrawl({ crawlId, status: 'completed', outOfCredits });
-      if (done.finished) break;
+      if (done.finished) {
+        upsertSearchAttributes([
+          { key: CrawlStatusAttribute, value: 'completed' },
+          { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
+        ]);
+        return { crawlId, status: 'completed', pagesHandled };
+      }
       // Another batch's late snapshot hid work still in the frontier.
       queued = Math.max(done.queued, 1);
     }
-    upsertSearchAttributes([
-      { key: CrawlStatusAttribute, value: 'completed' },
-      { key: PagesCrawledAttribute, value: pagesHandled },
-    ]);
-    return { crawlId, status: 'completed', pagesHandled };
   } catch (err) {
     // continueAsNew ends this run by throwing; the crawl goes on in the next one.
     if (err instanceof ContinueAsNew) throw err;
     const status = isCancellation(err) ? 'cancelled' : 'failed';
     await CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight === 0);
-      await finishCrawl({ crawlId, status, error: status === 'failed' ? failureReason(err) : undefined });
+      const done = await finishCrawl({ crawlId, status, error: status === 'failed' ? failureReason(err) : undefined });
       upsertSearchAttributes([
         { key: CrawlStatusAttribute, value: status },
-        { key: PagesCrawledAttribute, value: pagesHandled },
+        { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
       ]);
     });
     throw err;
   }
+}
+
+/**
+ * PagesCrawled: the pages the crawl stored successfully, so the UI agrees with `completed` in
+ * GET /v2/crawl/{id} (failed pages are left out there too). Counted by finishCrawl, because the
+ * workflow's own count misses what its batches stored when a cancellation stopped them before
+ * they returned. A finishCrawl result recorded before it counted has no number; such a history
+ * upserted pagesHandled. No patch: replay checks the upsert, not the values it carries.
+ */
+function pagesCrawled(done: { completed?: number }, pagesHandled: number): number {
+  return done.completed ?? pagesHandled;
 }
 
 /** The innermost message of an activity failure: what actually went wrong, for the status and the crawl.failed event. */
