@@ -5,7 +5,9 @@ import { inject } from 'vitest';
 import { addToFrontier, claimMore, frontierCounts, heldClaims, releaseClaims } from '../../src/jobs/frontier/frontier.ts';
 import { DuplicateRedirectError, prepareDocument, storeFailedPage, storeScrapedPage, storeScrapedPages } from '../../src/jobs/pages/page-store.ts';
 import { startBrowserLease } from '../../src/platform/browser/browser-share.ts';
-import { acquireTeamSlot, busyTeamSlots, releaseTeamSlot, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
+import { busyTeamSlots, renewTeamSlots } from '../../src/platform/teams/team-slots.ts';
+import { BatchLeases } from '../../src/jobs/batch/batch-leases.ts';
+import { teamSlotStore } from '../../src/jobs/batch/team-slot-store.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createTeam } from '../../src/platform/teams/teams.ts';
@@ -172,31 +174,38 @@ describe('frontier', () => {
 });
 
 describe('team slots', () => {
+  /** One slot as a batch takes it: through its leases, from the team's rows. */
+  const slotOf = async (teamId: string, group: string, limit: number, name: string, signal?: AbortSignal) => {
+    const leases = new BatchLeases({ holderPrefix: name, slots: teamSlotStore(db, { teamId, group, limit, leaseMs: 60_000 }) });
+    const slot = await leases.take(signal);
+    return { limited: slot.waitedMs > 0, waitedMs: slot.waitedMs, holder: leases.holders()[0], release: () => slot.release() };
+  };
+
   it('never lease more slots than the limit, and expired leases free their slot', async () => {
     const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
-    const held = await Promise.all([0, 1, 2].map((i) => acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: `h${i}`, leaseMs: 60_000 })));
+    const held = await Promise.all([0, 1, 2].map((i) => slotOf(team, 'crawl-1', 3, `h${i}`)));
     expect(held.every((h) => !h.limited)).toBe(true);
     expect(await busyTeamSlots(db, team)).toBe(3);
-    const waiting = acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: 'h3', leaseMs: 60_000 });
+    const waiting = slotOf(team, 'crawl-1', 3, 'h3');
     await new Promise((r) => setTimeout(r, 200));
-    await releaseTeamSlot(db, team, 'h1');
+    await held[1].release();
     const late = await waiting;
     expect(late.limited).toBe(true);
     expect(late.waitedMs).toBeGreaterThanOrEqual(150);
     expect(await busyTeamSlots(db, team)).toBe(3);
     // A holder whose worker died stops renewing: its lease runs out.
-    await renewTeamSlots(db, team, ['h0'], 1);
+    await renewTeamSlots(db, team, [held[0].holder], 1);
     await new Promise((r) => setTimeout(r, 20));
-    expect((await acquireTeamSlot(db, { teamId: team, group: 'crawl-1', limit: 3, holder: 'h4', leaseMs: 60_000 })).limited).toBe(false);
+    expect((await slotOf(team, 'crawl-1', 3, 'h4')).limited).toBe(false);
   });
 
   it('split the team limit between its crawls that run a browser, each up to its share', async () => {
     const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
     const pool = `pool-${randomUUID()}`;
-    const take = (group: string, holder: string, signal?: AbortSignal) => acquireTeamSlot(db, { teamId: team, group, limit: 4, holder, leaseMs: 60_000, signal });
+    const take = (group: string, holder: string, signal?: AbortSignal) => slotOf(team, group, 4, holder, signal);
     // One crawl running: it may use all four slots.
     await startBrowserLease(db, { holder: 'x-batch', pool, teamId: team, groupId: 'x' }, 60_000);
-    await Promise.all(['x0', 'x1', 'x2'].map((h) => take('x', h)));
+    const x = await Promise.all(['x0', 'x1', 'x2'].map((h) => take('x', h)));
     // A second crawl of the team starts: shares are now two slots each.
     await startBrowserLease(db, { holder: 'y-batch', pool, teamId: team, groupId: 'y' }, 60_000);
     expect((await take('y', 'y0')).limited).toBe(false);
@@ -204,10 +213,10 @@ describe('team slots', () => {
     const stop = new AbortController();
     const xWaits = take('x', 'x3', stop.signal);
     // ...and y takes the slot x0 releases, up to its own share of two.
-    await releaseTeamSlot(db, team, 'x0');
+    await x[0].release();
     expect((await take('y', 'y1')).limited).toBe(false);
     expect(await busyTeamSlots(db, team)).toBe(4);
-    await releaseTeamSlot(db, team, 'x1');
+    await x[1].release();
     await new Promise((r) => setTimeout(r, 300));
     // x is at its share (x2 and, now, x3) once it gets the freed slot.
     await expect(xWaits).resolves.toMatchObject({ limited: true });

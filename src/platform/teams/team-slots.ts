@@ -3,9 +3,9 @@
 // while it is scraped. Leases are renewed while the page runs and expire if
 // the worker dies, so a crash never leaks capacity for longer than one lease.
 // While k crawls of a team run a browser, each may hold at most ceil(limit / k)
-// of the team's slots, so one crawl's pages never crowd out another's (a page of a
-// crawl below its share takes the next free slot; pages poll, so whoever asks first
-// after a release gets it).
+// of the team's slots, so one crawl's pages never crowd out another's. Who waits,
+// and in which order, is the batch's business (jobs/batch/batch-leases.ts): this
+// module only answers one try at a time.
 import type { Db } from '../db/prisma.ts';
 
 export interface SlotRequest {
@@ -16,14 +16,6 @@ export interface SlotRequest {
   /** The crawl the page belongs to (fair share within the team). */
   group: string;
   leaseMs: number;
-  signal?: AbortSignal;
-}
-
-export interface HeldSlot {
-  slot: number;
-  /** True when no slot was free at first: the page waited for the team's limit. */
-  limited: boolean;
-  waitedMs: number;
 }
 
 const seeded = new Map<string, number>();
@@ -38,7 +30,7 @@ async function seedSlots(db: Db, teamId: string, limit: number): Promise<void> {
 }
 
 /** One try: leases a free slot of the team to the holder if the limit and the group's share allow it now. */
-export async function tryTeamSlot(db: Db, req: Omit<SlotRequest, 'signal'>): Promise<number | undefined> {
+export async function tryTeamSlot(db: Db, req: SlotRequest): Promise<number | undefined> {
   await seedSlots(db, req.teamId, req.limit);
   return tryAcquire(db, req);
 }
@@ -53,7 +45,7 @@ export async function groupStanding(db: Db, q: { teamId: string; group: string; 
   return row ?? { share: q.limit, held: 0 };
 }
 
-async function tryAcquire(db: Db, req: Omit<SlotRequest, 'signal'>): Promise<number | undefined> {
+async function tryAcquire(db: Db, req: SlotRequest): Promise<number | undefined> {
   const rows = await db.$queryRaw<{ slot: number }[]>`
     UPDATE team_slot SET holder = ${req.holder}, holder_group = ${req.group}, leased_until = now() + ${req.leaseMs}::int * interval '1 millisecond'
     WHERE (team_id, slot) = (
@@ -72,26 +64,6 @@ async function tryAcquire(db: Db, req: Omit<SlotRequest, 'signal'>): Promise<num
     )
     RETURNING slot`;
   return rows[0]?.slot;
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
-
-/** Waits for a free slot of the team (polling with backoff) and leases it. */
-export async function acquireTeamSlot(db: Db, req: SlotRequest): Promise<HeldSlot> {
-  await seedSlots(db, req.teamId, req.limit);
-  const started = Date.now();
-  let pause = 25;
-  for (let attempt = 0; ; attempt++) {
-    const slot = await tryAcquire(db, req);
-    if (slot !== undefined) return { slot, limited: attempt > 0, waitedMs: attempt > 0 ? Date.now() - started : 0 };
-    await sleep(pause, req.signal);
-    pause = Math.min(500, pause * 2);
-  }
 }
 
 export async function renewTeamSlots(db: Db, teamId: string, holders: string[], leaseMs: number): Promise<void> {
