@@ -3,7 +3,8 @@
 // in-memory frontier, fake page loads (HTTP, script-rendered, PDF, downloads,
 // slow and failing pages) and a team's slots under the PostgreSQL rules
 // (support/memory-team-slots.ts). Teams of limit 1 to 8 run up to three crawls at
-// once, each a loop of batches as the job workflow runs them; some are cancelled.
+// once, each a loop of batches as the job workflow runs them; some are cancelled,
+// and some batches give their browser to another crawl mid-way (a yield).
 // Checked at every step: no team holds more than its limit, no crawl more than
 // its share, no page is handled twice. At the end: every crawl that was not
 // cancelled handled each page it found exactly once, within a bounded number of
@@ -34,6 +35,8 @@ interface CrawlSpec {
   batchSize: number;
   /** Cancelled at this step of the run. */
   cancelAt?: number;
+  /** At this step its running batch is asked to give its browser to another crawl (fair share). */
+  yieldAt?: number;
 }
 
 interface TeamSpec {
@@ -58,6 +61,7 @@ const crawlArb = (limit: number) =>
       concurrency: fc.integer({ min: 1, max: limit }),
       batchSize: fc.integer({ min: 2, max: 12 }),
       cancelAt: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
+      yieldAt: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
     }),
   );
 
@@ -93,11 +97,11 @@ class MemoryFrontier {
   }
 }
 
-function batchSource(frontier: MemoryFrontier, tally: BatchTally, tick: (label: string) => Promise<unknown>): BatchSource {
+function batchSource(frontier: MemoryFrontier, tally: BatchTally, leases: BatchLeases, tick: (label: string) => Promise<unknown>): BatchSource {
   return {
     async claim(room) {
       await tick('claim');
-      if (tally.claimed >= frontier.spec.batchSize) return null;
+      if (tally.claimed >= frontier.spec.batchSize || leases.yielding) return null;
       const pages = frontier.queued().slice(0, Math.min(room, frontier.spec.batchSize - tally.claimed));
       for (const p of pages) frontier.state.set(p, 'claimed');
       tally.claimed += pages.length;
@@ -226,12 +230,14 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
     try {
       for (let n = 0; !signal.aborted; n++) {
         const tally = new BatchTally();
-        const leases = new BatchLeases({ holderPrefix: `${group}:${n}`, slots: team.store(group), pollMs: { first: 1, max: 8 }, sleep });
+        // Asked (by the driver, at yieldAt) to give the browser up, it is told to yield once.
+        const browser = { renew: async () => undefined, shouldYield: async () => (c.frontier.spec.yieldAt !== undefined && n === 0 ? 'another-crawl' : undefined) };
+        const leases = new BatchLeases({ holderPrefix: `${group}:${n}`, slots: team.store(group), browser, pollMs: { first: 1, max: 8 }, sleep });
         c.leases = leases;
         const rules = { cacheOnly: false, rendering: c.frontier.spec.rendering, scriptedHost: () => false };
         try {
           await runBatch({
-            source: batchSource(c.frontier, tally, tick),
+            source: batchSource(c.frontier, tally, leases, tick),
             cached: async () => new Map(),
             rules,
             handler: pageHandler(c.frontier, tally, tick),
@@ -277,7 +283,10 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
 
   let step = 0;
   for (; step < MAX_STEPS && crawls.some((c) => !c.done); step++) {
-    for (const c of crawls) if (c.frontier.spec.cancelAt === step) c.abort.abort(new Error('cancelled'));
+    for (const c of crawls) {
+      if (c.frontier.spec.cancelAt === step) c.abort.abort(new Error('cancelled'));
+      if (c.frontier.spec.yieldAt === step) void c.leases?.checkYield({ sliceUsed: true, idle: false });
+    }
     if (s.count() > 0) await s.waitOne();
     // The lanes' refill poll is a real timer: the loop must give timers their turn, or other crawls' scheduled work starves them.
     await new Promise((r) => setImmediate(r));
@@ -299,7 +308,7 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
   }
 }
 
-it('no mix of teams, crawls, page kinds, timings and cancels wedges, breaks a limit or loses a page', async () => {
+it('no mix of teams, crawls, page kinds, timings, yields and cancels wedges, breaks a limit or loses a page', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(teamArb, { minLength: 1, maxLength: 3 }), fc.scheduler(), async (teams, s) => {
       await runMix(teams, s);
