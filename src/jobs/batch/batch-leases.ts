@@ -83,7 +83,7 @@ export class BatchLeases {
   readonly #inUse = new Set<string>();
   readonly #waiters: Waiter[] = [];
   readonly #closed = new AbortController();
-  /** Wakes the pump's pause: a waiter came, or the share changed. */
+  /** Wakes the pump's pause: a runner started waiting, or the batch gave a slot back to the team. */
   #wake = new AbortController();
   #pumping: Promise<void> | undefined;
   #seq = 0;
