@@ -95,7 +95,10 @@ async function main() {
   const native = await NativeConnection.connect({ address: servers.temporal.address });
   // The host's "execute timings" lines give the sandbox's part of each execute.
   const sandboxMs: number[] = [];
-  const hostLog = { ...log, debug: (msg: string, fields?: Record<string, unknown>) => void (msg === 'execute timings' && sandboxMs.push(Number(fields?.sandboxMs))) };
+  const hostLog = {
+    ...log,
+    debug: (msg: string, fields?: Record<string, unknown>) => void (msg === 'execute timings' && sandboxMs.push(Number(fields?.sandboxMs))),
+  };
   const host = await createBrowserHost({ db, config: appConfig, log: hostLog, connection: native });
   const hostRunning = host.run();
   try {
@@ -115,7 +118,11 @@ async function main() {
     const websockets = attachWebSockets(server, deps, FEATURES);
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const api = async (path: string, method = 'GET', body?: unknown) => {
-      const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const json = await res.json();
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
@@ -159,7 +166,9 @@ async function main() {
     for (let i = 0; i < IDLE; i++) idle.push(await api('/v2/browser', 'POST', { ttl: 300 }));
     await sleep(5000);
     const perSession = idle.map((s) => pssOfTree(host.browserOf(s.id)!.pid));
-    console.log(`  memory of an idle session (browser processes, PSS)      mean ${(perSession.reduce((a, b) => a + b, 0) / perSession.length / 1024).toFixed(0)} MB   (${perSession.map((k) => (k / 1024).toFixed(0)).join(', ')} MB)`);
+    console.log(
+      `  memory of an idle session (browser processes, PSS)      mean ${(perSession.reduce((a, b) => a + b, 0) / perSession.length / 1024).toFixed(0)} MB   (${perSession.map((k) => (k / 1024).toFixed(0)).join(', ')} MB)`,
+    );
     for (const s of idle) await api(`/v2/browser/${s.id}`, 'DELETE');
     websockets.close();
   } finally {

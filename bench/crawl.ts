@@ -143,7 +143,9 @@ async function main() {
       `bench: ${PAGES}-page local site, ${CONCURRENCY} pages at a time (service: ${browsers} browser${browsers > 1 ? 's' : ''} x ${pagesPerBatch} pages), ${ROUNDS} rounds, CRAWL_RENDERING=${RENDERING}, ${chromiumPath}`,
     );
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`http://127.0.0.1:${gatewayPort}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
+      fetch(`http://127.0.0.1:${gatewayPort}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) =>
+        r.json(),
+      );
 
     const serviceCrawl = async (): Promise<number> => {
       const started = Date.now();
@@ -211,16 +213,21 @@ async function main() {
     clearInterval(sampler);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 0.90 with CRAWL_RENDERING=browser)`);
-    if (cheerioRatios.length > 0) console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.5)`);
+    if (cheerioRatios.length > 0)
+      console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.5)`);
     const workerCpuAfter = cpu(worker.pid!);
     const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
     const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
     // The bare figure's Node time includes serving the site; the worker's excludes it.
-    console.log(`CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);
+    console.log(
+      `CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`,
+    );
     const servicePages = PAGES * ROUNDS;
     const usedTotal = Object.values(serviceCpuUsed).reduce((a, b) => a + b, 0);
     console.log(
-      `CPU per page during the service's rounds: ${Object.entries(serviceCpuUsed).map(([part, s]) => `${part} ${((s * 1000) / servicePages).toFixed(1)} ms`).join(', ')}; ` +
+      `CPU per page during the service's rounds: ${Object.entries(serviceCpuUsed)
+        .map(([part, s]) => `${part} ${((s * 1000) / servicePages).toFixed(1)} ms`)
+        .join(', ')}; ` +
         `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
     );
     console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
@@ -245,7 +252,10 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<a
   const site = await benchSite(RSS_PAGES);
   try {
     const started = Date.now();
-    const start = await api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: RSS_PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+    const start = await api('/v2/crawl', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${site.url}/`, limit: RSS_PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
+    });
     if (!start.success) throw new Error(`the long crawl did not start: ${start.error}`);
     let atMark: number | undefined;
     let status: { status: string; completed: number };
@@ -255,7 +265,8 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<a
       if (atMark === undefined && status.completed >= RSS_FIRST_MARK) atMark = rss(workerPid).own;
     } while (status.status === 'scraping');
     const atEnd = rss(workerPid).own;
-    if (status.status !== 'completed' || status.completed !== RSS_PAGES) throw new Error(`the long crawl ended ${status.status} with ${status.completed} pages`);
+    if (status.status !== 'completed' || status.completed !== RSS_PAGES)
+      throw new Error(`the long crawl ended ${status.status} with ${status.completed} pages`);
     const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
     const seconds = (Date.now() - started) / 1000;
     console.log(
@@ -277,15 +288,31 @@ async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string, 
   const [bigKey, smallKey] = [await keyOf(bigTeam.id), await keyOf(smallTeam.id)];
   const as = (key: string, path: string, init: RequestInit = {}) =>
     fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
-  const big = await as(bigKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
-  await waitFor('the big crawl to hold both browser slots', async () => (await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) >= 2, 120_000, 100);
+  const big = await as(bigKey, '/v2/crawl', {
+    method: 'POST',
+    body: JSON.stringify({ url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
+  });
+  await waitFor(
+    'the big crawl to hold both browser slots',
+    async () => (await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) >= 2,
+    120_000,
+    100,
+  );
   const started = Date.now();
-  const small = await as(smallKey, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/`, limit: 5, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+  const small = await as(smallKey, '/v2/crawl', {
+    method: 'POST',
+    body: JSON.stringify({ url: `${siteUrl}/`, limit: 5, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
+  });
   let firstPageMs: number | undefined;
-  await waitFor('the small crawl to finish', async () => {
-    if (firstPageMs === undefined && (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0) firstPageMs = Date.now() - started;
-    return (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping';
-  }, 300_000, 100);
+  await waitFor(
+    'the small crawl to finish',
+    async () => {
+      if (firstPageMs === undefined && (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0) firstPageMs = Date.now() - started;
+      return (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping';
+    },
+    300_000,
+    100,
+  );
   const doneMs = Date.now() - started;
   await as(bigKey, `/v2/crawl/${big.id}`, { method: 'DELETE' });
   // Let the cancelled crawl's batches close their browsers before the worker is stopped.

@@ -48,7 +48,9 @@ try {
         await sandbox.endSession(sessionId, sessionDir);
         rmSync(sessionDir, { recursive: true, force: true });
         const mode = warm ? (pause ? `warm, ${pause} ms apart` : 'warm, back to back') : 'cold (SANDBOX_WARM_RUNNERS=false)';
-        console.log(`${language.padEnd(6)} ${mode.padEnd(34)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   (${RUNS} runs)`);
+        console.log(
+          `${language.padEnd(6)} ${mode.padEnd(34)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   (${RUNS} runs)`,
+        );
       }
     }
   }

@@ -108,7 +108,9 @@ async function main() {
       return sites;
     };
 
-    console.log(`bench:load: ${TEAM_LIMITS.length} teams (limits ${TEAM_LIMITS.join(', ')}), CRAWL_RENDERING=${config.crawl.rendering}, WORKER_BROWSER_SLOTS=${config.worker.browserSlots}`);
+    console.log(
+      `bench:load: ${TEAM_LIMITS.length} teams (limits ${TEAM_LIMITS.join(', ')}), CRAWL_RENDERING=${config.crawl.rendering}, WORKER_BROWSER_SLOTS=${config.worker.browserSlots}`,
+    );
     // A fresh worker's first job of each kind also pays for loading and compiling code: one uncounted round of the first team's jobs.
     for (const job of jobsOfTeam(0)) await timeJobs(db, [{ job, team: await newTeam(TEAM_LIMITS[0]), sites: await freshSites() }]);
     const alone: Timed[] = [];

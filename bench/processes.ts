@@ -17,7 +17,10 @@ const TICKS_PER_SECOND = 100;
 
 function stat(pid: number | 'self'): Pick<ProcessEntry, 'ppid' | 'cpu' | 'reaped'> {
   // Fields after the command name: ppid is field 4, utime, stime, cutime, cstime are fields 14-17.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ')
+    .map(Number);
   return { ppid: fields[1]!, cpu: (fields[11]! + fields[12]!) / TICKS_PER_SECOND, reaped: (fields[13]! + fields[14]!) / TICKS_PER_SECOND };
 }
 

@@ -108,9 +108,24 @@ async function main() {
     const rest = total.map((ms, i) => ms - split[i].browserMs - split[i].convertMs - split[i].storeMs);
     console.log(`uncached (maxAge 0), ${SCRAPES} scrapes:`);
     console.log(row('round trip (POST /v2/scrape)', total));
-    console.log(row('browser (launch, navigate, capture, close)', split.map((t) => t.browserMs)));
-    console.log(row('conversion (HTML -> markdown document)', split.map((t) => t.convertMs)));
-    console.log(row('storage (page, charge, cache)', split.map((t) => t.storeMs)));
+    console.log(
+      row(
+        'browser (launch, navigate, capture, close)',
+        split.map((t) => t.browserMs),
+      ),
+    );
+    console.log(
+      row(
+        'conversion (HTML -> markdown document)',
+        split.map((t) => t.convertMs),
+      ),
+    );
+    console.log(
+      row(
+        'storage (page, charge, cache)',
+        split.map((t) => t.storeMs),
+      ),
+    );
     console.log(row('Temporal and control (workflow, plan, finish, gateway)', rest));
 
     const cachedUrl = pageUrl(WARMUP);

@@ -43,7 +43,8 @@ try {
   const words = (count: number) => `(SELECT string_agg('w' || floor(20000 * power(random(), 3))::int, ' ') FROM generate_series(1, ${count}) WHERE g > 0)`;
   for (let from = 0; from < PAGES; from += BATCH) {
     const to = Math.min(PAGES, from + BATCH);
-    await db.$executeRawUnsafe(`
+    await db.$executeRawUnsafe(
+      `
       INSERT INTO search_page (team_id, url_key, url, host, path, ext, content_type, title, description, lang, ts_config, tsv,
                                published_at, outbound_domains, category, news, image_url, shareable, score, crawl_id)
       SELECT $1::uuid, u.host || '/p' || g, 'https://' || u.host || '/p' || g, u.host, '/p' || g, NULL, 'text/html', t.title, t.description, 'en', 'english',
@@ -86,11 +87,17 @@ try {
       found = (await provider.search(query, ctx)).web?.length ?? 0;
       times.push(performance.now() - t);
     }
-    console.log(`  ${name.padEnd(38)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   (${found} results)`);
+    console.log(
+      `  ${name.padEnd(38)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   (${found} results)`,
+    );
   }
-  const [{ matches }] = await db.$queryRawUnsafe<{ matches: bigint }[]>(`SELECT count(*) AS matches FROM search_page WHERE tsv @@ plainto_tsquery('english', 'w1')`);
+  const [{ matches }] = await db.$queryRawUnsafe<{ matches: bigint }[]>(
+    `SELECT count(*) AS matches FROM search_page WHERE tsv @@ plainto_tsquery('english', 'w1')`,
+  );
   const t = performance.now();
-  await db.$queryRawUnsafe(`SELECT url FROM search_page WHERE tsv @@ plainto_tsquery('english', 'w1') ORDER BY ts_rank_cd(tsv, plainto_tsquery('english', 'w1')) DESC LIMIT 10`);
+  await db.$queryRawUnsafe(
+    `SELECT url FROM search_page WHERE tsv @@ plainto_tsquery('english', 'w1') ORDER BY ts_rank_cd(tsv, plainto_tsquery('english', 'w1')) DESC LIMIT 10`,
+  );
   const baseline = performance.now() - t;
   console.log(`  baseline: ranking all ${matches} matches of w1 exactly: ${baseline.toFixed(0)} ms`);
   await db.$disconnect();

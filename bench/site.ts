@@ -6,14 +6,18 @@
 // browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
 import { startFixtureSite, type FixtureSite } from '../test/support/fixture-site.ts';
 
-const STYLE = 'body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px}nav a{margin-right:1em}';
+const STYLE =
+  'body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px}nav a{margin-right:1em}';
 
 const STATIC = process.env.BENCH_STATIC === '1';
 
 function benchPage(i: number, n: number): string {
   const path = (k: number) => (k === 0 ? '/' : `/page/${k}`);
   const links = [2 * i + 1, 2 * i + 2, i + 1, i - 1].filter((k) => k > 0 && k < n).map((k) => `<a href="${path(k)}">Page ${k}</a>`);
-  const paragraphs = Array.from({ length: 12 }, (_, p) => `<p>Paragraph ${p} of page ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4)}</p>`).join('');
+  const paragraphs = Array.from(
+    { length: 12 },
+    (_, p) => `<p>Paragraph ${p} of page ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4)}</p>`,
+  ).join('');
   const rows = Array.from({ length: 10 }, (_, r) => `<tr><td>${i}-${r}</td><td>${r * i}</td><td>item ${r}</td></tr>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench page ${i}</title>
 <meta name="description" content="Benchmark page ${i}"><link rel="stylesheet" href="/style.css"></head>

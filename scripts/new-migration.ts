@@ -14,7 +14,6 @@ import { createLogger } from '../src/platform/log.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 
-
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error('usage: npm run migration:new -- <name>   (lower-case letters, digits and _)');

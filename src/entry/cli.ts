@@ -149,7 +149,11 @@ const COMMANDS: Record<string, Command> = {
         out('no usage yet');
         return;
       }
-      out(v['by-key'] ? `${'month'.padEnd(8)} ${'key'.padEnd(24)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}` : `${'month'.padEnd(8)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}`);
+      out(
+        v['by-key']
+          ? `${'month'.padEnd(8)} ${'key'.padEnd(24)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}`
+          : `${'month'.padEnd(8)} ${'credits'.padStart(10)} ${'tokens'.padStart(12)}`,
+      );
       for (const p of shown) {
         const key = v['by-key'] ? ` ${(p.apiKey ?? '(no key)').slice(0, 24).padEnd(24)}` : '';
         out(`${p.startDate.slice(0, 7).padEnd(8)}${key} ${String(p.credits).padStart(10)} ${String(toTokens(p.credits)).padStart(12)}`);
@@ -193,7 +197,8 @@ const COMMANDS: Record<string, Command> = {
       if (!v.team) throw new UsageError('--team is required');
       const team = await findTeam(db, String(v.team));
       const keys = await db.apiKey.findMany({ where: { teamId: team.id }, orderBy: { createdAt: 'asc' } });
-      for (const k of keys) out(`${k.id}  ${k.keyPrefix}…  ${k.name}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`);
+      for (const k of keys)
+        out(`${k.id}  ${k.keyPrefix}…  ${k.name}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`);
     },
   },
   'key revoke': {
@@ -222,7 +227,12 @@ async function main(argv: string[]) {
     if (argv.length && !['--help', '-h', 'help'].includes(argv[0])) throw new UsageError(`unknown command "${argv.join(' ')}"`);
     return;
   }
-  const { values, positionals } = parseArgs({ args: argv.slice(2), options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv.slice(2),
+    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (values.help) {
     out(`usage: npm run cli -- ${command.usage}\n\n${command.summary}`);
     return;
@@ -231,7 +241,9 @@ async function main(argv: string[]) {
 
   const config = loadConfig();
   const log = createLogger('warn', { process: 'cli' });
-  const pg = config.database.url ? undefined : await connectEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
+  const pg = config.database.url
+    ? undefined
+    : await connectEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
   const url = config.database.url ?? pg!.url;
   try {
     await migrate(url, log);

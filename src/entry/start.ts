@@ -152,11 +152,7 @@ runMain('start', async () => {
 
     const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
     const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
-    const lines = [
-      '',
-      `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`,
-      `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`,
-    ];
+    const lines = ['', `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`, `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`];
     if (team.key) {
       lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
     } else {

@@ -14,4 +14,16 @@ import { searchFeature } from './search/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 
-export const FEATURES: Feature[] = [jobEngine, crawlFeature, batchScrapeFeature, singleScrapeFeature, mapFeature, jobWatchFeature, teamFeature, webhooksFeature, retentionFeature, browserSessionsFeature, searchFeature];
+export const FEATURES: Feature[] = [
+  jobEngine,
+  crawlFeature,
+  batchScrapeFeature,
+  singleScrapeFeature,
+  mapFeature,
+  jobWatchFeature,
+  teamFeature,
+  webhooksFeature,
+  retentionFeature,
+  browserSessionsFeature,
+  searchFeature,
+];

@@ -48,7 +48,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   // Pages are converted off the event loop (see conversion-pool.ts) unless CRAWL_CONVERSION_THREADS=0.
   const convertPage: HtmlConverter =
     config.crawl.conversionThreads > 0
-      ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs}).convert
+      ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs }).convert
       : convertInline;
   const probeImages = createImageProbe(network.fetchImageHead, { timeoutMs: config.crawl.imageProbeTimeoutMs });
 
@@ -148,7 +148,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           tooLong += sorted.tooLong;
           queued += await db.$transaction(async (tx) => {
             const added = await addToFrontier(tx, crawlId, sorted.follow, options.limit, config.crawl.queuedUrlsPerCredit);
-            if (sorted.robotsBlocked.length) await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+            if (sorted.robotsBlocked.length)
+              await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
             return added;
           });
           Context.current().heartbeat('sitemap URLs');

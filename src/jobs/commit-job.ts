@@ -90,7 +90,9 @@ const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a 
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string; existing: boolean }> {
   const byKey = async () =>
-    job.idempotencyKey === undefined ? null : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
+    job.idempotencyKey === undefined
+      ? null
+      : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
   const earlier = await byKey();
   if (earlier) return { id: earlier.id, existing: true };
   const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
@@ -102,7 +104,17 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
       // A single scrape is answered while the caller waits; it is no crawl to cap.
       if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
       await tx.crawl.create({
-        data: { id, teamId: team.id, apiKeyId, url: job.url, options: job.options as object, status: 'scraping', taskQueue: deps.config.temporal.taskQueue, kind: job.kind, idempotencyKey: job.idempotencyKey },
+        data: {
+          id,
+          teamId: team.id,
+          apiKeyId,
+          url: job.url,
+          options: job.options as object,
+          status: 'scraping',
+          taskQueue: deps.config.temporal.taskQueue,
+          kind: job.kind,
+          idempotencyKey: job.idempotencyKey,
+        },
       });
       if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
       await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });

@@ -54,12 +54,8 @@ export const crawlRequestSchema = z.strictObject({
     .max(MAX_PROMPT_LENGTH, `prompt must be at most ${MAX_PROMPT_LENGTH} characters`)
     .optional()
     .describe('Natural-language text from which crawler options are generated.'),
-  excludePaths: pathPatterns('excludePaths').describe(
-    'RE2 patterns on the URL pathname. Matching URLs are excluded.',
-  ),
-  includePaths: pathPatterns('includePaths').describe(
-    'RE2 patterns on the URL pathname. Only matching URLs are included.',
-  ),
+  excludePaths: pathPatterns('excludePaths').describe('RE2 patterns on the URL pathname. Matching URLs are excluded.'),
+  includePaths: pathPatterns('includePaths').describe('RE2 patterns on the URL pathname. Only matching URLs are included.'),
   maxDiscoveryDepth: z
     .int({ error: 'maxDiscoveryDepth must be a non-negative integer' })
     .min(0, 'maxDiscoveryDepth must be a non-negative integer')
@@ -79,11 +75,7 @@ export const crawlRequestSchema = z.strictObject({
   allowExternalLinks: z.boolean().default(false),
   allowSubdomains: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().default(false),
-  robotsUserAgent: z
-    .string()
-    .min(1, 'robotsUserAgent must be 1 to 512 characters')
-    .max(512, 'robotsUserAgent must be 1 to 512 characters')
-    .optional(),
+  robotsUserAgent: z.string().min(1, 'robotsUserAgent must be 1 to 512 characters').max(512, 'robotsUserAgent must be 1 to 512 characters').optional(),
   delay: z
     .number()
     .gt(0, DELAY_POSITIVE_MESSAGE)

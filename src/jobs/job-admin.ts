@@ -8,9 +8,22 @@ import { crawlWorkflowId } from './definitions.ts';
 import { crawlOptions } from './crawl-options.ts';
 
 const CRAWLER_OPTION_KEYS = [
-  'includePaths', 'excludePaths', 'limit', 'crawlEntireDomain', 'allowExternalLinks', 'allowSubdomains',
-  'ignoreRobotsTxt', 'robotsUserAgent', 'sitemap', 'deduplicateSimilarURLs', 'ignoreQueryParameters',
-  'regexOnFullURL', 'maxDiscoveryDepth', 'delay', 'maxConcurrency', 'zeroDataRetention',
+  'includePaths',
+  'excludePaths',
+  'limit',
+  'crawlEntireDomain',
+  'allowExternalLinks',
+  'allowSubdomains',
+  'ignoreRobotsTxt',
+  'robotsUserAgent',
+  'sitemap',
+  'deduplicateSimilarURLs',
+  'ignoreQueryParameters',
+  'regexOnFullURL',
+  'maxDiscoveryDepth',
+  'delay',
+  'maxConcurrency',
+  'zeroDataRetention',
 ] as const;
 
 /** What a listing shows instead of a header's value. */

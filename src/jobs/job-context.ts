@@ -49,7 +49,16 @@ export function jobContext({ config }: Pick<JobContextDeps, 'config'>, { crawl, 
     fetch: robotsFetch,
     maxBytes: config.crawl.robotsMaxBytes,
   });
-  return { crawl, kind: jobKind(crawl), team: crawl.team, options, norm, robots, filter: createLinkFilter(options.url, options), startKey: urlKey(options.url, norm) };
+  return {
+    crawl,
+    kind: jobKind(crawl),
+    team: crawl.team,
+    options,
+    norm,
+    robots,
+    filter: createLinkFilter(options.url, options),
+    startKey: urlKey(options.url, norm),
+  };
 }
 
 export type JobContext = ReturnType<typeof jobContext>;
@@ -66,7 +75,12 @@ export interface SortedLinks {
 }
 
 /** Splits links into those to follow and those robots.txt keeps out; over-long ones are dropped and counted. */
-export async function sortLinks(job: Pick<JobContext, 'filter' | 'norm' | 'robots'>, maxUrlLength: number, links: string[], depth: number): Promise<SortedLinks> {
+export async function sortLinks(
+  job: Pick<JobContext, 'filter' | 'norm' | 'robots'>,
+  maxUrlLength: number,
+  links: string[],
+  depth: number,
+): Promise<SortedLinks> {
   const follow: NewFrontierUrl[] = [];
   const robotsBlocked: { url: string; urlKey: string }[] = [];
   let sliceStart = performance.now();

@@ -18,7 +18,11 @@ import type { JobKind } from './job-kind.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const paginationSchema = z.object({
-  skip: z.coerce.number({ error: 'skip must be a non-negative integer' }).int('skip must be a non-negative integer').min(0, 'skip must be a non-negative integer').default(0),
+  skip: z.coerce
+    .number({ error: 'skip must be a non-negative integer' })
+    .int('skip must be a non-negative integer')
+    .min(0, 'skip must be a non-negative integer')
+    .default(0),
   limit: z.coerce
     .number({ error: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
     .int(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
@@ -62,6 +66,14 @@ export function jobStatusRoutes(router: Router, deps: GatewayDeps, base: string,
     const page = paginationSchema.safeParse(req.query);
     if (!page.success) throw new HttpError(400, `Invalid pagination: ${page.error.issues[0].message}`, 'BAD_REQUEST');
     const job = await ownJob(deps.db, req.params.id, authOf(res).team.id, kind);
-    res.json(await crawlStatusBody(deps.db, job, page.data, `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2${base}/${job.id}`, deps.config.crawl.retentionHours));
+    res.json(
+      await crawlStatusBody(
+        deps.db,
+        job,
+        page.data,
+        `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2${base}/${job.id}`,
+        deps.config.crawl.retentionHours,
+      ),
+    );
   });
 }

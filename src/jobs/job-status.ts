@@ -38,13 +38,15 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   // receives every document in its final read.
   const withheld = isZeroDataRetention(crawl) && crawl.status === 'scraping';
   // Sizes first, documents second: only the documents that fit the response are ever loaded.
-  const rows = withheld ? [] : await db.crawlPage.findMany({
-    where: { crawlId: crawl.id, success: true },
-    orderBy: { id: 'asc' },
-    skip: page.skip,
-    take: page.limit,
-    select: { id: true, sizeBytes: true, purgedAt: true },
-  });
+  const rows = withheld
+    ? []
+    : await db.crawlPage.findMany({
+        where: { crawlId: crawl.id, success: true },
+        orderBy: { id: 'asc' },
+        skip: page.skip,
+        take: page.limit,
+        select: { id: true, sizeBytes: true, purgedAt: true },
+      });
   const chosen: bigint[] = [];
   let bytes = 0;
   let consumed = 0;
@@ -55,12 +57,15 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
     bytes += row.sizeBytes;
     chosen.push(row.id);
   }
-  const documents = chosen.length === 0 ? [] : await db.crawlPage.findMany({
-    // A concurrent zero-data-retention read may have erased one since: it is not handed out twice.
-    where: { id: { in: chosen }, purgedAt: null },
-    orderBy: { id: 'asc' },
-    select: { id: true, document: true },
-  });
+  const documents =
+    chosen.length === 0
+      ? []
+      : await db.crawlPage.findMany({
+          // A concurrent zero-data-retention read may have erased one since: it is not handed out twice.
+          where: { id: { in: chosen }, purgedAt: null },
+          orderBy: { id: 'asc' },
+          select: { id: true, document: true },
+        });
   const data = documents.map((d) => d.document);
   if (isZeroDataRetention(crawl) && documents.length > 0) {
     await db.crawlPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });

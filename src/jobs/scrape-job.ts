@@ -18,7 +18,13 @@ type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
 
 /** Validates, then commits the scrape's job and starts its workflow; returns its id. */
 export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest): Promise<string> {
-  const options = jobOptions({ url: req.url, scrapeOptions: scrapeRequestOptions(req), zeroDataRetention: req.zeroDataRetention, origin: req.origin, integration: req.integration });
+  const options = jobOptions({
+    url: req.url,
+    scrapeOptions: scrapeRequestOptions(req),
+    zeroDataRetention: req.zeroDataRetention,
+    origin: req.origin,
+    integration: req.integration,
+  });
   checkTeamPermissions(team, options);
   checkSelectors(options.scrapeOptions, '');
   const seeded = seedRow(req.url, deps.config);
@@ -36,7 +42,12 @@ export async function awaitScrape(deps: Deps, id: string, timeoutMs: number): Pr
     // A failed workflow stored no page; scrapeAnswer reports the job's error.
     if (err instanceof WorkflowFailedError) return;
     if (Date.now() >= deadline) {
-      throw new DomainError('timeout', `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`, 'SCRAPE_TIMEOUT', { id });
+      throw new DomainError(
+        'timeout',
+        `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`,
+        'SCRAPE_TIMEOUT',
+        { id },
+      );
     }
     throw err;
   }

@@ -123,7 +123,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     if (!input.planned) {
       upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
       if (settings?.hasWebhook) await startWebhookDeliveries(crawlId, {});
-      else if (input.webhookTaskQueue) await startWebhookDeliveries(crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
+      else if (input.webhookTaskQueue)
+        await startWebhookDeliveries(crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
     }
     let queued = input.planned ? run.parallelBatches * run.batchSize : (await planCrawl(crawlId)).queued;
     setHandler(urlsAddedSignal, (added) => {
@@ -143,7 +144,12 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       // Counted only once scheduled: a launch that failed or was cancelled above has no
       // batch whose end would uncount it, and the cleanup below waits for inFlight === 0.
       inFlight++;
-      scrapeActivity(settings, run.heartbeatTimeoutMs, priorityKey, cancelWaitsForBatches)({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
+      scrapeActivity(
+        settings,
+        run.heartbeatTimeoutMs,
+        priorityKey,
+        cancelWaitsForBatches,
+      )({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;

@@ -15,14 +15,7 @@ import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
 import { imageSizes, type ImageSizes } from './image-sizes.ts';
-import {
-  failedContentType,
-  isDownloadError,
-  isFileContentType,
-  isNetworkError,
-  watchNavigation,
-  type NavigationWatch,
-} from './navigation-failure.ts';
+import { failedContentType, isDownloadError, isFileContentType, isNetworkError, watchNavigation, type NavigationWatch } from './navigation-failure.ts';
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { PageTooLargeError } from './page-size.ts';
 import { pageContext, preparePage } from './page-context.ts';
@@ -108,7 +101,10 @@ export function describeError(error: unknown): string {
   const err = error as { name?: string; message?: string; code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } } };
   // Prisma errors raised through a driver adapter have an empty message.
   const text = err?.message || err?.meta?.driverAdapterError?.cause?.originalMessage || String(error);
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   return line ?? `${err?.name ?? 'Error'}${err?.code ? ` ${err.code}` : ''}`;
 }
 
@@ -131,7 +127,14 @@ function targetOf(ctx: PlaywrightCrawlingContext): ScrapeTarget {
 }
 
 /** After load: waitFor, actions, then the content (HTML first: a screenshot viewport may re-layout the page). */
-async function capture(page: Page, so: ScrapeOptions, screenshot: ScreenshotFormat | undefined, budget: PageBudget, maxPageBytes: number, measureImages: boolean) {
+async function capture(
+  page: Page,
+  so: ScrapeOptions,
+  screenshot: ScreenshotFormat | undefined,
+  budget: PageBudget,
+  maxPageBytes: number,
+  measureImages: boolean,
+) {
   if (so.waitFor > 0) await page.waitForTimeout(Math.min(so.waitFor, budget.remaining()));
   const actions = so.actions?.length ? await runActions(page, so.actions, budget, maxPageBytes) : undefined;
   const rawHtml = await pageHtml(page, budget, maxPageBytes);

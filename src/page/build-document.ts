@@ -105,4 +105,3 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   if (formats.has('screenshot') && input.screenshot !== undefined) content.screenshot = input.screenshot;
   return { document: { ...content, metadata }, discoveredLinks, ...(formats.has('summary') && { markdown }) };
 }
-

@@ -24,11 +24,47 @@ const NEVER_CONTENT = 'script, style, noscript, meta, head, link, template, ifra
 
 // Firecrawl's list of page chrome dropped by onlyMainContent, kept identical so results match.
 const NON_MAIN_CONTENT = [
-  'header', 'footer', 'nav', 'aside', '.header', '.top', '.navbar', '#header', '.footer', '.bottom', '#footer',
-  '.sidebar', '.side', '.aside', '#sidebar', '.modal', '.popup', '#modal', '.overlay', '.ad', '.ads', '.advert',
-  '#ad', '.lang-selector', '.language', '#language-selector', '.social', '.social-media', '.social-links',
-  '#social', '.menu', '.navigation', '#nav', '.breadcrumbs', '#breadcrumbs', '.share', '#share', '.widget',
-  '#widget', '.cookie', '#cookie',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  '.header',
+  '.top',
+  '.navbar',
+  '#header',
+  '.footer',
+  '.bottom',
+  '#footer',
+  '.sidebar',
+  '.side',
+  '.aside',
+  '#sidebar',
+  '.modal',
+  '.popup',
+  '#modal',
+  '.overlay',
+  '.ad',
+  '.ads',
+  '.advert',
+  '#ad',
+  '.lang-selector',
+  '.language',
+  '#language-selector',
+  '.social',
+  '.social-media',
+  '.social-links',
+  '#social',
+  '.menu',
+  '.navigation',
+  '#nav',
+  '.breadcrumbs',
+  '#breadcrumbs',
+  '.share',
+  '#share',
+  '.widget',
+  '#widget',
+  '.cookie',
+  '#cookie',
 ].join(', ');
 
 const MAIN_CONTENT = '#main, main, [role=main]';
@@ -57,7 +93,10 @@ export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): stri
   for (const selector of excludeTags) removeAll(document.querySelectorAll(selector), frame);
   if (opts.onlyMainContent) {
     const chrome = [...document.querySelectorAll(NON_MAIN_CONTENT)];
-    removeAll(chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)), frame);
+    removeAll(
+      chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)),
+      frame,
+    );
   }
 
   for (const image of document.querySelectorAll('img[srcset]')) {

@@ -20,10 +20,7 @@ export class PageBudget {
   async race<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new PageTimeoutError(`The page did not finish within its ${this.totalMs} ms timeout`)),
-        this.#deadline - Date.now(),
-      );
+      timer = setTimeout(() => reject(new PageTimeoutError(`The page did not finish within its ${this.totalMs} ms timeout`)), this.#deadline - Date.now());
     });
     try {
       return await Promise.race([work, expired]);

@@ -2,7 +2,14 @@
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from './scrape-options.ts';
 import type { DocumentFormat, PageDocument } from './build-document.ts';
-import { convertInline, requestedFormats, type HtmlConversion, type HtmlConversionInput, type HtmlConverter, type HtmlOutcome } from './conversion/html-conversion.ts';
+import {
+  convertInline,
+  requestedFormats,
+  type HtmlConversion,
+  type HtmlConversionInput,
+  type HtmlConverter,
+  type HtmlOutcome,
+} from './conversion/html-conversion.ts';
 import { summarizePage } from './summary/page-summary.ts';
 import type { LlmSettings } from '../platform/llm/chat-completion.ts';
 import type { PageLoad } from './page-load.ts';
@@ -45,7 +52,13 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
   const formats = requestedFormats(so);
   let converted: HtmlConversion;
   if (load.pdf) {
-    converted = { built: { document: pdfDocument(load as PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, new Set(formats), extras.sourceURL), discoveredLinks: [], markdown: load.pdf.markdown } };
+    converted = {
+      built: {
+        document: pdfDocument(load as PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, new Set(formats), extras.sourceURL),
+        discoveredLinks: [],
+        markdown: load.pdf.markdown,
+      },
+    };
   } else {
     const { screenshot, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;

@@ -122,17 +122,7 @@ export const MAX_ACTIONS = 50;
 export const MAX_TOTAL_ACTION_WAIT_MS = 60_000;
 export const TOTAL_WAIT_MESSAGE = 'Total wait time of actions exceeds 60 seconds';
 
-export const ACTION_TYPES = [
-  'wait',
-  'click',
-  'write',
-  'press',
-  'scroll',
-  'screenshot',
-  'scrape',
-  'executeJavascript',
-  'pdf',
-] as const;
+export const ACTION_TYPES = ['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf'] as const;
 
 const PDF_PAPER_FORMATS = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] as const;
 
@@ -185,9 +175,7 @@ const actionSchema = z.discriminatedUnion(
       if ((iss.code as string) === 'invalid_type') return 'Invalid action: expected an object with a "type" field';
       if (iss.code === 'invalid_union') {
         const type = isRecord(iss.input) ? iss.input.type : undefined;
-        return type === undefined
-          ? 'Invalid action: missing "type"'
-          : `Action type "${String(type)}" is not supported`;
+        return type === undefined ? 'Invalid action: missing "type"' : `Action type "${String(type)}" is not supported`;
       }
       return undefined;
     },

@@ -60,7 +60,8 @@ function oneOf<T extends string>(name: string, values: readonly T[], fallback: T
 function searxngUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const url = URL.parse(value);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`SEARXNG_URL must be an http(s) URL of a SearXNG instance, got "${value}"`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(`SEARXNG_URL must be an http(s) URL of a SearXNG instance, got "${value}"`);
   return value;
 }
 

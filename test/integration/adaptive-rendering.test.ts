@@ -13,11 +13,21 @@ const TEXT = 'Static pages carry their words in the HTML itself, so no browser i
 
 function site(): Record<string, FixtureResource> {
   return {
-    '/': page('Home', `<main><h1>Home</h1><p>${TEXT.repeat(3)}</p><a href="/about">About</a> <a href="/docs/guide?x=1">Guide</a> <a href="/js">JS</a> <a href="/app">App</a></main><script src="/analytics.js"></script>`, '<meta name="description" content="The home page">'),
+    '/': page(
+      'Home',
+      `<main><h1>Home</h1><p>${TEXT.repeat(3)}</p><a href="/about">About</a> <a href="/docs/guide?x=1">Guide</a> <a href="/js">JS</a> <a href="/app">App</a></main><script src="/analytics.js"></script>`,
+      '<meta name="description" content="The home page">',
+    ),
     '/about': page('About us', `<main><h2>Who</h2><ul><li>One</li><li>Two</li></ul><p>${TEXT.repeat(2)}</p><a href="/">home</a></main>`),
-    '/docs/guide': page('Guide', `<article><h1>Guide</h1><p>${TEXT.repeat(4)}</p><pre><code>npm start</code></pre><table><tr><th>a</th></tr><tr><td>1</td></tr></table></article>`),
+    '/docs/guide': page(
+      'Guide',
+      `<article><h1>Guide</h1><p>${TEXT.repeat(4)}</p><pre><code>npm start</code></pre><table><tr><th>a</th></tr><tr><td>1</td></tr></table></article>`,
+    ),
     // Content a script adds: only a browser has it.
-    '/js': page('Scripted', `<main><p>${TEXT.repeat(3)}</p><div id="late"></div></main><script>document.getElementById('late').textContent = 'Written by JavaScript at load.';</script>`),
+    '/js': page(
+      'Scripted',
+      `<main><p>${TEXT.repeat(3)}</p><div id="late"></div></main><script>document.getElementById('late').textContent = 'Written by JavaScript at load.';</script>`,
+    ),
     // An app shell: nothing without the script.
     '/app': page('App', '<div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Rendered app</h1><p>The app drew this.</p>";</script>'),
     '/analytics.js': { headers: { 'content-type': 'text/javascript' }, body: 'window.seen = true;' },
@@ -49,7 +59,9 @@ afterAll(async () => {
 type Doc = { markdown: string; links: string[]; metadata: Record<string, unknown> & { sourceURL: string } };
 
 async function crawl(h: Harness, s: FixtureSite): Promise<Map<string, Doc>> {
-  const started = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${s.url}/`, sitemap: 'skip', scrapeOptions: { formats: ['markdown', 'links'], maxAge: 0 } } })).json();
+  const started = await (
+    await h.api('/v2/crawl', { method: 'POST', json: { url: `${s.url}/`, sitemap: 'skip', scrapeOptions: { formats: ['markdown', 'links'], maxAge: 0 } } })
+  ).json();
   const status = await waitForCrawl(h, started.id);
   expect(status.status).toBe('completed');
   return new Map((status.data as Doc[]).map((d) => [new URL(d.metadata.sourceURL).pathname, d]));
@@ -128,7 +140,7 @@ describe('CRAWL_RENDERING=http', () => {
     expect(body.error).toBe('The request asks for a screenshot, which needs a browser, and this deployment renders pages without one (CRAWL_RENDERING=http)');
   });
 
-  it('fails a page whose fetch the address guard refuses, with the guard\'s reason', async () => {
+  it("fails a page whose fetch the address guard refuses, with the guard's reason", async () => {
     const network = createCrawlNetwork({ ...httpOnly.config, crawl: { ...httpOnly.config.crawl, allowPrivateAddresses: false } });
     try {
       const before = httpSite.hits.get('/about') ?? 0;

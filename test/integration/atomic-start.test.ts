@@ -34,13 +34,18 @@ const crawlRow = (h: Harness, id: string) => h.db.crawl.findUniqueOrThrow({ wher
 
 /** Every run of the crawl's workflow id, once visibility shows one as finished. */
 async function finishedRuns(h: Harness, id: string) {
-  return waitFor(`a finished run of ${crawlWorkflowId(id)} in visibility`, async () => {
-    const runs: { runId: string; status: string }[] = [];
-    for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
-      runs.push({ runId: wf.runId, status: wf.status.name });
-    }
-    return runs.some((r) => r.status !== 'RUNNING') ? runs : undefined;
-  }, 60_000, 500);
+  return waitFor(
+    `a finished run of ${crawlWorkflowId(id)} in visibility`,
+    async () => {
+      const runs: { runId: string; status: string }[] = [];
+      for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
+        runs.push({ runId: wf.runId, status: wf.status.name });
+      }
+      return runs.some((r) => r.status !== 'RUNNING') ? runs : undefined;
+    },
+    60_000,
+    500,
+  );
 }
 
 /** The only run of the crawl's workflow, completed. */
@@ -77,7 +82,10 @@ async function postThroughStalledGateway(h: Harness, held: HoldDirections, body:
     headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(opts.answerWithinMs ?? 150_000),
-  }).then((res) => res.json() as Promise<Record<string, unknown>>, (err: Error) => err);
+  }).then(
+    (res) => res.json() as Promise<Record<string, unknown>>,
+    (err: Error) => err,
+  );
   const row = await waitFor('the crawl row', () => h.db.crawl.findFirst({ where: { teamId: h.teamId } }).then((r) => r ?? undefined), 30_000, 20);
   return { id: row.id, proxy, gateway, answer };
 }
@@ -100,81 +108,121 @@ const SPAWNING_TIMEOUT_MS = 300_000;
 const heldRequest = { toServer: true, toClient: true };
 const requestSent = async (proxy: TcpProxy) => proxy.heldBytes().toServer > 0;
 
-it('starts the crawl of a gateway killed before its workflow start reached Temporal, once', async () => {
-  const { h, site } = await setup();
-  const { id, answer } = await killGatewayMidStart(h, heldRequest, { url: `${site.url}/`, limit: 100 }, requestSent);
-  expect(answer).toBeInstanceOf(Error);
-  expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
-  await expect(describeWorkflow(h, id)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+it(
+  'starts the crawl of a gateway killed before its workflow start reached Temporal, once',
+  async () => {
+    const { h, site } = await setup();
+    const { id, answer } = await killGatewayMidStart(h, heldRequest, { url: `${site.url}/`, limit: 100 }, requestSent);
+    expect(answer).toBeInstanceOf(Error);
+    expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
+    await expect(describeWorkflow(h, id)).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
-  // The API shows a committed crawl as running, whether or not its workflow exists yet.
-  const status = await (await h.api(`/v2/crawl/${id}`)).json();
-  expect(status).toMatchObject({ success: true, status: 'scraping', completed: 0, total: 0, data: [], next: expect.stringContaining(`/v2/crawl/${id}?skip=0`) });
-  const active = await (await h.api('/v2/crawl/active')).json();
-  expect(active.crawls.map((c: { id: string }) => c.id)).toEqual([id]);
+    // The API shows a committed crawl as running, whether or not its workflow exists yet.
+    const status = await (await h.api(`/v2/crawl/${id}`)).json();
+    expect(status).toMatchObject({
+      success: true,
+      status: 'scraping',
+      completed: 0,
+      total: 0,
+      data: [],
+      next: expect.stringContaining(`/v2/crawl/${id}?skip=0`),
+    });
+    const active = await (await h.api('/v2/crawl/active')).json();
+    expect(active.crawls.map((c: { id: string }) => c.id)).toEqual([id]);
 
-  await h.startWorker({ services: true });
-  await expectCrawledOnce(h, site, id);
-  expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
-}, SPAWNING_TIMEOUT_MS);
+    await h.startWorker({ services: true });
+    await expectCrawledOnce(h, site, id);
+    expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
+  },
+  SPAWNING_TIMEOUT_MS,
+);
 
-it('keeps the workflow a killed gateway started without hearing back, and only marks the row', async () => {
-  const { h, site } = await setup();
-  const { id, answer } = await killGatewayMidStart(h, { toServer: false, toClient: true }, { url: `${site.url}/`, limit: 100 }, async (proxy, crawlId) => {
-    if (proxy.heldBytes().toClient === 0) return false;
-    return describeWorkflow(h, crawlId).then(() => true, () => false);
-  });
-  expect(answer).toBeInstanceOf(Error);
-  expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
-  const { runId } = await describeWorkflow(h, id);
+it(
+  'keeps the workflow a killed gateway started without hearing back, and only marks the row',
+  async () => {
+    const { h, site } = await setup();
+    const { id, answer } = await killGatewayMidStart(h, { toServer: false, toClient: true }, { url: `${site.url}/`, limit: 100 }, async (proxy, crawlId) => {
+      if (proxy.heldBytes().toClient === 0) return false;
+      return describeWorkflow(h, crawlId).then(
+        () => true,
+        () => false,
+      );
+    });
+    expect(answer).toBeInstanceOf(Error);
+    expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
+    const { runId } = await describeWorkflow(h, id);
 
-  await h.spawnWorker();
-  expect(await expectCrawledOnce(h, site, id)).toBe(runId);
-  await waitFor('the reconciler to mark the row', async () => (await crawlRow(h, id)).workflowStartedAt !== null, 120_000);
-}, SPAWNING_TIMEOUT_MS);
+    await h.spawnWorker();
+    expect(await expectCrawledOnce(h, site, id)).toBe(runId);
+    await waitFor('the reconciler to mark the row', async () => (await crawlRow(h, id)).workflowStartedAt !== null, 120_000);
+  },
+  SPAWNING_TIMEOUT_MS,
+);
 
-it('answers a start Temporal does not confirm with success, and the reconciler runs the crawl once', async () => {
-  const { h, site } = await setup();
-  // Bounded by CRAWL_START_TIMEOUT_MS (default 5 s) plus the gateway's own work; without the bound it took minutes.
-  const answerWithinMs = h.config.crawl.startTimeoutMs + 15_000;
-  const { id, answer } = await postThroughStalledGateway(h, heldRequest, { url: `${site.url}/`, limit: 100 }, { answerWithinMs });
-  const answered = await answer;
-  expect(answered).toMatchObject({ success: true, id });
-  expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
+it(
+  'answers a start Temporal does not confirm with success, and the reconciler runs the crawl once',
+  async () => {
+    const { h, site } = await setup();
+    // Bounded by CRAWL_START_TIMEOUT_MS (default 5 s) plus the gateway's own work; without the bound it took minutes.
+    const answerWithinMs = h.config.crawl.startTimeoutMs + 15_000;
+    const { id, answer } = await postThroughStalledGateway(h, heldRequest, { url: `${site.url}/`, limit: 100 }, { answerWithinMs });
+    const answered = await answer;
+    expect(answered).toMatchObject({ success: true, id });
+    expect(await crawlRow(h, id)).toMatchObject({ status: 'scraping', workflowStartedAt: null });
 
-  await h.startWorker({ services: true });
-  await expectCrawledOnce(h, site, id);
-  expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
-}, SPAWNING_TIMEOUT_MS);
+    await h.startWorker({ services: true });
+    await expectCrawledOnce(h, site, id);
+    expect((await crawlRow(h, id)).workflowStartedAt).toBeInstanceOf(Date);
+  },
+  SPAWNING_TIMEOUT_MS,
+);
 
-it('ends a crawl cancelled before its workflow started without fetching anything, and reports the end', async () => {
-  const { h, site } = await setup();
-  const receiver = await startWebhookReceiver();
-  cleanups.push(() => receiver.close());
-  const { id } = await killGatewayMidStart(h, heldRequest, { url: `${site.url}/`, limit: 100, webhook: receiver.url }, requestSent);
-  expect(await (await h.api(`/v2/crawl/${id}`, { method: 'DELETE' })).json()).toEqual({ success: true, status: 'cancelled' });
-  expect((await (await h.api(`/v2/crawl/${id}`)).json()).status).toBe('cancelled');
-  expect((await (await h.api('/v2/crawl/active')).json()).crawls).toEqual([]);
+it(
+  'ends a crawl cancelled before its workflow started without fetching anything, and reports the end',
+  async () => {
+    const { h, site } = await setup();
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.close());
+    const { id } = await killGatewayMidStart(h, heldRequest, { url: `${site.url}/`, limit: 100, webhook: receiver.url }, requestSent);
+    expect(await (await h.api(`/v2/crawl/${id}`, { method: 'DELETE' })).json()).toEqual({ success: true, status: 'cancelled' });
+    expect((await (await h.api(`/v2/crawl/${id}`)).json()).status).toBe('cancelled');
+    expect((await (await h.api('/v2/crawl/active')).json()).crawls).toEqual([]);
 
-  await h.startWorker({ services: true });
-  await expectOneRun(h, id);
-  const row = await crawlRow(h, id);
-  expect(row).toMatchObject({ status: 'cancelled', workflowStartedAt: expect.any(Date), expiresAt: expect.any(Date) });
-  expect(site.hits.size).toBe(0);
-  const events = await waitFor('both events delivered', async () => {
-    const got = receiver.acknowledged().map((d) => ({ type: d.payload.type, data: d.payload.data }));
-    return got.length >= 2 ? got.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
-  }, 60_000);
-  expect(events).toEqual([
-    { type: 'crawl.completed', data: [{ status: 'cancelled', completed: 0 }] },
-    { type: 'crawl.started', data: [] },
-  ]);
-}, SPAWNING_TIMEOUT_MS);
+    await h.startWorker({ services: true });
+    await expectOneRun(h, id);
+    const row = await crawlRow(h, id);
+    expect(row).toMatchObject({ status: 'cancelled', workflowStartedAt: expect.any(Date), expiresAt: expect.any(Date) });
+    expect(site.hits.size).toBe(0);
+    const events = await waitFor(
+      'both events delivered',
+      async () => {
+        const got = receiver.acknowledged().map((d) => ({ type: d.payload.type, data: d.payload.data }));
+        return got.length >= 2 ? got.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
+      },
+      60_000,
+    );
+    expect(events).toEqual([
+      { type: 'crawl.completed', data: [{ status: 'cancelled', completed: 0 }] },
+      { type: 'crawl.started', data: [] },
+    ]);
+  },
+  SPAWNING_TIMEOUT_MS,
+);
 
 it('starts a workflow once however often and whenever its start is repeated', async () => {
   const { h, site } = await setup();
   const request = crawlRequestSchema.parse({ url: `${site.url}/`, limit: 100 });
-  const crawl = await h.db.crawl.create({ data: { id: uuidv7(), teamId: h.teamId, apiKeyId: null, url: request.url, options: request as object, status: 'scraping', taskQueue: h.config.temporal.taskQueue } });
+  const crawl = await h.db.crawl.create({
+    data: {
+      id: uuidv7(),
+      teamId: h.teamId,
+      apiKeyId: null,
+      url: request.url,
+      options: request as object,
+      status: 'scraping',
+      taskQueue: h.config.temporal.taskQueue,
+    },
+  });
   const start = () => startCrawlWorkflow(h, { id: crawl.id, teamId: h.teamId, url: request.url, limit: request.limit });
 
   // The gateway and a reconciler at the same time.

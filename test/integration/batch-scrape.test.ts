@@ -92,13 +92,19 @@ describe('batch scrape', () => {
     expect(await h.db.crawl.count({ where: { teamId: h.teamId, idempotencyKey: key } })).toBe(1);
     // Keys are per team.
     const other = await h.newTeam();
-    const theirs = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/4`] }, headers: { 'x-idempotency-key': key }, key: other.apiKey })).json();
+    const theirs = await (
+      await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/4`] }, headers: { 'x-idempotency-key': key }, key: other.apiKey })
+    ).json();
     expect(theirs.id).not.toBe(first.id);
   });
 
   it('adds URLs to a running batch with appendToId, and refuses to extend an ended one', async () => {
-    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [0, 1, 2, 3].map((i) => `${site.url}/slow/${i}`), maxConcurrency: 1 } })).json();
-    const appended = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [4, 5, 0].map((i) => `${site.url}/slow/${i}`), appendToId: id } })).json();
+    const { id } = await (
+      await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [0, 1, 2, 3].map((i) => `${site.url}/slow/${i}`), maxConcurrency: 1 } })
+    ).json();
+    const appended = await (
+      await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [4, 5, 0].map((i) => `${site.url}/slow/${i}`), appendToId: id } })
+    ).json();
     expect(appended).toMatchObject({ success: true, id });
     const status = await waitForBatch(id);
     expect(status.completed).toBe(6);
@@ -111,7 +117,9 @@ describe('batch scrape', () => {
   });
 
   it('cancels a running batch', async () => {
-    const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [6, 7, 8, 9, 10, 11].map((i) => `${site.url}/slow/${i}`), maxConcurrency: 1 } })).json();
+    const { id } = await (
+      await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [6, 7, 8, 9, 10, 11].map((i) => `${site.url}/slow/${i}`), maxConcurrency: 1 } })
+    ).json();
     const cancel = await h.api(`/v2/batch/scrape/${id}`, { method: 'DELETE' });
     expect(await cancel.json()).toEqual({ success: true, status: 'cancelled' });
     const status = await waitForBatch(id);
@@ -123,7 +131,9 @@ describe('batch scrape', () => {
     const strict = await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/`, 'not a url'] } });
     expect(strict.status).toBe(400);
     expect((await strict.json()).details[0].path).toEqual(['urls', 1]);
-    const lenient = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/5`, 'not a url'], ignoreInvalidURLs: true } })).json();
+    const lenient = await (
+      await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/5`, 'not a url'], ignoreInvalidURLs: true } })
+    ).json();
     expect(lenient).toMatchObject({ success: true, invalidURLs: ['not a url'] });
     const none = await h.api('/v2/batch/scrape', { method: 'POST', json: { urls: ['nope'], ignoreInvalidURLs: true } });
     expect(none.status).toBe(400);

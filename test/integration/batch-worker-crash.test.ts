@@ -12,9 +12,12 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   h = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
-  site = await startFixtureSite(Object.fromEntries(Array.from({ length: URLS }, (_, i) => [`/u/${i}`, page(`URL ${i}`, `<p>Body of ${i}</p><a href="/elsewhere">not followed</a>`)])), {
-    delayMs: () => 100,
-  });
+  site = await startFixtureSite(
+    Object.fromEntries(Array.from({ length: URLS }, (_, i) => [`/u/${i}`, page(`URL ${i}`, `<p>Body of ${i}</p><a href="/elsewhere">not followed</a>`)])),
+    {
+      delayMs: () => 100,
+    },
+  );
   receiver = await startWebhookReceiver();
 });
 

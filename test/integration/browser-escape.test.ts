@@ -131,7 +131,11 @@ interface ProcessInfo {
 
 function parentOf(pid: string): number | undefined {
   try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+    return Number(
+      readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ')[1],
+    );
   } catch {
     return undefined;
   }
@@ -218,7 +222,11 @@ describe('a hostile page in the scraper', () => {
     const uid = process.getuid!();
     for (const p of processes) {
       const uids = statusField(p, 'Uid')!.split(/\s+/).map(Number);
-      if (uid === 0) expect(uids.every((u) => u !== 0), `uids of ${p.pid}: ${uids}`).toBe(true);
+      if (uid === 0)
+        expect(
+          uids.every((u) => u !== 0),
+          `uids of ${p.pid}: ${uids}`,
+        ).toBe(true);
       else expect(uids.every((u) => u === uid)).toBe(true);
     }
     if (uid === 0) expect(browser.user).toBeDefined();

@@ -29,10 +29,7 @@ const PAGES: Record<string, string> = {
   '/echo': html('Echo', '<h1>Echo</h1>', '<meta name="viewport" content="width=device-width, initial-scale=1">'),
   '/late': html('Late', '<p id="late">early</p><script>setTimeout(() => { document.getElementById("late").textContent = "late content"; }, 150);</script>'),
   '/plain': html('Plain', '<p>Nothing to click here.</p>'),
-  '/ads': html(
-    'Ads',
-    '<p>Article</p><script src="http://ads.doubleclick.net/ad.js"></script><img src="http://pixel.adsrvr.org:8080/px.gif">',
-  ),
+  '/ads': html('Ads', '<p>Article</p><script src="http://ads.doubleclick.net/ad.js"></script><img src="http://pixel.adsrvr.org:8080/px.gif">'),
   '/actions': html(
     'Actions',
     `<button id="reveal" onclick="document.getElementById('secret').hidden = false">Reveal</button>
@@ -93,11 +90,7 @@ interface Outcome {
   downloads: Map<string, { contentType?: string }>;
 }
 
-async function scrape(
-  paths: string[],
-  options: ScrapeOptionsInput,
-  extra: Partial<BrowserScrapeOptions> = {},
-): Promise<Outcome> {
+async function scrape(paths: string[], options: ScrapeOptionsInput, extra: Partial<BrowserScrapeOptions> = {}): Promise<Outcome> {
   const outcome: Outcome = { pages: new Map(), failures: new Map(), downloads: new Map() };
   const targets = paths.map((p) => ({ url: p.startsWith('http') ? p : `${base}${p}`, key: p }));
   await scrapeWithBrowser(targets, {
@@ -169,27 +162,31 @@ describe('scrapeWithBrowser', () => {
     };
     discover();
     const pages = new Map<string, FetchedPage>();
-    const { failures } = await scrape([], {}, {
-      concurrency: 2,
-      moreTargets: async (room) => {
-        if (overlapping > 0) throw new Error('moreTargets called twice at once');
-        overlapping++;
-        try {
-          rooms.push(room);
-          await new Promise((r) => setTimeout(r, 5));
-          const next = known.slice(handed, handed + room).map((p) => ({ url: `${base}${p}`, key: p }));
-          handed += next.length;
-          return { targets: next, exhausted: next.length === 0 && handled === known.length && levels.length === 0 };
-        } finally {
-          overlapping--;
-        }
+    const { failures } = await scrape(
+      [],
+      {},
+      {
+        concurrency: 2,
+        moreTargets: async (room) => {
+          if (overlapping > 0) throw new Error('moreTargets called twice at once');
+          overlapping++;
+          try {
+            rooms.push(room);
+            await new Promise((r) => setTimeout(r, 5));
+            const next = known.slice(handed, handed + room).map((p) => ({ url: `${base}${p}`, key: p }));
+            handed += next.length;
+            return { targets: next, exhausted: next.length === 0 && handled === known.length && levels.length === 0 };
+          } finally {
+            overlapping--;
+          }
+        },
+        onPage: async (page) => {
+          pages.set(page.target.key, page);
+          handled++;
+          discover();
+        },
       },
-      onPage: async (page) => {
-        pages.set(page.target.key, page);
-        handled++;
-        discover();
-      },
-    });
+    );
     expect(failures).toEqual(new Map());
     expect([...pages.keys()].sort()).toEqual(['/actions', '/ads', '/echo', '/late', '/missing', '/plain']);
     expect(Math.max(...rooms)).toBeLessThanOrEqual(4);
@@ -267,24 +264,32 @@ describe('scrapeWithBrowser', () => {
     expect(actions?.scrapes[0]?.html).toContain('Lazy content');
     expect(actions?.scrapes[0]?.html).toMatch(/<p id="secret">Secret revealed<\/p>/);
     expect(actions?.pdfs).toHaveLength(1);
-    expect(Buffer.from(actions?.pdfs[0]?.split(',')[1] ?? '', 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(actions?.pdfs[0]?.split(',')[1] ?? '', 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('blocks ad hosts, proxies loopback traffic and explains refused connections', async () => {
     const explained: string[] = [];
     const slots = { acquired: [] as string[], released: [] as string[] };
     const proxied = { proxyServer: base };
-    const blocked = await scrape(['/ads', 'https://refused.test/'], { blockAds: true }, {
-      ...proxied,
-      acquireSlot: async (target) => {
-        slots.acquired.push(target.key);
-        return { waitedMs: 0, release: async () => void slots.released.push(target.key) };
+    const blocked = await scrape(
+      ['/ads', 'https://refused.test/'],
+      { blockAds: true },
+      {
+        ...proxied,
+        acquireSlot: async (target) => {
+          slots.acquired.push(target.key);
+          return { waitedMs: 0, release: async () => void slots.released.push(target.key) };
+        },
+        explainFailure: (url) => {
+          explained.push(url);
+          return url.includes('refused.test') ? 'refused.test is not allowed by the egress policy' : undefined;
+        },
       },
-      explainFailure: (url) => {
-        explained.push(url);
-        return url.includes('refused.test') ? 'refused.test is not allowed by the egress policy' : undefined;
-      },
-    });
+    );
 
     // The page itself came through the proxy (absolute-form request line), loopback or not.
     expect(seen.some((s) => s.url === `${base}/ads`)).toBe(true);
@@ -299,31 +304,35 @@ describe('scrapeWithBrowser', () => {
 
     // Without blockAds the same page does request the ad script: the check above is not vacuous.
     const open = await scrape(['/ads'], { blockAds: false }, proxied);
-    expect(seen.map((s) => s.url).filter((url) => /doubleclick|adsrvr/.test(url)).sort()).toEqual([
-      'http://ads.doubleclick.net/ad.js',
-      'http://pixel.adsrvr.org:8080/px.gif',
-    ]);
+    expect(
+      seen
+        .map((s) => s.url)
+        .filter((url) => /doubleclick|adsrvr/.test(url))
+        .sort(),
+    ).toEqual(['http://ads.doubleclick.net/ad.js', 'http://pixel.adsrvr.org:8080/px.gif']);
     expect(open.pages.get('/ads')?.rawHtml).toContain('<title>ad ran</title>');
   });
 
   it('stops a page at its timeout, and a batch at abort even while it waits for a slot', async () => {
     // Long enough for the page itself to load on a busy machine: it is the action that must use the time up.
     const slow = await scrape(['/plain'], { timeout: 5000, actions: [{ type: 'executeJavascript', script: 'new Promise(() => {})' }] });
-    expect(slow.failures).toEqual(
-      new Map([['/plain', 'Action 0 (executeJavascript) failed: The page did not finish within its 5000 ms timeout']]),
-    );
+    expect(slow.failures).toEqual(new Map([['/plain', 'Action 0 (executeJavascript) failed: The page did not finish within its 5000 ms timeout']]));
 
     const abort = new AbortController();
     const waits: AbortSignal[] = [];
     const started = Date.now();
-    await scrape(['/echo', '/plain'], {}, {
-      signal: abort.signal,
-      acquireSlot: (_target, signal) => {
-        waits.push(signal);
-        if (waits.length === 2) abort.abort();
-        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('wait aborted')), { once: true }));
+    await scrape(
+      ['/echo', '/plain'],
+      {},
+      {
+        signal: abort.signal,
+        acquireSlot: (_target, signal) => {
+          waits.push(signal);
+          if (waits.length === 2) abort.abort();
+          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('wait aborted')), { once: true }));
+        },
       },
-    });
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(waits).toHaveLength(2);
     expect(waits.every((s) => s.aborted)).toBe(true);
@@ -335,22 +344,26 @@ describe('scrapeWithBrowser', () => {
     const asked = new Map<string, number>();
     let retryWaiting!: () => void;
     const waitingForRetry = new Promise<void>((resolve) => (retryWaiting = resolve));
-    const run = scrape(['/echo', '/plain'], {}, {
-      acquireSlot: (target, signal) => {
-        const n = (asked.get(target.key) ?? 0) + 1;
-        asked.set(target.key, n);
-        if (target.key === '/echo') return Promise.resolve({ waitedMs: 0, release: async () => undefined });
-        // /plain: the first attempt fails, so the batch stops during its last attempt.
-        if (n === 1) return Promise.reject(new Error('slot table busy'));
-        retryWaiting();
-        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('wait aborted')), { once: true }));
+    const run = scrape(
+      ['/echo', '/plain'],
+      {},
+      {
+        acquireSlot: (target, signal) => {
+          const n = (asked.get(target.key) ?? 0) + 1;
+          asked.set(target.key, n);
+          if (target.key === '/echo') return Promise.resolve({ waitedMs: 0, release: async () => undefined });
+          // /plain: the first attempt fails, so the batch stops during its last attempt.
+          if (n === 1) return Promise.reject(new Error('slot table busy'));
+          retryWaiting();
+          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('wait aborted')), { once: true }));
+        },
+        onPage: async () => {
+          await waitingForRetry;
+          throw new Error('database unavailable');
+        },
+        onFailure: async (target, error) => void failures.set(target.key, error),
       },
-      onPage: async () => {
-        await waitingForRetry;
-        throw new Error('database unavailable');
-      },
-      onFailure: async (target, error) => void failures.set(target.key, error),
-    });
+    );
     await expect(run).rejects.toThrow('storing a page failed: database unavailable');
     // Pages torn down by the stop must not write anything, even late.
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -24,7 +24,10 @@ const exited = (child: { once(e: 'exit', f: () => void): void; exitCode: number 
 
 function browsersOf(hostId: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', `browser-host-${hostId}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execFileSync('pgrep', ['-f', `browser-host-${hostId}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return [];
   }

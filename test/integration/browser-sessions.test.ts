@@ -85,7 +85,12 @@ describe('a session', () => {
 
     // Closing the client left the session alive: reconnect and find the same tab.
     const again = await chromium.connectOverCDP(s.cdpUrl);
-    expect(again.contexts()[0].pages().map((p) => p.url())).toContain(`${site.url}/`);
+    expect(
+      again
+        .contexts()[0]
+        .pages()
+        .map((p) => p.url()),
+    ).toContain(`${site.url}/`);
     await again.close();
 
     // agent-browser --cdp, as a user runs it on their own machine against our cdpUrl.
@@ -96,13 +101,23 @@ describe('a session', () => {
     expect(await Promise.all(puppetPages.map((p) => p.title()))).toContain('Session home');
     await puppet.disconnect();
 
-    const exec = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/second`) + '); await page.title()' } });
+    const exec = await h.api(`/v2/browser/${s.id}/execute`, {
+      method: 'POST',
+      json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/second`) + '); await page.title()' },
+    });
     expect(exec.status).toBe(200);
     expect(await exec.json()).toMatchObject({ success: true, result: 'Second page', exitCode: 0, killed: false, error: null });
 
     const list = await (await h.api('/v2/browser?status=active')).json();
     const listed = list.sessions.find((x: { id: string }) => x.id === s.id);
-    expect(listed).toMatchObject({ status: 'active', cdpUrl: s.cdpUrl, liveViewUrl: s.liveViewUrl, streamWebView: true, createdAt: expect.any(String), lastActivity: expect.any(String) });
+    expect(listed).toMatchObject({
+      status: 'active',
+      cdpUrl: s.cdpUrl,
+      liveViewUrl: s.liveViewUrl,
+      streamWebView: true,
+      createdAt: expect.any(String),
+      lastActivity: expect.any(String),
+    });
     expect((await (await h.api(`/v2/browser/${s.id}`)).json()).status).toBe('active');
 
     const del = await h.api(`/v2/browser/${s.id}`, { method: 'DELETE' });
@@ -155,7 +170,15 @@ describe('a session', () => {
     }
     expect((await (await h.api('/v2/browser', { key: other.apiKey })).json()).sessions).toEqual([]);
 
-    for (const body of [{ ttl: 29 }, { ttl: 3601 }, { activityTtl: 9 }, { ttl: 'x' }, { profile: { name: '' } }, { profile: { name: 'x'.repeat(129) } }, { streamWebView: 'yes' }]) {
+    for (const body of [
+      { ttl: 29 },
+      { ttl: 3601 },
+      { activityTtl: 9 },
+      { ttl: 'x' },
+      { profile: { name: '' } },
+      { profile: { name: 'x'.repeat(129) } },
+      { streamWebView: 'yes' },
+    ]) {
       const res = await createSession(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -167,14 +190,18 @@ describe('a session', () => {
     expect((await h.api(`/v2/interact/${s.id}`, { method: 'DELETE' })).status).toBe(200);
   }, 120_000);
 
-  it.runIf(process.getuid?.() === 0)('runs each session browser as a uid of its own when the host is root', async () => {
-    const [a, b] = await Promise.all([createSession({ ttl: 60 }), createSession({ ttl: 60 })]);
-    const uidOf = (id: string) => statSync(`/proc/${host.browserOf(id)!.pid}`).uid;
-    const [ua, ub] = [uidOf(a.body.id), uidOf(b.body.id)];
-    expect(ua).not.toBe(ub);
-    for (const uid of [ua, ub]) expect(uid).toBeGreaterThanOrEqual(h.config.browserSessions.chromiumUidBase);
-    await Promise.all([a, b].map((s) => h.api(`/v2/browser/${s.body.id}`, { method: 'DELETE' })));
-  }, 60_000);
+  it.runIf(process.getuid?.() === 0)(
+    'runs each session browser as a uid of its own when the host is root',
+    async () => {
+      const [a, b] = await Promise.all([createSession({ ttl: 60 }), createSession({ ttl: 60 })]);
+      const uidOf = (id: string) => statSync(`/proc/${host.browserOf(id)!.pid}`).uid;
+      const [ua, ub] = [uidOf(a.body.id), uidOf(b.body.id)];
+      expect(ua).not.toBe(ub);
+      for (const uid of [ua, ub]) expect(uid).toBeGreaterThanOrEqual(h.config.browserSessions.chromiumUidBase);
+      await Promise.all([a, b].map((s) => h.api(`/v2/browser/${s.body.id}`, { method: 'DELETE' })));
+    },
+    60_000,
+  );
 
   it('continues as new when its history grows, and stays the same session', async () => {
     const s = (await createSession({ ttl: 600, activityTtl: 600 })).body;
@@ -197,7 +224,9 @@ describe('a session', () => {
     expect(first.status).toBe(200);
     const second = await createSession({ ttl: 60 }, small.apiKey);
     expect(second.status).toBe(429);
-    expect(second.body.error).toMatch(/^You have reached the maximum number of concurrent jobs \(1\)\. Please wait for existing jobs to complete or destroy browser sessions before creating new ones\./);
+    expect(second.body.error).toMatch(
+      /^You have reached the maximum number of concurrent jobs \(1\)\. Please wait for existing jobs to complete or destroy browser sessions before creating new ones\./,
+    );
     await h.api(`/v2/browser/${first.body.id}`, { method: 'DELETE', key: small.apiKey });
 
     const poor = await h.newTeam({ credits: 50 });

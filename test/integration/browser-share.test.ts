@@ -46,7 +46,8 @@ const waiting = async (w: BrowserWork) => {
   await db.browserDemand.update({ where: { holder: w.holder }, data: { requestedAt: new Date(Date.now() - 5_000) } });
   return w;
 };
-const ask = (w: BrowserWork, opts: { sliceUsed?: boolean; idle?: boolean } = {}) => shouldYield(db, { ...w, sliceUsed: opts.sliceUsed ?? false, idle: opts.idle ?? false });
+const ask = (w: BrowserWork, opts: { sliceUsed?: boolean; idle?: boolean } = {}) =>
+  shouldYield(db, { ...w, sliceUsed: opts.sliceUsed ?? false, idle: opts.idle ?? false });
 
 it('gives a browser at once to a team with two fewer, after the time slice to a team with one fewer, never to one with as many', async () => {
   const a1 = await running(work(teamA, 'crawl-a'));

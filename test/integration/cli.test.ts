@@ -41,7 +41,9 @@ describe('admin CLI', () => {
     expect(await h.db.apiKey.count({ where: { teamId: team.id, keyHash: key } })).toBe(0);
     expect((await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { key })).status).toBe(404);
 
-    expect((await cli('team', 'flags', name, '--enable', 'ignoreRobotsTxt', '--disable', 'zeroDataRetention')).stdout).toMatch(/ignoreRobotsTxt=true .*zeroDataRetention=false/);
+    expect((await cli('team', 'flags', name, '--enable', 'ignoreRobotsTxt', '--disable', 'zeroDataRetention')).stdout).toMatch(
+      /ignoreRobotsTxt=true .*zeroDataRetention=false/,
+    );
     expect((await cli('team', 'credits', name, '--grant', '250')).stdout).toMatch(/credit balance of .*: 750/);
     expect((await cli('team', 'limits', name, '--concurrency', '8')).code).toBe(0);
     const updated = await h.db.team.findUniqueOrThrow({ where: { id: team.id } });
@@ -55,7 +57,7 @@ describe('admin CLI', () => {
     expect((await cli('key', 'list', '--team', name)).stdout).toMatch(/REVOKED/);
   });
 
-  it('prints a team\'s usage month by month, by key, and the last months only', async () => {
+  it("prints a team's usage month by month, by key, and the last months only", async () => {
     const name = `cli-${randomUUID()}`;
     await cli('team', 'create', '--name', name, '--credits', '10');
     const team = await h.db.team.findFirstOrThrow({ where: { name } });
@@ -66,7 +68,10 @@ describe('admin CLI', () => {
     expect((await cli('team', 'plan', name, '--none')).code).toBe(0);
     expect((await h.db.team.findUniqueOrThrow({ where: { id: team.id } })).planCredits).toBeNull();
     const key = await h.db.apiKey.create({ data: { id: randomUUID(), teamId: team.id, name: 'nightly', keyHash: randomUUID(), keyPrefix: 'fc-x' } });
-    for (const [at, credits] of [['2026-09-30T23:59:59.999Z', 2], ['2026-10-01T00:00:00.000Z', 5]] as const) {
+    for (const [at, credits] of [
+      ['2026-09-30T23:59:59.999Z', 2],
+      ['2026-10-01T00:00:00.000Z', 5],
+    ] as const) {
       await h.db.$executeRaw`INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens, created_at)
         VALUES (${team.id}::uuid, ${key.id}::uuid, 'crawl', ${randomUUID()}, 'p', ${credits}, ${credits * 15}, ${new Date(at)})`;
     }
@@ -84,7 +89,9 @@ describe('admin CLI', () => {
     const top = await cli('--help');
     expect(top.code).toBe(0);
     const commands = [...top.stdout.matchAll(/^ {2}(\w+ \w+)\s/gm)].map((m) => m[1]);
-    expect(commands).toEqual(expect.arrayContaining(['team create', 'team list', 'team flags', 'team credits', 'team secret', 'key create', 'key list', 'key revoke']));
+    expect(commands).toEqual(
+      expect.arrayContaining(['team create', 'team list', 'team flags', 'team credits', 'team secret', 'key create', 'key list', 'key revoke']),
+    );
     for (const c of commands) {
       const help = await cli(...c.split(' '), '--help');
       expect(help.code, c).toBe(0);

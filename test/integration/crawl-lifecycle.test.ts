@@ -63,7 +63,11 @@ describe('credits', () => {
     expect(status.warning).toMatch(/ran out of credits/);
     expect((await h.db.team.findUniqueOrThrow({ where: { id: team.teamId } })).creditBalance).toBe(0);
     const ledger = await h.db.usageEntry.findMany({ where: { jobId: start.id } });
-    expect(ledger.map((e) => [e.credits, e.tokens])).toEqual([[1, 15], [1, 15], [1, 15]]);
+    expect(ledger.map((e) => [e.credits, e.tokens])).toEqual([
+      [1, 15],
+      [1, 15],
+      [1, 15],
+    ]);
   });
 });
 

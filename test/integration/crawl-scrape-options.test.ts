@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 async function crawl(scrapeOptions: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const res = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { maxAge: 0, ...scrapeOptions }, ...extra } });
+  const res = await h.api('/v2/crawl', {
+    method: 'POST',
+    json: { url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { maxAge: 0, ...scrapeOptions }, ...extra },
+  });
   const body = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
   const status = await waitForCrawl(h, body.id);
@@ -48,7 +51,10 @@ it('formats, onlyMainContent, includeTags/excludeTags, screenshot@fullPage, head
       headers: { 'X-Test': 'yes' },
       mobile: true,
       location: { country: 'DE', languages: ['de-DE'] },
-      actions: [{ type: 'click', selector: '#more' }, { type: 'executeJavascript', script: 'return document.title' }],
+      actions: [
+        { type: 'click', selector: '#more' },
+        { type: 'executeJavascript', script: 'return document.title' },
+      ],
     },
     { includePaths: ['^/$'] },
   );

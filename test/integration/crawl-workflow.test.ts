@@ -233,7 +233,11 @@ const payload = (p: temporal.api.common.v1.IPayload | undefined) => JSON.parse(B
 function batchSchedulings(events: HistoryEvent[]) {
   return events
     .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scrapeBatch')
-    .map((e) => ({ event: e, attrs: e.activityTaskScheduledEventAttributes!, input: payload(e.activityTaskScheduledEventAttributes!.input!.payloads![0]) as ScrapeBatchInput }));
+    .map((e) => ({
+      event: e,
+      attrs: e.activityTaskScheduledEventAttributes!,
+      input: payload(e.activityTaskScheduledEventAttributes!.input!.payloads![0]) as ScrapeBatchInput,
+    }));
 }
 
 /** The event that closed the batch with this key (completed, failed, cancelled). */
@@ -347,11 +351,16 @@ describe('crawlWorkflow with stub activities', () => {
     expect(timers.map((t) => Number(t!.seconds ?? 0) * 1000 + (t!.nanos ?? 0) / 1e6)).toEqual([300, 300, 300]);
     // Each timer runs between one batch's end and the next one's start.
     const order = events.flatMap((e) =>
-      e.activityTaskScheduledEventAttributes?.activityType?.name === 'scrapeBatch' ? ['batch']
-      : e.activityTaskCompletedEventAttributes && batchSchedulings(events).some((s) => String(s.event.eventId) === String(e.activityTaskCompletedEventAttributes!.scheduledEventId)) ? ['ended']
-      : e.timerStartedEventAttributes ? ['timer']
-      : e.timerFiredEventAttributes ? ['fired']
-      : [],
+      e.activityTaskScheduledEventAttributes?.activityType?.name === 'scrapeBatch'
+        ? ['batch']
+        : e.activityTaskCompletedEventAttributes &&
+            batchSchedulings(events).some((s) => String(s.event.eventId) === String(e.activityTaskCompletedEventAttributes!.scheduledEventId))
+          ? ['ended']
+          : e.timerStartedEventAttributes
+            ? ['timer']
+            : e.timerFiredEventAttributes
+              ? ['fired']
+              : [],
     );
     expect(order).toEqual(['batch', 'ended', 'timer', 'fired', 'batch', 'ended', 'timer', 'fired', 'batch', 'ended', 'timer', 'fired', 'batch', 'ended']);
     await replays(crawl);

@@ -110,9 +110,7 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
       seen.push(...body.data);
       next = body.next;
     }
-    expect(seen.map((d) => d.metadata.sourceURL).sort()).toEqual(
-      ['/', '/about', '/docs/', '/docs/a', '/nav-only'].map((p) => `${site.url}${p}`).sort(),
-    );
+    expect(seen.map((d) => d.metadata.sourceURL).sort()).toEqual(['/', '/about', '/docs/', '/docs/a', '/nav-only'].map((p) => `${site.url}${p}`).sort());
   });
 
   it("answers 404 for another team's crawl, exactly as for an unknown id", async () => {

@@ -46,7 +46,11 @@ function connectAll(targets: { host: string; port: number }[]): string {
 beforeAll(async () => {
   process.env.EXECUTE_ESCAPE_SECRET = SECRET;
   writeFileSync(SECRET_FILE, SECRET);
-  [mine, other, site] = await Promise.all([startDebugChromium(), startDebugChromium(), startFixtureSite({ '/': page('Fixture', '<p>hi</p>') }, { listen: '0.0.0.0' })]);
+  [mine, other, site] = await Promise.all([
+    startDebugChromium(),
+    startDebugChromium(),
+    startFixtureSite({ '/': page('Fixture', '<p>hi</p>') }, { listen: '0.0.0.0' }),
+  ]);
   sessionDir = mkdtempSync(join(tmpdir(), 'execute-hostile-'));
   writeFileSync(join(sessionDir, 'host-side-file'), SECRET);
   sandbox = createSandbox(settings, createLogger('warn'));
@@ -65,7 +69,16 @@ describe("the service's secrets", () => {
     const node = await run('node', 'JSON.stringify(process.env)');
     expect(node.exitCode).toBe(0);
     expect(node.result).not.toContain(SECRET);
-    expect(Object.keys(JSON.parse(node.result!)).sort()).toEqual(['EXECUTE_CDP_PATH', 'EXECUTE_CDP_SOCKET', 'EXECUTE_MAX_RESULT_CHARS', 'HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']);
+    expect(Object.keys(JSON.parse(node.result!)).sort()).toEqual([
+      'EXECUTE_CDP_PATH',
+      'EXECUTE_CDP_SOCKET',
+      'EXECUTE_MAX_RESULT_CHARS',
+      'HOME',
+      'LANG',
+      'PATH',
+      'PWD',
+      'TMPDIR',
+    ]);
     const python = await run('python', 'import os\ndict(os.environ)');
     expect(python.exitCode).toBe(0);
     expect(python.result).not.toContain(SECRET);
@@ -75,7 +88,10 @@ describe("the service's secrets", () => {
   });
 
   it('are not in any process the sandbox can see; /proc/1/environ (bwrap, root) is refused', async () => {
-    const bash = await run('bash', `cat /proc/1/environ; echo "status=$?"; for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; done | tr '\\0' '\\n' | grep -c 'secret-[0-9a-f]\\{16\\}'`);
+    const bash = await run(
+      'bash',
+      `cat /proc/1/environ; echo "status=$?"; for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; done | tr '\\0' '\\n' | grep -c 'secret-[0-9a-f]\\{16\\}'`,
+    );
     expect(bash.stdout).toMatch(/status=1\n0\n$/);
     expect(bash.stderr).toContain('/proc/1/environ: Permission denied');
     // The host's own processes are in another pid namespace: the sandbox sees its own few only.
@@ -84,19 +100,24 @@ describe("the service's secrets", () => {
   });
 
   it("cannot read the repository, the service's data or the session's host directory: none of it is mounted", async () => {
-    const outcome = await run('node', `
+    const outcome = await run(
+      'node',
+      `
       const fs = require('node:fs');
       const tries = {};
       for (const path of ${JSON.stringify([SECRET_FILE, process.cwd(), resolve('.data'), sessionDir, join(sessionDir, 'host-side-file'), '/etc/passwd', '/etc/shadow', '/root', '/work'])}) {
         try { tries[path] = fs.statSync(path).isDirectory() ? fs.readdirSync(path).join(',') : fs.readFileSync(path, 'utf8'); } catch (e) { tries[path] = e.code; }
       }
-      ({ tries, root: fs.readdirSync('/').sort(), sandbox: fs.readdirSync('/sandbox').sort() })`);
+      ({ tries, root: fs.readdirSync('/').sort(), sandbox: fs.readdirSync('/sandbox').sort() })`,
+    );
     expect(outcome.exitCode).toBe(0);
     const { tries, root, sandbox: sandboxDir } = JSON.parse(outcome.result!);
     for (const answer of Object.values(tries)) expect(answer).toBe('ENOENT');
     expect(outcome.result).not.toContain(SECRET);
     expect(root).toEqual(expect.arrayContaining(['proc', 'sandbox', 'tmp', 'usr']));
-    expect(root.filter((d: string) => !['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sandbox', 'sbin', 'tmp', 'usr'].includes(d))).toEqual([]);
+    expect(root.filter((d: string) => !['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sandbox', 'sbin', 'tmp', 'usr'].includes(d))).toEqual(
+      [],
+    );
     expect(sandboxDir).toEqual(['bin', 'bridge', 'node_modules', 'runtime']);
   });
 
@@ -111,12 +132,18 @@ describe('privileges', () => {
     const bash = await run('bash', 'id -u; grep -E "^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs)" /proc/self/status');
     const [uid, ...caps] = bash.stdout.trim().split('\n');
     expect(Number(uid)).toBeGreaterThanOrEqual(settings.uidBase);
-    expect(caps.map((l) => l.replace(/\s+/g, ' ')).sort()).toEqual(['CapAmb: 0000000000000000', 'CapBnd: 0000000000000000', 'CapEff: 0000000000000000', 'CapPrm: 0000000000000000', 'NoNewPrivs: 1']);
+    expect(caps.map((l) => l.replace(/\s+/g, ' ')).sort()).toEqual([
+      'CapAmb: 0000000000000000',
+      'CapBnd: 0000000000000000',
+      'CapEff: 0000000000000000',
+      'CapPrm: 0000000000000000',
+      'NoNewPrivs: 1',
+    ]);
   });
 });
 
 describe('the network', () => {
-  it('reaches neither PostgreSQL, Temporal, another session\'s browser, its own browser directly, nor any other address', async () => {
+  it("reaches neither PostgreSQL, Temporal, another session's browser, its own browser directly, nor any other address", async () => {
     const pg = new URL(inject('databaseUrl'));
     const temporalPort = Number(inject('temporalAddress').split(':').at(-1));
     const hostAddresses = Object.values(networkInterfaces())
@@ -129,7 +156,10 @@ describe('the network', () => {
       { host: '127.0.0.1', port: other.port },
       { host: '127.0.0.1', port: mine.port },
       { host: '127.0.0.1', port: site.port },
-      ...hostAddresses.flatMap((host) => [{ host, port: Number(pg.port) }, { host, port: site.port }]),
+      ...hostAddresses.flatMap((host) => [
+        { host, port: Number(pg.port) },
+        { host, port: site.port },
+      ]),
       { host: '10.0.0.1', port: 80 },
       { host: '192.168.1.1', port: 80 },
       { host: '169.254.169.254', port: 80 },
@@ -147,7 +177,10 @@ describe('the network', () => {
 
   it('from python and bash alike', async () => {
     const pgPort = new URL(inject('databaseUrl')).port;
-    const python = await run('python', `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${pgPort}), timeout=3)\n    outcome = "CONNECTED"\nexcept OSError as e:\n    outcome = type(e).__name__\noutcome`);
+    const python = await run(
+      'python',
+      `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${pgPort}), timeout=3)\n    outcome = "CONNECTED"\nexcept OSError as e:\n    outcome = type(e).__name__\noutcome`,
+    );
     expect(python.result).toBe('ConnectionRefusedError');
     const bash = await run('bash', `exec 3<>/dev/tcp/127.0.0.1/${pgPort} && echo CONNECTED`);
     expect(bash.stdout).toBe('');
@@ -156,14 +189,17 @@ describe('the network', () => {
 
   it("the CDP bridge leads to the session's own browser whatever the request names", async () => {
     const otherId = new URL(other.cdpUrl).pathname;
-    const outcome = await run('node', `
+    const outcome = await run(
+      'node',
+      `
       const socket = require('node:net').connect(process.env.EXECUTE_CDP_SOCKET);
       socket.write('GET /json/version HTTP/1.1\\r\\nHost: 127.0.0.1:${other.port}\\r\\nConnection: close\\r\\n\\r\\n');
       let text = '';
       // Chromium keeps the connection open: the answer is complete at the end of its JSON.
       for await (const chunk of socket) if ((text += chunk).trimEnd().endsWith('}')) break;
       socket.destroy();
-      text`);
+      text`,
+    );
     expect(outcome.result).toContain(new URL(mine.cdpUrl).pathname);
     expect(outcome.result).not.toContain(otherId);
   });

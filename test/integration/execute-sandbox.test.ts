@@ -60,7 +60,10 @@ afterAll(async () => {
 
 describe('node', () => {
   it('runs with page bound, top-level await, console output in stdout and the last expression as result', async () => {
-    const outcome = await run('node', `await page.goto(${JSON.stringify(site.url)});\nconsole.log('title is', await page.title());\nconst text = await page.textContent('#greeting');\n({ text, pages: context.pages().length, connected: browser.isConnected() })`);
+    const outcome = await run(
+      'node',
+      `await page.goto(${JSON.stringify(site.url)});\nconsole.log('title is', await page.title());\nconst text = await page.textContent('#greeting');\n({ text, pages: context.pages().length, connected: browser.isConnected() })`,
+    );
     const body = executeResponse(outcome);
     expect(body).toMatchObject({ success: true, stdout: 'title is Fixture home\n', stderr: '', exitCode: 0, killed: false, error: null });
     expect(JSON.parse(body.result!)).toEqual({ text: 'Hello sandbox', pages: 1, connected: true });
@@ -99,8 +102,18 @@ describe('node', () => {
 
 describe('python', () => {
   it('runs async Playwright with page bound, top-level await and the last expression as result', async () => {
-    const outcome = await run('python', `await page.goto(${JSON.stringify(site.url)})\nprint("title is", await page.title())\nawait page.text_content("#greeting")`);
-    expect(executeResponse(outcome)).toMatchObject({ success: true, stdout: 'title is Fixture home\n', result: 'Hello sandbox', exitCode: 0, killed: false, error: null });
+    const outcome = await run(
+      'python',
+      `await page.goto(${JSON.stringify(site.url)})\nprint("title is", await page.title())\nawait page.text_content("#greeting")`,
+    );
+    expect(executeResponse(outcome)).toMatchObject({
+      success: true,
+      stdout: 'title is Fixture home\n',
+      result: 'Hello sandbox',
+      exitCode: 0,
+      killed: false,
+      error: null,
+    });
     expect((await run('python', '{"answer": 6 * 7}')).result).toBe('{"answer": 42}');
   });
 
@@ -148,7 +161,8 @@ describe("the session's browser", () => {
   it('serves executes again once the browser is back under another URL', async () => {
     const replacement = await startDebugChromium();
     try {
-      const onReplacement = (language: ExecuteLanguage, code: string) => sandbox.run({ sessionId: SESSION, language, code, timeoutMs: 30_000, cdpUrl: replacement.cdpUrl, sessionDir });
+      const onReplacement = (language: ExecuteLanguage, code: string) =>
+        sandbox.run({ sessionId: SESSION, language, code, timeoutMs: 30_000, cdpUrl: replacement.cdpUrl, sessionDir });
       expect((await onReplacement('node', 'page.url()')).result).toBe('about:blank');
       expect((await onReplacement('python', 'page.url')).result).toBe('about:blank');
       expect((await onReplacement('bash', 'agent-browser get url')).stdout.trim()).toBe('about:blank');
@@ -176,10 +190,11 @@ describe('warmUp', () => {
 });
 
 describe('endSession', () => {
-  it('ends the session\'s daemon and runners: no process of its uid is left', async () => {
+  it("ends the session's daemon and runners: no process of its uid is left", async () => {
     const other = 'session-ended';
     const dir = mkdtempSync(join(tmpdir(), 'execute-session-'));
-    const runOther = (language: ExecuteLanguage, code: string) => sandbox.run({ sessionId: other, language, code, timeoutMs: 30_000, cdpUrl: chromium.cdpUrl, sessionDir: dir });
+    const runOther = (language: ExecuteLanguage, code: string) =>
+      sandbox.run({ sessionId: other, language, code, timeoutMs: 30_000, cdpUrl: chromium.cdpUrl, sessionDir: dir });
     await runOther('bash', 'agent-browser get url');
     const uid = (await runOther('node', 'process.getuid()')).result;
     await runOther('python', '1');

@@ -32,11 +32,20 @@ const leases = (crawlId: string) => h.db.browserLease.count({ where: { groupId: 
 it('gives a new crawl of another team a browser within seconds while a big crawl holds every slot', async () => {
   const bigTeam = await h.newTeam({ concurrencyLimit: 16, credits: 1_000_000 });
   const smallTeam = await h.newTeam({ concurrencyLimit: 4 });
-  const bigStart = await (await h.api('/v2/crawl', { method: 'POST', key: bigTeam.apiKey, json: { url: `${big.url}/`, limit: BIG_PAGES, sitemap: 'skip' } })).json();
-  await waitFor('the big crawl to hold both browser slots', async () => (await leases(bigStart.id)) === 2 && (await h.db.crawlPage.count({ where: { crawlId: bigStart.id } })) >= 20, 120_000, 100);
+  const bigStart = await (
+    await h.api('/v2/crawl', { method: 'POST', key: bigTeam.apiKey, json: { url: `${big.url}/`, limit: BIG_PAGES, sitemap: 'skip' } })
+  ).json();
+  await waitFor(
+    'the big crawl to hold both browser slots',
+    async () => (await leases(bigStart.id)) === 2 && (await h.db.crawlPage.count({ where: { crawlId: bigStart.id } })) >= 20,
+    120_000,
+    100,
+  );
 
   const started = Date.now();
-  const smallStart = await (await h.api('/v2/crawl', { method: 'POST', key: smallTeam.apiKey, json: { url: `${small.url}/`, limit: 5, sitemap: 'skip' } })).json();
+  const smallStart = await (
+    await h.api('/v2/crawl', { method: 'POST', key: smallTeam.apiKey, json: { url: `${small.url}/`, limit: 5, sitemap: 'skip' } })
+  ).json();
   await waitFor('the small crawl to store its first page', async () => (await h.db.crawlPage.count({ where: { crawlId: smallStart.id } })) > 0, 60_000, 50);
   const firstPageMs = Date.now() - started;
   const done = await waitForCrawl(h, smallStart.id, 60_000, smallTeam.apiKey);
@@ -52,7 +61,10 @@ it('gives a new crawl of another team a browser within seconds while a big crawl
   const cancelled = await h.api(`/v2/crawl/${bigStart.id}`, { method: 'DELETE', key: bigTeam.apiKey });
   expect(cancelled.status).toBe(200);
   // The status says cancelled at once; the workflow then waits for its batches to let go.
-  await h.temporal.workflow.getHandle(crawlWorkflowId(bigStart.id)).result().catch(() => undefined);
+  await h.temporal.workflow
+    .getHandle(crawlWorkflowId(bigStart.id))
+    .result()
+    .catch(() => undefined);
   // Yielding never loads a page twice: every stored page was fetched once.
   const stored = await h.db.crawlPage.findMany({ where: { crawlId: bigStart.id }, select: { url: true } });
   for (const { url } of stored) expect(big.hits.get(new URL(url).pathname), url).toBe(1);

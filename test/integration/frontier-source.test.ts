@@ -32,7 +32,18 @@ async function crawlWith(urls: NewFrontierUrl[], team = teamId): Promise<string>
 
 function source(crawlId: string, over: Partial<FrontierSourceOptions> = {}) {
   const tally = new BatchTally();
-  const opts: FrontierSourceOptions = { db, crawlId, batchKey: `batch-${crawlId}:0`, teamId, size: 100, tally, stopping: () => false, claimWindowMs: 60_000, idleMs: 60_000, ...over };
+  const opts: FrontierSourceOptions = {
+    db,
+    crawlId,
+    batchKey: `batch-${crawlId}:0`,
+    teamId,
+    size: 100,
+    tally,
+    stopping: () => false,
+    claimWindowMs: 60_000,
+    idleMs: 60_000,
+    ...over,
+  };
   return { src: new FrontierSource(opts), tally, batchKey: opts.batchKey };
 }
 
@@ -40,7 +51,13 @@ function source(crawlId: string, over: Partial<FrontierSourceOptions> = {}) {
 const store = (crawlId: string, r: { url: string; urlKey: string }) =>
   storeScrapedPage(
     db,
-    { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) },
+    {
+      crawlId,
+      urlKey: r.urlKey,
+      url: r.url,
+      statusCode: 200,
+      document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+    },
     { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 1 } },
   );
 
@@ -89,7 +106,7 @@ describe('FrontierSource.claim', () => {
     expect(await frontierCounts(db, crawlId)).toEqual({ queued: 1, claimed: 1 });
   });
 
-  it('on a retry takes back the earlier attempt\'s rows first, settles a stored one as done and returns only the unstored ones', async () => {
+  it("on a retry takes back the earlier attempt's rows first, settles a stored one as done and returns only the unstored ones", async () => {
     const crawlId = await crawlWith([at('/a', 1), at('/b', 1), at('/c', 1), at('/d', 1)]);
     const batchKey = `batch-${crawlId}:0`;
     // The earlier attempt claimed three rows: it stored /a through the page store; /b got its page row

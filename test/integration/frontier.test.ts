@@ -27,7 +27,8 @@ async function newCrawl(): Promise<string> {
   return id;
 }
 
-const urls = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ url: `http://site.test/${prefix}${i}`, urlKey: `site.test/${prefix}${i}`, depth: 1 }));
+const urls = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ url: `http://site.test/${prefix}${i}`, urlKey: `site.test/${prefix}${i}`, depth: 1 }));
 
 describe('frontier', () => {
   it('never exceeds the limit and never duplicates, with many writers at once', async () => {
@@ -70,7 +71,13 @@ describe('frontier', () => {
     const store = (r: (typeof rows)[number]) =>
       storeScrapedPage(
         db,
-        { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) },
+        {
+          crawlId,
+          urlKey: r.urlKey,
+          url: r.url,
+          statusCode: 200,
+          document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+        },
         { follow: urls(`from-${r.urlKey.slice(-3)}-`, 5), robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 2 } },
       );
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
@@ -85,13 +92,28 @@ describe('frontier', () => {
 
   it('stores a group of pages in one transaction as one by one: same pages, charges and admitted links; all or nothing', async () => {
     const write = (crawlId: string, r: { url: string; urlKey: string }, i: number) => ({
-      page: { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200 + i, document: prepareDocument({ markdown: `# ${i}`, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 + i } }) },
+      page: {
+        crawlId,
+        urlKey: r.urlKey,
+        url: r.url,
+        statusCode: 200 + i,
+        document: prepareDocument({ markdown: `# ${i}`, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 + i } }),
+      },
       // Overlapping links and a limit the group reaches: admission must follow page order.
-      next: { follow: urls(`g${i % 3}-`, 6), robotsBlocked: [{ url: `http://site.test/blocked${i}`, urlKey: `site.test/blocked${i}` }], limit: 14, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: i + 1 } },
+      next: {
+        follow: urls(`g${i % 3}-`, 6),
+        robotsBlocked: [{ url: `http://site.test/blocked${i}`, urlKey: `site.test/blocked${i}` }],
+        limit: 14,
+        charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: i + 1 },
+      },
     });
     const outcome = async (crawlId: string) => ({
-      pages: (await db.crawlPage.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, statusCode: true, document: true, success: true } })),
-      frontier: (await db.crawlUrl.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, depth: true, state: true } })),
+      pages: await db.crawlPage.findMany({
+        where: { crawlId },
+        orderBy: { id: 'asc' },
+        select: { urlKey: true, statusCode: true, document: true, success: true },
+      }),
+      frontier: await db.crawlUrl.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, depth: true, state: true } }),
       blocked: await db.crawlRobotsBlocked.count({ where: { crawlId } }),
       credits: await creditsUsedByJob(db, crawlId),
     });
@@ -101,12 +123,20 @@ describe('frontier', () => {
     const groupedRows = (await claimMore(db, grouped, 'run:0', 4)).sort(byKey);
     const singleRows = (await claimMore(db, single, 'run:0', 4)).sort(byKey);
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
-    expect(await storeScrapedPages(db, groupedRows.map((r, i) => write(grouped, r, i)))).toBe(10);
+    expect(
+      await storeScrapedPages(
+        db,
+        groupedRows.map((r, i) => write(grouped, r, i)),
+      ),
+    ).toBe(10);
     expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 10);
     for (const [i, r] of singleRows.entries()) await storeScrapedPage(db, write(single, r, i).page, write(single, r, i).next);
     expect(await outcome(grouped)).toEqual(await outcome(single));
     // Stored again (a retried batch): nothing changes, nothing is billed twice.
-    await storeScrapedPages(db, groupedRows.map((r, i) => write(grouped, r, i)));
+    await storeScrapedPages(
+      db,
+      groupedRows.map((r, i) => write(grouped, r, i)),
+    );
     expect(await outcome(grouped)).toEqual(await outcome(single));
 
     // One page the group cannot store (no frontier row) and the whole group is rolled back.
@@ -114,7 +144,12 @@ describe('frontier', () => {
     await addToFrontier(db, crawlId, urls('v', 2), 1000);
     const rows = await claimMore(db, crawlId, 'run:0', 2);
     const stray = { url: 'http://site.test/stray', urlKey: 'site.test/stray' };
-    await expect(storeScrapedPages(db, [...rows, stray].map((r, i) => write(crawlId, r, i)))).rejects.toThrow(/no frontier row/);
+    await expect(
+      storeScrapedPages(
+        db,
+        [...rows, stray].map((r, i) => write(crawlId, r, i)),
+      ),
+    ).rejects.toThrow(/no frontier row/);
     expect(await outcome(crawlId)).toMatchObject({ pages: [], blocked: 0, credits: 0 });
   });
 
@@ -123,12 +158,29 @@ describe('frontier', () => {
     await addToFrontier(db, crawlId, urls('c', 3), 1000);
     const rows = await claimMore(db, crawlId, 'run:0', 3);
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
-    const page = (r: (typeof rows)[number]) => ({ crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) });
-    const copy = (r: (typeof rows)[number], team = teamId, rawHtml = `<p>${r.url}</p>`) => ({ teamId: team, key: `key-${crawlId}-${r.urlKey}`, load: { finalUrl: r.url, statusCode: 200, rawHtml } });
+    const page = (r: (typeof rows)[number]) => ({
+      crawlId,
+      urlKey: r.urlKey,
+      url: r.url,
+      statusCode: 200,
+      document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+    });
+    const copy = (r: (typeof rows)[number], team = teamId, rawHtml = `<p>${r.url}</p>`) => ({
+      teamId: team,
+      key: `key-${crawlId}-${r.urlKey}`,
+      load: { finalUrl: r.url, statusCode: 200, rawHtml },
+    });
     const failures: unknown[] = [];
     // The first page twice under one key: the last copy is kept.
     const [a, b, c] = rows;
-    await storeScrapedPages(db, [{ page: page(a!), next: { ...next, cache: copy(a!) } }, { page: page(b!), next: { ...next, cache: { ...copy(a!, teamId, 'newer'), key: copy(a!).key } } }], (e) => failures.push(e));
+    await storeScrapedPages(
+      db,
+      [
+        { page: page(a!), next: { ...next, cache: copy(a!) } },
+        { page: page(b!), next: { ...next, cache: { ...copy(a!, teamId, 'newer'), key: copy(a!).key } } },
+      ],
+      (e) => failures.push(e),
+    );
     expect(failures).toEqual([]);
     const cached = await db.pageCache.findMany({ where: { cacheKey: { startsWith: `key-${crawlId}` } }, select: { cacheKey: true, document: true } });
     expect(cached).toEqual([{ cacheKey: copy(a!).key, document: { finalUrl: a!.url, statusCode: 200, rawHtml: 'newer' } }]);
@@ -144,7 +196,12 @@ describe('frontier', () => {
     await addToFrontier(db, crawlId, [...urls('r', 2), { url: 'http://site.test/target', urlKey: 'site.test/target', depth: 1 }], 1000);
     const [a, b] = await claimMore(db, crawlId, 'run:0', 2);
     const page = (r: typeof a) => ({
-      crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, finalUrl: 'http://site.test/target', finalUrlKey: 'site.test/target',
+      crawlId,
+      urlKey: r.urlKey,
+      url: r.url,
+      statusCode: 200,
+      finalUrl: 'http://site.test/target',
+      finalUrlKey: 'site.test/target',
       document: prepareDocument({ metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } }),
     });
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
@@ -160,7 +217,11 @@ describe('frontier', () => {
     const [scraped, failedFirst] = await claimMore(db, crawlId, 'run:0', 2);
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
     const store = (r: typeof scraped) =>
-      storeScrapedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) }, next);
+      storeScrapedPage(
+        db,
+        { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) },
+        next,
+      );
     const fail = (r: typeof scraped) => storeFailedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, error: 'torn down' });
 
     await store(scraped);
@@ -168,7 +229,10 @@ describe('frontier', () => {
     await fail(failedFirst);
     await store(failedFirst);
     const pages = await db.crawlPage.findMany({ where: { crawlId }, select: { success: true, error: true } });
-    expect(pages).toEqual([{ success: true, error: null }, { success: true, error: null }]);
+    expect(pages).toEqual([
+      { success: true, error: null },
+      { success: true, error: null },
+    ]);
     expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(2);
   });
 });

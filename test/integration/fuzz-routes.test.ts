@@ -57,20 +57,41 @@ beforeAll(async () => {
     });
     ids.push(c.id);
   }
-  for (const [kind, list] of [['batch_scrape', batchIds], ['scrape', scrapeIds]] as const) {
+  for (const [kind, list] of [
+    ['batch_scrape', batchIds],
+    ['scrape', scrapeIds],
+  ] as const) {
     for (const status of ['completed', 'scraping']) {
       const id = randomUUID();
       await h.db.crawl.create({
-        data: { id, kind, teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/' }, status, ...(status === 'completed' && { completedAt: new Date(now), expiresAt: new Date(now + 86_400_000) }) },
+        data: {
+          id,
+          kind,
+          teamId: team.teamId,
+          url: 'http://example.com/',
+          options: { url: 'http://example.com/' },
+          status,
+          ...(status === 'completed' && { completedAt: new Date(now), expiresAt: new Date(now + 86_400_000) }),
+        },
       });
       list.push(id);
     }
   }
-  await h.db.crawlPage.create({ data: { crawlId: scrapeIds[0], urlKey: 'k', url: 'http://example.com/', success: true, statusCode: 200, document: { markdown: '# s' }, sizeBytes: 10 } });
+  await h.db.crawlPage.create({
+    data: { crawlId: scrapeIds[0], urlKey: 'k', url: 'http://example.com/', success: true, statusCode: 200, document: { markdown: '# s' }, sizeBytes: 10 },
+  });
   const [done] = crawls;
   await h.db.crawlPage.createMany({
     data: [
-      ...Array.from({ length: 5 }, (_, i) => ({ crawlId: done.id, urlKey: `k${i}`, url: `http://example.com/${i}`, success: true, statusCode: 200, document: { markdown: `# ${i}` }, sizeBytes: 10 })),
+      ...Array.from({ length: 5 }, (_, i) => ({
+        crawlId: done.id,
+        urlKey: `k${i}`,
+        url: `http://example.com/${i}`,
+        success: true,
+        statusCode: 200,
+        document: { markdown: `# ${i}` },
+        sizeBytes: 10,
+      })),
       { crawlId: done.id, urlKey: 'bad', url: 'http://example.com/bad', success: false, statusCode: 500, error: 'HTTP 500' },
     ],
   });
@@ -78,14 +99,35 @@ beforeAll(async () => {
     const id = randomUUID();
     await h.db.browserSession.create({
       data: {
-        id, teamId: team.teamId, status, ttlSeconds: 600, activityTtlSeconds: 300, streamWebView: true, cdpToken: 'c', viewToken: 'v', interactiveToken: 'i',
-        expiresAt: new Date(now + 600_000), ...(status !== 'active' && { endedAt: new Date(now), durationMs: 1000, creditsBilled: 2, endReason: 'deleted' }),
+        id,
+        teamId: team.teamId,
+        status,
+        ttlSeconds: 600,
+        activityTtlSeconds: 300,
+        streamWebView: true,
+        cdpToken: 'c',
+        viewToken: 'v',
+        interactiveToken: 'i',
+        expiresAt: new Date(now + 600_000),
+        ...(status !== 'active' && { endedAt: new Date(now), durationMs: 1000, creditsBilled: 2, endReason: 'deleted' }),
       },
     });
     sessionIds.push(id);
   }
   const eventId = randomUUID();
-  await h.db.webhookEvent.create({ data: { id: eventId, crawlId: done.id, type: 'crawl.page', itemKey: 'k0', url: 'http://example.com/hook', headers: {}, body: '{}', state: 'failed', attempts: 1 } });
+  await h.db.webhookEvent.create({
+    data: {
+      id: eventId,
+      crawlId: done.id,
+      type: 'crawl.page',
+      itemKey: 'k0',
+      url: 'http://example.com/hook',
+      headers: {},
+      body: '{}',
+      state: 'failed',
+      attempts: 1,
+    },
+  });
   await h.db.webhookAttempt.create({ data: { eventId, attempt: 1, startedAt: new Date(), durationMs: 3, statusCode: 500, error: 'HTTP 500' } });
 });
 
@@ -126,11 +168,14 @@ function sendAndRetry(s: Shot): Promise<number> {
     // Framed explicitly: Node frames neither for a GET body of its own accord.
     const framing = s.body && (s.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(s.body.length) });
     const headers = { ...s.headers, ...framing };
-    const req = http.request({ agent, host: '127.0.0.1', port, method: s.method, path: s.path, headers, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { agent, host: '127.0.0.1', port, method: s.method, path: s.path, headers, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+        res.on('error', reject);
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A pooled socket the server closed as it was reused: not an answer, send again (Node's documented pattern).
       if (req.reusedSocket && err.code === 'ECONNRESET') sendAndRetry(s).then(resolve, reject);
@@ -156,15 +201,47 @@ const key = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 20 }) }, fc.
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ' ', '\r\n', '\u0000', 'x'.repeat(9000)));
 
 const url = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('http://example.com', 'https://example.com/a?b=c#d', 'example.com/x', 'http://127.0.0.1:9/', 'http://[::1]/', 'http://xn--bcher-kva.example/') },
-  fc.constantFrom('ftp://example.com', 'javascript:alert(1)', 'http://a', 'http://', '', '   ', 'http://exa mple.com', `http://${'a'.repeat(70)}.com`, 'http://0x7f.1/'),
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'http://example.com',
+      'https://example.com/a?b=c#d',
+      'example.com/x',
+      'http://127.0.0.1:9/',
+      'http://[::1]/',
+      'http://xn--bcher-kva.example/',
+    ),
+  },
+  fc.constantFrom(
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'http://a',
+    'http://',
+    '',
+    '   ',
+    'http://exa mple.com',
+    `http://${'a'.repeat(70)}.com`,
+    'http://0x7f.1/',
+  ),
   fc.webUrl(),
   fc.string({ maxLength: 60 }),
 );
 
 const headerName = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('Cookie', 'Authorization', 'X-Api-Key', 'User-Agent', 'Accept-Language') },
-  fc.constantFrom('Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'X-Service-Signature', 'cookie', 'Bad Name', 'X:Y', '', ...PROTO_KEYS),
+  fc.constantFrom(
+    'Host',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Connection',
+    'Proxy-Authorization',
+    'X-Service-Signature',
+    'cookie',
+    'Bad Name',
+    'X:Y',
+    '',
+    ...PROTO_KEYS,
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 10 }),
 );
@@ -185,7 +262,15 @@ const action = fc.record(
 );
 const scrapeOptions = fc.record(
   {
-    formats: maybe(fc.array(fc.oneof(fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'), fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) })), { maxLength: 4 })),
+    formats: maybe(
+      fc.array(
+        fc.oneof(
+          fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'),
+          fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) }),
+        ),
+        { maxLength: 4 },
+      ),
+    ),
     headers: maybe(headerMap),
     includeTags: maybe(fc.array(fc.oneof(fc.constantFrom('article', '#main', 'div[[', ''), text), { maxLength: 3 })),
     excludeTags: maybe(fc.array(text, { maxLength: 3 })),
@@ -193,7 +278,9 @@ const scrapeOptions = fc.record(
     timeout: maybe(fc.oneof(intish, fc.constantFrom(1000, 30000, 300_000))),
     maxAge: maybe(intish),
     actions: maybe(fc.array(action, { maxLength: 4 })),
-    location: maybe(fc.record({ country: maybe(fc.constantFrom('US', 'de', 'USA', '')), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] })),
+    location: maybe(
+      fc.record({ country: maybe(fc.constantFrom('US', 'de', 'USA', '')), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] }),
+    ),
     parsers: maybe(fc.array(fc.oneof(fc.constantFrom('pdf', 'docx'), fc.record({ type: fc.constantFrom('pdf'), maxPages: maybe(intish) })), { maxLength: 2 })),
     mobile: maybe(fc.boolean()),
     proxy: maybe(fc.constantFrom('basic', 'stealth', 'auto', 'residential')),
@@ -202,11 +289,21 @@ const scrapeOptions = fc.record(
   { requiredKeys: [] },
 );
 /** Nested `depth` levels deep, as text: built without recursion so any depth can be sent. */
-const deepJson = fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean()).map(([depth, objects]) => (objects ? '{"a":'.repeat(depth) + '1' + '}'.repeat(depth) : '['.repeat(depth) + ']'.repeat(depth)));
+const deepJson = fc
+  .tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean())
+  .map(([depth, objects]) => (objects ? '{"a":'.repeat(depth) + '1' + '}'.repeat(depth) : '['.repeat(depth) + ']'.repeat(depth)));
 const metadata = fc.oneof(fc.dictionary(key, json, { maxKeys: 5 }), json);
 const webhook = fc.oneof(
   url,
-  fc.record({ url, headers: maybe(headerMap), metadata: maybe(metadata), events: maybe(fc.array(fc.constantFrom('started', 'page', 'completed', 'failed', 'deleted'), { maxLength: 5 })) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      url,
+      headers: maybe(headerMap),
+      metadata: maybe(metadata),
+      events: maybe(fc.array(fc.constantFrom('started', 'page', 'completed', 'failed', 'deleted'), { maxLength: 5 })),
+    },
+    { requiredKeys: [] },
+  ),
 );
 const crawlRequest = fc.record(
   {
@@ -233,7 +330,9 @@ const crawlRequest = fc.record(
   { requiredKeys: [] },
 );
 
-const scrapeRequest = fc.tuple(scrapeOptions, fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] })).map(([o, r]) => ({ ...o, ...r }));
+const scrapeRequest = fc
+  .tuple(scrapeOptions, fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] }))
+  .map(([o, r]) => ({ ...o, ...r }));
 const mapRequest = fc.record(
   {
     url,
@@ -248,24 +347,32 @@ const mapRequest = fc.record(
   },
   { requiredKeys: [] },
 );
-const anyBatchRequest = fc.tuple(
-  scrapeOptions,
-  fc.record(
-    {
-      urls: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b?c=d') }, url), { maxLength: 6 })),
-      webhook: maybe(webhook),
-      appendToId: maybe(fc.oneof(fc.uuid(), fc.constant('batch'), text)),
-      ignoreInvalidURLs: maybe(fc.boolean()),
-      maxConcurrency: maybe(intish),
-      zeroDataRetention: maybe(fc.boolean()),
-    },
-    { requiredKeys: ['urls'] },
-  ),
-).map(([o, r]) => ({ ...o, ...r, ...(r.appendToId === 'batch' && { appendToId: batchIds[1] }) }));
+const anyBatchRequest = fc
+  .tuple(
+    scrapeOptions,
+    fc.record(
+      {
+        urls: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b?c=d') }, url), { maxLength: 6 })),
+        webhook: maybe(webhook),
+        appendToId: maybe(fc.oneof(fc.uuid(), fc.constant('batch'), text)),
+        ignoreInvalidURLs: maybe(fc.boolean()),
+        maxConcurrency: maybe(intish),
+        zeroDataRetention: maybe(fc.boolean()),
+      },
+      { requiredKeys: ['urls'] },
+    ),
+  )
+  .map(([o, r]) => ({ ...o, ...r, ...(r.appendToId === 'batch' && { appendToId: batchIds[1] }) }));
 /** Every field of a batch must hold for it to pass validation: some requests carry only valid ones. */
 const batchRequest = fc.oneof(
   { weight: 4, arbitrary: anyBatchRequest },
-  { weight: 1, arbitrary: fc.record({ urls: fc.array(fc.constantFrom('http://127.0.0.1:9/a', 'https://127.0.0.1:9/b'), { minLength: 1, maxLength: 3 }), mobile: fc.boolean() }, { requiredKeys: ['urls'] }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { urls: fc.array(fc.constantFrom('http://127.0.0.1:9/a', 'https://127.0.0.1:9/b'), { minLength: 1, maxLength: 3 }), mobile: fc.boolean() },
+      { requiredKeys: ['urls'] },
+    ),
+  },
 );
 
 /** Body texts no JSON encoder would produce. */
@@ -277,13 +384,15 @@ const rawBodies: fc.Arbitrary<Buffer>[] = [
   deepJson.map((deep) => Buffer.from(deep)),
   deepJson.map((deep) => Buffer.from(`{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"m":${deep}}}}`)),
   // Prototype pollution attempts, as JSON text (JSON.parse makes own __proto__ keys).
-  fc.constantFrom(
-    '{"url":"http://example.com","__proto__":{"polluted":true,"limit":0}}',
-    '{"url":"http://example.com","constructor":{"prototype":{"polluted":true}}}',
-    '{"url":"http://example.com","scrapeOptions":{"__proto__":{"polluted":true},"headers":{"__proto__":"x"}}}',
-    '{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"__proto__":{"polluted":true}},"headers":{"constructor":"x"}}}',
-    '{"__proto__":[],"url":{"__proto__":null}}',
-  ).map((t) => Buffer.from(t)),
+  fc
+    .constantFrom(
+      '{"url":"http://example.com","__proto__":{"polluted":true,"limit":0}}',
+      '{"url":"http://example.com","constructor":{"prototype":{"polluted":true}}}',
+      '{"url":"http://example.com","scrapeOptions":{"__proto__":{"polluted":true},"headers":{"__proto__":"x"}}}',
+      '{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"__proto__":{"polluted":true}},"headers":{"constructor":"x"}}}',
+      '{"__proto__":[],"url":{"__proto__":null}}',
+    )
+    .map((t) => Buffer.from(t)),
   // Long strings: within the body limit, and past it (413).
   fc.constantFrom(10_000, 1_000_000, 11 * 1024 * 1024).map((n) => Buffer.from(`{"url":"http://example.com","prompt":"${'x'.repeat(n)}"}`)),
   // Truncated and malformed JSON.
@@ -316,11 +425,17 @@ const contentType = fc.oneof(
 );
 
 /** Compressed for real, or claimed but not, or an encoding nobody knows. */
-const encodedBody = (request: fc.Arbitrary<unknown>) => fc.tuple(bodyOf(request), fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown')).map(([body, encoding]) => {
-  if (encoding === 'gzip') return { body: gzipSync(body), encoding };
-  if (encoding === 'gzip-claimed') return { body, encoding: 'gzip' };
-  return { body, encoding };
-});
+const encodedBody = (request: fc.Arbitrary<unknown>) =>
+  fc
+    .tuple(
+      bodyOf(request),
+      fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown'),
+    )
+    .map(([body, encoding]) => {
+      if (encoding === 'gzip') return { body: gzipSync(body), encoding };
+      if (encoding === 'gzip-claimed') return { body, encoding: 'gzip' };
+      return { body, encoding };
+    });
 
 const auth = fc.oneof(
   { weight: 8, arbitrary: fc.constant<string | undefined>('valid') },
@@ -328,11 +443,28 @@ const auth = fc.oneof(
   fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((t) => `Bearer ${t.replace(/[^\x21-\x7e]/g, '')}`),
 );
 
-const extraHeaders = fc.dictionary(
-  fc.oneof(fc.constantFrom('x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'accept', 'accept-encoding', 'user-agent', 'x-request-id', 'expect', 'origin', 'cookie'), fc.stringMatching(/^x-[a-z0-9-]{1,20}$/)),
-  fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 })).map((t) => t.replace(/[^\t\x20-\x7e\x80-\xff]/g, '')),
-  { maxKeys: 4 },
-).map((hs) => Object.fromEntries(Object.entries(hs).filter(([name, value]) => !(name === 'expect' && value !== '100-continue'))));
+const extraHeaders = fc
+  .dictionary(
+    fc.oneof(
+      fc.constantFrom(
+        'x-forwarded-for',
+        'x-forwarded-proto',
+        'x-forwarded-host',
+        'forwarded',
+        'accept',
+        'accept-encoding',
+        'user-agent',
+        'x-request-id',
+        'expect',
+        'origin',
+        'cookie',
+      ),
+      fc.stringMatching(/^x-[a-z0-9-]{1,20}$/),
+    ),
+    fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 })).map((t) => t.replace(/[^\t\x20-\x7e\x80-\xff]/g, '')),
+    { maxKeys: 4 },
+  )
+  .map((hs) => Object.fromEntries(Object.entries(hs).filter(([name, value]) => !(name === 'expect' && value !== '100-continue'))));
 
 /** Bytes a path may carry as they are (Node refuses others): the rest is percent-encoded, and '%' is sometimes left bare. */
 function pathText(raw: string): string {
@@ -355,10 +487,17 @@ const crawlId = idFrom(() => ids);
 const batchId = idFrom(() => batchIds);
 const scrapeId = idFrom(() => scrapeIds);
 const sessionId = idFrom(() => sessionIds);
-const queryValue = fc.oneof(fc.integer({ min: -10, max: 2000 }).map(String), intish.map(String), fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'), fc.string({ maxLength: 20 }));
+const queryValue = fc.oneof(
+  fc.integer({ min: -10, max: 2000 }).map(String),
+  intish.map(String),
+  fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'),
+  fc.string({ maxLength: 20 }),
+);
 const query = fc.oneof(
   fc.constant(''),
-  fc.array(fc.tuple(fc.constantFrom('skip', 'limit', 'skip[]', 'limit[a]', 'next', '__proto__', 'constructor'), queryValue), { maxLength: 4 }).map((pairs) => `?${pathText(pairs.map(([k, v]) => `${k}=${v}`).join('&'))}`),
+  fc
+    .array(fc.tuple(fc.constantFrom('skip', 'limit', 'skip[]', 'limit[a]', 'next', '__proto__', 'constructor'), queryValue), { maxLength: 4 })
+    .map((pairs) => `?${pathText(pairs.map(([k, v]) => `${k}=${v}`).join('&'))}`),
   fc.string({ maxLength: 40 }).map((t) => `?${pathText(t)}`),
 );
 
@@ -367,24 +506,40 @@ const activityQuery = fc
     {
       endpoint: fc.oneof(fc.constantFrom('crawl', 'map', 'scrape', 'batch_scrape', 'search', 'browser', 'Crawl', 'nope', ''), fc.string({ maxLength: 12 })),
       limit: queryValue,
-      cursor: fc.oneof(fc.string({ maxLength: 60 }), fc.uuid().map((u) => Buffer.from(`2026-11-01T00:00:00.000Z|${u}`).toString('base64url')), fc.base64String({ maxLength: 80 })),
+      cursor: fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.uuid().map((u) => Buffer.from(`2026-11-01T00:00:00.000Z|${u}`).toString('base64url')),
+        fc.base64String({ maxLength: 80 }),
+      ),
     },
     { requiredKeys: [] },
   )
-  .map((q) => `?${pathText(Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&'))}`);
+  .map(
+    (q) =>
+      `?${pathText(
+        Object.entries(q)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('&'),
+      )}`,
+  );
 
 /** Headers, and sometimes a body, around a request of `method` to `path`. */
 function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number, request: fc.Arbitrary<unknown> = crawlRequest) {
   const none: { body?: Buffer; encoding?: string } = {};
-  const body = fc.oneof({ weight: bodyWeight, arbitrary: encodedBody(request).map((e): typeof none => e) }, { weight: 10 - bodyWeight, arbitrary: fc.constant(none) });
-  return fc.record({ method, path, auth, contentType: fc.option(contentType, { freq: 8 }), extraHeaders, body, chunked: fc.boolean() }).map(({ method: m, path: p, auth: a, contentType: ct, extraHeaders: extra, body: b, chunked }) => {
-    const headers: Record<string, string> = { ...extra };
-    if (a === 'valid') headers.authorization = `Bearer ${apiKey}`;
-    else if (a !== undefined) headers.authorization = a;
-    if (b.body && ct !== null) headers['content-type'] = ct;
-    if (b.encoding) headers['content-encoding'] = b.encoding;
-    return withDescription({ method: m, path: p, headers, body: b.body, chunked: chunked && b.body !== undefined && b.body.length > 1 });
-  });
+  const body = fc.oneof(
+    { weight: bodyWeight, arbitrary: encodedBody(request).map((e): typeof none => e) },
+    { weight: 10 - bodyWeight, arbitrary: fc.constant(none) },
+  );
+  return fc
+    .record({ method, path, auth, contentType: fc.option(contentType, { freq: 8 }), extraHeaders, body, chunked: fc.boolean() })
+    .map(({ method: m, path: p, auth: a, contentType: ct, extraHeaders: extra, body: b, chunked }) => {
+      const headers: Record<string, string> = { ...extra };
+      if (a === 'valid') headers.authorization = `Bearer ${apiKey}`;
+      else if (a !== undefined) headers.authorization = a;
+      if (b.body && ct !== null) headers['content-type'] = ct;
+      if (b.encoding) headers['content-encoding'] = b.encoding;
+      return withDescription({ method: m, path: p, headers, body: b.body, chunked: chunked && b.body !== undefined && b.body.length > 1 });
+    });
 }
 
 const sessionRequest = fc.record(
@@ -410,8 +565,24 @@ const executeRequest = fc.record(
 );
 const searchText = fc.oneof(
   text,
-  fc.constantFrom('rust', '"exact phrase"', '"unterminated', 'site:', 'site:example.com -site:a.b', 'filetype:pdf -filetype:', 'inurl:x allinurl: a b', 'intitle:"x y" allintitle:', 'related:a.com related:b.com', 'imagesize:10x10 larger:axb', '-', '- -x', 'x'.repeat(501)),
-  fc.array(fc.constantFrom('a', '-b', '"c d"', 'site:e.com', 'filetype:f', 'inurl:g', 'intitle:h', 'larger:1x1', 'related:i.org', '""', '-"'), { maxLength: 8 }).map((parts) => parts.join(' ')),
+  fc.constantFrom(
+    'rust',
+    '"exact phrase"',
+    '"unterminated',
+    'site:',
+    'site:example.com -site:a.b',
+    'filetype:pdf -filetype:',
+    'inurl:x allinurl: a b',
+    'intitle:"x y" allintitle:',
+    'related:a.com related:b.com',
+    'imagesize:10x10 larger:axb',
+    '-',
+    '- -x',
+    'x'.repeat(501),
+  ),
+  fc
+    .array(fc.constantFrom('a', '-b', '"c d"', 'site:e.com', 'filetype:f', 'inurl:g', 'intitle:h', 'larger:1x1', 'related:i.org', '""', '-"'), { maxLength: 8 })
+    .map((parts) => parts.join(' ')),
 );
 /** Mostly absent, so that some whole requests are valid: each field present breaks one in a few. */
 const seldom = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
@@ -419,11 +590,38 @@ const searchRequest = fc.record(
   {
     query: maybe(searchText),
     limit: seldom(maybe(intish)),
-    sources: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('web', 'images', 'news', 'video'), fc.record({ type: fc.constantFrom('web', 'news', 'x'), tbs: maybe(text) }, { requiredKeys: [] })), { maxLength: 4 }))),
-    categories: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('github', 'research', 'pdf', 'developer'), fc.record({ type: fc.constantFrom('github', 'pdf'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] })), { maxLength: 4 }))),
+    sources: seldom(
+      maybe(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('web', 'images', 'news', 'video'),
+            fc.record({ type: fc.constantFrom('web', 'news', 'x'), tbs: maybe(text) }, { requiredKeys: [] }),
+          ),
+          { maxLength: 4 },
+        ),
+      ),
+    ),
+    categories: seldom(
+      maybe(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('github', 'research', 'pdf', 'developer'),
+            fc.record({ type: fc.constantFrom('github', 'pdf'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] }),
+          ),
+          { maxLength: 4 },
+        ),
+      ),
+    ),
     includeDomains: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('example.com', 'https://a.com/x', ''), text), { maxLength: 3 }))),
     excludeDomains: seldom(maybe(fc.array(fc.constantFrom('example.com', 'b.org'), { maxLength: 2 }))),
-    tbs: seldom(maybe(fc.oneof(fc.constantFrom('qdr:h', 'qdr:d3', 'sbd:1,qdr:w', 'cdr:1,cd_min:01/01/2026,cd_max:12/31/2026', 'cdr:1,cd_min:13/45/2026', 'qdr:x', 'when:now'), text))),
+    tbs: seldom(
+      maybe(
+        fc.oneof(
+          fc.constantFrom('qdr:h', 'qdr:d3', 'sbd:1,qdr:w', 'cdr:1,cd_min:01/01/2026,cd_max:12/31/2026', 'cdr:1,cd_min:13/45/2026', 'qdr:x', 'when:now'),
+          text,
+        ),
+      ),
+    ),
     location: seldom(maybe(text)),
     country: seldom(maybe(fc.constantFrom('US', 'de', 'xx', ''))),
     lang: seldom(maybe(fc.constantFrom('en', 'de-DE', ''))),
@@ -434,29 +632,197 @@ const searchRequest = fc.record(
   },
   { requiredKeys: ['query'] },
 );
-const sessionQuery = fc.oneof(query, fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'));
+const sessionQuery = fc.oneof(
+  query,
+  fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'),
+);
 
 const ROUTES: [string, ReturnType<typeof shot>][] = [
-  ['POST /v2/crawl', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/crawl') }, query.map((q) => `/v2/crawl${q}`)), 10)],
-  ['GET /v2/crawl/:id', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 1)],
-  ['GET /v2/crawl/:id/errors', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/errors${q}`), 1)],
-  ['GET /v2/crawl/:id/webhooks', shot(fc.constant('GET'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/webhooks${q}`), 1)],
-  ['GET /v2/crawl/active', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/active${q}`), 1)],
-  ['GET /v2/crawl/ongoing', shot(fc.constant('GET'), query.map((q) => `/v2/crawl/ongoing${q}`), 1)],
-  ['DELETE /v2/crawl/:id', shot(fc.constant('DELETE'), fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`), 3)],
-  ['POST /v2/scrape', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/scrape') }, query.map((q) => `/v2/scrape${q}`)), 10, scrapeRequest)],
-  ['GET /v2/scrape/:id', shot(fc.constant('GET'), fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}${q}`), 1)],
-  ['POST /v2/map', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/map') }, query.map((q) => `/v2/map${q}`)), 10, mapRequest)],
-  ['POST /v2/batch/scrape', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/batch/scrape') }, query.map((q) => `/v2/batch/scrape${q}`)), 10, batchRequest)],
-  ['GET /v2/batch/scrape/:id', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 1)],
-  ['GET /v2/batch/scrape/:id/errors', shot(fc.constant('GET'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`), 1)],
-  ['DELETE /v2/batch/scrape/:id', shot(fc.constant('DELETE'), fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`), 3)],
-  ['POST /v2/search', shot(fc.constant('POST'), fc.oneof({ weight: 9, arbitrary: fc.constant('/v2/search') }, query.map((q) => `/v2/search${q}`)), 10, searchRequest)],
-  ['POST /v2/browser', shot(fc.constant('POST'), fc.oneof({ weight: 8, arbitrary: fc.constant('/v2/browser') }, fc.constant('/v2/interact'), query.map((q) => `/v2/browser${q}`)), 10, sessionRequest)],
-  ['GET /v2/browser', shot(fc.constant('GET'), fc.tuple(fc.constantFrom('/v2/browser', '/v2/interact'), sessionQuery).map(([p, q]) => `${p}${q}`), 1)],
-  ['GET /v2/browser/:id', shot(fc.constant('GET'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`), 1)],
-  ['DELETE /v2/browser/:id', shot(fc.constant('DELETE'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`), 3)],
-  ['POST /v2/browser/:id/execute', shot(fc.constant('POST'), fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}/execute${q}`), 10, executeRequest)],
+  [
+    'POST /v2/crawl',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant('/v2/crawl') },
+        query.map((q) => `/v2/crawl${q}`),
+      ),
+      10,
+    ),
+  ],
+  [
+    'GET /v2/crawl/:id',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/crawl/:id/errors',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/errors${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/crawl/:id/webhooks',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/webhooks${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/crawl/active',
+    shot(
+      fc.constant('GET'),
+      query.map((q) => `/v2/crawl/active${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/crawl/ongoing',
+    shot(
+      fc.constant('GET'),
+      query.map((q) => `/v2/crawl/ongoing${q}`),
+      1,
+    ),
+  ],
+  [
+    'DELETE /v2/crawl/:id',
+    shot(
+      fc.constant('DELETE'),
+      fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`),
+      3,
+    ),
+  ],
+  [
+    'POST /v2/scrape',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant('/v2/scrape') },
+        query.map((q) => `/v2/scrape${q}`),
+      ),
+      10,
+      scrapeRequest,
+    ),
+  ],
+  [
+    'GET /v2/scrape/:id',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}${q}`),
+      1,
+    ),
+  ],
+  [
+    'POST /v2/map',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant('/v2/map') },
+        query.map((q) => `/v2/map${q}`),
+      ),
+      10,
+      mapRequest,
+    ),
+  ],
+  [
+    'POST /v2/batch/scrape',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant('/v2/batch/scrape') },
+        query.map((q) => `/v2/batch/scrape${q}`),
+      ),
+      10,
+      batchRequest,
+    ),
+  ],
+  [
+    'GET /v2/batch/scrape/:id',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/batch/scrape/:id/errors',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`),
+      1,
+    ),
+  ],
+  [
+    'DELETE /v2/batch/scrape/:id',
+    shot(
+      fc.constant('DELETE'),
+      fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`),
+      3,
+    ),
+  ],
+  [
+    'POST /v2/search',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 9, arbitrary: fc.constant('/v2/search') },
+        query.map((q) => `/v2/search${q}`),
+      ),
+      10,
+      searchRequest,
+    ),
+  ],
+  [
+    'POST /v2/browser',
+    shot(
+      fc.constant('POST'),
+      fc.oneof(
+        { weight: 8, arbitrary: fc.constant('/v2/browser') },
+        fc.constant('/v2/interact'),
+        query.map((q) => `/v2/browser${q}`),
+      ),
+      10,
+      sessionRequest,
+    ),
+  ],
+  [
+    'GET /v2/browser',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(fc.constantFrom('/v2/browser', '/v2/interact'), sessionQuery).map(([p, q]) => `${p}${q}`),
+      1,
+    ),
+  ],
+  [
+    'GET /v2/browser/:id',
+    shot(
+      fc.constant('GET'),
+      fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`),
+      1,
+    ),
+  ],
+  [
+    'DELETE /v2/browser/:id',
+    shot(
+      fc.constant('DELETE'),
+      fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`),
+      3,
+    ),
+  ],
+  [
+    'POST /v2/browser/:id/execute',
+    shot(
+      fc.constant('POST'),
+      fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}/execute${q}`),
+      10,
+      executeRequest,
+    ),
+  ],
   ...(
     [
       ['/v2/team/credit-usage', fc.constant('')],
@@ -467,8 +833,22 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
       ['/v2/team/token-usage/historical', fc.constantFrom('?byApiKey=true', '?byApiKey=false', '?byApiKey=', '?byApiKey=true&byApiKey=false')],
       ['/v2/team/activity', activityQuery],
     ] as const
-  ).map(([path, own]): [string, ReturnType<typeof shot>] => [`GET ${path}`, shot(fc.constant('GET'), fc.oneof(own, query).map((q) => `${path}${q}`), 1)]),
-  ['GET /health', shot(fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'), query.map((q) => `/health${q}`), 1)],
+  ).map(([path, own]): [string, ReturnType<typeof shot>] => [
+    `GET ${path}`,
+    shot(
+      fc.constant('GET'),
+      fc.oneof(own, query).map((q) => `${path}${q}`),
+      1,
+    ),
+  ]),
+  [
+    'GET /health',
+    shot(
+      fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'),
+      query.map((q) => `/health${q}`),
+      1,
+    ),
+  ],
   [
     'unknown routes',
     shot(
@@ -486,28 +866,33 @@ const ROUTES: [string, ReturnType<typeof shot>][] = [
 
 describe('fuzzing every route', () => {
   for (const [route, arbitrary] of ROUTES) {
-    it.concurrent(`${route}: ${RUNS_PER_ROUTE} generated requests, none answered >= 500 or later than ${ANSWER_WITHIN_MS} ms`, async () => {
-      const statuses = new Map<number, number>();
-      let slowest = 0;
-      const started = performance.now();
-      await fc.assert(
-        fc.asyncProperty(arbitrary, async (s) => {
-          const { status, ms } = await sendOnce(s);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          slowest = Math.max(slowest, ms);
-          expect(status, describeShot(s)).toBeLessThan(500);
-        }),
-        { numRuns: RUNS_PER_ROUTE },
-      );
-      const seen = [...statuses.entries()].sort(([a], [b]) => a - b);
-      const seconds = (performance.now() - started) / 1000;
-      console.log(`${route}: ${seen.map(([status, n]) => `${status}×${n}`).join(' ')}; slowest ${Math.round(slowest)} ms; ${seconds.toFixed(0)} s`);
-      // The generators reach past authentication and validation, not only the first check.
-      if (route !== 'GET /health') expect(statuses.get(401)).toBeGreaterThan(0);
-      if (route.startsWith('POST /v2/') && !route.endsWith('/execute')) expect(statuses.get(402), 'valid bodies (answered 402: no credits)').toBeGreaterThan(0);
-      if (route.endsWith('/execute')) expect(statuses.get(410), 'valid bodies on ended sessions').toBeGreaterThan(0);
-      if (/^GET \/v2\/(crawl|batch\/scrape|scrape|browser)\/:id/.test(route)) expect(statuses.get(200)).toBeGreaterThan(0);
-    }, TEST_TIMEOUT_MS);
+    it.concurrent(
+      `${route}: ${RUNS_PER_ROUTE} generated requests, none answered >= 500 or later than ${ANSWER_WITHIN_MS} ms`,
+      async () => {
+        const statuses = new Map<number, number>();
+        let slowest = 0;
+        const started = performance.now();
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async (s) => {
+            const { status, ms } = await sendOnce(s);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            slowest = Math.max(slowest, ms);
+            expect(status, describeShot(s)).toBeLessThan(500);
+          }),
+          { numRuns: RUNS_PER_ROUTE },
+        );
+        const seen = [...statuses.entries()].sort(([a], [b]) => a - b);
+        const seconds = (performance.now() - started) / 1000;
+        console.log(`${route}: ${seen.map(([status, n]) => `${status}×${n}`).join(' ')}; slowest ${Math.round(slowest)} ms; ${seconds.toFixed(0)} s`);
+        // The generators reach past authentication and validation, not only the first check.
+        if (route !== 'GET /health') expect(statuses.get(401)).toBeGreaterThan(0);
+        if (route.startsWith('POST /v2/') && !route.endsWith('/execute'))
+          expect(statuses.get(402), 'valid bodies (answered 402: no credits)').toBeGreaterThan(0);
+        if (route.endsWith('/execute')) expect(statuses.get(410), 'valid bodies on ended sessions').toBeGreaterThan(0);
+        if (/^GET \/v2\/(crawl|batch\/scrape|scrape|browser)\/:id/.test(route)) expect(statuses.get(200)).toBeGreaterThan(0);
+      },
+      TEST_TIMEOUT_MS,
+    );
   }
 
   // The gateway runs in this process: a polluted prototype would show here.

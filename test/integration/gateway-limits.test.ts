@@ -112,7 +112,11 @@ describe('requests that cannot be read', () => {
     const param = await h.api('/v2/crawl/%zz');
     expect(param.status).toBe(400);
     expect(await param.json()).toEqual({ success: false, code: 'BAD_REQUEST', error: "Failed to decode param '%zz'" });
-    const gzip = await h.api('/v2/crawl', { method: 'POST', body: '{"url":"http://a.test"}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const gzip = await h.api('/v2/crawl', {
+      method: 'POST',
+      body: '{"url":"http://a.test"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     expect(gzip.status).toBe(400);
     expect((await gzip.json()).code).toBe('BAD_REQUEST');
   });
@@ -134,7 +138,9 @@ describe('rate limit per API key', () => {
     expect(await limited.json()).toEqual({
       success: false,
       code: 'RATE_LIMITED',
-      error: expect.stringMatching(/^Rate limit exceeded: an API key may make 60 requests a minute, 3 at once \(API_KEY_RATE_LIMIT_PER_MINUTE, API_KEY_RATE_LIMIT_BURST\)\. Retry after \d+ s\.$/),
+      error: expect.stringMatching(
+        /^Rate limit exceeded: an API key may make 60 requests a minute, 3 at once \(API_KEY_RATE_LIMIT_PER_MINUTE, API_KEY_RATE_LIMIT_BURST\)\. Retry after \d+ s\.$/,
+      ),
     });
     expect((await call(a, '/v2/crawl/active', apiKey)).status).toBe(429);
     expect((await call(a, '/v2/crawl/active', other.apiKey)).status).toBe(200);
@@ -158,7 +164,8 @@ describe('active crawls per team', () => {
     expect(refused).toEqual({
       success: false,
       code: 'ACTIVE_CRAWL_LIMIT',
-      error: 'Too many active crawls: this team has 2 crawls running or waiting and may have at most 2 at once (TEAM_MAX_ACTIVE_CRAWLS). Start this one when another has finished, or cancel one.',
+      error:
+        'Too many active crawls: this team has 2 crawls running or waiting and may have at most 2 at once (TEAM_MAX_ACTIVE_CRAWLS). Start this one when another has finished, or cancel one.',
     });
     expect(await h.db.crawl.count({ where: { teamId } })).toBe(2);
 

@@ -32,7 +32,11 @@ describe('authentication', () => {
   it('rejects a missing key, a wrong key and a revoked key with 401', async () => {
     await expectError(await crawl({ url: 'http://a.test' }, null), 401, 'Unauthorized: Token missing');
     await expectError(await crawl({ url: 'http://a.test' }, 'fc-not-a-real-key'), 401, 'Unauthorized: Invalid token');
-    await expectError(await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { headers: { authorization: 'Basic abc' }, key: null }), 401, 'Unauthorized: Token missing');
+    await expectError(
+      await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { headers: { authorization: 'Basic abc' }, key: null }),
+      401,
+      'Unauthorized: Token missing',
+    );
     const team = await h.newTeam();
     const keyRow = await h.db.apiKey.findFirstOrThrow({ where: { teamId: team.teamId } });
     await revokeApiKey(h.db, keyRow.id);

@@ -164,7 +164,10 @@ it('fails with one line when the Temporal port is taken, and leaves no PostgreSQ
   try {
     const start = run([process.execPath, 'scripts/bootstrap.mjs', 'start']);
     expect(await start.exited).toBe(1);
-    const failures = start.output().split('\n').filter((l) => l.includes('cannot continue'));
+    const failures = start
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('cannot continue'));
     expect(failures).toEqual([
       `[start] cannot continue: port ${env.TEMPORAL_DEV_PORT} is already in use by another program; stop it, or set TEMPORAL_DEV_PORT, or point TEMPORAL_ADDRESS at that server`,
     ]);

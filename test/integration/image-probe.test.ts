@@ -158,7 +158,10 @@ describe('the image probe', () => {
 
   it('probes at most maxImages a page, and none at 0', async () => {
     const page = doc(['banner.png', 'photo.jpg', 'lossy.webp', 'wide.gif'].map((n) => `<img src="/${n}">`).join(''));
-    expect(Object.keys(await onPages(createImageProbe(open.fetchImageHead, limits), 2)(page, at('/'), 'crawl-5', {}))).toEqual([at('/banner.png'), at('/photo.jpg')]);
+    expect(Object.keys(await onPages(createImageProbe(open.fetchImageHead, limits), 2)(page, at('/'), 'crawl-5', {}))).toEqual([
+      at('/banner.png'),
+      at('/photo.jpg'),
+    ]);
     expect(seen).toHaveLength(2);
     expect(await onPages(createImageProbe(open.fetchImageHead, limits), 0)(page, at('/'), 'crawl-6', {})).toEqual({});
     expect(seen).toHaveLength(2);

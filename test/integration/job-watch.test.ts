@@ -76,7 +76,10 @@ describe('job WebSocket', () => {
     // LISTEN connections opened since this test began (the feed opens one lazily).
     const [{ since }] = await h.db.$queryRaw<{ since: Date }[]>`SELECT now() AS since`;
     const listening = async () =>
-      Number((await h.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN job_events' AND backend_start >= ${since}`)[0].n);
+      Number(
+        (await h.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN job_events' AND backend_start >= ${since}`)[0]
+          .n,
+      );
     const urls = [0, 1, 2].map((i) => `${site.url}/slow/${i}`);
     const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1, maxAge: 0 } })).json();
     const watchers = [watch(`/v2/batch/scrape/${id}`), watch(`/v2/batch/scrape/${id}`), watch(`/v2/batch/scrape/${id}`)];

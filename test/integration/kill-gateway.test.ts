@@ -33,10 +33,14 @@ it('finishes a crawl whose gateway was killed with SIGKILL', async () => {
   expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBeLessThan(PAGES);
 
   const second = await h.spawnGateway();
-  const status = await waitFor('the crawl to finish', async () => {
-    const body = await call(second.baseUrl, `/v2/crawl/${id}?limit=1000`);
-    return body.status !== 'scraping' ? body : undefined;
-  }, 180_000);
+  const status = await waitFor(
+    'the crawl to finish',
+    async () => {
+      const body = await call(second.baseUrl, `/v2/crawl/${id}?limit=1000`);
+      return body.status !== 'scraping' ? body : undefined;
+    },
+    180_000,
+  );
   expect(status.status).toBe('completed');
   expect(status.completed).toBe(PAGES);
   expect(new Set(status.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL)).size).toBe(PAGES);

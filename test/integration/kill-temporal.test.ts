@@ -20,8 +20,7 @@ let dir: string;
 let port: number;
 const log = createLogger('warn', { process: 'test' });
 
-const startTemporal = () =>
-  startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH!, dataDir: dir, port, namespace: 'default', persist: true, log });
+const startTemporal = () => startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH!, dataDir: dir, port, namespace: 'default', persist: true, log });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crawl-temporal-kill-'));

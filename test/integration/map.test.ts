@@ -41,7 +41,6 @@ afterAll(async () => {
 const map = (json: Record<string, unknown>, key?: string) => h.api('/v2/map', { method: 'POST', json, key });
 
 describe('POST /v2/map', () => {
-
   it('lists the start page, its links and its sitemap URLs, within the host, de-duplicated, for 1 credit', async () => {
     const before = await h.db.team.findUniqueOrThrow({ where: { id: h.teamId } });
     const res = await map({ url: `${site.url}/` });
@@ -115,7 +114,11 @@ describe('POST /v2/map', () => {
     const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/hidden/changelog`, limit: 1, sitemap: 'skip' } })).json();
     await waitForCrawl(h, crawl.id);
     const body = await (await map({ url: `${site.url}/`, sitemap: 'skip' })).json();
-    expect(body.links).toContainEqual({ url: `${site.url}/hidden/changelog`, title: 'Changelog of the hidden kind', description: 'Release notes nobody links to.' });
+    expect(body.links).toContainEqual({
+      url: `${site.url}/hidden/changelog`,
+      title: 'Changelog of the hidden kind',
+      description: 'Release notes nobody links to.',
+    });
     const searched = await (await map({ url: `${site.url}/`, search: 'release notes' })).json();
     expect(searched.links[0].url).toBe(`${site.url}/hidden/changelog`);
     // Another team's index is not this team's.

@@ -47,7 +47,9 @@ describe('migrate', () => {
       url,
       'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
     );
-    expect(rows.map((r) => [r.migration_name, r.checksum, r.finished_at !== null, r.applied_steps_count])).toEqual(files.map((f) => [f.name, f.checksum, true, 1]));
+    expect(rows.map((r) => [r.migration_name, r.checksum, r.finished_at !== null, r.applied_steps_count])).toEqual(
+      files.map((f) => [f.name, f.checksum, true, 1]),
+    );
     const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
     expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['team', 'api_key', 'crawl', 'crawl_url', 'crawl_page', 'activity_log']));
   });
@@ -55,7 +57,11 @@ describe('migrate', () => {
   it('is safe when several replicas start at the same time', async () => {
     const url = await freshDatabase();
     const results = await Promise.all(Array.from({ length: 5 }, () => migrate(url, log)));
-    expect(results.flat().sort()).toEqual(readMigrations().map((f) => f.name).sort());
+    expect(results.flat().sort()).toEqual(
+      readMigrations()
+        .map((f) => f.name)
+        .sort(),
+    );
     const [{ count }] = await query<{ count: string }>(url, 'SELECT count(*) FROM _prisma_migrations');
     expect(Number(count)).toBe(readMigrations().length);
   });

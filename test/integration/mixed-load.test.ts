@@ -31,10 +31,12 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const apiOf = (key: string): Api => async (path, init = {}) => {
-  const res = await h.api(path, { ...init, key });
-  return { status: res.status, body: await res.json() };
-};
+const apiOf =
+  (key: string): Api =>
+  async (path, init = {}) => {
+    const res = await h.api(path, { ...init, key });
+    return { status: res.status, body: await res.json() };
+  };
 
 it('runs every job of three teams started together to its end, exactly, and frees everything', async () => {
   const teamIds = teams.map((t) => t.teamId);
@@ -51,7 +53,10 @@ it('runs every job of three teams started together to its end, exactly, and free
     for (const { jobId, urls } of mine.flatMap((o) => o.stored)) {
       const rows = await h.db.crawlPage.findMany({ where: { crawlId: jobId }, select: { url: true, success: true } });
       expect(rows.map((r) => r.url).sort(), jobId).toEqual([...urls].sort());
-      expect(rows.every((r) => r.success), jobId).toBe(true);
+      expect(
+        rows.every((r) => r.success),
+        jobId,
+      ).toBe(true);
     }
     // Pages that go over HTTP alone are fetched exactly once; no crawl left its host.
     for (const target of [sites[i]!.static, sites[i]!.scripted, sites[i]!.slow].filter((t) => t.fetchedOnce)) {
@@ -78,7 +83,13 @@ it('runs every job of three teams started together to its end, exactly, and free
   });
   for (const [i, team] of teams.entries()) {
     const api = apiOf(team.apiKey);
-    expect((await api('/v2/team/queue-status')).body).toMatchObject({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: TEAM_LIMITS[i] });
+    expect((await api('/v2/team/queue-status')).body).toMatchObject({
+      success: true,
+      jobsInQueue: 0,
+      activeJobsInQueue: 0,
+      waitingJobsInQueue: 0,
+      maxConcurrency: TEAM_LIMITS[i],
+    });
     expect((await api('/v2/concurrency-check')).body).toEqual({ success: true, concurrency: 0, maxConcurrency: TEAM_LIMITS[i] });
   }
 }, 175_000);

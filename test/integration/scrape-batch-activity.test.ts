@@ -51,8 +51,17 @@ beforeAll(async () => {
   };
   db = createDb(databaseUrl, 10);
   network = createCrawlNetwork(config);
-  scrapeBatch = createScrapeBatch({ db, config, log: createLogger('warn'), network, browser: noChromium, convert: convertInline, probeImages: async () => ({}) });
-  const text = (title: string, links: string[] = []) => page(title, `<main><h1>${title}</h1><p>${TEXT.repeat(3)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main>`);
+  scrapeBatch = createScrapeBatch({
+    db,
+    config,
+    log: createLogger('warn'),
+    network,
+    browser: noChromium,
+    convert: convertInline,
+    probeImages: async () => ({}),
+  });
+  const text = (title: string, links: string[] = []) =>
+    page(title, `<main><h1>${title}</h1><p>${TEXT.repeat(3)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main>`);
   site = await startFixtureSite(
     {
       '/': text('Home', ['/a', '/b', '/broken']),
@@ -150,7 +159,12 @@ describe('scrapeBatch', () => {
       (error: unknown) => ({ error }),
     );
     // Mid-way: the start page is stored and both lanes are loading slow pages, each under a team slot.
-    await waitFor('two slow pages loading', () => beats.some((b) => b.handled === 1) && [1, 2, 3, 4].filter((i) => site.hits.has(`/slow/${i}`)).length === 2, 10_000, 20);
+    await waitFor(
+      'two slow pages loading',
+      () => beats.some((b) => b.handled === 1) && [1, 2, 3, 4].filter((i) => site.hits.has(`/slow/${i}`)).length === 2,
+      10_000,
+      20,
+    );
     expect(await db.teamSlot.count({ where: { teamId, holder: { not: null } } })).toBe(2);
     const cancelled = Date.now();
     env.cancel();
@@ -183,7 +197,13 @@ describe('scrapeBatch', () => {
   it('claims nothing for a team out of credits, and says so', async () => {
     const { crawlId, teamId } = await plannedCrawl('/', 0);
     const batchKey = `${crawlId}:batch:0`;
-    expect(await runBatch({ crawlId, batchKey, size: 10, concurrency: 2 }).result).toEqual({ claimed: 0, succeeded: 0, failed: 0, queued: 1, outOfCredits: true });
+    expect(await runBatch({ crawlId, batchKey, size: 10, concurrency: 2 }).result).toEqual({
+      claimed: 0,
+      succeeded: 0,
+      failed: 0,
+      queued: 1,
+      outOfCredits: true,
+    });
     expect(await leftBehind(teamId, batchKey)).toEqual({ slotsHeld: 0, leases: 0, demands: 0 });
   });
 });

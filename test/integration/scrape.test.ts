@@ -14,7 +14,10 @@ beforeAll(async () => {
       '/': page('Home', '<main><h1>Hello</h1><p>Some text.</p><a href="/a">A</a></main>'),
       '/a': page('Page A', '<main><h1>A</h1></main>'),
       '/slow': page('Slow', '<main><h1>Slow</h1></main>'),
-      '/article': page('Article', '<main><h1>Durable crawls</h1><p>A durable crawl survives the crash of every worker that runs it.</p><p>Each page is stored exactly once, whatever restarts.</p></main>'),
+      '/article': page(
+        'Article',
+        '<main><h1>Durable crawls</h1><p>A durable crawl survives the crash of every worker that runs it.</p><p>Each page is stored exactly once, whatever restarts.</p></main>',
+      ),
       '/robots.txt': 'User-agent: *\nDisallow: /a\n',
       '/redirect': { status: 302, headers: { location: '/a' } },
     },

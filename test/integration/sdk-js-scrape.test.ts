@@ -13,7 +13,11 @@ beforeAll(async () => {
   h = await startHarness();
   await h.startWorker();
   site = await startFixtureSite(
-    { ...treeSite(6), '/gone': { hangUp: true }, ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/slow/${i}`, page(`Slow ${i}`, `<p>slow ${i}</p>`)])) },
+    {
+      ...treeSite(6),
+      '/gone': { hangUp: true },
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/slow/${i}`, page(`Slow ${i}`, `<p>slow ${i}</p>`)])),
+    },
     { delayMs: (path) => (path.startsWith('/slow') ? 800 : 0) },
   );
   client = new Firecrawl({ apiKey: h.apiKey, apiUrl: h.baseUrl });

@@ -73,7 +73,12 @@ describe('@mendable/firecrawl-js', () => {
       { delayMs: () => 1500 },
     );
     try {
-      const started = await client.startCrawl(`${slowSite.url}/slow/0`, { limit: 30, sitemap: 'skip', crawlEntireDomain: true, scrapeOptions: { formats: ['html'] } });
+      const started = await client.startCrawl(`${slowSite.url}/slow/0`, {
+        limit: 30,
+        sitemap: 'skip',
+        crawlEntireDomain: true,
+        scrapeOptions: { formats: ['html'] },
+      });
       const active = await client.getActiveCrawls();
       const mine = active.crawls.find((c) => c.id === started.id);
       expect(mine).toMatchObject({ id: started.id, teamId: h.teamId, url: `${slowSite.url}/slow/0` });
@@ -85,10 +90,14 @@ describe('@mendable/firecrawl-js', () => {
       const status = await client.getCrawlStatus(started.id, { autoPaginate: false });
       expect(status.status).toBe('cancelled');
       expect((await client.getActiveCrawls()).crawls.find((c) => c.id === started.id)).toBeUndefined();
-      await waitFor('the workflow to end', async () => {
-        const desc = await h.temporal.workflow.getHandle(`crawl-${started.id}`).describe();
-        return desc.status.name !== 'RUNNING';
-      }, 60_000);
+      await waitFor(
+        'the workflow to end',
+        async () => {
+          const desc = await h.temporal.workflow.getHandle(`crawl-${started.id}`).describe();
+          return desc.status.name !== 'RUNNING';
+        },
+        60_000,
+      );
       // Cancelled means no more scraping.
       const pages = await h.db.crawlPage.count({ where: { crawlId: started.id } });
       await new Promise((r) => setTimeout(r, 3000));

@@ -20,20 +20,35 @@ let c: FixtureSite;
 let other: { teamId: string; apiKey: string };
 
 const head = (extra: string) => `<meta charset="utf-8">${extra}`;
-const NEWS_LD = JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Rust async explained', datePublished: '2026-11-20T08:00:00Z', image: 'https://cdn.example.net/crab-wide.jpg' });
+const NEWS_LD = JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'NewsArticle',
+  headline: 'Rust async explained',
+  datePublished: '2026-11-20T08:00:00Z',
+  image: 'https://cdn.example.net/crab-wide.jpg',
+});
 
 function siteA(): Record<string, FixtureResource> {
   return {
     // The banner's size is in no attribute: the index has it from the image itself.
-    '/': page('Acme Home', '<h1>Welcome to Acme</h1><p>Tools for builders.</p><img src="/img/logo.png" alt="Acme logo" width="100" height="50"><img src="/img/banner.png" alt="Acme banner" width="320"><a href="/blog/rust-async">rust</a> <a href="/blog/old-post">old</a> <a href="/draft">draft</a> <a href="/de/anleitung">de</a> <a href="/page.html">html</a> <a href="https://github.com/acme/tools">gh</a>'),
+    '/': page(
+      'Acme Home',
+      '<h1>Welcome to Acme</h1><p>Tools for builders.</p><img src="/img/logo.png" alt="Acme logo" width="100" height="50"><img src="/img/banner.png" alt="Acme banner" width="320"><a href="/blog/rust-async">rust</a> <a href="/blog/old-post">old</a> <a href="/draft">draft</a> <a href="/de/anleitung">de</a> <a href="/page.html">html</a> <a href="https://github.com/acme/tools">gh</a>',
+    ),
     '/blog/rust-async': page(
       'Rust async explained',
       '<h2>Executors and the tokio runtime</h2><p>Futures are polled by an executor; the tokio runtime schedules tasks.</p><figure><img src="/img/crab.png" alt="Ferris the crab" width="800" height="600"><figcaption>Ferris, mascot of Rust</figcaption></figure><a href="https://github.com/tokio-rs/tokio">tokio</a>',
-      head(`<meta property="article:published_time" content="2026-11-20T08:00:00Z"><meta name="description" content="How Rust runs asynchronous code."><script type="application/ld+json">${NEWS_LD}</script>`),
+      head(
+        `<meta property="article:published_time" content="2026-11-20T08:00:00Z"><meta name="description" content="How Rust runs asynchronous code."><script type="application/ld+json">${NEWS_LD}</script>`,
+      ),
     ),
-    '/blog/old-post': page('Old release notes', '<p>Release notes for version one of the tools. Fixed flaky builds.</p><time datetime="2020-01-05">January 2020</time><a href="https://github.com/acme/tools">repo</a>'),
+    '/blog/old-post': page(
+      'Old release notes',
+      '<p>Release notes for version one of the tools. Fixed flaky builds.</p><time datetime="2020-01-05">January 2020</time><a href="https://github.com/acme/tools">repo</a>',
+    ),
     '/draft': page('Draft: release plan', '<p>The release plan for next year. Builders welcome.</p>'),
-    '/de/anleitung': '<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Anleitung</title></head><body><p>Die Häuser des Dorfes sind schön und alt.</p></body></html>',
+    '/de/anleitung':
+      '<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Anleitung</title></head><body><p>Die Häuser des Dorfes sind schön und alt.</p></body></html>',
     '/page.html': page('Plain HTML page', '<p>A static html file about builders.</p>'),
     '/img/banner.png': { headers: { 'content-type': 'image/png' }, body: solidPng(640, 160) },
   };
@@ -52,7 +67,13 @@ beforeAll(async () => {
     expect((await waitForCrawl(h, started.id)).status).toBe('completed');
   }
   other = await h.newTeam();
-  const theirs = await (await h.api('/v2/crawl', { method: 'POST', key: other.apiKey, json: { url: `${a.url}/draft`, limit: 1, scrapeOptions: { headers: { Cookie: 'session=secret' } } } })).json();
+  const theirs = await (
+    await h.api('/v2/crawl', {
+      method: 'POST',
+      key: other.apiKey,
+      json: { url: `${a.url}/draft`, limit: 1, scrapeOptions: { headers: { Cookie: 'session=secret' } } },
+    })
+  ).json();
   expect((await waitForCrawl(h, theirs.id, 120_000, other.apiKey)).status).toBe('completed');
 }, 240_000);
 
@@ -66,7 +87,8 @@ async function search(body: Record<string, unknown>, key?: string) {
   return { status: res.status, body: await res.json() };
 }
 
-const urls = (list: { url: string }[] | undefined) => (list ?? []).map((r) => new URL(r.url).pathname + (new URL(r.url).hostname === '127.0.0.1' ? '' : `@${new URL(r.url).hostname}`));
+const urls = (list: { url: string }[] | undefined) =>
+  (list ?? []).map((r) => new URL(r.url).pathname + (new URL(r.url).hostname === '127.0.0.1' ? '' : `@${new URL(r.url).hostname}`));
 
 describe('search over the local index', () => {
   it('finds pages by their words (stemmed), with titles, descriptions, positions, id and credits', async () => {
@@ -134,14 +156,29 @@ describe('search over the local index', () => {
   it('images (alt, caption), imagesize: and larger:, and news', async () => {
     const { body } = await search({ query: 'crab', sources: ['images', 'news', 'web'] });
     expect(Object.keys(body.data).sort()).toEqual(['images', 'news', 'web']);
-    expect(body.data.images).toEqual([{ title: 'Ferris the crab', imageUrl: `${a.url}/img/crab.png`, url: `${a.url}/blog/rust-async`, imageWidth: 800, imageHeight: 600, position: 1 }]);
+    expect(body.data.images).toEqual([
+      { title: 'Ferris the crab', imageUrl: `${a.url}/img/crab.png`, url: `${a.url}/blog/rust-async`, imageWidth: 800, imageHeight: 600, position: 1 },
+    ]);
     expect((await search({ query: 'mascot', sources: ['images'] })).body.data.images).toHaveLength(1);
-    expect((await search({ query: 'imagesize:100x50', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([`${a.url}/img/logo.png`]);
-    expect((await search({ query: 'larger:400x300', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([`${a.url}/img/crab.png`]);
-    expect((await search({ query: 'imagesize:640x160', sources: ['images'] })).body.data.images).toMatchObject([{ imageUrl: `${a.url}/img/banner.png`, imageWidth: 640, imageHeight: 160 }]);
+    expect((await search({ query: 'imagesize:100x50', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([
+      `${a.url}/img/logo.png`,
+    ]);
+    expect((await search({ query: 'larger:400x300', sources: ['images'] })).body.data.images.map((i: { imageUrl: string }) => i.imageUrl)).toEqual([
+      `${a.url}/img/crab.png`,
+    ]);
+    expect((await search({ query: 'imagesize:640x160', sources: ['images'] })).body.data.images).toMatchObject([
+      { imageUrl: `${a.url}/img/banner.png`, imageWidth: 640, imageHeight: 160 },
+    ]);
     const news = (await search({ query: 'rust', sources: ['news'] })).body.data.news;
     expect(news).toEqual([
-      { url: `${a.url}/blog/rust-async`, title: 'Rust async explained', snippet: 'How Rust runs asynchronous code.', date: '2026-11-20T08:00:00.000Z', imageUrl: 'https://cdn.example.net/crab-wide.jpg', position: 1 },
+      {
+        url: `${a.url}/blog/rust-async`,
+        title: 'Rust async explained',
+        snippet: 'How Rust runs asynchronous code.',
+        date: '2026-11-20T08:00:00.000Z',
+        imageUrl: 'https://cdn.example.net/crab-wide.jpg',
+        position: 1,
+      },
     ]);
   });
 
@@ -154,7 +191,10 @@ describe('search over the local index', () => {
     const third = await h.newTeam();
     const seenByThird = await shared.search(query, { teamId: third.teamId, signal: new AbortController().signal });
     const rows = await h.db.searchPage.findMany({ where: { urlKey: { endsWith: '/draft' } }, select: { teamId: true, shareable: true } });
-    expect(rows.map((r) => [r.teamId === h.teamId ? 'A' : 'other', r.shareable]).sort()).toEqual([['A', true], ['other', false]]);
+    expect(rows.map((r) => [r.teamId === h.teamId ? 'A' : 'other', r.shareable]).sort()).toEqual([
+      ['A', true],
+      ['other', false],
+    ]);
     expect(seenByThird.web?.map((r) => r.url)).toEqual([`${a.url}/draft`]);
   });
 
@@ -172,7 +212,26 @@ describe('search over the local index', () => {
     const parts = fc.oneof(
       fc.string({ maxLength: 12 }),
       fc.string({ unit: 'binary', maxLength: 8 }),
-      fc.constantFrom('site:', 'site:a.b', '-site:x', 'filetype:pdf', 'inurl:%_\\', 'intitle:"', 'allinurl:', 'related:a.com', 'larger:1x1', 'imagesize:0x0', '"', '-', '\u0000', '!', '&|', ':*', "'", 'OR'),
+      fc.constantFrom(
+        'site:',
+        'site:a.b',
+        '-site:x',
+        'filetype:pdf',
+        'inurl:%_\\',
+        'intitle:"',
+        'allinurl:',
+        'related:a.com',
+        'larger:1x1',
+        'imagesize:0x0',
+        '"',
+        '-',
+        '\u0000',
+        '!',
+        '&|',
+        ':*',
+        "'",
+        'OR',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(parts, { maxLength: 8 }), fc.constantFrom(['web'], ['images'], ['news'], ['web', 'images', 'news']), async (words, sources) => {
@@ -213,7 +272,8 @@ describe('query plans', () => {
     const team = await h.newTeam();
     const crawlId = '00000000-0000-0000-0000-0000000000aa';
     // 4,000 pages drawn like bench:search's (w1 in most, w300 in few), half of them dated.
-    await h.db.$executeRawUnsafe(`
+    await h.db.$executeRawUnsafe(
+      `
       INSERT INTO search_page (team_id, url_key, url, host, path, content_type, title, description, lang, ts_config, tsv,
                                published_at, outbound_domains, news, shareable, score, crawl_id)
       SELECT $1::uuid, 'plans.test/p' || g, 'https://plans.test/p' || g, 'plans.test', '/p' || g, 'text/html', t.body, '', 'en', 'english',
@@ -232,7 +292,9 @@ describe('query plans', () => {
     );
     const [common, middle, rare] = [words[0].word, words[Math.floor(words.length / 2)].word, words.at(-1)!.word];
     // Two words next to each other on some page (and on the others built alike).
-    const [{ phrase }] = await h.db.$queryRaw<{ phrase: string }[]>`SELECT split_part(title, ' ', 1) || ' ' || split_part(title, ' ', 2) AS phrase FROM search_page WHERE team_id = ${team.teamId}::uuid ORDER BY url_key LIMIT 1`;
+    const [{ phrase }] = await h.db.$queryRaw<
+      { phrase: string }[]
+    >`SELECT split_part(title, ' ', 1) || ' ' || split_part(title, ' ', 2) AS phrase FROM search_page WHERE team_id = ${team.teamId}::uuid ORDER BY url_key LIMIT 1`;
     const bodies = [
       { query: common },
       { query: rare },

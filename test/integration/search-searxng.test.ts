@@ -57,13 +57,32 @@ describe('the SearXNG provider', () => {
       [3, 'https://www.tokio.rs/blog/2026-11-tokio-2'],
       [4, 'https://example.org/docs/async.pdf'],
     ]);
-    expect(body.data.web[0]).toEqual({ url: 'https://tokio.rs/tokio/tutorial', title: 'Tutorial | Tokio - An asynchronous Rust runtime', description: 'Tokio is an asynchronous runtime for the Rust programming language.', position: 1 });
+    expect(body.data.web[0]).toEqual({
+      url: 'https://tokio.rs/tokio/tutorial',
+      title: 'Tutorial | Tokio - An asynchronous Rust runtime',
+      description: 'Tokio is an asynchronous runtime for the Rust programming language.',
+      position: 1,
+    });
     expect(body.data.images.slice(0, 2)).toEqual([
-      { title: 'Ferris the crab', imageUrl: 'https://upload.example/ferris-1920.png', url: 'https://commons.example/wiki/File:Ferris.png', imageWidth: 1920, imageHeight: 1080, position: 1 },
+      {
+        title: 'Ferris the crab',
+        imageUrl: 'https://upload.example/ferris-1920.png',
+        url: 'https://commons.example/wiki/File:Ferris.png',
+        imageWidth: 1920,
+        imageHeight: 1080,
+        position: 1,
+      },
       { title: 'Small crab', imageUrl: 'https://pics.example/crab-800.jpg', url: 'https://pics.example/crab', imageWidth: 800, imageHeight: 600, position: 2 },
     ]);
     expect(body.data.news).toEqual([
-      { title: 'Rust 2026 edition ships', snippet: 'The Rust project released the 2026 edition.', url: 'https://news.example/rust-2026', date: '2026-11-24T06:00:00.000Z', imageUrl: 'https://news.example/rust.jpg', position: 1 },
+      {
+        title: 'Rust 2026 edition ships',
+        snippet: 'The Rust project released the 2026 edition.',
+        url: 'https://news.example/rust-2026',
+        date: '2026-11-24T06:00:00.000Z',
+        imageUrl: 'https://news.example/rust.jpg',
+        position: 1,
+      },
     ]);
     expect(body.warning).toBe('searxng: engine brave did not answer (timeout); searxng: engine qwant did not answer (Suspended: access denied)');
     expect(body.creditsUsed).toBe(Math.ceil((4 + 3 + 1) / 10) * 2);
@@ -83,12 +102,23 @@ describe('the SearXNG provider', () => {
   });
 
   it('forwards operators and categories in the text, and checks them on the results', async () => {
-    const q = searxngText(searchQueryOf(searchRequestSchema.parse({ query: 'async site:tokio.rs', categories: ['github', 'pdf'], excludeDomains: ['spam.example'] }), new Date()));
+    const q = searxngText(
+      searchQueryOf(searchRequestSchema.parse({ query: 'async site:tokio.rs', categories: ['github', 'pdf'], excludeDomains: ['spam.example'] }), new Date()),
+    );
     expect(q).toBe('async site:tokio.rs site:github.com filetype:pdf -site:spam.example');
-    expect((await search(web, { query: 'async site:tokio.rs' })).body.data.web.map((r: { url: string }) => r.url)).toEqual(['https://tokio.rs/tokio/tutorial', 'https://www.tokio.rs/blog/2026-11-tokio-2']);
-    expect((await search(web, { query: 'async filetype:pdf' })).body.data.web.map((r: { url: string }) => r.url)).toEqual(['https://example.org/docs/async.pdf']);
-    expect((await search(web, { query: 'async intitle:tokio -inurl:blog' })).body.data.web.map((r: { url: string }) => r.url)).toEqual(['https://tokio.rs/tokio/tutorial']);
-    expect((await search(web, { query: 'crab larger:1000x700', sources: ['images'] })).body.data.images.map((r: { imageUrl: string }) => r.imageUrl)).toEqual(['https://upload.example/ferris-1920.png']);
+    expect((await search(web, { query: 'async site:tokio.rs' })).body.data.web.map((r: { url: string }) => r.url)).toEqual([
+      'https://tokio.rs/tokio/tutorial',
+      'https://www.tokio.rs/blog/2026-11-tokio-2',
+    ]);
+    expect((await search(web, { query: 'async filetype:pdf' })).body.data.web.map((r: { url: string }) => r.url)).toEqual([
+      'https://example.org/docs/async.pdf',
+    ]);
+    expect((await search(web, { query: 'async intitle:tokio -inurl:blog' })).body.data.web.map((r: { url: string }) => r.url)).toEqual([
+      'https://tokio.rs/tokio/tutorial',
+    ]);
+    expect((await search(web, { query: 'crab larger:1000x700', sources: ['images'] })).body.data.images.map((r: { imageUrl: string }) => r.imageUrl)).toEqual([
+      'https://upload.example/ferris-1920.png',
+    ]);
     const related = await search(web, { query: 'related:tokio.rs' });
     expect(related.body.warning).toContain('related: is not supported by searxng and was ignored');
   });
@@ -99,7 +129,9 @@ describe('the SearXNG provider', () => {
     expect(old.body.warning).toBe('searxng: engine yahoo did not answer');
     const refused = await search(web, { query: 'json-disabled' });
     expect(refused.status).toBe(503);
-    expect(refused.body.error).toBe('No search provider answered: searxng: SearXNG refused the JSON format (403): enable it on the instance, in settings.yml: search: formats: [html, json]');
+    expect(refused.body.error).toBe(
+      'No search provider answered: searxng: SearXNG refused the JSON format (403): enable it on the instance, in settings.yml: search: formats: [html, json]',
+    );
     expect(parseResolution('1024×768')).toEqual({ width: 1024, height: 768 });
     expect(parseResolution(null)).toBeUndefined();
   });
@@ -107,6 +139,11 @@ describe('the SearXNG provider', () => {
   it('merges with the local index: local results first, each URL once', async () => {
     const { body } = await search(both, { query: 'tokio' });
     expect(body.data.web[0]).toMatchObject({ url: `${site.url}/`, title: 'Local tokio notes', position: 1 });
-    expect(body.data.web.slice(1).map((r: { url: string }) => r.url)).toEqual(['https://tokio.rs/tokio/tutorial', 'https://rust-lang.github.io/async-book/', 'https://www.tokio.rs/blog/2026-11-tokio-2', 'https://example.org/docs/async.pdf']);
+    expect(body.data.web.slice(1).map((r: { url: string }) => r.url)).toEqual([
+      'https://tokio.rs/tokio/tutorial',
+      'https://rust-lang.github.io/async-book/',
+      'https://www.tokio.rs/blog/2026-11-tokio-2',
+      'https://example.org/docs/async.pdf',
+    ]);
   });
 });

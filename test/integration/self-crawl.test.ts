@@ -78,7 +78,9 @@ describe('a crawl of the service itself', () => {
   it('is refused for a host name that resolves to a listener, and for webhooks', async () => {
     const byName = await h.api('/v2/crawl', { method: 'POST', json: { url: `http://localhost:${gatewayPort}/` } });
     expect(byName.status).toBe(400);
-    expect((await byName.json()).error).toMatch(new RegExp(`localhost:${gatewayPort} resolves to (127\\.0\\.0\\.1|\\[::1\\]):${gatewayPort}, this service's gateway`));
+    expect((await byName.json()).error).toMatch(
+      new RegExp(`localhost:${gatewayPort} resolves to (127\\.0\\.0\\.1|\\[::1\\]):${gatewayPort}, this service's gateway`),
+    );
     const hook = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, webhook: { url: `http://127.0.0.1:${uiPort}/hook` } } });
     expect(hook.status).toBe(400);
     expect((await hook.json()).error).toMatch(`Refused to deliver webhooks to http://127.0.0.1:${uiPort}/hook`);

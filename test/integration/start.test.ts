@@ -107,7 +107,11 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   expect(health).toMatchObject({ postgres: { ok: true }, temporal: { ok: true } });
 
   const { id } = await (
-    await fetch(`${apiBase}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/` }) })
+    await fetch(`${apiBase}/v2/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/` }),
+    })
   ).json();
   // In these polls a failed status request counts as "not yet".
   await waitFor('a few pages', async () => {
@@ -138,7 +142,15 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   // kill -9 of the supervisor: worker and gateway follow it down, the servers keep
   // running, and the next start adopts them.
   second.proc.kill('SIGKILL');
-  await waitFor('the orphaned gateway to stop', async () => (await fetch(`${apiBase}/health`).then(() => false, () => true)), 60_000);
+  await waitFor(
+    'the orphaned gateway to stop',
+    async () =>
+      await fetch(`${apiBase}/health`).then(
+        () => false,
+        () => true,
+      ),
+    60_000,
+  );
   const third = await start();
   expect(third.output()).toContain('PostgreSQL: adopted the embedded server');
   expect(third.output()).toContain('Temporal: adopted the dev server');

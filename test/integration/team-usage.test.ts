@@ -54,11 +54,21 @@ describe('usage history', () => {
     ]);
 
     const byKey = await (await h.api('/v2/team/credit-usage/historical?byApiKey=true', { key: team.apiKey })).json();
-    const rows = byKey.periods.map((p: { startDate: string; apiKey: string | null; creditsUsed: number }) => [p.startDate.slice(0, 7), p.apiKey, p.creditsUsed]);
+    const rows = byKey.periods.map((p: { startDate: string; apiKey: string | null; creditsUsed: number }) => [
+      p.startDate.slice(0, 7),
+      p.apiKey,
+      p.creditsUsed,
+    ]);
     expect(rows.slice(0, 9)).toEqual([
-      ['2026-08', null, 0], ['2026-08', 'alpha', 3], ['2026-08', 'beta', 0],
-      ['2026-09', null, 0], ['2026-09', 'alpha', 4], ['2026-09', 'beta', 5],
-      ['2026-10', null, 2], ['2026-10', 'alpha', 0], ['2026-10', 'beta', 0],
+      ['2026-08', null, 0],
+      ['2026-08', 'alpha', 3],
+      ['2026-08', 'beta', 0],
+      ['2026-09', null, 0],
+      ['2026-09', 'alpha', 4],
+      ['2026-09', 'beta', 5],
+      ['2026-10', null, 2],
+      ['2026-10', 'alpha', 0],
+      ['2026-10', 'beta', 0],
     ]);
     expect(rows).toHaveLength(months.length * 3);
 
@@ -108,7 +118,14 @@ describe('queue status and concurrency', () => {
     });
     await ledger(team.teamId, null, 1, '2026-11-02T10:00:00.000Z');
     const status = await (await h.api('/v2/team/queue-status', { key: team.apiKey })).json();
-    expect(status).toEqual({ success: true, jobsInQueue: 2, activeJobsInQueue: 1, waitingJobsInQueue: 1, maxConcurrency: 3, mostRecentSuccess: '2026-11-02T10:00:00.000Z' });
+    expect(status).toEqual({
+      success: true,
+      jobsInQueue: 2,
+      activeJobsInQueue: 1,
+      waitingJobsInQueue: 1,
+      maxConcurrency: 3,
+      mostRecentSuccess: '2026-11-02T10:00:00.000Z',
+    });
     expect(await (await h.api('/v2/concurrency-check', { key: team.apiKey })).json()).toEqual({ success: true, concurrency: 2, maxConcurrency: 3 });
   });
 });
@@ -132,7 +149,10 @@ describe('activity', () => {
     expect(body.data[1]).toMatchObject({ id: started.id, endpoint: 'crawl', api_version: 'v2', target: 'http://127.0.0.1:9/logged' });
     expect(body.data[0]).toMatchObject({ endpoint: 'crawl', target: 'http://a.test' });
     const rows = await h.db.activityLog.findMany({ where: { teamId: team.teamId }, orderBy: { createdAt: 'asc' } });
-    expect(rows.map((r) => [r.jobId, r.statusCode])).toEqual([[started.id, 200], [null, 400]]);
+    expect(rows.map((r) => [r.jobId, r.statusCode])).toEqual([
+      [started.id, 200],
+      [null, 400],
+    ]);
     expect(rows.every((r) => typeof r.durationMs === 'number' && r.durationMs >= 0)).toBe(true);
     expect((await (await h.api(`/v2/crawl/${started.id}`, { key: team.apiKey })).json()).success).toBe(true);
   });
@@ -142,9 +162,36 @@ describe('activity', () => {
     const now = Date.now();
     await h.db.activityLog.createMany({
       data: [
-        { id: randomUUID(), teamId: team.teamId, endpoint: 'crawl', apiVersion: 'v2', method: 'POST', path: '/v2/crawl', target: 'http://fresh.test', createdAt: new Date(now - 60_000) },
-        { id: randomUUID(), teamId: team.teamId, endpoint: 'map', apiVersion: 'v2', method: 'POST', path: '/v2/map', target: 'http://map.test', createdAt: new Date(now - 30_000) },
-        { id: randomUUID(), teamId: team.teamId, endpoint: 'crawl', apiVersion: 'v2', method: 'POST', path: '/v2/crawl', target: 'http://old.test', createdAt: new Date(now - 25 * 3_600_000) },
+        {
+          id: randomUUID(),
+          teamId: team.teamId,
+          endpoint: 'crawl',
+          apiVersion: 'v2',
+          method: 'POST',
+          path: '/v2/crawl',
+          target: 'http://fresh.test',
+          createdAt: new Date(now - 60_000),
+        },
+        {
+          id: randomUUID(),
+          teamId: team.teamId,
+          endpoint: 'map',
+          apiVersion: 'v2',
+          method: 'POST',
+          path: '/v2/map',
+          target: 'http://map.test',
+          createdAt: new Date(now - 30_000),
+        },
+        {
+          id: randomUUID(),
+          teamId: team.teamId,
+          endpoint: 'crawl',
+          apiVersion: 'v2',
+          method: 'POST',
+          path: '/v2/crawl',
+          target: 'http://old.test',
+          createdAt: new Date(now - 25 * 3_600_000),
+        },
       ],
     });
     const all = await (await activity(team.apiKey)).json();
@@ -153,8 +200,16 @@ describe('activity', () => {
     expect(crawls.data.map((r: { target: string }) => r.target)).toEqual(['http://fresh.test']);
     const unknown = await activity(team.apiKey, '?endpoint=crawls');
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error).toContain('Invalid endpoint filter. Must be one of: scrape, crawl, batch_scrape, search, extract, llmstxt, deep_research, map, agent, browser, interact');
-    for (const cursor of ['x', 'bm90IGEgY3Vyc29y', Buffer.from(`2026-11-01T00:00:00.000Z|${randomUUID()}|x`).toString('base64url'), Buffer.from('yesterday|1').toString('base64url'), '%00']) {
+    expect((await unknown.json()).error).toContain(
+      'Invalid endpoint filter. Must be one of: scrape, crawl, batch_scrape, search, extract, llmstxt, deep_research, map, agent, browser, interact',
+    );
+    for (const cursor of [
+      'x',
+      'bm90IGEgY3Vyc29y',
+      Buffer.from(`2026-11-01T00:00:00.000Z|${randomUUID()}|x`).toString('base64url'),
+      Buffer.from('yesterday|1').toString('base64url'),
+      '%00',
+    ]) {
       const res = await activity(team.apiKey, `?cursor=${cursor}`);
       expect(res.status, cursor).toBe(400);
       expect((await res.json()).error).toContain('Invalid cursor.');

@@ -82,7 +82,11 @@ afterAll(async () => {
 });
 
 async function crawl(json: Record<string, unknown>, key = h.apiKey) {
-  const res = await h.api('/v2/crawl', { method: 'POST', json: { sitemap: 'skip', ...json, scrapeOptions: { maxAge: 0, ...(json.scrapeOptions as object) } }, key });
+  const res = await h.api('/v2/crawl', {
+    method: 'POST',
+    json: { sitemap: 'skip', ...json, scrapeOptions: { maxAge: 0, ...(json.scrapeOptions as object) } },
+    key,
+  });
   const body = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
   const status = await waitForCrawl(h, body.id, CRAWL_BOUND_MS, key);
@@ -95,7 +99,11 @@ const bySource = (data: Doc[]) => new Map(data.map((d) => [new URL(d.metadata.so
 
 describe('content PostgreSQL refuses', () => {
   it('stores a page holding NUL and lone surrogates, cleaned, in its document and its webhook event', async () => {
-    const { id, status, errors } = await crawl({ url: `${site.url}/unstorable/`, webhook: { url: receiver.url, events: ['page'] }, scrapeOptions: { formats: ['markdown', 'rawHtml'] } });
+    const { id, status, errors } = await crawl({
+      url: `${site.url}/unstorable/`,
+      webhook: { url: receiver.url, events: ['page'] },
+      scrapeOptions: { formats: ['markdown', 'rawHtml'] },
+    });
     expect(status.status).toBe('completed');
     expect(errors).toEqual([]);
     const doc = bySource(status.data).get('/unstorable/page')!;
@@ -103,7 +111,10 @@ describe('content PostgreSQL refuses', () => {
     expect(doc.metadata.title).toBe('Title \uFFFD');
     expect(doc.metadata.oddname).toBe('lone \uFFFD low');
     expect(doc.rawHtml).not.toMatch(/\u0000/);
-    const event = await waitFor('the page event', async () => (await h.db.webhookEvent.findFirst({ where: { crawlId: id, type: 'crawl.page', itemKey: { contains: '/unstorable/page' } } })) ?? undefined);
+    const event = await waitFor(
+      'the page event',
+      async () => (await h.db.webhookEvent.findFirst({ where: { crawlId: id, type: 'crawl.page', itemKey: { contains: '/unstorable/page' } } })) ?? undefined,
+    );
     expect(event.body).toContain('nulhere lone\uFFFDhigh');
     // Its search-index entry is cleaned the same way.
     const indexed = await h.db.$queryRaw<{ title: string }[]>`SELECT title FROM search_page WHERE crawl_id = ${id}::uuid AND path = '/unstorable/page'`;
@@ -121,7 +132,9 @@ describe('over-long URLs', () => {
         id: expect.any(String),
         timestamp: expect.any(String),
         url: `${site.url}/long-links/redirect`,
-        error: expect.stringMatching(/^The page redirected to a URL too long to crawl: http:\/\/.*\.\.\. is 30\d\d characters long, more than the 2048-character limit \(CRAWL_MAX_URL_LENGTH\)$/),
+        error: expect.stringMatching(
+          /^The page redirected to a URL too long to crawl: http:\/\/.*\.\.\. is 30\d\d characters long, more than the 2048-character limit \(CRAWL_MAX_URL_LENGTH\)$/,
+        ),
       },
     ]);
     // The link itself was never queued, so never fetched; the redirect's browser load was the only request for it.
@@ -155,7 +168,9 @@ describe('size limits', () => {
     const { status, errors } = await crawl({ url: `${site.url}/formats/`, scrapeOptions: { formats: ['markdown', 'html', 'rawHtml'] } });
     expect(status.status).toBe('completed');
     expect(status.data).toEqual([]);
-    expect(errors.map((e) => e.error)).toEqual([expect.stringMatching(/^The page's document .* is \d+(\.\d)? KB, more than the 400 KB limit \(CRAWL_MAX_DOCUMENT_BYTES\); ask for fewer formats$/)]);
+    expect(errors.map((e) => e.error)).toEqual([
+      expect.stringMatching(/^The page's document .* is \d+(\.\d)? KB, more than the 400 KB limit \(CRAWL_MAX_DOCUMENT_BYTES\); ask for fewer formats$/),
+    ]);
   });
 
   it('fails a page nested too deeply to convert, instead of its batch', async () => {
@@ -181,7 +196,10 @@ describe('GET /v2/crawl/{id}', () => {
     const crawlId = randomUUID();
     await h.db.crawl.create({ data: { id: crawlId, teamId: h.teamId, url: 'http://big.test/', options: {}, status: 'completed', completedAt: new Date() } });
     const rows = Array.from({ length: 30 }, (_, i) => {
-      const { document, sizeBytes } = prepareDocument({ markdown: `${i} `.padEnd(MB, 'x'), metadata: { sourceURL: `http://big.test/${i}`, url: `http://big.test/${i}`, statusCode: 200 } });
+      const { document, sizeBytes } = prepareDocument({
+        markdown: `${i} `.padEnd(MB, 'x'),
+        metadata: { sourceURL: `http://big.test/${i}`, url: `http://big.test/${i}`, statusCode: 200 },
+      });
       return { crawlId, urlKey: `big.test/${i}`, url: `http://big.test/${i}`, success: true, statusCode: 200, document: document as object, sizeBytes };
     });
     await h.db.crawlPage.createMany({ data: rows });
@@ -191,7 +209,8 @@ describe('GET /v2/crawl/{id}', () => {
         crawlPage: {
           async findMany({ args, query }) {
             const result = await query(args);
-            for (const row of result as { document?: unknown }[]) if (row.document !== undefined) loadedBytes += Buffer.byteLength(JSON.stringify(row.document));
+            for (const row of result as { document?: unknown }[])
+              if (row.document !== undefined) loadedBytes += Buffer.byteLength(JSON.stringify(row.document));
             return result;
           },
         },

@@ -33,7 +33,14 @@ const policy = { allowPrivate: true, allowlist: [] };
 
 it('accepts a signed delivery once, acknowledges its retry as a duplicate, and rejects a bad signature', async () => {
   const webhookId = randomUUID();
-  const body = JSON.stringify({ success: true, type: 'crawl.page', id: randomUUID(), webhookId, data: [{ metadata: { sourceURL: 'https://example.com/' } }], metadata: {} });
+  const body = JSON.stringify({
+    success: true,
+    type: 'crawl.page',
+    id: randomUUID(),
+    webhookId,
+    data: [{ metadata: { sourceURL: 'https://example.com/' } }],
+    metadata: {},
+  });
   const send = (secret: string) => sendWebhook({ url, body, headers: {}, secret, timeoutMs: 5000, policy });
 
   expect((await send(SECRET)).outcome).toBe('delivered');

@@ -123,7 +123,10 @@ describe('crawl webhooks', () => {
 
     expect(r.acknowledged()).toHaveLength(EXPECTED_EVENTS);
     for (const [webhookId, attempts] of byWebhookId(r.deliveries)) {
-      expect(attempts.map((a) => a.status), webhookId).toEqual([500, 500, 200]);
+      expect(
+        attempts.map((a) => a.status),
+        webhookId,
+      ).toEqual([500, 500, 200]);
       // Every attempt sends the same bytes.
       expect(new Set(attempts.map((a) => a.raw.toString('utf8'))).size).toBe(1);
     }

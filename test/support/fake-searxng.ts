@@ -26,9 +26,11 @@ export async function startFakeSearxng(): Promise<FakeSearxng> {
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname !== '/search') return send(404, {});
     const q = params.get('q') ?? '';
-    if (params.get('format') !== 'json' || q.includes('json-disabled')) return res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>403 Forbidden</h1>');
+    if (params.get('format') !== 'json' || q.includes('json-disabled'))
+      return res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>403 Forbidden</h1>');
     if (q.includes('old-instance')) return send(200, fixture('old-release'));
-    if (params.get('time_range') && q.includes('no-time-support')) return send(200, { query: q, number_of_results: 0, results: [], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] });
+    if (params.get('time_range') && q.includes('no-time-support'))
+      return send(200, { query: q, number_of_results: 0, results: [], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] });
     const categories = (params.get('categories') ?? 'general').split(',');
     const page = Number(params.get('pageno') ?? '1');
     const answer = fixture('current-release') as { results: Record<string, unknown>[] } & Record<string, unknown>;

@@ -78,7 +78,8 @@ export async function startFixtureSite(resources: Record<string, FixtureResource
     res.once('close', () => counted && inFlight--);
     const resource = resources[path];
     const send = () => {
-      const r = resource === undefined ? NOT_FOUND : typeof resource === 'string' ? { body: resource } : typeof resource === 'function' ? resource(req) : resource;
+      const r =
+        resource === undefined ? NOT_FOUND : typeof resource === 'string' ? { body: resource } : typeof resource === 'function' ? resource(req) : resource;
       respond(res, r);
     };
     const delay = opts.delayMs?.(path) ?? 0;

@@ -29,9 +29,7 @@ export default async function setup(project: TestProject) {
   const dir = scratchDataDir('crawl-test-');
   const started = await Promise.allSettled([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'crawl_test', log })),
-    freePort().then((port) =>
-      startTemporalDevServer({ cliPath: cli, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
-    ),
+    freePort().then((port) => startTemporalDevServer({ cliPath: cli, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log })),
   ]);
   const teardown = async () => {
     for (const s of started.toReversed()) if (s.status === 'fulfilled') await s.value.stop();

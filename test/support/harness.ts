@@ -239,9 +239,18 @@ function readyLine(child: ChildProcess, message: string, name: string): Promise<
 }
 
 /** Polls GET /v2/crawl/{id} until the crawl leaves `scraping`; returns the final body. */
-export async function waitForCrawl(h: Harness, id: string, timeoutMs = 120_000, key?: string): Promise<Record<string, unknown> & { status: string; data: any[] }> {
-  return waitFor(`crawl ${id} to finish`, async () => {
-    const body = await (await h.api(`/v2/crawl/${id}?limit=1000`, { key })).json();
-    return body.status !== 'scraping' ? body : undefined;
-  }, timeoutMs);
+export async function waitForCrawl(
+  h: Harness,
+  id: string,
+  timeoutMs = 120_000,
+  key?: string,
+): Promise<Record<string, unknown> & { status: string; data: any[] }> {
+  return waitFor(
+    `crawl ${id} to finish`,
+    async () => {
+      const body = await (await h.api(`/v2/crawl/${id}?limit=1000`, { key })).json();
+      return body.status !== 'scraping' ? body : undefined;
+    },
+    timeoutMs,
+  );
 }

@@ -13,7 +13,8 @@ export function gif(width: number, height: number) {
 }
 
 const segment = (marker: number, payload: Buffer) => bytes([0xff, marker], u16be(payload.length + 2), payload);
-const startOfFrame = (marker: number, width: number, height: number) => segment(marker, bytes([8], u16be(height), u16be(width), [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]));
+const startOfFrame = (marker: number, width: number, height: number) =>
+  segment(marker, bytes([8], u16be(height), u16be(width), [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]));
 
 /** APP1 with one IFD0 entry: Orientation (0x0112, SHORT) = `orientation`. */
 export function exif(orientation: number, littleEndian: boolean) {
@@ -49,7 +50,8 @@ export function avif(width: number, height: number, rotation?: number) {
 }
 
 export function bmp(width: number, height: number, core = false) {
-  const header = core ? bytes(u32le(12), u16le(width), u16le(height), u16le(1), u16le(24)) : bytes(u32le(40), u32le(width), u32le(height >>> 0), u16le(1), u16le(24), Buffer.alloc(24));
+  const header = core
+    ? bytes(u32le(12), u16le(width), u16le(height), u16le(1), u16le(24))
+    : bytes(u32le(40), u32le(width), u32le(height >>> 0), u16le(1), u16le(24), Buffer.alloc(24));
   return bytes('BM', u32le(0), u32le(0), u32le(0), header);
 }
-

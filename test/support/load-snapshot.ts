@@ -5,7 +5,10 @@ import type { Db } from '../../src/platform/db/prisma.ts';
 
 export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
   const now = new Date();
-  const running = await db.crawl.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true, teamId: true, kind: true, url: true, createdAt: true } });
+  const running = await db.crawl.findMany({
+    where: { teamId: { in: teamIds }, status: 'scraping' },
+    select: { id: true, teamId: true, kind: true, url: true, createdAt: true },
+  });
   const lines = [`snapshot at ${now.toISOString()}: ${running.length} job(s) of these teams still scraping`];
   for (const c of running) {
     const [pages, frontier, open] = await Promise.all([
@@ -14,17 +17,28 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
       db.crawlUrl.findMany({ where: { crawlId: c.id, state: { not: 'done' } }, select: { url: true, state: true, claimedBy: true }, take: 10 }),
     ]);
     const states = frontier.map((f) => `${f.state} ${f._count}`).join(', ');
-    lines.push(`  ${c.kind} ${c.id} of team ${c.teamId} (${c.url}), ${Math.round((now.getTime() - c.createdAt.getTime()) / 1000)} s old: ${pages} pages stored; frontier: ${states}`);
+    lines.push(
+      `  ${c.kind} ${c.id} of team ${c.teamId} (${c.url}), ${Math.round((now.getTime() - c.createdAt.getTime()) / 1000)} s old: ${pages} pages stored; frontier: ${states}`,
+    );
     for (const u of open) lines.push(`    ${u.state} ${u.url}${u.claimedBy ? ` by ${u.claimedBy}` : ''}`);
   }
   const slots = await db.teamSlot.findMany({ where: { teamId: { in: teamIds }, holder: { not: null } }, orderBy: [{ teamId: 'asc' }, { slot: 'asc' }] });
   lines.push(`team_slot rows with a holder: ${slots.length}`);
-  for (const s of slots) lines.push(`  team ${s.teamId} slot ${s.slot}: holder ${s.holder} of ${s.holderGroup}, leased until ${s.leasedUntil?.toISOString()}${s.leasedUntil && s.leasedUntil < now ? ' (lapsed)' : ''}`);
+  for (const s of slots)
+    lines.push(
+      `  team ${s.teamId} slot ${s.slot}: holder ${s.holder} of ${s.holderGroup}, leased until ${s.leasedUntil?.toISOString()}${s.leasedUntil && s.leasedUntil < now ? ' (lapsed)' : ''}`,
+    );
   const [leases, demand] = await Promise.all([
     db.browserLease.findMany({ where: { teamId: { in: teamIds } } }),
     db.browserDemand.findMany({ where: { teamId: { in: teamIds } } }),
   ]);
-  lines.push(`browser_lease rows: ${leases.length}`, ...leases.map((l) => `  ${l.groupId} (${l.holder}) since ${l.startedAt.toISOString()}, alive until ${l.aliveUntil.toISOString()}`));
-  lines.push(`browser_demand rows: ${demand.length}`, ...demand.map((d) => `  ${d.groupId} (${d.holder}) since ${d.requestedAt.toISOString()}${d.servedBy ? `, promised by ${d.servedBy}` : ''}`));
+  lines.push(
+    `browser_lease rows: ${leases.length}`,
+    ...leases.map((l) => `  ${l.groupId} (${l.holder}) since ${l.startedAt.toISOString()}, alive until ${l.aliveUntil.toISOString()}`),
+  );
+  lines.push(
+    `browser_demand rows: ${demand.length}`,
+    ...demand.map((d) => `  ${d.groupId} (${d.holder}) since ${d.requestedAt.toISOString()}${d.servedBy ? `, promised by ${d.servedBy}` : ''}`),
+  );
   return lines.join('\n');
 }

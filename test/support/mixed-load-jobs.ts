@@ -53,7 +53,9 @@ async function ended(api: Api, statusPath: string, deadline: number): Promise<an
 function checkEnded(what: string, body: any, urls: string[], credits: number, mustContain?: string): void {
   const got = body.data.map((d: any) => d.metadata.sourceURL as string);
   if (body.status !== 'completed' || body.completed !== urls.length || !sameSet(got, urls)) {
-    throw new Error(`${what} ended ${body.status} with ${body.completed} of ${urls.length} pages; missing ${urls.filter((u) => !got.includes(u)).join(', ') || 'none'}; stored ${got.length}`);
+    throw new Error(
+      `${what} ended ${body.status} with ${body.completed} of ${urls.length} pages; missing ${urls.filter((u) => !got.includes(u)).join(', ') || 'none'}; stored ${got.length}`,
+    );
   }
   if (body.creditsUsed !== credits) throw new Error(`${what} used ${body.creditsUsed} credits, expected ${credits}`);
   const unrendered = mustContain ? body.data.filter((d: any) => !d.markdown?.includes(mustContain)).map((d: any) => d.metadata.sourceURL) : [];
@@ -87,7 +89,10 @@ function batchJob(name: string): MixedJob {
 
 /** POST /v2/scrape answers once the page is stored; its timeout is the deadline, so a stuck scrape is a 408. */
 async function scrape(api: Api, url: string, deadline: number): Promise<StoredPages> {
-  const res = await api('/v2/scrape', { method: 'POST', json: { url, formats: ['markdown'], timeout: Math.min(300_000, Math.max(1000, deadline - Date.now())) } });
+  const res = await api('/v2/scrape', {
+    method: 'POST',
+    json: { url, formats: ['markdown'], timeout: Math.min(300_000, Math.max(1000, deadline - Date.now())) },
+  });
   const doc = ok(`scrape of ${url}`, res).data;
   if (doc.metadata.statusCode !== 200 || !doc.markdown) throw new Error(`scrape of ${url}: ${JSON.stringify(doc.metadata)}`);
   return { jobId: doc.metadata.scrapeId, urls: [url] };
@@ -115,11 +120,21 @@ function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: 
     async run(api, sites, deadline) {
       const notes = [1, 2].map((i) => `${sites.scrape.url}/note/${i}`);
       const stored = await Promise.all(notes.map((url) => scrape(api, url, deadline)));
-      const body = ok(name, await api('/v2/search', { method: 'POST', json: { query: NOTE_WORD, limit: 5, timeout: Math.max(1000, deadline - Date.now()), ...request } }));
+      const body = ok(
+        name,
+        await api('/v2/search', { method: 'POST', json: { query: NOTE_WORD, limit: 5, timeout: Math.max(1000, deadline - Date.now()), ...request } }),
+      );
       const web = (body.data.web ?? []) as any[];
       const images = (body.data.images ?? []) as any[];
-      if (!sameSet(web.map((r) => r.url), notes)) throw new Error(`${name}: web results ${JSON.stringify(web.map((r) => r.url))}, expected the notes`);
-      if (request.sources?.includes('images') && images.length !== notes.length) throw new Error(`${name}: ${images.length} image results, expected ${notes.length}`);
+      if (
+        !sameSet(
+          web.map((r) => r.url),
+          notes,
+        )
+      )
+        throw new Error(`${name}: web results ${JSON.stringify(web.map((r) => r.url))}, expected the notes`);
+      if (request.sources?.includes('images') && images.length !== notes.length)
+        throw new Error(`${name}: ${images.length} image results, expected ${notes.length}`);
       const scraped = request.scrapeOptions ? web.length : 0;
       if (request.scrapeOptions && !web.every((r) => r.metadata?.statusCode === 200 && r.markdown?.includes(NOTE_WORD))) {
         throw new Error(`${name}: results not scraped: ${JSON.stringify(web.map((r) => r.metadata))}`);

@@ -31,17 +31,26 @@ function staticSite(externalUrl: string): Record<string, FixtureResource> {
   const nav = [...posts, ...DOCS.map((d) => `/docs/${d}`), '/about', ...galleries, PDF_PATH].map((p) => `<a href="${p}">${p}</a>`).join(' ');
   const resources: Record<string, FixtureResource> = {
     '/': page('Harbour blog', `<main><h1>Harbour blog</h1><p>Notes from the harbour, posts and pictures.</p><nav>${nav}</nav></main>`),
-    '/about': page('About the harbour', `<main><h1>About</h1><p>Written by the harbour master. Our friends live <a href="${externalUrl}/">elsewhere</a>.</p><a href="/">home</a></main>`),
+    '/about': page(
+      'About the harbour',
+      `<main><h1>About</h1><p>Written by the harbour master. Our friends live <a href="${externalUrl}/">elsewhere</a>.</p><a href="/">home</a></main>`,
+    ),
     [PDF_PATH]: { headers: { 'content-type': 'application/pdf' }, body: REPORT_PDF },
   };
   for (const [i, path] of posts.entries()) {
-    resources[path] = page(`Post ${i + 1}`, `<main><h1>Post ${i + 1}</h1><p>The lighthouse keeper's log, entry ${i + 1}: calm seas and ${i + 1} gulls.</p><a href="/">home</a></main>`);
+    resources[path] = page(
+      `Post ${i + 1}`,
+      `<main><h1>Post ${i + 1}</h1><p>The lighthouse keeper's log, entry ${i + 1}: calm seas and ${i + 1} gulls.</p><a href="/">home</a></main>`,
+    );
   }
   for (const d of DOCS) resources[`/docs/${d}`] = page(`Docs: ${d}`, `<main><h1>${d}</h1><p>How the harbour works, part ${d}.</p><a href="/">home</a></main>`);
   // No width or height on the images: the HTTP path reads their sizes from the files.
   for (const [g, path] of galleries.entries()) {
     const images = ['a', 'b'].map((x) => `/img/${g + 1}${x}.png`);
-    resources[path] = page(`Gallery ${g + 1}`, `<main><h1>Gallery ${g + 1}</h1>${images.map((src) => `<img src="${src}" alt="boats ${src}">`).join('')}<a href="/">home</a></main>`);
+    resources[path] = page(
+      `Gallery ${g + 1}`,
+      `<main><h1>Gallery ${g + 1}</h1>${images.map((src) => `<img src="${src}" alt="boats ${src}">`).join('')}<a href="/">home</a></main>`,
+    );
     for (const [k, src] of images.entries()) resources[src] = { headers: { 'content-type': 'image/png' }, body: solidPng(40 + 10 * g, 30 + 10 * k) };
   }
   return resources;
@@ -70,7 +79,10 @@ function scrapeSite(): Record<string, FixtureResource> {
   const resources: Record<string, FixtureResource> = {};
   for (let i = 1; i <= ITEMS; i++) resources[`/item/${i}`] = page(`Item ${i}`, `<main><h1>Item ${i}</h1><p>Catalogue entry ${i}.</p></main>`);
   for (let i = 1; i <= NOTES; i++) {
-    resources[`/note/${i}`] = page(`Note ${i}`, `<main><h1>Note ${i}</h1><p>A ${NOTE_WORD} was seen near the jetty, sighting ${i}.</p><img src="/img/note-${i}.png" alt="${NOTE_WORD} ${i}" width="64" height="48"></main>`);
+    resources[`/note/${i}`] = page(
+      `Note ${i}`,
+      `<main><h1>Note ${i}</h1><p>A ${NOTE_WORD} was seen near the jetty, sighting ${i}.</p><img src="/img/note-${i}.png" alt="${NOTE_WORD} ${i}" width="64" height="48"></main>`,
+    );
     resources[`/img/note-${i}.png`] = { headers: { 'content-type': 'image/png' }, body: solidPng(64, 48) };
   }
   return resources;

@@ -4,7 +4,10 @@ import type { BrowserHost } from '../../src/features/browser-sessions/host/brows
 import { startFixtureSite, type FixtureResource, type FixtureSite } from './fixture-site.ts';
 import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
 
-export async function startSessionHarness(resources: Record<string, FixtureResource>, options?: HarnessOptions): Promise<{ h: Harness; site: FixtureSite; host: BrowserHost }> {
+export async function startSessionHarness(
+  resources: Record<string, FixtureResource>,
+  options?: HarnessOptions,
+): Promise<{ h: Harness; site: FixtureSite; host: BrowserHost }> {
   const h = await startHarness(options);
   const site = await startFixtureSite(resources);
   await h.startWorker();

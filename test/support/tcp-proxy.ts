@@ -28,7 +28,10 @@ export interface TcpProxy {
 /** One direction of one connection: forwards, or keeps what arrives until released. */
 class Pipe {
   private held: Buffer[] = [];
-  constructor(private readonly to: Socket, private readonly isHeld: () => boolean) {}
+  constructor(
+    private readonly to: Socket,
+    private readonly isHeld: () => boolean,
+  ) {}
   push(chunk: Buffer): void {
     if (this.isHeld() || this.held.length > 0) this.held.push(chunk);
     else this.to.write(chunk);

@@ -33,16 +33,7 @@ interface Service {
 const compose = parse(readFileSync(COMPOSE_FILE, 'utf8')) as { services: Record<string, Service>; volumes?: Dict };
 const services = compose.services;
 
-const EXPECTED_SERVICES = [
-  'postgres',
-  'temporal-admin-tools',
-  'temporal',
-  'temporal-create-namespace',
-  'temporal-ui',
-  'gateway',
-  'worker',
-  'browser-host',
-];
+const EXPECTED_SERVICES = ['postgres', 'temporal-admin-tools', 'temporal', 'temporal-create-namespace', 'temporal-ui', 'gateway', 'worker', 'browser-host'];
 
 /** Compose variable interpolation with the defaults written in the file: ${VAR:-default}, ${VAR-default}, ${VAR}. */
 function interpolate(value: string): string {
@@ -330,7 +321,10 @@ describe('Dockerfile', () => {
     const froms = instructions.filter((l) => /^FROM\s/i.test(l));
     expect(froms.length).toBeGreaterThan(0);
     for (const from of froms) {
-      const words = from.split(/\s+/).slice(1).filter((w) => !w.startsWith('--'));
+      const words = from
+        .split(/\s+/)
+        .slice(1)
+        .filter((w) => !w.startsWith('--'));
       const image = words[0];
       if (words[1]?.toLowerCase() === 'as' && words[2]) stages.add(words[2]);
       if (stages.has(image)) continue;

@@ -42,6 +42,17 @@ export type BatchScrapeRequest = z.output<typeof batchScrapeRequestSchema>;
 
 /** The request's scrape options, apart from the batch's own fields. */
 export function batchScrapeOptions(req: BatchScrapeRequest): ScrapeOptions {
-  const { urls: _u, webhook: _w, appendToId: _a, ignoreInvalidURLs: _i, maxConcurrency: _m, fastMode: _f, zeroDataRetention: _z, origin: _o, integration: _n, ...scrapeOptions } = req;
+  const {
+    urls: _u,
+    webhook: _w,
+    appendToId: _a,
+    ignoreInvalidURLs: _i,
+    maxConcurrency: _m,
+    fastMode: _f,
+    zeroDataRetention: _z,
+    origin: _o,
+    integration: _n,
+    ...scrapeOptions
+  } = req;
   return scrapeOptions;
 }

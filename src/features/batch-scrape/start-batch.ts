@@ -57,7 +57,10 @@ async function screenUrl(raw: string, config: Config, hosts: Map<string, Promise
 /** Splits the URLs into frontier rows and those skipped; refuses the request where ignoreInvalidURLs says so. */
 async function screenUrls(req: BatchScrapeRequest, config: Config): Promise<{ rows: NewFrontierUrl[]; invalidURLs: string[] }> {
   if (req.urls.length > config.scrape.batchMaxUrls) {
-    throw new DomainError('invalid', `urls may contain at most ${config.scrape.batchMaxUrls} URLs per request (BATCH_SCRAPE_MAX_URLS); send more with appendToId`);
+    throw new DomainError(
+      'invalid',
+      `urls may contain at most ${config.scrape.batchMaxUrls} URLs per request (BATCH_SCRAPE_MAX_URLS); send more with appendToId`,
+    );
   }
   const rows: NewFrontierUrl[] = [];
   const invalidURLs: string[] = [];
@@ -105,14 +108,17 @@ async function appendToBatch(deps: Deps, team: Team, batchId: string, rows: NewF
     const [batch] = await tx.$queryRaw<{ status: string }[]>`
       SELECT status FROM crawl WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;
     if (!batch) throw new DomainError('not-found', 'Job not found');
-    if (batch.status !== 'scraping') throw new DomainError('conflict', `The batch scrape has ended (${batch.status}); URLs can only be added to a running batch`);
+    if (batch.status !== 'scraping')
+      throw new DomainError('conflict', `The batch scrape has ended (${batch.status}); URLs can only be added to a running batch`);
     return addToFrontier(tx, batchId, rows, MAX_CRAWL_LIMIT);
   });
   if (added > 0) {
     await deps.temporal.workflow
       .getHandle(crawlWorkflowId(batchId))
       .signal(urlsAddedSignal, added)
-      .catch((err: unknown) => deps.log.warn('urlsAdded signal failed; the batch finds the URLs when it would finish', { crawlId: batchId, error: (err as Error).message }));
+      .catch((err: unknown) =>
+        deps.log.warn('urlsAdded signal failed; the batch finds the URLs when it would finish', { crawlId: batchId, error: (err as Error).message }),
+      );
   }
   return batchId;
 }

@@ -27,7 +27,11 @@ export function sameToken(given: string | undefined, expected: string): boolean 
 }
 
 /** The live session a token opens, or a refusal already sent. */
-export async function sessionForToken(deps: GatewayDeps, upgrade: WebSocketUpgrade, accept: (row: BrowserSession, token: string | undefined) => boolean): Promise<BrowserSession | undefined> {
+export async function sessionForToken(
+  deps: GatewayDeps,
+  upgrade: WebSocketUpgrade,
+  accept: (row: BrowserSession, token: string | undefined) => boolean,
+): Promise<BrowserSession | undefined> {
   const { socket, params } = upgrade;
   const token = tokenOf(upgrade);
   const row = /^[0-9a-f-]{36}$/i.test(params.id) ? await deps.db.browserSession.findUnique({ where: { id: params.id } }) : null;
@@ -62,7 +66,11 @@ export async function openRelay(deps: GatewayDeps, upgrade: WebSocketUpgrade, ro
   return new Promise((resolve) => {
     upstream.once('open', () => resolve(upstream));
     upstream.once('unexpected-response', (_req, res) => {
-      refuseUpgrade(upgrade.socket, res.statusCode === 410 ? 410 : 502, res.statusCode === 410 ? 'Browser session has been destroyed.' : 'The session browser is not reachable.');
+      refuseUpgrade(
+        upgrade.socket,
+        res.statusCode === 410 ? 410 : 502,
+        res.statusCode === 410 ? 'Browser session has been destroyed.' : 'The session browser is not reachable.',
+      );
       upstream.terminate();
       resolve(undefined);
     });

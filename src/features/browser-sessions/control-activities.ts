@@ -22,7 +22,12 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
     },
 
     /** Marks the session ended and bills its duration once (the ledger key is the session id). */
-    async finishBrowserSession(input: { sessionId: string; status: 'destroyed' | 'error'; reason: string; sessionDurationMs: number }): Promise<{ creditsBilled: number }> {
+    async finishBrowserSession(input: {
+      sessionId: string;
+      status: 'destroyed' | 'error';
+      reason: string;
+      sessionDurationMs: number;
+    }): Promise<{ creditsBilled: number }> {
       return db.$transaction(async (tx) => {
         const row = await tx.browserSession.findUniqueOrThrow({ where: { id: input.sessionId } });
         if (row.profileName && row.profileSave) await releaseWriter(tx, row.teamId, row.profileName, row.id);

@@ -35,7 +35,13 @@ function endedAnswer(row: BrowserSession) {
 async function closeOrphan(db: GatewayDeps['db'], id: string): Promise<BrowserSession> {
   await db.browserSession.updateMany({
     where: { id, status: { in: ['starting', 'active'] } },
-    data: { status: 'error', endReason: 'the session has no running workflow (its start was interrupted, or its end could not be recorded)', endedAt: new Date(), durationMs: 0, creditsBilled: 0 },
+    data: {
+      status: 'error',
+      endReason: 'the session has no running workflow (its start was interrupted, or its end could not be recorded)',
+      endedAt: new Date(),
+      durationMs: 0,
+      creditsBilled: 0,
+    },
   });
   return db.browserSession.findUniqueOrThrow({ where: { id } });
 }
@@ -106,7 +112,8 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === SESSION_ENDED) throw destroyed();
       const now = err instanceof WorkflowNotFoundError ? await closeOrphan(db, row.id) : await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
       if (ended(now)) throw destroyed();
-      if (err instanceof WorkflowUpdateFailedError) throw new DomainError('job-failed', err.cause?.message ?? 'Failed to execute code in browser session.', 'EXECUTE_FAILED');
+      if (err instanceof WorkflowUpdateFailedError)
+        throw new DomainError('job-failed', err.cause?.message ?? 'Failed to execute code in browser session.', 'EXECUTE_FAILED');
       throw err;
     }
   });

@@ -32,7 +32,9 @@ export const profileSchema = z.strictObject({
 /** Body of POST /v2/browser; unknown fields pass, as upstream's schema is not strict. */
 export const createSessionSchema = z.object({
   ttl: seconds('ttl', MIN_TTL_SECONDS, MAX_TTL_SECONDS, DEFAULT_TTL_SECONDS).describe('Total lifetime in seconds.'),
-  activityTtl: seconds('activityTtl', MIN_ACTIVITY_TTL_SECONDS, MAX_TTL_SECONDS, DEFAULT_ACTIVITY_TTL_SECONDS).describe('Seconds without use before the session ends.'),
+  activityTtl: seconds('activityTtl', MIN_ACTIVITY_TTL_SECONDS, MAX_TTL_SECONDS, DEFAULT_ACTIVITY_TTL_SECONDS).describe(
+    'Seconds without use before the session ends.',
+  ),
   streamWebView: z.boolean({ error: 'streamWebView must be true or false' }).default(true).describe('Whether live view URLs are made.'),
   profile: profileSchema.optional(),
   recordSession: z.boolean({ error: 'recordSession must be true or false' }).optional().describe('Accepted; sessions are not recorded.'),

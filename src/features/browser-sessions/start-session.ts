@@ -16,7 +16,13 @@ type Deps = { db: Db; temporal: Client; config: Config };
 /** How long POST /v2/browser waits for the browser to come up. */
 export const READY_TIMEOUT_MS = 120_000;
 
-export async function startSession(deps: Deps, team: Team, apiKeyId: string | null, req: CreateSessionRequest, onCreated: (id: string) => void): Promise<BrowserSession> {
+export async function startSession(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string | null,
+  req: CreateSessionRequest,
+  onCreated: (id: string) => void,
+): Promise<BrowserSession> {
   const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date());
   onCreated(row.id);
   const input: SessionInput = {

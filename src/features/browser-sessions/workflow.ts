@@ -48,7 +48,8 @@ const control = proxyActivities<SessionControlActivities>({ startToCloseTimeout:
 
 function hostActivities(taskQueue: string) {
   return {
-    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: HOST_ONCE }).launchBrowserSession,
+    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: HOST_ONCE })
+      .launchBrowserSession,
     watch: proxyActivities<HostActivities>({
       taskQueue,
       scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
@@ -64,7 +65,8 @@ function hostActivities(taskQueue: string) {
         startToCloseTimeout: `${timeoutSeconds + 60} seconds`,
         retry: HOST_ONCE,
       }).executeInBrowserSession,
-    close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: HOST_ONCE }).closeBrowserSession,
+    close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: HOST_ONCE })
+      .closeBrowserSession,
   };
 }
 
@@ -116,14 +118,19 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   });
   setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
     await condition(() => status !== 'starting');
-    if (status !== 'active' || endReason !== null || !host) throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
+    if (status !== 'active' || endReason !== null || !host)
+      throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
     executing++;
     executes++;
     lastActivity = Date.now();
     try {
       return await hostActivities(host.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 });
     } catch (err) {
-      throw ApplicationFailure.create({ type: 'ExecuteFailed', message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: 'ExecuteFailed',
+        message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`,
+        nonRetryable: true,
+      });
     } finally {
       executing--;
       lastActivity = Date.now();

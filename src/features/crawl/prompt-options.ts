@@ -7,11 +7,9 @@ import { crawlRequestSchema } from '../../jobs/crawl-request.ts';
 import { formatZodError } from '../../platform/http/validation-error.ts';
 import { chatCompletion, LlmError, type ChatMessage, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 
-export const PROMPT_FAILURE_MESSAGE =
-  'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.';
+export const PROMPT_FAILURE_MESSAGE = 'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.';
 
-export const NO_LLM_MESSAGE =
-  'Crawl prompts need an LLM endpoint and none is configured on this server (LLM_BASE_URL); send explicit crawler options instead.';
+export const NO_LLM_MESSAGE = 'Crawl prompts need an LLM endpoint and none is configured on this server (LLM_BASE_URL); send explicit crawler options instead.';
 
 // The request schema's own field validators, so a generated option is judged exactly
 // like a sent one; defaults are unwrapped because an option the model left out must

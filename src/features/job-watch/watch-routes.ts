@@ -38,7 +38,12 @@ export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
       const job = await deps.db.crawl.findFirst({ where: { id: id.toLowerCase(), teamId: apiKey.teamId, kind } });
       if (!job || (job.expiresAt && job.expiresAt.getTime() <= Date.now())) return refuseUpgrade(socket, 404, 'Job not found', 'NOT_FOUND');
       if (isZeroDataRetention(job)) {
-        return refuseUpgrade(socket, 400, 'A zero data retention job hands each document out once, through its status endpoint; it cannot be watched.', 'BAD_REQUEST');
+        return refuseUpgrade(
+          socket,
+          400,
+          'A zero data retention job hands each document out once, through its status endpoint; it cannot be watched.',
+          'BAD_REQUEST',
+        );
       }
       if (!feed) return refuseUpgrade(socket, 503, 'Job watching needs DATABASE_URL', 'SERVICE_UNAVAILABLE');
       wss.handleUpgrade(upgrade.req, socket, upgrade.head, (ws) => {

@@ -63,7 +63,7 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
 
   /** Sends, as `document` messages, every stored page not sent yet. */
   async function sendMissing(after = 0n): Promise<void> {
-    for (let cursor = after; ; ) {
+    for (let cursor = after; ;) {
       const chunk = await nextChunk(cursor);
       if (chunk.length === 0) return;
       for (const page of chunk) {

@@ -34,7 +34,8 @@ export function createMapActivities({ db, config, log }: ActivityDeps) {
         log.info('map finished', { mapId, links: site.links.length });
       } catch (err) {
         const last = Context.current().info.attempt >= (MAP_RETRY.maximumAttempts ?? Infinity);
-        if (last) await db.mapJob.update({ where: { id: mapId }, data: { status: 'failed', error: storableText((err as Error).message), completedAt: new Date() } });
+        if (last)
+          await db.mapJob.update({ where: { id: mapId }, data: { status: 'failed', error: storableText((err as Error).message), completedAt: new Date() } });
         throw err;
       }
     },

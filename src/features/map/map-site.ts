@@ -43,7 +43,13 @@ async function startPage(url: string, network: CrawlNetwork, config: Config): Pr
 /** The site's pages in the local index; with a search term only the matching ones, most relevant first. */
 export type IndexedPages = (query: { host: string; includeSubdomains: boolean; search?: string; limit: number }) => Promise<MapLink[]>;
 
-export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Config, progress: (stage: string) => void, indexed: IndexedPages): Promise<SiteMap> {
+export async function mapSite(
+  req: MapRequest,
+  network: CrawlNetwork,
+  config: Config,
+  progress: (stage: string) => void,
+  indexed: IndexedPages,
+): Promise<SiteMap> {
   const filter = createLinkFilter(req.url, {
     includePaths: [],
     excludePaths: [],
@@ -69,7 +75,11 @@ export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Co
     start.links.forEach((url) => add({ url }));
   }
   if (req.sitemap !== 'skip') {
-    const robots = parseRobots(new URL('/robots.txt', req.url).href, await fetchRobotsTxt(new URL(req.url).origin, network.fetch, config.crawl.robotsMaxBytes), network.userAgents.desktop);
+    const robots = parseRobots(
+      new URL('/robots.txt', req.url).href,
+      await fetchRobotsTxt(new URL(req.url).origin, network.fetch, config.crawl.robotsMaxBytes),
+      network.userAgents.desktop,
+    );
     const sitemaps = await collectSitemapUrls({
       startUrl: req.url,
       robotsSitemaps: robots.sitemaps,
@@ -83,13 +93,22 @@ export async function mapSite(req: MapRequest, network: CrawlNetwork, config: Co
     sitemaps.urls.forEach((url) => add({ url }));
   }
   // sitemap: only means the sitemaps and nothing else.
-  const fromIndex = req.sitemap === 'only' ? [] : await indexed({ host: new URL(req.url).hostname, includeSubdomains: req.includeSubdomains, search: req.search, limit: req.limit });
+  const fromIndex =
+    req.sitemap === 'only'
+      ? []
+      : await indexed({ host: new URL(req.url).hostname, includeSubdomains: req.includeSubdomains, search: req.search, limit: req.limit });
   progress('index');
   fromIndex.forEach(add);
   // With a search term, the index's relevance orders the pages it matched; the rest follow by URL and title words.
   const relevant = req.search?.trim() ? fromIndex.map((l) => urlKey(l.url, norm)).filter((key) => found.has(key)) : [];
   const first = new Set(relevant);
-  const links = [...relevant.map((key) => found.get(key)!), ...rankLinks([...found.entries()].filter(([key]) => !first.has(key)).map(([, link]) => link), req.search)].slice(0, req.limit);
+  const links = [
+    ...relevant.map((key) => found.get(key)!),
+    ...rankLinks(
+      [...found.entries()].filter(([key]) => !first.has(key)).map(([, link]) => link),
+      req.search,
+    ),
+  ].slice(0, req.limit);
   const base = new URL(req.url);
   const isBase = base.pathname === '/' && base.search === '';
   const warning =

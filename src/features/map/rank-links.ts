@@ -12,7 +12,14 @@ export interface MapLink {
 const MAX_WORDS = 16;
 
 function words(text: string): string[] {
-  return [...new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0))].slice(0, MAX_WORDS);
+  return [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0),
+    ),
+  ].slice(0, MAX_WORDS);
 }
 
 function haystack(link: MapLink): string {

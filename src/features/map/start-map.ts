@@ -30,8 +30,7 @@ export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: M
 /** Runs the map's workflow and returns its links, or answers 408 at the request's timeout. */
 export async function runMap(deps: Deps, id: string, req: MapRequest, timeoutMs: number): Promise<{ links: MapLink[]; warning?: string }> {
   const deadline = Date.now() + timeoutMs;
-  const timedOut = () =>
-    new DomainError('timeout', `The map operation timed out: it did not finish within its timeout of ${req.timeout} ms.`, 'MAP_TIMEOUT');
+  const timedOut = () => new DomainError('timeout', `The map operation timed out: it did not finish within its timeout of ${req.timeout} ms.`, 'MAP_TIMEOUT');
   try {
     await deps.temporal.connection.withDeadline(deadline, async () => {
       const handle = await deps.temporal.workflow.start<typeof mapWorkflow>('mapWorkflow', {

@@ -15,7 +15,11 @@ function sameUrlKey(url: string): string | undefined {
   }
 }
 
-export function mergeSource<T extends { url: string; imageUrl?: string }>(lists: (T[] | undefined)[], limit: number, keyOf: (hit: T) => string = (h) => h.url): Positioned<T>[] {
+export function mergeSource<T extends { url: string; imageUrl?: string }>(
+  lists: (T[] | undefined)[],
+  limit: number,
+  keyOf: (hit: T) => string = (h) => h.url,
+): Positioned<T>[] {
   const seen = new Set<string>();
   const merged: Positioned<T>[] = [];
   for (const list of lists) {
@@ -32,8 +36,14 @@ export function mergeSource<T extends { url: string; imageUrl?: string }>(lists:
 
 export function mergeHits(answers: ProviderHits[], limit: number) {
   return {
-    web: mergeSource(answers.map((a) => a.web), limit),
-    news: mergeSource(answers.map((a) => a.news), limit),
+    web: mergeSource(
+      answers.map((a) => a.web),
+      limit,
+    ),
+    news: mergeSource(
+      answers.map((a) => a.news),
+      limit,
+    ),
     images: mergeSource(
       answers.map((a) => a.images),
       limit,

@@ -7,7 +7,10 @@ import { within } from '../../page/index-entry/categories.ts';
 import type { ImageHit, NewsHit, ProviderHits, WebHit } from './provider.ts';
 import type { QueryFeature, SearchQuery } from './search-query.ts';
 
-const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase().replace(/^www\./, '') ?? '';
+const hostOf = (url: string) =>
+  URL.parse(url)
+    ?.hostname.toLowerCase()
+    .replace(/^www\./, '') ?? '';
 const pathOf = (url: string) => URL.parse(url)?.pathname ?? '';
 const extOf = (url: string) => /\.([a-z0-9]{1,10})$/i.exec(pathOf(url))?.[1]?.toLowerCase();
 

@@ -9,7 +9,11 @@ import { createSearxngProvider } from './providers/searxng.ts';
 export function searchProviders(db: Db, config: Config): SearchProvider[] {
   const providers: SearchProvider[] = [];
   const s = config.search;
-  if (s.local) providers.push(createLocalProvider(db, { sharePublicPages: s.sharePublicPages, candidates: s.candidates, statementTimeoutMs: s.statementTimeoutMs }));
-  if (s.searxngUrl) providers.push(createSearxngProvider({ url: s.searxngUrl, engines: s.searxngEngines, maxResponseBytes: s.searxngMaxResponseBytes, maxPages: s.searxngMaxPages }));
+  if (s.local)
+    providers.push(createLocalProvider(db, { sharePublicPages: s.sharePublicPages, candidates: s.candidates, statementTimeoutMs: s.statementTimeoutMs }));
+  if (s.searxngUrl)
+    providers.push(
+      createSearxngProvider({ url: s.searxngUrl, engines: s.searxngEngines, maxResponseBytes: s.searxngMaxResponseBytes, maxPages: s.searxngMaxPages }),
+    );
   return providers;
 }

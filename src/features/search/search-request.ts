@@ -37,7 +37,10 @@ export const searchRequestSchema = z
       .min(1, 'sources must not be empty')
       .max(3)
       .default(['web']),
-    categories: z.array(z.union([z.enum(CATEGORIES), categoryObject], { error: `categories must be among ${CATEGORIES.join(', ')} (names or {type} objects)` })).max(3).default([]),
+    categories: z
+      .array(z.union([z.enum(CATEGORIES), categoryObject], { error: `categories must be among ${CATEGORIES.join(', ')} (names or {type} objects)` }))
+      .max(3)
+      .default([]),
     includeDomains: z.array(hostname).max(100).optional(),
     excludeDomains: z.array(hostname).max(100).optional(),
     tbs: z.string().max(200).optional(),
@@ -45,9 +48,16 @@ export const searchRequestSchema = z
     location: z.string().max(200).optional(),
     country: z.string().max(20).optional(),
     lang: z.string().max(20).default('en'),
-    timeout: z.int({ error: 'timeout must be an integer number of milliseconds' }).min(1, 'timeout must be positive').max(600_000, 'timeout must be at most 600000 ms').default(60_000),
+    timeout: z
+      .int({ error: 'timeout must be an integer number of milliseconds' })
+      .min(1, 'timeout must be positive')
+      .max(600_000, 'timeout must be at most 600000 ms')
+      .default(60_000),
     ignoreInvalidURLs: z.boolean().default(false),
-    enterprise: z.array(z.enum(['default', 'anon', 'zdr'], { error: 'enterprise must be among default, anon, zdr' })).max(3).optional(),
+    enterprise: z
+      .array(z.enum(['default', 'anon', 'zdr'], { error: 'enterprise must be among default, anon, zdr' }))
+      .max(3)
+      .optional(),
     safe: z.boolean({ error: 'safe must be true or false' }).optional(),
     asyncScraping: z.boolean().optional(),
     highlights: z.boolean().optional(),
@@ -56,7 +66,10 @@ export const searchRequestSchema = z
     domainTools: z.unknown().optional(),
     // The Python SDK sends fastMode with scrape options, as with POST /v2/scrape; pages load one way here.
     scrapeOptions: z
-      .preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v), scrapeOptionsSchema.safeExtend({ fastMode: z.boolean().optional() }))
+      .preprocess(
+        (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v),
+        scrapeOptionsSchema.safeExtend({ fastMode: z.boolean().optional() }),
+      )
       .optional(),
     origin,
     integration,

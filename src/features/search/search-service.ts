@@ -16,8 +16,7 @@ import type { ProviderHits, SearchProvider } from './provider.ts';
 import { searchQueryOf } from './query/search-query-of.ts';
 import type { SearchRequest } from './search-request.ts';
 
-const ZDR_NOT_ENABLED =
-  'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
+const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
 
 /** 2 credits per 10 results (started), 10 per 10 with zero data retention. */
 export function searchCredits(results: number, zeroDataRetention: boolean): number {
@@ -50,7 +49,15 @@ async function askProviders(providers: SearchProvider[], req: SearchRequest, tea
 type Item = { url: string; [key: string]: unknown };
 
 /** Scrapes each result as POST /v2/scrape would, all at once (the team's concurrency limit paces the pages). */
-async function scrapeResults(deps: GatewayDeps, team: Team, apiKeyId: string, req: SearchRequest, items: Item[], deadline: number, zdr: boolean): Promise<string[]> {
+async function scrapeResults(
+  deps: GatewayDeps,
+  team: Team,
+  apiKeyId: string,
+  req: SearchRequest,
+  items: Item[],
+  deadline: number,
+  zdr: boolean,
+): Promise<string[]> {
   const ids: string[] = [];
   await Promise.all(
     items.map(async (item) => {
@@ -70,15 +77,27 @@ async function scrapeResults(deps: GatewayDeps, team: Team, apiKeyId: string, re
   return ids;
 }
 
-export async function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
+export async function runSearch(
+  deps: GatewayDeps,
+  providers: SearchProvider[],
+  team: Team,
+  apiKeyId: string,
+  req: SearchRequest,
+  onCreated: (id: string) => void,
+) {
   const started = Date.now();
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;
   if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
   if (team.creditBalance < 1) {
-    throw new DomainError('payment-required', `Insufficient credits to perform this request: a search needs credits and the team has ${Math.max(0, team.creditBalance)}.`, 'PAYMENT_REQUIRED');
+    throw new DomainError(
+      'payment-required',
+      `Insufficient credits to perform this request: a search needs credits and the team has ${Math.max(0, team.creditBalance)}.`,
+      'PAYMENT_REQUIRED',
+    );
   }
-  if (providers.length === 0) throw new DomainError('unavailable', 'No search provider is configured (SEARCH_LOCAL is off and SEARXNG_URL is unset).', 'NO_SEARCH_PROVIDER');
+  if (providers.length === 0)
+    throw new DomainError('unavailable', 'No search provider is configured (SEARCH_LOCAL is off and SEARXNG_URL is unset).', 'NO_SEARCH_PROVIDER');
   const query = searchQueryOf(req, new Date());
   const id = uuidv7();
   onCreated(id);
@@ -92,11 +111,15 @@ export async function runSearch(deps: GatewayDeps, providers: SearchProvider[], 
     if (a.error) warnings.push(`${a.provider}: ${a.error}`);
     warnings.push(...(a.hits?.warnings ?? []).map((w) => `${a.provider}: ${w}`));
   }
-  const merged = mergeHits(answered.flatMap((a) => (a.hits ? [a.hits] : [])), req.limit);
+  const merged = mergeHits(
+    answered.flatMap((a) => (a.hits ? [a.hits] : [])),
+    req.limit,
+  );
   const valid = (url: string) => !req.ignoreInvalidURLs || httpUrl.safeParse(url).success;
   const data: Record<string, Item[]> = {};
   if (query.sources.includes('web')) data.web = merged.web.filter((h) => valid(h.url)).map(({ date: _d, ...h }) => h);
-  if (query.sources.includes('news')) data.news = merged.news.filter((h) => valid(h.url)).map(({ date, ...h }) => ({ ...h, ...(date && { date: date.toISOString() }) }));
+  if (query.sources.includes('news'))
+    data.news = merged.news.filter((h) => valid(h.url)).map(({ date, ...h }) => ({ ...h, ...(date && { date: date.toISOString() }) }));
   if (query.sources.includes('images')) data.images = merged.images.filter((h) => valid(h.url)).map((h) => ({ ...h }));
 
   let scrapeIds: string[] = [];

@@ -58,7 +58,12 @@ interface Row {
   target: string | null;
 }
 
-export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now = new Date()): Promise<{ data: ActivityRecord[]; cursor: string | null; has_more: boolean }> {
+export async function listActivity(
+  db: Db,
+  teamId: string,
+  q: ActivityQuery,
+  now = new Date(),
+): Promise<{ data: ActivityRecord[]; cursor: string | null; has_more: boolean }> {
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const since = new Date(now.getTime() - ACTIVITY_WINDOW_MS);
   const rows = await db.activityLog.findMany({

@@ -22,7 +22,15 @@ export function teamRoutes(deps: GatewayDeps): Router {
 
   router.get('/team/token-usage', (_req, res) => {
     const { remainingCredits, planCredits, billingPeriodStart, billingPeriodEnd } = balanceOf(authOf(res).team);
-    res.json({ success: true, data: { remainingTokens: toTokens(remainingCredits), planTokens: planCredits === null ? null : toTokens(planCredits), billingPeriodStart, billingPeriodEnd } });
+    res.json({
+      success: true,
+      data: {
+        remainingTokens: toTokens(remainingCredits),
+        planTokens: planCredits === null ? null : toTokens(planCredits),
+        billingPeriodStart,
+        billingPeriodEnd,
+      },
+    });
   });
 
   router.get('/team/credit-usage/historical', async (req, res) => {

@@ -29,7 +29,12 @@ export interface Balance {
 
 export function balanceOf(team: { creditBalance: number; planCredits: number | null }, now = new Date()): Balance {
   const start = monthStart(now);
-  return { remainingCredits: team.creditBalance, planCredits: team.planCredits, billingPeriodStart: start.toISOString(), billingPeriodEnd: nextMonth(start).toISOString() };
+  return {
+    remainingCredits: team.creditBalance,
+    planCredits: team.planCredits,
+    billingPeriodStart: start.toISOString(),
+    billingPeriodEnd: nextMonth(start).toISOString(),
+  };
 }
 
 export interface UsagePeriod {

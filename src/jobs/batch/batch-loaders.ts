@@ -71,7 +71,11 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
           const failure = page.statusCode === 403 || page.statusCode === 502 ? d.network.explainFailure(page.finalUrl) : undefined;
           if (failure) return hooks.failure(page.target, failure);
           const { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes } = page;
-          return hooks.page(page.target, { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes }, { actions: page.actions, queuedMs: page.waitedMs || undefined });
+          return hooks.page(
+            page.target,
+            { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes },
+            { actions: page.actions, queuedMs: page.waitedMs || undefined },
+          );
         },
         onFailure: hooks.failure,
         returnUnstarted: hooks.stopOpening,

@@ -105,7 +105,12 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   type Converted = { document: PreparedDocument; links: string[]; entry?: PageEntry; unsized?: string[] };
 
   /** The page as a document: `{ failure }` when the page itself cannot be one, `{ needsBrowser }` when it must be rendered. */
-  const convert = async (target: ScrapeTarget, load: PageLoad, finalKey: string, extras: LoadExtras): Promise<Converted | { failure: string } | { needsBrowser: string }> => {
+  const convert = async (
+    target: ScrapeTarget,
+    load: PageLoad,
+    finalKey: string,
+    extras: LoadExtras,
+  ): Promise<Converted | { failure: string } | { needsBrowser: string }> => {
     try {
       const converted = await documentFromLoad(load, so, {
         sourceURL: target.url,
@@ -121,7 +126,14 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
       const entry =
         d.indexing && load.pdf
-          ? pageEntryFromText({ url: load.finalUrl, urlKey: finalKey, contentType: load.contentType ?? 'application/pdf', links: [], title: load.pdf.title, text: load.pdf.markdown })
+          ? pageEntryFromText({
+              url: load.finalUrl,
+              urlKey: finalKey,
+              contentType: load.contentType ?? 'application/pdf',
+              links: [],
+              title: load.pdf.title,
+              text: load.pdf.markdown,
+            })
           : converted.entry;
       return { document: prepareDocument(built.document, limits.maxDocumentBytes), links: built.discoveredLinks, entry, unsized: converted.unsized };
     } catch (err) {
@@ -141,7 +153,8 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       job.filter.followsLinksOn(load.finalUrl);
     if (!follows) return { follow: [], robotsBlocked: [] };
     const sorted = await sortLinks(job, limits.maxUrlLength, links, depth + 1);
-    if (sorted.tooLong > 0) log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: sorted.tooLong, maxUrlLength: limits.maxUrlLength });
+    if (sorted.tooLong > 0)
+      log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: sorted.tooLong, maxUrlLength: limits.maxUrlLength });
     return sorted;
   };
 
@@ -160,14 +173,26 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     let entry = converted.entry;
     if (entry && converted.unsized) {
       // What Chromium would have measured for the index (see page/rendering/image-probe.ts); cached copies keep it.
-      load.imageSizes = await d.probeImages(converted.unsized, load.finalUrl, crawlId, { headers: so.headers, insecureTls: so.skipTlsVerification ?? true, signal: d.signal });
+      load.imageSizes = await d.probeImages(converted.unsized, load.finalUrl, crawlId, {
+        headers: so.headers,
+        insecureTls: so.skipTlsVerification ?? true,
+        signal: d.signal,
+      });
       entry = { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
     }
     const { follow, robotsBlocked } = await linksToFollow(target, load, converted.links);
     const storing = performance.now();
     try {
       await d.writer.page({
-        page: { crawlId, urlKey: target.key, url: target.url, statusCode: load.statusCode, document: converted.document, finalUrlKey: final.urlKey, finalUrl: load.finalUrl },
+        page: {
+          crawlId,
+          urlKey: target.key,
+          url: target.url,
+          statusCode: load.statusCode,
+          document: converted.document,
+          finalUrlKey: final.urlKey,
+          finalUrl: load.finalUrl,
+        },
         next: {
           follow,
           robotsBlocked,

@@ -195,7 +195,10 @@ export async function runBatch(b: BatchParts): Promise<void> {
       while (browserQueue.length === 0 && !lanesDone) await new Promise<void>((resolve) => (browserWanted = resolve));
       browserWanted = undefined;
       if (browserQueue.length === 0 || signal.aborted) return;
-      const fromLanes = async (room: number): Promise<TargetSupply> => ({ targets: browserQueue.splice(0, room), exhausted: lanesDone && browserQueue.length === 0 });
+      const fromLanes = async (room: number): Promise<TargetSupply> => ({
+        targets: browserQueue.splice(0, room),
+        exhausted: lanesDone && browserQueue.length === 0,
+      });
       await runBrowser(browserQueue.splice(0), lanesDone && b.fixedUrls ? undefined : fromLanes).catch((err: unknown) => {
         browserFailed = true;
         throw err;

@@ -149,12 +149,20 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       signal,
     });
     const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
-    const rules = { cacheOnly: so.minAge !== undefined, rendering: config.crawl.rendering, browserRequired: requestNeedsBrowser(so), scriptedHost: (host: string) => scripted.has(host) };
+    const rules = {
+      cacheOnly: so.minAge !== undefined,
+      rendering: config.crawl.rendering,
+      browserRequired: requestNeedsBrowser(so),
+      scriptedHost: (host: string) => scripted.has(host),
+    };
 
-    const ticker = setInterval(() => {
-      activity.heartbeat({ handled: tally.handled });
-      leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
-    }, Math.max(1000, config.crawl.heartbeatTimeoutMs / 4));
+    const ticker = setInterval(
+      () => {
+        activity.heartbeat({ handled: tally.handled });
+        leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
+      },
+      Math.max(1000, config.crawl.heartbeatTimeoutMs / 4),
+    );
     let asking = false;
     const yieldTicker = setInterval(() => {
       // A retry first settles the rows its earlier attempt held; only then may it step aside.
@@ -179,7 +187,16 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
         rules,
         handler,
         leases,
-        loaders: createBatchLoaders({ network: deps.network, browser: deps.browser, limits: config.crawl, scrapeOptions: so, concurrency: input.concurrency, measureImages: indexing, signal, log: batchLog }),
+        loaders: createBatchLoaders({
+          network: deps.network,
+          browser: deps.browser,
+          limits: config.crawl,
+          scrapeOptions: so,
+          concurrency: input.concurrency,
+          measureImages: indexing,
+          signal,
+          log: batchLog,
+        }),
         concurrency: input.concurrency,
         lanesFirst: lanesFirst(rules),
         // A single scrape's one URL is all it will ever have: no asking for more while it loads.
@@ -221,7 +238,9 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     } finally {
       const ctx = Context.current();
       const willRetry = threw && !ctx.cancellationDetails?.cancelRequested && ctx.info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
-      await endBrowserLease(db, work, { willRetry }).catch((err) => log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }));
+      await endBrowserLease(db, work, { willRetry }).catch((err) =>
+        log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
+      );
     }
   };
 }

@@ -112,13 +112,20 @@ export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
 }
 
 export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued: number; claimed: number }> {
-  const rows = await db.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } }, _count: { _all: true } });
+  const rows = await db.crawlUrl.groupBy({
+    by: ['state'],
+    where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
+    _count: { _all: true },
+  });
   const get = (s: FrontierState) => rows.find((r) => r.state === s)?._count._all ?? 0;
   return { queued: get(FrontierState.queued), claimed: get(FrontierState.claimed) };
 }
 
 /** Marks what is still queued as never to be scraped (the crawl stopped early). */
 export async function skipQueued(db: Db, crawlId: string): Promise<number> {
-  const { count } = await db.crawlUrl.updateMany({ where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } }, data: { state: FrontierState.skipped, claimedBy: null } });
+  const { count } = await db.crawlUrl.updateMany({
+    where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
+    data: { state: FrontierState.skipped, claimedBy: null },
+  });
   return count;
 }

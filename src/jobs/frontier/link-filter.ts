@@ -14,8 +14,30 @@ export interface LinkFilterOptions {
 export type LinkDecision = { allowed: true } | { allowed: false; reason: string };
 
 const SKIPPED_EXTENSIONS = new Set([
-  'png', 'jpg', 'jpeg', 'gif', 'css', 'js', 'ico', 'svg', 'tiff', 'zip', 'exe', 'dmg', 'mp4', 'mp3', 'wav',
-  'pptx', 'xlsx', 'avi', 'flv', 'woff', 'ttf', 'woff2', 'webp', 'inc',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'css',
+  'js',
+  'ico',
+  'svg',
+  'tiff',
+  'zip',
+  'exe',
+  'dmg',
+  'mp4',
+  'mp3',
+  'wav',
+  'pptx',
+  'xlsx',
+  'avi',
+  'flv',
+  'woff',
+  'ttf',
+  'woff2',
+  'webp',
+  'inc',
 ]);
 
 function bareHost(host: string): string {
@@ -76,7 +98,10 @@ export function createLinkFilter(startUrl: string, opts: LinkFilterOptions) {
         return { allowed: false, reason: 'not a valid URL' };
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { allowed: false, reason: `unsupported scheme ${url.protocol}` };
-      const ext = url.pathname.slice(url.pathname.lastIndexOf('/') + 1).match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
+      const ext = url.pathname
+        .slice(url.pathname.lastIndexOf('/') + 1)
+        .match(/\.([a-z0-9]+)$/i)?.[1]
+        ?.toLowerCase();
       if (ext && SKIPPED_EXTENSIONS.has(ext)) return { allowed: false, reason: `file type .${ext} is not crawled` };
 
       const host = bareHost(url.hostname);

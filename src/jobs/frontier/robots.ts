@@ -114,7 +114,10 @@ function parseLines(text: string): { groups: Group[]; sitemaps: string[] } {
  * follow the browser boilerplate; no match means the `*` group.
  */
 function groupFor(userAgent: string, names: Set<string>): string {
-  const tokens = userAgent.split(/[\s;(),]+/).map(groupKey).reverse();
+  const tokens = userAgent
+    .split(/[\s;(),]+/)
+    .map(groupKey)
+    .reverse();
   return tokens.find((t) => t !== '*' && names.has(t)) ?? '*';
 }
 

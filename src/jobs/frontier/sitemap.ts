@@ -262,7 +262,8 @@ function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): Pars
     }
     const nameLength = nameEnd - nameStart;
     if (!closing) {
-      if (locStart < 0 && entry.loc === undefined && (c === GT || BYTE_CLASS[c] === SPACE) && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) locStart = pos;
+      if (locStart < 0 && entry.loc === undefined && (c === GT || BYTE_CLASS[c] === SPACE) && isPrefixed(buf, nameStart, nameLength, entry, 'loc'))
+        locStart = pos;
       continue;
     }
     let j = nameEnd;

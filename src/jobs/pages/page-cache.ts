@@ -8,8 +8,6 @@ import type { Db, Tx } from '../../platform/db/prisma.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 
-
-
 export function cacheKey(url: string, so: ScrapeOptions): string {
   const shaping = {
     url,
@@ -39,7 +37,14 @@ export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): bo
  * minAge set: only the cache answers, with a copy at least that old (else the
  * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads.
  */
-export async function lookupCache(db: Db, teamId: string, keys: string[], so: ScrapeOptions, zeroDataRetention: boolean, now = new Date()): Promise<Map<string, PageLoad>> {
+export async function lookupCache(
+  db: Db,
+  teamId: string,
+  keys: string[],
+  so: ScrapeOptions,
+  zeroDataRetention: boolean,
+  now = new Date(),
+): Promise<Map<string, PageLoad>> {
   if (!cacheUsable(so, zeroDataRetention) || keys.length === 0) return new Map();
   const createdAt =
     so.minAge !== undefined ? { lte: new Date(now.getTime() - so.minAge) } : so.maxAge > 0 ? { gte: new Date(now.getTime() - so.maxAge) } : undefined;

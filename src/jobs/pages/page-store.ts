@@ -144,24 +144,45 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
       ON CONFLICT (crawl_id, url_key) DO UPDATE SET
         url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
       RETURNING id`;
-    await notifyPagesStored(tx, crawlId, stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    await notifyPagesStored(
+      tx,
+      crawlId,
+      stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     const done = await tx.$executeRaw`
       UPDATE crawl_url SET state = ${FrontierState.done} WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
     if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
     const { charge } = writes[0]!.next;
-    await chargeItemsOnce(tx, { ...charge, jobId: crawlId }, writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })));
+    await chargeItemsOnce(
+      tx,
+      { ...charge, jobId: crawlId },
+      writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })),
+    );
     for (const { page, next } of writes) {
       await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });
     }
-    await indexPages(tx, writes.flatMap((w) => (w.next.index ? [w.next.index] : [])));
+    await indexPages(
+      tx,
+      writes.flatMap((w) => (w.next.index ? [w.next.index] : [])),
+    );
     const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
     if (robotsBlocked.length > 0) {
       await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
     }
-    await writeCacheCopies(tx, writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])), onCacheFailure);
+    await writeCacheCopies(
+      tx,
+      writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])),
+      onCacheFailure,
+    );
     // One insert of every page's links, in page order: what the pages stored one by one would admit.
     const { limit, queuedPerCredit } = writes[0]!.next;
-    return addToFrontier(tx, crawlId, writes.flatMap((w) => w.next.follow), limit, queuedPerCredit);
+    return addToFrontier(
+      tx,
+      crawlId,
+      writes.flatMap((w) => w.next.follow),
+      limit,
+      queuedPerCredit,
+    );
   });
 }
 

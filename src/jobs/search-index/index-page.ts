@@ -17,7 +17,11 @@ export interface IndexedPage {
 
 /** The words of a URL (host labels, path segments), for matching plain words against URLs too. */
 function urlWords(url: string): string {
-  return url.replace(/^[a-z]+:\/\//i, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().slice(0, 2000);
+  return url
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, 2000);
 }
 
 /** Writes the entries of several pages (a group of a crawl's pages) in three statements. */

@@ -23,7 +23,9 @@ export interface SitePagesQuery {
 export async function indexedSitePages(db: Db, q: SitePagesQuery): Promise<SitePage[]> {
   const host = q.host.toLowerCase().replace(/^www\./, '');
   const visible = q.sharePublicPages ? Prisma.sql`(p.team_id = ${q.teamId}::uuid OR p.shareable)` : Prisma.sql`p.team_id = ${q.teamId}::uuid`;
-  const onSite = q.includeSubdomains ? Prisma.sql`(p.host = ${host} OR p.host LIKE ${`%.${host.replace(/[\\%_]/g, (c) => `\\${c}`)}`})` : Prisma.sql`p.host = ${host}`;
+  const onSite = q.includeSubdomains
+    ? Prisma.sql`(p.host = ${host} OR p.host LIKE ${`%.${host.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
+    : Prisma.sql`p.host = ${host}`;
   const search = q.search?.trim().replace(/[\u0000-\u001f]/g, ' ');
   if (!search) {
     return db.$queryRaw<SitePage[]>`

@@ -61,7 +61,12 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
   const addressPolicy = addressPolicyOf(config);
 
   /** Records the attempt and the event's new state in one transaction. */
-  async function record(event: PendingEvent, startedAt: Date, delivery: WebhookAttemptResult, zeroDataRetention: boolean): Promise<'delivered' | 'failed' | 'pending'> {
+  async function record(
+    event: PendingEvent,
+    startedAt: Date,
+    delivery: WebhookAttemptResult,
+    zeroDataRetention: boolean,
+  ): Promise<'delivered' | 'failed' | 'pending'> {
     // The error quotes the receiver's answer, which is no more trusted than a page.
     const result = { ...delivery, ...(delivery.error !== undefined && { error: storableText(delivery.error) }) };
     const attempt = event.attempts + 1;
@@ -74,7 +79,16 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
         : (result.error ?? null);
     await db.$transaction([
       db.webhookAttempt.createMany({
-        data: [{ eventId: event.id, attempt, startedAt, durationMs: Math.round(result.durationMs), statusCode: result.statusCode ?? null, error: result.error ?? null }],
+        data: [
+          {
+            eventId: event.id,
+            attempt,
+            startedAt,
+            durationMs: Math.round(result.durationMs),
+            statusCode: result.statusCode ?? null,
+            error: result.error ?? null,
+          },
+        ],
         skipDuplicates: true,
       }),
       db.webhookEvent.update({
@@ -101,7 +115,12 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
       const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
       const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
       const pending = crawl
-        ? await db.webhookEvent.findMany({ where: { crawlId, state: 'pending' }, orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }], take: 1000, omit: { body: true } })
+        ? await db.webhookEvent.findMany({
+            where: { crawlId, state: 'pending' },
+            orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }],
+            take: 1000,
+            omit: { body: true },
+          })
         : [];
       const due = dueInOrder(pending, new Date(), config.webhooks.concurrency);
       if (crawl && due.length > 0) {

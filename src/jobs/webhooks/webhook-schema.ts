@@ -51,8 +51,7 @@ const webhookObjectSchema = z.strictObject(
       .default(() => [...WEBHOOK_EVENTS]),
   },
   {
-    error: (iss) =>
-      iss.code === 'invalid_type' ? 'webhook must be a URL string or an object with a url' : undefined,
+    error: (iss) => (iss.code === 'invalid_type' ? 'webhook must be a URL string or an object with a url' : undefined),
   },
 );
 

@@ -17,9 +17,7 @@ const { webhookSettings } = proxyLocalActivities<WebhookActivities>({
 
 export async function crawlWebhooksWorkflow(input: CrawlWebhooksInput): Promise<CrawlWebhooksResult> {
   // Runs started before the worker decided these carry them in their input.
-  const settings = input.activityTaskQueue
-    ? { taskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs! }
-    : await webhookSettings();
+  const settings = input.activityTaskQueue ? { taskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs! } : await webhookSettings();
   const { deliverCrawlWebhooks } = proxyActivities<WebhookActivities>({
     taskQueue: settings.taskQueue,
     startToCloseTimeout: ROUND_MS + 5 * 60_000,
@@ -31,6 +29,10 @@ export async function crawlWebhooksWorkflow(input: CrawlWebhooksInput): Promise<
   for (;;) {
     const round = await deliverCrawlWebhooks({ crawlId: input.crawlId, roundMs: ROUND_MS });
     if (round.drained) return { crawlId: input.crawlId, delivered: round.delivered, failed: round.failed };
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 500) await continueAsNew<typeof crawlWebhooksWorkflow>({ crawlId: input.crawlId, ...(input.activityTaskQueue && { activityTaskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs }) });
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 500)
+      await continueAsNew<typeof crawlWebhooksWorkflow>({
+        crawlId: input.crawlId,
+        ...(input.activityTaskQueue && { activityTaskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs }),
+      });
   }
 }

@@ -74,7 +74,16 @@ export function convertHtml({ load, so, sourceURL, indexAs, checkScripted, listI
         ? undefined
         : (doc, links, metadata) => {
             try {
-              entry = pageEntryFromHtml(doc, { url: load.finalUrl, urlKey: indexAs, contentType: load.contentType, links, title: metadata.title, description: metadata.description, language: metadata.language, imageSizes: load.imageSizes });
+              entry = pageEntryFromHtml(doc, {
+                url: load.finalUrl,
+                urlKey: indexAs,
+                contentType: load.contentType,
+                links,
+                title: metadata.title,
+                description: metadata.description,
+                language: metadata.language,
+                imageSizes: load.imageSizes,
+              });
             } catch (err) {
               indexError = err instanceof Error ? err.message : String(err);
             }

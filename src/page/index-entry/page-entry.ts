@@ -90,7 +90,8 @@ function jsonLdFacts(doc: Document): JsonLdFacts {
         facts.modified ??= obj.dateModified;
         const image = Array.isArray(obj.image) ? obj.image[0] : obj.image;
         if (!facts.image && typeof image === 'string') facts.image = image;
-        if (!facts.image && image && typeof image === 'object' && typeof (image as { url?: unknown }).url === 'string') facts.image = (image as { url: string }).url;
+        if (!facts.image && image && typeof image === 'object' && typeof (image as { url?: unknown }).url === 'string')
+          facts.image = (image as { url: string }).url;
         if (obj['@graph']) queue.push(obj['@graph']);
       }
     }
@@ -195,7 +196,9 @@ export function pageEntryFromHtml(doc: Document, input: EntryInput, now = Date.n
   const outbound = new Set<string>();
   for (const link of input.links) {
     if (outbound.size >= MAX_OUTBOUND) break;
-    const linkHost = URL.parse(link)?.hostname.toLowerCase().replace(/^www\./, '');
+    const linkHost = URL.parse(link)
+      ?.hostname.toLowerCase()
+      .replace(/^www\./, '');
     if (linkHost && linkHost !== host) outbound.add(linkHost);
   }
   return entryOf(input, visibleText(doc.body, MAX_BODY_CHARS), {

@@ -74,7 +74,12 @@ export function createImageProbe(fetchHead: FetchImageHead, limits: ImageProbeLi
     const worker = async () => {
       for (let url = queue.shift(); url !== undefined && !signal.aborted; url = queue.shift()) {
         const ownOrigin = new URL(url).origin === origin;
-        const opts = { ...(ownOrigin && req.headers && { headers: req.headers }), insecureTls: req.insecureTls, signal, timeoutMs: Math.max(1, endsAt - Date.now()) };
+        const opts = {
+          ...(ownOrigin && req.headers && { headers: req.headers }),
+          insecureTls: req.insecureTls,
+          signal,
+          timeoutMs: Math.max(1, endsAt - Date.now()),
+        };
         // The crawl's headers can make the answer differ, so a size is remembered only within the crawl.
         const key = `${scope} ${url}`;
         const pending = known.getOrSet(key, () => probe(url, opts));

@@ -20,7 +20,8 @@ export const MIN_STATIC_TEXT = 200;
 /** Statuses bot filters send to clients that run no JavaScript; the browser may get the page. */
 const BROWSER_CHALLENGE_STATUSES = new Set([401, 403, 429, 503]);
 
-const WRITES_DOCUMENT = /\b(?:document\.write(?:ln)?\s*\(|innerHTML\s*=|outerHTML\s*=|insertAdjacent(?:HTML|Element|Text)\s*\(|appendChild\s*\(|\.append\s*\(|\.prepend\s*\(|replaceChildren\s*\(|textContent\s*=|innerText\s*=|createElement\s*\(|ReactDOM|createRoot\s*\(|hydrate(?:Root)?\s*\()/;
+const WRITES_DOCUMENT =
+  /\b(?:document\.write(?:ln)?\s*\(|innerHTML\s*=|outerHTML\s*=|insertAdjacent(?:HTML|Element|Text)\s*\(|appendChild\s*\(|\.append\s*\(|\.prepend\s*\(|replaceChildren\s*\(|textContent\s*=|innerText\s*=|createElement\s*\(|ReactDOM|createRoot\s*\(|hydrate(?:Root)?\s*\()/;
 const NAVIGATES = /\b(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign)\s*\(/;
 const ASKS_FOR_JAVASCRIPT = /javascript/i;
 /** Inline script text examined per page: enough for any real page's inline code, bounded for a hostile one. */

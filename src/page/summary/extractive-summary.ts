@@ -15,7 +15,9 @@ export const SUMMARY_MAX_CHARS = 600;
 const SUMMARY_MAX_SENTENCES = 4;
 
 const STOPWORDS = new Set(
-  'a an and are as at be been but by can do for from had has have he her his how i if in into is it its may more most no not of on or our she so than that the their them then there these they this those to was we were what when where which while who will with you your'.split(' '),
+  'a an and are as at be been but by can do for from had has have he her his how i if in into is it its may more most no not of on or our she so than that the their them then there these they this those to was we were what when where which while who will with you your'.split(
+    ' ',
+  ),
 );
 
 /** Markdown reduced to its prose: no code, images, link targets, tables' rules or emphasis marks. */

@@ -15,10 +15,21 @@ export interface PageSummary {
   warning?: string;
 }
 
-export async function summarizePage(page: { markdown: string; language?: string }, llm: LlmSettings | undefined, fetchImpl?: typeof fetch): Promise<PageSummary> {
+export async function summarizePage(
+  page: { markdown: string; language?: string },
+  llm: LlmSettings | undefined,
+  fetchImpl?: typeof fetch,
+): Promise<PageSummary> {
   if (!llm || page.markdown.trim() === '') return { summary: extractiveSummary(page.markdown, page.language) };
   try {
-    const reply = await chatCompletion(llm, [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: page.markdown.slice(0, LLM_SUMMARY_INPUT_CHARS) }], { fetchImpl });
+    const reply = await chatCompletion(
+      llm,
+      [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: page.markdown.slice(0, LLM_SUMMARY_INPUT_CHARS) },
+      ],
+      { fetchImpl },
+    );
     const summary = reply.trim();
     if (summary !== '') return { summary };
     throw new LlmError('the LLM answered with an empty summary');

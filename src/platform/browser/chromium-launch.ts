@@ -161,9 +161,7 @@ export function chromiumLaunch(settings: ChromiumSettings): ChromiumLaunch {
 /** Playwright's first line plus what the browser itself wrote to stderr, on one line. */
 function summary(text: string): string {
   const lines = text.split('\n').map((l) => l.trim());
-  const own = lines
-    .map((l) => /^\[pid=\d+\]\[err\]\s*(.*)$/.exec(l)?.[1])
-    .filter((l): l is string => l !== undefined && l !== '' && !/dbus/i.test(l));
+  const own = lines.map((l) => /^\[pid=\d+\]\[err\]\s*(.*)$/.exec(l)?.[1]).filter((l): l is string => l !== undefined && l !== '' && !/dbus/i.test(l));
   const first = lines.find((l) => l !== '') ?? 'unknown error';
   return own.length ? `${first}: ${own.slice(-3).join(' | ')}` : first;
 }

@@ -79,7 +79,10 @@ function run(runner: PostgresRunner, program: 'initdb' | 'postgres', args: strin
   const result = spawnSync(cmd, argv, { uid, gid, input, encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe'] });
   // Single-user mode exits 0 even when a statement failed; the error is on stderr.
   const failed = result.status !== 0 || /\b(ERROR|FATAL|PANIC):/.test(result.stderr ?? '');
-  if (failed) throw new Error(`${program} ${args[0]} failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+  if (failed)
+    throw new Error(
+      `${program} ${args[0]} failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`,
+    );
 }
 
 function initialise(pgdata: string, runner: PostgresRunner): void {
@@ -143,7 +146,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   let ownedPid = leftover;
   if (leftover === undefined) {
     if (await portOpen(opts.port)) {
-      throw new Error(`port ${opts.port} is already in use by another program; stop it, or set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to an existing PostgreSQL`);
+      throw new Error(
+        `port ${opts.port} is already in use by another program; stop it, or set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to an existing PostgreSQL`,
+      );
     }
     if (!existsSync(join(pgdata, 'PG_VERSION'))) {
       opts.log.info('initialising embedded PostgreSQL', { pgdata, runs: runner.how });
@@ -159,14 +164,23 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     closeSync(openSync(logPath, 'a', 0o600));
     keepPrivate(logPath);
     const { cmd, args, uid, gid } = runner.command('postgres', [
-      '-D', runner.pgdata,
-      '-p', String(opts.port),
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=200',
+      '-D',
+      runner.pgdata,
+      '-p',
+      String(opts.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
     ]);
     const proc = spawnDetached(cmd, args, { logPath, uid, gid });
-    await waitForReady(proc, async () => (await probe(urlFor(password!, opts.port, 'postgres'))) === 'ok', { timeoutMs: 60_000, what: 'embedded PostgreSQL', logPath });
+    await waitForReady(proc, async () => (await probe(urlFor(password!, opts.port, 'postgres'))) === 'ok', {
+      timeoutMs: 60_000,
+      what: 'embedded PostgreSQL',
+      logPath,
+    });
     ownedPid = proc.pid;
   }
 

@@ -59,14 +59,14 @@ export async function migrate(databaseUrl: string, log: Logger, migrations = rea
     await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
     try {
       await client.query(CREATE_TABLE);
-      const { rows } = await client.query<AppliedRow>(
-        'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
-      );
+      const { rows } = await client.query<AppliedRow>('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL');
       const applied = new Map(rows.map((r) => [r.migration_name, r]));
       const known = new Set(migrations.map((m) => m.name));
       for (const row of rows) {
         if (!row.finished_at) {
-          throw new MigrationError(`migration ${row.migration_name} started earlier but never finished; fix the database by hand, then delete its row from _prisma_migrations`);
+          throw new MigrationError(
+            `migration ${row.migration_name} started earlier but never finished; fix the database by hand, then delete its row from _prisma_migrations`,
+          );
         }
         if (!known.has(row.migration_name)) {
           throw new MigrationError(`the database has migration ${row.migration_name}, which is not in prisma/migrations; this code is older than the database`);
@@ -77,7 +77,9 @@ export async function migrate(databaseUrl: string, log: Logger, migrations = rea
         const prior = applied.get(m.name);
         if (prior) {
           if (prior.checksum !== m.checksum) {
-            throw new MigrationError(`migration ${m.name} was changed after it was applied (checksum ${prior.checksum.slice(0, 12)} in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead of editing an applied one`);
+            throw new MigrationError(
+              `migration ${m.name} was changed after it was applied (checksum ${prior.checksum.slice(0, 12)} in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead of editing an applied one`,
+            );
           }
           continue;
         }
@@ -85,7 +87,11 @@ export async function migrate(databaseUrl: string, log: Logger, migrations = rea
         log.info('applying migration', { migration: m.name });
         await client.query('BEGIN');
         try {
-          await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [id, m.checksum, m.name]);
+          await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
+            id,
+            m.checksum,
+            m.name,
+          ]);
           await client.query(m.sql);
           await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
           await client.query('COMMIT');

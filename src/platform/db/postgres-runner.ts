@@ -58,7 +58,10 @@ function systemUser(log: Logger): Ids {
   } catch {
     // The one change this service makes outside its folders, as the Debian postgresql package would.
     log.info(`creating the system user ${SYSTEM_USER} to run the embedded PostgreSQL as (it refuses to run as root)`);
-    execFileSync('sh', ['-c', `getent group ${SYSTEM_USER} >/dev/null || groupadd --system ${SYSTEM_USER}; useradd --system -g ${SYSTEM_USER} --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ${SYSTEM_USER}`]);
+    execFileSync('sh', [
+      '-c',
+      `getent group ${SYSTEM_USER} >/dev/null || groupadd --system ${SYSTEM_USER}; useradd --system -g ${SYSTEM_USER} --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ${SYSTEM_USER}`,
+    ]);
     return { uid: id('-u'), gid: id('-g') };
   }
 }
@@ -84,7 +87,10 @@ function describe(path: string): string {
 }
 
 function namespacesWork(ids: Ids): boolean {
-  return spawnSync('unshare', ['--mount', '--', 'setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--', 'true'], { stdio: 'ignore' }).status === 0;
+  return (
+    spawnSync('unshare', ['--mount', '--', 'setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--', 'true'], { stdio: 'ignore' })
+      .status === 0
+  );
 }
 
 function within(path: string, folder: string): boolean {
@@ -127,7 +133,21 @@ export function postgresRunner(opts: { nativeDir: string; pgdata: string; log: L
     how: `as the ${SYSTEM_USER} user in a private mount namespace (it cannot reach ${closedFolder(ids, closed)})`,
     command: (program, args) => ({
       cmd: 'unshare',
-      args: ['--mount', '--', 'sh', '-c', NAMESPACE_SCRIPT, 'sh', mnt, opts.pgdata, opts.nativeDir, String(ids.uid), String(ids.gid), join(mnt, 'pg', 'bin', program), ...args],
+      args: [
+        '--mount',
+        '--',
+        'sh',
+        '-c',
+        NAMESPACE_SCRIPT,
+        'sh',
+        mnt,
+        opts.pgdata,
+        opts.nativeDir,
+        String(ids.uid),
+        String(ids.gid),
+        join(mnt, 'pg', 'bin', program),
+        ...args,
+      ],
     }),
   };
 }

@@ -7,7 +7,19 @@ import type { Logger } from '../log.ts';
 import { authOf } from './auth.ts';
 
 /** The endpoints GET /v2/team/activity lists and filters by (the spec's list). */
-export const ACTIVITY_ENDPOINTS = ['scrape', 'crawl', 'batch_scrape', 'search', 'extract', 'llmstxt', 'deep_research', 'map', 'agent', 'browser', 'interact'] as const;
+export const ACTIVITY_ENDPOINTS = [
+  'scrape',
+  'crawl',
+  'batch_scrape',
+  'search',
+  'extract',
+  'llmstxt',
+  'deep_research',
+  'map',
+  'agent',
+  'browser',
+  'interact',
+] as const;
 export type ActivityEndpoint = (typeof ACTIVITY_ENDPOINTS)[number];
 
 /** The activity endpoint names of the spec, by the first path segment after /v2. */

@@ -36,9 +36,7 @@ function checkHost(url: URL, raw: string): string | null {
   if (isIP(host) === 4) {
     // The WHATWG parser rewrites `http://123` or `http://0x7f.1` into dotted quads; only accept an
     // IPv4 address that was written as one.
-    return raw.toLowerCase().includes(`//${host}`) || raw.toLowerCase().includes(`@${host}`)
-      ? null
-      : INVALID_TLD_MESSAGE;
+    return raw.toLowerCase().includes(`//${host}`) || raw.toLowerCase().includes(`@${host}`) ? null : INVALID_TLD_MESSAGE;
   }
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (host.toLowerCase() === 'localhost') return null;

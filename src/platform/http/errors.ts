@@ -53,7 +53,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof HttpError) {
-      res.status(err.status).json({ success: false, error: err.message, ...(err.code && { code: err.code }), ...(err.details !== undefined && { details: err.details }) });
+      res
+        .status(err.status)
+        .json({ success: false, error: err.message, ...(err.code && { code: err.code }), ...(err.details !== undefined && { details: err.details }) });
       return;
     }
     const bodyError = err as BodyParserError;

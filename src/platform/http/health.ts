@@ -16,10 +16,7 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 3000) {
 export function healthRoutes(deps: { db: Db; temporal: Client }): Router {
   const router = Router();
   router.get('/health', async (_req, res) => {
-    const [postgres, temporal] = await Promise.all([
-      probe(() => deps.db.$queryRaw`SELECT 1`),
-      probe(() => deps.temporal.workflowService.getSystemInfo({})),
-    ]);
+    const [postgres, temporal] = await Promise.all([probe(() => deps.db.$queryRaw`SELECT 1`), probe(() => deps.temporal.workflowService.getSystemInfo({}))]);
     const ok = postgres.ok && temporal.ok;
     res.status(ok ? 200 : 503).json({ success: ok, status: ok ? 'ok' : 'degraded', postgres, temporal });
   });

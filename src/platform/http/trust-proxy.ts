@@ -23,7 +23,10 @@ export function parseTrustProxy(text: string | undefined): TrustProxy {
   const value = text.trim();
   if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const invalid = entries.filter((e) => !RANGE_NAMES.includes(e) && !validAddressOrSubnet(e));
   if (entries.length === 0 || invalid.length > 0) {
     throw new Error(

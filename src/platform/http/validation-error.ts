@@ -1,17 +1,12 @@
 import type { z } from 'zod';
 
 /** Message Firecrawl returns when a strict body carries a key the schema does not know. */
-export const UNRECOGNIZED_KEY_MESSAGE =
-  'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+export const UNRECOGNIZED_KEY_MESSAGE = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
 
 type Issue = z.core.$ZodIssue;
 
 function hasUnrecognizedKeys(issues: readonly Issue[]): boolean {
-  return issues.some(
-    (iss) =>
-      iss.code === 'unrecognized_keys' ||
-      (iss.code === 'invalid_union' && iss.errors.some((branch) => hasUnrecognizedKeys(branch))),
-  );
+  return issues.some((iss) => iss.code === 'unrecognized_keys' || (iss.code === 'invalid_union' && iss.errors.some((branch) => hasUnrecognizedKeys(branch))));
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -19,11 +19,7 @@ export interface ChatMessage {
 export class LlmError extends Error {}
 
 /** The reply's message content; throws LlmError when the endpoint fails, times out or answers without content. */
-export async function chatCompletion(
-  llm: LlmSettings,
-  messages: ChatMessage[],
-  options: { json?: boolean; fetchImpl?: typeof fetch } = {},
-): Promise<string> {
+export async function chatCompletion(llm: LlmSettings, messages: ChatMessage[], options: { json?: boolean; fetchImpl?: typeof fetch } = {}): Promise<string> {
   const fetchImpl = options.fetchImpl ?? fetch;
   let body: unknown;
   try {

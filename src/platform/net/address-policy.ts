@@ -44,18 +44,7 @@ const IPV4_RULES: [string, BlockList][] = [
   ['link-local', blockListOf('ipv4', ['169.254.0.0/16'])],
   ['CGNAT', blockListOf('ipv4', ['100.64.0.0/10'])],
   ['multicast', blockListOf('ipv4', ['224.0.0.0/4'])],
-  [
-    'reserved',
-    blockListOf('ipv4', [
-      '192.0.0.0/24',
-      '192.0.2.0/24',
-      '192.88.99.0/24',
-      '198.18.0.0/15',
-      '198.51.100.0/24',
-      '203.0.113.0/24',
-      '240.0.0.0/4',
-    ]),
-  ],
+  ['reserved', blockListOf('ipv4', ['192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4'])],
 ];
 
 const IPV6_RULES: [string, BlockList][] = [
@@ -141,9 +130,7 @@ export function classifyAddress(ip: string): string | undefined {
 }
 
 function invalidEntry(entry: string): Error {
-  return new Error(
-    `Invalid private-address allowlist entry "${entry}": expected an IPv4 or IPv6 address or CIDR, such as 10.1.2.3, 10.0.0.0/8 or fd00::/8`,
-  );
+  return new Error(`Invalid private-address allowlist entry "${entry}": expected an IPv4 or IPv6 address or CIDR, such as 10.1.2.3, 10.0.0.0/8 or fd00::/8`);
 }
 
 function addAllowlistEntry(list: BlockList, entry: string): void {

@@ -59,7 +59,10 @@ function lookupChecked(hostname: string, options: dns.LookupOptions, policy: Add
   // Names under .localhost are the loopback (RFC 6761), as browsers resolve them without DNS;
   // the policy then judges them like any loopback address.
   if (/\.localhost\.?$/i.test(bare)) {
-    process.nextTick(checked, LOOPBACK.filter((a) => !options.family || a.family === options.family));
+    process.nextTick(
+      checked,
+      LOOPBACK.filter((a) => !options.family || a.family === options.family),
+    );
     return;
   }
   resolve(hostname, { ...options, all: true }, (err, addresses) => {
@@ -77,7 +80,7 @@ function lookupChecked(hostname: string, options: dns.LookupOptions, policy: Add
 export function createGuardedLookup(policy: AddressPolicy, resolve: Resolver = dns.lookup, port?: number): LookupFunction {
   return (hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback) => {
     const cb = typeof options === 'function' ? options : callback!;
-    const opts: dns.LookupOptions = typeof options === 'number' ? { family: options } : typeof options === 'function' ? {} : options ?? {};
+    const opts: dns.LookupOptions = typeof options === 'number' ? { family: options } : typeof options === 'function' ? {} : (options ?? {});
     const { all, ...resolveOptions } = opts;
     lookupChecked(hostname, resolveOptions, policy, resolve, port, (err, addresses) => {
       if (err) cb(err, all ? [] : '');

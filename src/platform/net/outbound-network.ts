@@ -21,9 +21,15 @@ export interface CrawlNetwork {
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
   /** A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES. */
-  fetchPage(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal }): Promise<GuardedFetchResult>;
+  fetchPage(
+    url: string,
+    opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal },
+  ): Promise<GuardedFetchResult>;
   /** The first CRAWL_IMAGE_PROBE_BYTES of an image (a Range request, cut off there whatever the answer). */
-  fetchImageHead(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal }): Promise<GuardedFetchResult>;
+  fetchImageHead(
+    url: string,
+    opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal },
+  ): Promise<GuardedFetchResult>;
   /** The --proxy-server for Chromium (the guard proxy, started on first use). */
   proxyServer(): Promise<string>;
   explainFailure(url: string): string | undefined;
@@ -40,14 +46,19 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
     mobile: config.crawl.mobileUserAgent ?? DEFAULT_USER_AGENTS.mobile,
   };
   // Checked here, at worker start-up, so a bad setting stops the worker instead of failing every batch.
-  for (const [name, ua] of [['CRAWL_USER_AGENT', userAgents.desktop], ['CRAWL_MOBILE_USER_AGENT', userAgents.mobile]]) {
+  for (const [name, ua] of [
+    ['CRAWL_USER_AGENT', userAgents.desktop],
+    ['CRAWL_MOBILE_USER_AGENT', userAgents.mobile],
+  ]) {
     if (!ua.includes(PRODUCT_TOKEN)) throw new Error(`${name} must contain ${PRODUCT_TOKEN}, the token robots.txt rules and site owners know the crawler by`);
   }
   if (config.crawl.proxyUrl !== undefined && !/^http:\/\/[^/]+/.test(config.crawl.proxyUrl)) {
     throw new Error(`CRAWL_PROXY_URL must be an http:// proxy URL (http://user:pass@host:port), got "${config.crawl.proxyUrl}"`);
   }
-  const fetchUpTo = (maxBytes: number, userAgent: string): FetchResource => (url) =>
-    guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes });
+  const fetchUpTo =
+    (maxBytes: number, userAgent: string): FetchResource =>
+    (url) =>
+      guardedFetch(url, { policy, userAgent, timeoutMs: RESOURCE_TIMEOUT_MS, maxBytes });
   const fetchAs = (userAgent: string) => fetchUpTo(SITE_FILE_MAX_BYTES, userAgent);
   // Pages are fetched one after another from the same few hosts: their connections are kept open.
   const pageAgents = keepAliveAgents();
@@ -68,7 +79,11 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
         maxBytes: config.crawl.imageProbeBytes,
         truncate: true,
         // As Chromium asks for an <img>.
-        headers: { ...headers, accept: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8', range: `bytes=0-${config.crawl.imageProbeBytes - 1}` },
+        headers: {
+          ...headers,
+          accept: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+          range: `bytes=0-${config.crawl.imageProbeBytes - 1}`,
+        },
         ...opts,
       }),
     async proxyServer() {

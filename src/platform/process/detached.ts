@@ -66,12 +66,20 @@ export function spawnDetached(
 }
 
 /** Waits for `ready`, failing early (with the log's tail) if the process dies. */
-export async function waitForReady(proc: DetachedProcess, ready: () => Promise<boolean>, opts: { timeoutMs: number; what: string; logPath: string }): Promise<void> {
+export async function waitForReady(
+  proc: DetachedProcess,
+  ready: () => Promise<boolean>,
+  opts: { timeoutMs: number; what: string; logPath: string },
+): Promise<void> {
   try {
-    await waitUntil(async () => {
-      if (proc.hasExited()) throw new Error(`${opts.what} exited during start-up; last lines of ${opts.logPath}:\n${tail(opts.logPath)}`);
-      return ready();
-    }, opts.timeoutMs, opts.what);
+    await waitUntil(
+      async () => {
+        if (proc.hasExited()) throw new Error(`${opts.what} exited during start-up; last lines of ${opts.logPath}:\n${tail(opts.logPath)}`);
+        return ready();
+      },
+      opts.timeoutMs,
+      opts.what,
+    );
   } catch (err) {
     if (!proc.hasExited()) process.kill(proc.pid, 'SIGKILL');
     throw err;

@@ -88,7 +88,10 @@ export async function grantCredits(db: Db, teamId: string, amount: number) {
 }
 
 /** First start: a default team with one key, so the printed key works at once. */
-export async function ensureDefaultTeam(db: Db, defaults: { credits: number; concurrency: number }): Promise<{ created: boolean; key?: string; teamId: string }> {
+export async function ensureDefaultTeam(
+  db: Db,
+  defaults: { credits: number; concurrency: number },
+): Promise<{ created: boolean; key?: string; teamId: string }> {
   const existing = await db.team.findFirst({ orderBy: { createdAt: 'asc' } });
   if (existing) return { created: false, teamId: existing.id };
   const team = await createTeam(db, { name: 'default', credits: defaults.credits, concurrencyLimit: defaults.concurrency });

@@ -58,22 +58,31 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     if (opts.uiPort && (await portOpen(opts.uiPort))) {
       throw new Error(`port ${opts.uiPort} (the Temporal Web UI) is already in use by another program; stop it, or set TEMPORAL_UI_PORT to a free port`);
     }
-    for (const [port, setting] of [[opts.httpPort, 'TEMPORAL_DEV_HTTP_PORT'], [opts.metricsPort, 'TEMPORAL_DEV_METRICS_PORT']] as const) {
+    for (const [port, setting] of [
+      [opts.httpPort, 'TEMPORAL_DEV_HTTP_PORT'],
+      [opts.metricsPort, 'TEMPORAL_DEV_METRICS_PORT'],
+    ] as const) {
       if (port && (await portOpen(port))) throw new Error(`port ${port} is already in use by another program; stop it, or set ${setting} to a free port`);
     }
     const args = [
-      'server', 'start-dev',
-      '--ip', '127.0.0.1',
-      '--port', String(opts.port),
-      '--namespace', opts.namespace,
-      '--log-level', 'warn',
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(opts.port),
+      '--namespace',
+      opts.namespace,
+      '--log-level',
+      'warn',
       ...(opts.persist ? ['--db-filename', dbPath] : []),
       ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
       ...(opts.httpPort ? ['--http-port', String(opts.httpPort)] : []),
       ...(opts.metricsPort ? ['--metrics-port', String(opts.metricsPort)] : []),
       ...devServerSearchAttributeFlags(),
       // Task-queue fairness: among browser tasks of equal priority, teams (the fairness key) take turns.
-      '--dynamic-config-value', 'matching.enableFairness=true',
+      '--dynamic-config-value',
+      'matching.enableFairness=true',
       ...(opts.extraArgs ?? []),
     ];
     const proc = spawnDetached(opts.cliPath, args, { logPath, umask: 0o077 });

@@ -15,9 +15,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   if (missing.length === 0) return [];
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(
-      missing.map((a) => [a.name, temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${a.type}`]]),
-    ),
+    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${a.type}`]])),
   });
   return missing.map((a) => a.name);
 }

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  crawlRequestSchema,
-  type CrawlRequest,
-  type CrawlRequestInput,
-} from '../../../src/jobs/crawl-request.ts';
+import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../../../src/jobs/crawl-request.ts';
 import { MAX_PATH_PATTERNS_SIZE } from '../../../src/jobs/frontier/path-patterns.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
@@ -198,7 +194,9 @@ describe('crawlRequestSchema path patterns RE2 cannot run', () => {
     const { error, details } = rejectMessage(crawlRequestSchema, { url: 'https://example.com', includePaths: ['^/ok', pattern] });
     expect(error).toBe(`includePaths.1: Invalid includePaths pattern "${pattern}": ${construct} ${note}`);
     expect(details[0]).toMatchObject({ code: 'custom', path: ['includePaths', 1] });
-    expect(reject({ url: 'https://example.com', excludePaths: [pattern] })).toBe(`excludePaths.0: Invalid excludePaths pattern "${pattern}": ${construct} ${note}`);
+    expect(reject({ url: 'https://example.com', excludePaths: [pattern] })).toBe(
+      `excludePaths.0: Invalid excludePaths pattern "${pattern}": ${construct} ${note}`,
+    );
   });
 
   it('refuses patterns whose counted repetitions expand too far, before parsing them', () => {
@@ -213,14 +211,11 @@ describe('crawlRequestSchema path patterns RE2 cannot run', () => {
 });
 
 describe('crawlRequestSchema strictness', () => {
-  it.each(['maxDepth', 'ignoreSitemap', 'allowBackwardLinks', 'crawlerOptions', 'bogus'])(
-    'rejects the unknown top-level key %s',
-    (key) => {
-      const { error, details } = rejectMessage(crawlRequestSchema, { url: 'https://example.com', [key]: 1 });
-      expect(error).toBe(UNRECOGNIZED_KEY_MESSAGE);
-      expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: [key], path: [] });
-    },
-  );
+  it.each(['maxDepth', 'ignoreSitemap', 'allowBackwardLinks', 'crawlerOptions', 'bogus'])('rejects the unknown top-level key %s', (key) => {
+    const { error, details } = rejectMessage(crawlRequestSchema, { url: 'https://example.com', [key]: 1 });
+    expect(error).toBe(UNRECOGNIZED_KEY_MESSAGE);
+    expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: [key], path: [] });
+  });
 
   it('rejects an unknown key inside scrapeOptions', () => {
     const { error, details } = rejectMessage(crawlRequestSchema, {
@@ -232,15 +227,11 @@ describe('crawlRequestSchema strictness', () => {
   });
 
   it('rejects an unknown key inside the webhook object', () => {
-    expect(reject({ url: 'https://example.com', webhook: { url: 'https://hooks.example.com', secret: 'x' } })).toBe(
-      UNRECOGNIZED_KEY_MESSAGE,
-    );
+    expect(reject({ url: 'https://example.com', webhook: { url: 'https://hooks.example.com', secret: 'x' } })).toBe(UNRECOGNIZED_KEY_MESSAGE);
   });
 
   it('rejects a body that is not an object', () => {
-    expect(rejectMessage(crawlRequestSchema, ['https://example.com']).error).toBe(
-      'Invalid input: expected object, received array',
-    );
+    expect(rejectMessage(crawlRequestSchema, ['https://example.com']).error).toBe('Invalid input: expected object, received array');
   });
 });
 
@@ -257,8 +248,14 @@ describe('crawlRequestSchema nested rules', () => {
 
   it.each([
     [{ url: 'ftp://hooks.example.com' }, 'webhook.url: URL uses unsupported protocol'],
-    [{ url: 'https://hooks.example.com', events: ['page', 'deleted'] }, 'webhook.events.1: Invalid option: expected one of "started"|"page"|"completed"|"failed"'],
-    [{ url: 'https://hooks.example.com', headers: { 'X-Service-Signature': 'forged' } }, 'webhook.headers: The following headers are not allowed: x-service-signature'],
+    [
+      { url: 'https://hooks.example.com', events: ['page', 'deleted'] },
+      'webhook.events.1: Invalid option: expected one of "started"|"page"|"completed"|"failed"',
+    ],
+    [
+      { url: 'https://hooks.example.com', headers: { 'X-Service-Signature': 'forged' } },
+      'webhook.headers: The following headers are not allowed: x-service-signature',
+    ],
   ])('rejects webhook %j', (webhook, message) => {
     expect(reject({ url: 'https://example.com', webhook })).toBe(message);
   });

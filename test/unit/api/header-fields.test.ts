@@ -9,7 +9,10 @@ const HOOK = 'https://hooks.example.com/h';
 
 describe('scrapeOptions.headers and webhook.headers follow HTTP', () => {
   it.each([
-    [{ Cookie: 'a=b\r\nX-Injected: 1' }, 'Header "Cookie" has a value with a character HTTP does not allow (CR, LF, NUL, another control character, or one above U+00FF)'],
+    [
+      { Cookie: 'a=b\r\nX-Injected: 1' },
+      'Header "Cookie" has a value with a character HTTP does not allow (CR, LF, NUL, another control character, or one above U+00FF)',
+    ],
     [{ Cookie: 'a=b\nc' }, 'Header "Cookie" has a value with a character HTTP does not allow (CR, LF, NUL, another control character, or one above U+00FF)'],
     [{ 'X-A': 'nul\u0000' }, 'Header "X-A" has a value with a character HTTP does not allow (CR, LF, NUL, another control character, or one above U+00FF)'],
     [{ 'X-A': 'del\u007f' }, 'Header "X-A" has a value with a character HTTP does not allow (CR, LF, NUL, another control character, or one above U+00FF)'],
@@ -24,7 +27,10 @@ describe('scrapeOptions.headers and webhook.headers follow HTTP', () => {
     [{ Cookie: 'a', cookie: 'b' }, 'Header "cookie" is given more than once (names are case-insensitive)'],
     [{ Host: 'internal.test' }, 'The following headers are not allowed: host'],
     [{ 'Content-Length': '0', 'transfer-encoding': 'chunked' }, 'The following headers are not allowed: content-length, transfer-encoding'],
-    [{ Connection: 'close', 'Keep-Alive': '1', Upgrade: 'h2c', TE: 'trailers', Trailer: 'x', Expect: '100-continue' }, 'The following headers are not allowed: connection, keep-alive, upgrade, te, trailer, expect'],
+    [
+      { Connection: 'close', 'Keep-Alive': '1', Upgrade: 'h2c', TE: 'trailers', Trailer: 'x', Expect: '100-continue' },
+      'The following headers are not allowed: connection, keep-alive, upgrade, te, trailer, expect',
+    ],
     [{ 'Proxy-Authorization': 'Basic x' }, 'The following headers are not allowed: proxy-authorization'],
   ])('rejects %j in both maps, naming the header', (headers, message) => {
     expect(rejectMessage(scrapeOptionsSchema, { headers }).error).toBe(`headers: ${message}`);
@@ -33,7 +39,9 @@ describe('scrapeOptions.headers and webhook.headers follow HTTP', () => {
 
   it('bounds the number of headers and their total size', () => {
     const many = Object.fromEntries(Array.from({ length: MAX_HEADER_COUNT + 1 }, (_, i) => [`X-${i}`, 'v']));
-    expect(rejectMessage(scrapeOptionsSchema, { headers: many }).error).toBe(`headers: At most ${MAX_HEADER_COUNT} headers are allowed, got ${MAX_HEADER_COUNT + 1}`);
+    expect(rejectMessage(scrapeOptionsSchema, { headers: many }).error).toBe(
+      `headers: At most ${MAX_HEADER_COUNT} headers are allowed, got ${MAX_HEADER_COUNT + 1}`,
+    );
     const big = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`X-${i}`, 'v'.repeat(MAX_HEADER_VALUE_LENGTH)]));
     expect(rejectMessage(webhookSchema, { url: HOOK, headers: big }).error).toBe(
       `headers: Headers may total at most ${MAX_HEADER_TOTAL_LENGTH} characters (names and values), got ${3 * (3 + MAX_HEADER_VALUE_LENGTH)}`,
@@ -44,7 +52,9 @@ describe('scrapeOptions.headers and webhook.headers follow HTTP', () => {
     expect(rejectMessage(webhookSchema, { url: HOOK, headers: { 'X-Service-Signature': 'forged' } }).error).toBe(
       'headers: The following headers are not allowed: x-service-signature',
     );
-    expect(scrapeOptionsSchema.parse({ headers: { 'X-Service-Signature': 'a page may want it' } }).headers).toEqual({ 'X-Service-Signature': 'a page may want it' });
+    expect(scrapeOptionsSchema.parse({ headers: { 'X-Service-Signature': 'a page may want it' } }).headers).toEqual({
+      'X-Service-Signature': 'a page may want it',
+    });
   });
 
   it('accepts every token character in names, and tabs, spaces, visible ASCII and obs-text in values', () => {

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultScrapeOptions,
-  scrapeOptionsSchema,
-  type ScrapeOptions,
-} from '../../../src/page/scrape-options.ts';
+import { defaultScrapeOptions, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -83,49 +79,35 @@ describe('scrapeOptionsSchema formats', () => {
   });
 
   it('normalises screenshot@fullPage', () => {
-    expect(scrapeOptionsSchema.parse({ formats: ['screenshot@fullPage'] }).formats).toStrictEqual([
-      { type: 'screenshot', fullPage: true },
-    ]);
+    expect(scrapeOptionsSchema.parse({ formats: ['screenshot@fullPage'] }).formats).toStrictEqual([{ type: 'screenshot', fullPage: true }]);
   });
 
   it('accepts object formats with screenshot options', () => {
     const parsed = scrapeOptionsSchema.parse({
       formats: [{ type: 'links' }, { type: 'screenshot', quality: 80, viewport: { width: 1280, height: 720 } }],
     });
-    expect(parsed.formats).toStrictEqual([
-      { type: 'links' },
-      { type: 'screenshot', fullPage: false, quality: 80, viewport: { width: 1280, height: 720 } },
-    ]);
+    expect(parsed.formats).toStrictEqual([{ type: 'links' }, { type: 'screenshot', fullPage: false, quality: 80, viewport: { width: 1280, height: 720 } }]);
   });
 
   it('accepts an empty formats list', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each([
-    'json',
-    'changeTracking',
-    'images',
-    'branding',
-    'attributes',
-    'audio',
-    'video',
-    'rawBase64',
-    'query',
-  ])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
-    const message = `formats.0: Format "${name}" is not supported by this service`;
-    expect(reject({ formats: [name] })).toBe(message);
-    expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
-  });
+  it.each(['json', 'changeTracking', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
+    'rejects the Firecrawl format %s, as a string and as an object',
+    (name) => {
+      const message = `formats.0: Format "${name}" is not supported by this service`;
+      expect(reject({ formats: [name] })).toBe(message);
+      expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
+    },
+  );
 
   it('names the offending item index', () => {
     expect(reject({ formats: ['markdown', 'json'] })).toBe('formats.1: Format "json" is not supported by this service');
   });
 
   it('rejects two screenshot formats', () => {
-    expect(reject({ formats: ['screenshot', { type: 'screenshot', fullPage: true }] })).toBe(
-      'formats: Only one screenshot format is allowed',
-    );
+    expect(reject({ formats: ['screenshot', { type: 'screenshot', fullPage: true }] })).toBe('formats: Only one screenshot format is allowed');
   });
 
   it.each([
@@ -148,9 +130,7 @@ describe('scrapeOptionsSchema formats', () => {
 describe('scrapeOptionsSchema parsers', () => {
   it('normalises parser strings and keeps maxPages', () => {
     expect(scrapeOptionsSchema.parse({ parsers: ['pdf'] }).parsers).toStrictEqual([{ type: 'pdf' }]);
-    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', maxPages: 5 }] }).parsers).toStrictEqual([
-      { type: 'pdf', maxPages: 5 },
-    ]);
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', maxPages: 5 }] }).parsers).toStrictEqual([{ type: 'pdf', maxPages: 5 }]);
     expect(scrapeOptionsSchema.parse({ parsers: [] }).parsers).toStrictEqual([]);
   });
 
@@ -192,7 +172,15 @@ describe('scrapeOptionsSchema actions', () => {
     [{ actions: [{ type: 'wait', milliseconds: 60001 }] }, 'actions.0.milliseconds: Too big: expected number to be <=60000'],
     [{ actions: [{ type: 'click' }] }, 'actions.0.selector: Invalid input: expected string, received undefined'],
     [{ actions: [{ type: 'scroll', direction: 'left' }] }, 'actions.0.direction: Invalid option: expected one of "up"|"down"'],
-    [{ actions: [{ type: 'wait', milliseconds: 30000 }, { type: 'wait', milliseconds: 30001 }] }, 'actions: Total wait time of actions exceeds 60 seconds'],
+    [
+      {
+        actions: [
+          { type: 'wait', milliseconds: 30000 },
+          { type: 'wait', milliseconds: 30001 },
+        ],
+      },
+      'actions: Total wait time of actions exceeds 60 seconds',
+    ],
     [{ actions: Array.from({ length: 51 }, () => ({ type: 'scrape' })) }, 'actions: At most 50 actions are allowed'],
   ])('rejects %#', (options, message) => {
     expect(reject(options)).toBe(message);
@@ -200,7 +188,12 @@ describe('scrapeOptionsSchema actions', () => {
 
   it('allows waits totalling exactly 60 seconds', () => {
     expect(
-      scrapeOptionsSchema.safeParse({ actions: [{ type: 'wait', milliseconds: 30000 }, { type: 'wait', milliseconds: 30000 }] }).success,
+      scrapeOptionsSchema.safeParse({
+        actions: [
+          { type: 'wait', milliseconds: 30000 },
+          { type: 'wait', milliseconds: 30000 },
+        ],
+      }).success,
     ).toBe(true);
   });
 

@@ -25,9 +25,7 @@ describe('formatZodError', () => {
   });
 
   it('uses the nested path for scrapeOptions issues', () => {
-    const out = formatZodError(
-      errorOf(crawlRequestSchema, { url: 'https://example.com', scrapeOptions: { formats: ['json'] } }),
-    );
+    const out = formatZodError(errorOf(crawlRequestSchema, { url: 'https://example.com', scrapeOptions: { formats: ['json'] } }));
     expect(out.error).toBe('scrapeOptions.formats.0: Format "json" is not supported by this service');
   });
 

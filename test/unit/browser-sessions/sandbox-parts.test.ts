@@ -93,7 +93,16 @@ describe('bwrapArgs', () => {
     for (const flag of ['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session']) expect(args).toContain(flag);
     expect(args).not.toContain('--share-net');
     const command = args.slice(args.indexOf('--') + 1);
-    expect(command.slice(0, 8)).toEqual(['/usr/bin/setpriv', '--reuid=2000000007', '--regid=2000000007', '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--']);
+    expect(command.slice(0, 8)).toEqual([
+      '/usr/bin/setpriv',
+      '--reuid=2000000007',
+      '--regid=2000000007',
+      '--clear-groups',
+      '--no-new-privs',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--',
+    ]);
     expect(command).toContain(`--as=${settings.memoryBytes}`);
     expect(command).toContain(`--nproc=${settings.maxProcesses}`);
     expect(command).toContain(`--fsize=${settings.maxFileBytes}`);

@@ -3,12 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/platform/domain-error.ts';
 import { crawlRequestSchema } from '../../../src/jobs/crawl-request.ts';
-import {
-  generateCrawlOptions,
-  mergePromptOptions,
-  NO_LLM_MESSAGE,
-  PROMPT_FAILURE_MESSAGE,
-} from '../../../src/features/crawl/prompt-options.ts';
+import { generateCrawlOptions, mergePromptOptions, NO_LLM_MESSAGE, PROMPT_FAILURE_MESSAGE } from '../../../src/features/crawl/prompt-options.ts';
 import type { LlmSettings } from '../../../src/platform/llm/chat-completion.ts';
 
 interface Recorded {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { fakeFetch } from '../../support/fake-fetch.ts';
 import { CRAWLER_ROBOTS_TOKEN, DEFAULT_ROBOTS_MAX_BYTES, fetchRobotsTxt, matchesRule, parseRobots } from '../../../src/jobs/frontier/robots.ts';
 
-
 const ROBOTS_URL = 'https://a.test/robots.txt';
 const allowed = (text: string, path: string, ua = CRAWLER_ROBOTS_TOKEN) => parseRobots(ROBOTS_URL, text, ua).isAllowed(`https://a.test${path}`);
 
@@ -87,7 +86,8 @@ describe('parseRobots', () => {
   });
 
   it('collects Sitemap lines as absolute http(s) URLs', () => {
-    const text = 'Sitemap: https://a.test/sitemap_index.xml\nUser-agent: *\nDisallow:\nsitemap: /news.xml\nSitemap: ftp://a.test/x.xml\nSitemap: https://cdn.test/s.xml.gz\nSitemap: /news.xml\n';
+    const text =
+      'Sitemap: https://a.test/sitemap_index.xml\nUser-agent: *\nDisallow:\nsitemap: /news.xml\nSitemap: ftp://a.test/x.xml\nSitemap: https://cdn.test/s.xml.gz\nSitemap: /news.xml\n';
     expect(parseRobots(ROBOTS_URL, text, CRAWLER_ROBOTS_TOKEN).sitemaps).toEqual([
       'https://a.test/sitemap_index.xml',
       'https://a.test/news.xml',

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { fakeFetch, type Served } from '../../support/fake-fetch.ts';
 import { collectSitemapUrls, DEFAULT_SITEMAP_LIMITS, parseSitemap } from '../../../src/jobs/frontier/sitemap.ts';
 
-
 const urlset = (...locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
 const index = (...locs: string[]) =>
@@ -39,7 +38,10 @@ describe('parseSitemap', () => {
   });
 
   it('reads nested sitemaps of a sitemapindex', () => {
-    expect(parse(index('https://a.test/s1.xml', 'https://a.test/s2.xml.gz'))).toEqual({ urls: [], sitemaps: ['https://a.test/s1.xml', 'https://a.test/s2.xml.gz'] });
+    expect(parse(index('https://a.test/s1.xml', 'https://a.test/s2.xml.gz'))).toEqual({
+      urls: [],
+      sitemaps: ['https://a.test/s1.xml', 'https://a.test/s2.xml.gz'],
+    });
   });
 
   it('resolves relative locs and keeps only http(s)', () => {
@@ -79,10 +81,18 @@ describe('parseSitemap', () => {
   it('reads at most maxUrls entries and says so', () => {
     const limits = { ...DEFAULT_SITEMAP_LIMITS, maxUrls: 2 };
     const xml = urlset('https://a.test/1', 'https://a.test/2', 'https://a.test/3');
-    expect(parseSitemap(Buffer.from(xml), 'https://a.test/s.xml', limits)).toEqual({ urls: ['https://a.test/1', 'https://a.test/2'], sitemaps: [], capped: true });
+    expect(parseSitemap(Buffer.from(xml), 'https://a.test/s.xml', limits)).toEqual({
+      urls: ['https://a.test/1', 'https://a.test/2'],
+      sitemaps: [],
+      capped: true,
+    });
     expect(parseSitemap(Buffer.from(urlset('https://a.test/1', 'https://a.test/2')), 'https://a.test/s.xml', limits).capped).toBeUndefined();
     const text = 'https://a.test/1\nhttps://a.test/2\nhttps://a.test/3\n';
-    expect(parseSitemap(Buffer.from(text), 'https://a.test/s.txt', limits)).toEqual({ urls: ['https://a.test/1', 'https://a.test/2'], sitemaps: [], capped: true });
+    expect(parseSitemap(Buffer.from(text), 'https://a.test/s.txt', limits)).toEqual({
+      urls: ['https://a.test/1', 'https://a.test/2'],
+      sitemaps: [],
+      capped: true,
+    });
   });
 
   it('refuses a body over maxBytes, and stops inflating a gzip bomb at maxBytes', () => {
@@ -239,7 +249,9 @@ describe('collectSitemapUrls', () => {
 
   it('records failures other than 404 and carries on', async () => {
     const fetch = fakeFetch({
-      'https://a.test/sitemap.xml': ok(index('https://a.test/down.xml', 'https://a.test/blocked.xml', 'https://a.test/bad.xml.gz', 'https://a.test/gone.xml', 'https://a.test/good.xml')),
+      'https://a.test/sitemap.xml': ok(
+        index('https://a.test/down.xml', 'https://a.test/blocked.xml', 'https://a.test/bad.xml.gz', 'https://a.test/gone.xml', 'https://a.test/good.xml'),
+      ),
       'https://a.test/down.xml': { status: 503 },
       'https://a.test/blocked.xml': new Error('address is private'),
       'https://a.test/bad.xml.gz': ok(Buffer.from([0x1f, 0x8b, 0, 0, 0])),

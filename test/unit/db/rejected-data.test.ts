@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { isRejectedData } from '../../../src/platform/db/rejected-data.ts';
 
 // The shapes Prisma 6 with the pg driver adapter raises (seen against PostgreSQL 18).
-const adapterError = (code: string) => Object.assign(new Error('driver adapter error'), { name: 'DriverAdapterError', cause: { kind: 'postgres', code, originalCode: code } });
+const adapterError = (code: string) =>
+  Object.assign(new Error('driver adapter error'), { name: 'DriverAdapterError', cause: { kind: 'postgres', code, originalCode: code } });
 const rawQueryError = (code: string) =>
-  Object.assign(new Error('Raw query failed'), { code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'postgres', code } } } });
+  Object.assign(new Error('Raw query failed'), {
+    code: 'P2010',
+    meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'postgres', code } } },
+  });
 
 describe('isRejectedData', () => {
   it('recognises what PostgreSQL refuses because of the data itself', () => {

@@ -37,10 +37,22 @@ describe('recordActivity', () => {
   it('records a job-creating request with its job id, status and duration before answering', async () => {
     const rows: Record<string, unknown>[] = [];
     const { base } = await serve(async (row) => rows.push(row.data));
-    const res = await fetch(`${base}/v2/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://x.test' }) });
+    const res = await fetch(`${base}/v2/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://x.test' }),
+    });
     expect(await res.json()).toEqual({ success: true, id: 'job-1' });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ teamId: 'team-1', apiKeyId: 'key-1', endpoint: 'crawl', method: 'POST', target: 'http://x.test', jobId: 'job-1', statusCode: 200 });
+    expect(rows[0]).toMatchObject({
+      teamId: 'team-1',
+      apiKeyId: 'key-1',
+      endpoint: 'crawl',
+      method: 'POST',
+      target: 'http://x.test',
+      jobId: 'job-1',
+      statusCode: 200,
+    });
     expect(rows[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 

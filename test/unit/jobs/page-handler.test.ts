@@ -89,7 +89,14 @@ class RecordingWriter implements PageWriter {
 }
 
 function handler(
-  opts: { request?: Partial<CrawlRequestInput>; kind?: string; robotsTxt?: string; limits?: Partial<PageHandlerDeps['limits']>; depths?: Record<string, number>; indexing?: boolean } = {},
+  opts: {
+    request?: Partial<CrawlRequestInput>;
+    kind?: string;
+    robotsTxt?: string;
+    limits?: Partial<PageHandlerDeps['limits']>;
+    depths?: Record<string, number>;
+    indexing?: boolean;
+  } = {},
 ) {
   const writer = new RecordingWriter();
   const progress: number[] = [];
@@ -115,7 +122,13 @@ function handler(
 }
 
 const target = (path: string) => ({ url: `${SITE}${path}`, key: `site.test${path}` });
-const html = (path: string, rawHtml: string, over: Partial<PageLoad> = {}): PageLoad => ({ finalUrl: `${SITE}${path}`, statusCode: 200, contentType: 'text/html; charset=utf-8', rawHtml, ...over });
+const html = (path: string, rawHtml: string, over: Partial<PageLoad> = {}): PageLoad => ({
+  finalUrl: `${SITE}${path}`,
+  statusCode: 200,
+  contentType: 'text/html; charset=utf-8',
+  rawHtml,
+  ...over,
+});
 const stored = { fromCache: false };
 
 const WEBHOOK = { url: 'https://hooks.test/crawl', metadata: { run: 7 } };
@@ -134,7 +147,14 @@ describe('createPageHandler: a stored page', () => {
     expect(writer.failures).toEqual([]);
     expect(writer.pages).toHaveLength(1);
     const [{ page: p, next }] = writer.pages as [PageWrite];
-    expect(p).toMatchObject({ crawlId: ctx.crawl.id, urlKey: 'site.test/docs', url: `${SITE}/docs`, statusCode: 200, finalUrlKey: 'site.test/docs', finalUrl: `${SITE}/docs` });
+    expect(p).toMatchObject({
+      crawlId: ctx.crawl.id,
+      urlKey: 'site.test/docs',
+      url: `${SITE}/docs`,
+      statusCode: 200,
+      finalUrlKey: 'site.test/docs',
+      finalUrl: `${SITE}/docs`,
+    });
     expect(p.document.document.markdown).toContain('Static pages carry their words');
     expect(p.document.sizeBytes).toBe(Buffer.byteLength(p.document.json));
     expect(next.charge).toEqual({ teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl', credits: 1 });
@@ -147,7 +167,12 @@ describe('createPageHandler: a stored page', () => {
     expect(next.limit).toBe(ctx.options.limit);
     expect(next.queuedPerCredit).toBe(config.crawl.queuedUrlsPerCredit);
     expect(next.webhook).toMatchObject(WEBHOOK);
-    expect(next.index).toMatchObject({ teamId: team.id, crawlId: ctx.crawl.id, shareable: true, entry: { url: `${SITE}/docs`, urlKey: 'site.test/docs', title: 'Docs' } });
+    expect(next.index).toMatchObject({
+      teamId: team.id,
+      crawlId: ctx.crawl.id,
+      shareable: true,
+      entry: { url: `${SITE}/docs`, urlKey: 'site.test/docs', title: 'Docs' },
+    });
     expect(next.cache).toEqual({ teamId: team.id, key: cacheKey(`${SITE}/docs`, ctx.options.scrapeOptions), load });
     expect(tally).toMatchObject({ succeeded: 1, failed: 0 });
   });
@@ -250,7 +275,9 @@ describe('createPageHandler: failures', () => {
     const { h, writer, tally } = handler();
     writer.refuse = new DuplicateRedirectError(`Redirected to ${SITE}/new, which this crawl already scraped`);
     await expect(h.store(target('/old'), html('/new', LINKS_PAGE), stored)).resolves.toBeUndefined();
-    expect(writer.failures.map((f) => [f.page.urlKey, f.page.error, f.page.statusCode])).toEqual([['site.test/old', `Redirected to ${SITE}/new, which this crawl already scraped`, 200]]);
+    expect(writer.failures.map((f) => [f.page.urlKey, f.page.error, f.page.statusCode])).toEqual([
+      ['site.test/old', `Redirected to ${SITE}/new, which this crawl already scraped`, 200],
+    ]);
     expect(tally).toMatchObject({ succeeded: 0, failed: 1 });
   });
 

@@ -7,7 +7,10 @@ const cached = { finalUrl: 'https://a.test/', statusCode: 200, rawHtml: '<p>x</p
 
 describe('routeTarget', () => {
   it('settles a cached copy before anything else', () => {
-    expect(routeTarget('https://a.test/doc.pdf', cached, rules({ cacheOnly: true, rendering: 'http', browserRequired: 'actions' }))).toEqual({ to: 'cache', load: cached });
+    expect(routeTarget('https://a.test/doc.pdf', cached, rules({ cacheOnly: true, rendering: 'http', browserRequired: 'actions' }))).toEqual({
+      to: 'cache',
+      load: cached,
+    });
   });
 
   it('refuses without a cached copy under minAge, and a browser-only request under http', () => {
@@ -17,7 +20,8 @@ describe('routeTarget', () => {
   });
 
   it('fetches a PDF as a file on every path', () => {
-    for (const rendering of ['auto', 'http', 'browser'] as const) expect(routeTarget('https://a.test/x/Report.PDF', undefined, rules({ rendering })).to).toBe('file');
+    for (const rendering of ['auto', 'http', 'browser'] as const)
+      expect(routeTarget('https://a.test/x/Report.PDF', undefined, rules({ rendering })).to).toBe('file');
   });
 
   it('sends a page over HTTP first unless the request, the rendering or the host needs Chromium', () => {

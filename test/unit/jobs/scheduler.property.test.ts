@@ -66,7 +66,9 @@ const crawlArb = (limit: number) =>
   );
 
 // Small teams are where slots run out, so they come up most.
-const teamArb = fc.oneof(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 8 })).chain((limit) => fc.record({ limit: fc.constant(limit), crawls: fc.array(crawlArb(limit), { minLength: 1, maxLength: 3 }) }));
+const teamArb = fc
+  .oneof(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 8 }))
+  .chain((limit) => fc.record({ limit: fc.constant(limit), crawls: fc.array(crawlArb(limit), { minLength: 1, maxLength: 3 }) }));
 
 const urlOf = (crawl: number, page: number, kind: Kind) => `https://site-${crawl}.test/p/${page}${kind === 'pdf' ? '.pdf' : ''}`;
 const pageOf = (target: { key: string }) => Number(target.key.split(':')[1]);
@@ -138,7 +140,13 @@ function pageHandler(frontier: MemoryFrontier, tally: BatchTally, tick: (label: 
 const loadOf = (target: ScrapeTarget, kind: Kind): PageLoad => ({ finalUrl: target.url, statusCode: 200, rawHtml: kind === 'script' ? 'script' : 'html' });
 
 /** Chromium as the batch sees it: `concurrency` tabs, each under a slot while it loads, refilled as they drain. */
-async function fakeBrowser(frontier: MemoryFrontier, targets: ScrapeTarget[], hooks: BrowserHooks, signal: AbortSignal, tick: (label: string) => Promise<unknown>) {
+async function fakeBrowser(
+  frontier: MemoryFrontier,
+  targets: ScrapeTarget[],
+  hooks: BrowserHooks,
+  signal: AbortSignal,
+  tick: (label: string) => Promise<unknown>,
+) {
   const queue = [...targets];
   let exhausted = !hooks.more;
   let refilling: Promise<void> | undefined;
@@ -189,7 +197,8 @@ function fakeLoaders(frontier: MemoryFrontier, signal: AbortSignal, tick: (label
       if (kind === 'slow') await tick('http slow, later');
       if (signal.aborted) throw signal.reason;
       if (kind === 'fail') return frontier.spec.rendering === 'http' ? { failed: 'ECONNRESET' } : { browser: 'the HTTP fetch failed' };
-      if (kind === 'download') return frontier.spec.rendering === 'http' ? { file: 'content type application/zip' } : { browser: 'content type application/zip' };
+      if (kind === 'download')
+        return frontier.spec.rendering === 'http' ? { file: 'content type application/zip' } : { browser: 'content type application/zip' };
       return { load: loadOf(target, kind) };
     },
     async file(target) {
@@ -219,7 +228,9 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
     });
   const slots = teams.map((t) => new MemoryTeamSlots(t.limit));
   const crawls: RunningCrawl[] = [];
-  teams.forEach((team, t) => team.crawls.forEach((spec) => crawls.push({ team: t, frontier: new MemoryFrontier(crawls.length, spec), abort: new AbortController(), done: false })));
+  teams.forEach((team, t) =>
+    team.crawls.forEach((spec) => crawls.push({ team: t, frontier: new MemoryFrontier(crawls.length, spec), abort: new AbortController(), done: false })),
+  );
 
   // As the job workflow does: batch after batch while the frontier has URLs, each batch with leases of its own.
   const runCrawl = async (c: RunningCrawl) => {
@@ -231,7 +242,10 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
       for (let n = 0; !signal.aborted; n++) {
         const tally = new BatchTally();
         // Asked (by the driver, at yieldAt) to give the browser up, it is told to yield once.
-        const browser = { renew: async () => undefined, shouldYield: async () => (c.frontier.spec.yieldAt !== undefined && n === 0 ? 'another-crawl' : undefined) };
+        const browser = {
+          renew: async () => undefined,
+          shouldYield: async () => (c.frontier.spec.yieldAt !== undefined && n === 0 ? 'another-crawl' : undefined),
+        };
         const leases = new BatchLeases({ holderPrefix: `${group}:${n}`, slots: team.store(group), browser, pollMs: { first: 1, max: 8 }, sleep });
         c.leases = leases;
         const rules = { cacheOnly: false, rendering: c.frontier.spec.rendering, scriptedHost: () => false };
@@ -296,14 +310,23 @@ async function runMix(teams: TeamSpec[], s: fc.Scheduler): Promise<void> {
 
   const stuck = crawls.filter((c) => !c.done);
   if (stuck.length > 0) {
-    const state = stuck.map((c) => ({ crawl: c.frontier.id, team: c.team, frontier: Object.fromEntries(c.frontier.state), leases: c.leases?.state(), teamHolders: [...slots[c.team].holders.keys()] }));
+    const state = stuck.map((c) => ({
+      crawl: c.frontier.id,
+      team: c.team,
+      frontier: Object.fromEntries(c.frontier.state),
+      leases: c.leases?.state(),
+      teamHolders: [...slots[c.team].holders.keys()],
+    }));
     throw new Error(`wedged: ${stuck.length} crawls unfinished after ${step} steps: ${JSON.stringify(state)}`);
   }
   for (const c of crawls) if (c.error) throw c.error;
   slots.forEach((team, t) => expect([...team.holders.keys()], `team ${t} still holds slots`).toEqual([]));
   for (const c of crawls.filter((c) => !c.abort.signal.aborted)) {
     const states = [...c.frontier.state.values()];
-    expect(states.every((st) => st === 'done'), `crawl ${c.frontier.id} left ${JSON.stringify(Object.fromEntries(c.frontier.state))}`).toBe(true);
+    expect(
+      states.every((st) => st === 'done'),
+      `crawl ${c.frontier.id} left ${JSON.stringify(Object.fromEntries(c.frontier.state))}`,
+    ).toBe(true);
     expect(c.frontier.handled.size).toBe(c.frontier.state.size);
   }
 }

@@ -46,5 +46,11 @@ it('refuses each kind of wrong import', async () => {
     writeFileSync(join(broken, path), text);
   }
   const found = new Set((await violations(broken, ['src'])).map((v) => v.rule.name));
-  expect([...found].sort()).toEqual(['features-stay-apart', 'jobs-import-no-feature', 'no-circular-layers', 'page-imports-no-job-or-feature', 'platform-imports-no-layer-above']);
+  expect([...found].sort()).toEqual([
+    'features-stay-apart',
+    'jobs-import-no-feature',
+    'no-circular-layers',
+    'page-imports-no-job-or-feature',
+    'platform-imports-no-layer-above',
+  ]);
 }, 60_000);

@@ -332,8 +332,7 @@ describe('createGuardedLookup', () => {
       ),
     );
   const lookup = createGuardedLookup({ allowPrivate: false, allowlist: [] }, resolver);
-  const call = (host: string, options: object) =>
-    new Promise<unknown[]>((resolve) => lookup(host, options, (...args: unknown[]) => resolve(args)));
+  const call = (host: string, options: object) => new Promise<unknown[]>((resolve) => lookup(host, options, (...args: unknown[]) => resolve(args)));
 
   it('answers every form Node uses', async () => {
     expect(await call('public.test', { all: true })).toEqual([

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BlockedAddressError } from '../../../src/platform/net/address-policy.ts';
 import { checkHostAllowed, type Resolver } from '../../../src/platform/net/guarded-lookup.ts';
 
-const noDns: Resolver = (hostname, _options, callback) =>
-  callback(Object.assign(new Error(`no DNS for ${hostname}`), { code: 'ENOTFOUND' }), []);
+const noDns: Resolver = (hostname, _options, callback) => callback(Object.assign(new Error(`no DNS for ${hostname}`), { code: 'ENOTFOUND' }), []);
 
 describe('guarded lookup', () => {
   it('resolves names under .localhost to the loopback without DNS, as browsers do', async () => {

@@ -3,13 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/platform/config.ts';
 import { serviceEndpointAt, serviceEndpoints, urlPort } from '../../../src/platform/net/service-endpoints.ts';
 
-function config(overrides: { gateway?: Partial<Config['gateway']>; database?: Partial<Config['database']>; temporal?: Partial<Config['temporal']>; crawl?: Partial<Config['crawl']> }): Config {
+function config(overrides: {
+  gateway?: Partial<Config['gateway']>;
+  database?: Partial<Config['database']>;
+  temporal?: Partial<Config['temporal']>;
+  crawl?: Partial<Config['crawl']>;
+}): Config {
   const base = loadConfig();
   return {
     ...base,
     gateway: { ...base.gateway, host: '0.0.0.0', port: 3002, publicBaseUrl: undefined, ...overrides.gateway },
     database: { ...base.database, url: undefined, embeddedPort: 54329, ...overrides.database },
-    temporal: { ...base.temporal, address: undefined, devPort: 7233, devUiPort: 8233, devHttpPort: 7243, devMetricsPort: 7244, uiUrl: undefined, ...overrides.temporal },
+    temporal: {
+      ...base.temporal,
+      address: undefined,
+      devPort: 7233,
+      devUiPort: 8233,
+      devHttpPort: 7243,
+      devMetricsPort: 7244,
+      uiUrl: undefined,
+      ...overrides.temporal,
+    },
     crawl: { ...base.crawl, refusedEndpoints: [], ...overrides.crawl },
   };
 }
@@ -74,7 +88,9 @@ describe('serviceEndpointAt', () => {
   it('matches a wildcard listener on every local address, and no other', async () => {
     expect(await serviceEndpointAt('127.0.0.9', 3002, [gateway])).toBe(gateway);
     expect(await serviceEndpointAt('::1', 3002, [gateway])).toBe(gateway);
-    const own = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4');
     if (own) expect(await serviceEndpointAt(own.address, 3002, [gateway])).toBe(gateway);
     expect(await serviceEndpointAt('93.184.215.14', 3002, [gateway])).toBeUndefined();
   });
@@ -86,6 +102,8 @@ describe('serviceEndpointAt', () => {
   });
 
   it('knows the default ports of URLs', () => {
-    expect([urlPort(new URL('http://a/')), urlPort(new URL('https://a/')), urlPort(new URL('wss://a/')), urlPort(new URL('http://a:81/'))]).toEqual([80, 443, 443, 81]);
+    expect([urlPort(new URL('http://a/')), urlPort(new URL('https://a/')), urlPort(new URL('wss://a/')), urlPort(new URL('http://a:81/'))]).toEqual([
+      80, 443, 443, 81,
+    ]);
   });
 });

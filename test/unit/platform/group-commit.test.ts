@@ -49,7 +49,12 @@ describe('GroupCommit', () => {
   it('writes a failed group again one by one, so only the item that fails gets the error', async () => {
     const { commit, groups, singles, release } = recorder('c');
     const first = commit.write('a');
-    const results = ['b', 'c', 'd'].map((i) => commit.write(i).then(() => 'ok', (e: Error) => e.message));
+    const results = ['b', 'c', 'd'].map((i) =>
+      commit.write(i).then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
     await release();
     await first;
     expect(groups).toEqual([['b', 'c', 'd']]);

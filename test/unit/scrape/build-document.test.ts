@@ -34,9 +34,7 @@ describe('buildDocument', () => {
   it('produces markdown of the main content and the metadata of the raw page', () => {
     const { document, discoveredLinks } = buildDocument(input({ contentType: 'text/html; charset=utf-8' }));
     expect(Object.keys(document).sort()).toEqual(['markdown', 'metadata']);
-    expect(document.markdown).toBe(
-      '# Guide\n\nRead [the intro](https://docs.example.com/v1/intro#start) or [ask](mailto:help@example.com).',
-    );
+    expect(document.markdown).toBe('# Guide\n\nRead [the intro](https://docs.example.com/v1/intro#start) or [ask](mailto:help@example.com).');
     expect(document.metadata).toEqual({
       title: 'Guide',
       description: 'How to',

@@ -6,22 +6,16 @@ describe('htmlToMarkdown', () => {
     const markdown = htmlToMarkdown(`<html><body><h1>Title</h1><h2>Section</h2>
       <ul><li>first</li><li>second</li></ul><ol><li>one</li></ol>
       <p>A <a href="https://example.com/x">link</a>, <strong>bold</strong> and <del>gone</del>.</p></body></html>`);
-    expect(markdown).toBe(
-      '# Title\n\n## Section\n\n-   first\n-   second\n\n1.  one\n\nA [link](https://example.com/x), **bold** and ~gone~.',
-    );
+    expect(markdown).toBe('# Title\n\n## Section\n\n-   first\n-   second\n\n1.  one\n\nA [link](https://example.com/x), **bold** and ~gone~.');
   });
 
   it('converts tables with a header row to GFM tables', () => {
-    const markdown = htmlToMarkdown(
-      '<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody><tr><td>Apple</td><td>3</td></tr></tbody></table>',
-    );
+    const markdown = htmlToMarkdown('<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody><tr><td>Apple</td><td>3</td></tr></tbody></table>');
     expect(markdown).toBe('| Name | Qty |\n| --- | --- |\n| Apple | 3 |');
   });
 
   it('converts task lists and fenced code', () => {
-    expect(htmlToMarkdown('<ul><li><input type="checkbox" checked>done</li><li><input type="checkbox">todo</li></ul>')).toBe(
-      '-   [x] done\n-   [ ] todo',
-    );
+    expect(htmlToMarkdown('<ul><li><input type="checkbox" checked>done</li><li><input type="checkbox">todo</li></ul>')).toBe('-   [x] done\n-   [ ] todo');
     expect(htmlToMarkdown('<pre><code class="language-ts">const a = 1;</code></pre>')).toBe('```ts\nconst a = 1;\n```');
   });
 

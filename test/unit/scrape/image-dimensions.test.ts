@@ -43,7 +43,16 @@ describe('imageDimensions', () => {
   });
 
   it('never throws on hostile bytes, whole or cut anywhere', () => {
-    const samples = [solidPng(3, 4), gif(1, 2), jpeg(5, 6, { orientation: 6 }), webpLossy(7, 8), webpLossless(9, 10), webpExtended(11, 12), avif(13, 14, 1), bmp(15, 16)];
+    const samples = [
+      solidPng(3, 4),
+      gif(1, 2),
+      jpeg(5, 6, { orientation: 6 }),
+      webpLossy(7, 8),
+      webpLossless(9, 10),
+      webpExtended(11, 12),
+      avif(13, 14, 1),
+      bmp(15, 16),
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...samples), fc.nat(), fc.uint8Array({ maxLength: 64 }), fc.nat(), (sample, cut, noise, at) => {
         const cutAt = cut % (sample.length + 1);

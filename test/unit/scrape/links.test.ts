@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { documentBaseUrl, extractLinks, resolveHref } from '../../../src/page/links.ts';
 import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 
-const linksOf = (html: string, pageUrl = 'https://example.com/dir/page.html') =>
-  extractLinks(parseHtmlDocument(html), pageUrl);
+const linksOf = (html: string, pageUrl = 'https://example.com/dir/page.html') => extractLinks(parseHtmlDocument(html), pageUrl);
 
 describe('resolveHref', () => {
   it('resolves relative references and rejects unparseable ones', () => {

@@ -5,12 +5,15 @@ import { answerNeedsBrowser, MIN_STATIC_TEXT, pageNeedsBrowser, requestNeedsBrow
 import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 
 const TEXT = 'A static article with enough words to read. '.repeat(8);
-const page = (body: string, head = '') => pageNeedsBrowser(parseHtmlDocument(`<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`));
+const page = (body: string, head = '') =>
+  pageNeedsBrowser(parseHtmlDocument(`<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`));
 
 describe('pageNeedsBrowser', () => {
   it('lets a static page through, with or without scripts that only load', () => {
     expect(page(`<main><p>${TEXT}</p></main>`)).toBeUndefined();
-    expect(page(`<main><p>${TEXT}</p></main><script src="/analytics.js"></script><script type="application/ld+json">{"a": "innerHTML = 1"}</script>`)).toBeUndefined();
+    expect(
+      page(`<main><p>${TEXT}</p></main><script src="/analytics.js"></script><script type="application/ld+json">{"a": "innerHTML = 1"}</script>`),
+    ).toBeUndefined();
     expect(page(`<main><p>${TEXT}</p></main><script>window.dataLayer = window.dataLayer || [];</script>`)).toBeUndefined();
   });
 
@@ -23,8 +26,12 @@ describe('pageNeedsBrowser', () => {
   });
 
   it('sends a page whose inline script writes into it to the browser', () => {
-    expect(page(`<main><p>${TEXT}</p></main><script>document.querySelector('main').append(document.createElement('p'))</script>`)).toBe('a script that writes into the page');
-    expect(page(`<main><p>${TEXT}</p><div id="c"></div></main><script>document.getElementById('c').innerHTML = '<b>x</b>'</script>`)).toBe('a script that writes into the page');
+    expect(page(`<main><p>${TEXT}</p></main><script>document.querySelector('main').append(document.createElement('p'))</script>`)).toBe(
+      'a script that writes into the page',
+    );
+    expect(page(`<main><p>${TEXT}</p><div id="c"></div></main><script>document.getElementById('c').innerHTML = '<b>x</b>'</script>`)).toBe(
+      'a script that writes into the page',
+    );
     expect(page(`<main><p>${TEXT}</p></main><script>document.write('<p>late</p>')</script>`)).toBe('a script that writes into the page');
   });
 
@@ -73,28 +80,38 @@ describe('requestNeedsBrowser and answerNeedsBrowser', () => {
 });
 
 describe('loadOverHttp', () => {
-  const answer = (status: number, contentType: string | undefined, body: string): FetchPage => async () => ({
-    status,
-    finalUrl: 'https://example.com/p',
-    redirects: [],
-    headers: contentType === undefined ? {} : ({ 'content-type': contentType } as Record<string, string>),
-    body: Buffer.from(body),
-  });
+  const answer =
+    (status: number, contentType: string | undefined, body: string): FetchPage =>
+    async () => ({
+      status,
+      finalUrl: 'https://example.com/p',
+      redirects: [],
+      headers: contentType === undefined ? {} : ({ 'content-type': contentType } as Record<string, string>),
+      body: Buffer.from(body),
+    });
   const shell = '<!doctype html><html><body><div id="root"></div><script>document.getElementById("root").innerHTML = "x"</script></body></html>';
 
   it('auto: sends a refused fetch and a bot-filter status to the browser; the HTML itself is judged where it is converted', async () => {
     expect(await loadOverHttp('https://example.com/p', answer(429, 'text/html', '<p>slow down</p>'), { timeoutMs: 1000 })).toEqual({ browser: 'HTTP 429' });
     const refused = async () => Promise.reject(new Error('refused'));
     expect(await loadOverHttp('https://example.com/p', refused, { timeoutMs: 1000 })).toEqual({ browser: 'the HTTP fetch failed (refused)' });
-    expect(await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 })).toMatchObject({ load: { statusCode: 200, rawHtml: shell } });
+    expect(await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 })).toMatchObject({
+      load: { statusCode: 200, rawHtml: shell },
+    });
   });
 
   it('http: takes every HTML answer as it is, loads other types as files and lets a failed fetch fail', async () => {
     const shellLoad = await loadOverHttp('https://example.com/p', answer(200, 'text/html', shell), { timeoutMs: 1000 }, 'http');
     expect(shellLoad).toMatchObject({ load: { statusCode: 200, rawHtml: shell, finalUrl: 'https://example.com/p' } });
-    expect(await loadOverHttp('https://example.com/p', answer(429, undefined, '<p>slow down</p>'), { timeoutMs: 1000 }, 'http')).toMatchObject({ load: { statusCode: 429 } });
-    expect(await loadOverHttp('https://example.com/p', answer(200, 'application/pdf', '%PDF-1.4'), { timeoutMs: 1000 }, 'http')).toEqual({ file: 'content type application/pdf' });
-    await expect(loadOverHttp('https://example.com/p', async () => Promise.reject(new Error('refused')), { timeoutMs: 1000 }, 'http')).rejects.toThrow('refused');
+    expect(await loadOverHttp('https://example.com/p', answer(429, undefined, '<p>slow down</p>'), { timeoutMs: 1000 }, 'http')).toMatchObject({
+      load: { statusCode: 429 },
+    });
+    expect(await loadOverHttp('https://example.com/p', answer(200, 'application/pdf', '%PDF-1.4'), { timeoutMs: 1000 }, 'http')).toEqual({
+      file: 'content type application/pdf',
+    });
+    await expect(loadOverHttp('https://example.com/p', async () => Promise.reject(new Error('refused')), { timeoutMs: 1000 }, 'http')).rejects.toThrow(
+      'refused',
+    );
   });
 });
 

@@ -8,7 +8,9 @@ const contextFor = (input: ScrapeOptionsInput, userAgents = DEFAULT_USER_AGENTS)
 describe('DEFAULT_USER_AGENTS', () => {
   it('look like Chrome on Linux and Android and carry our product token', () => {
     expect(DEFAULT_USER_AGENTS.desktop).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\) .* Chrome\/\d+\.0\.0\.0 Safari\/537\.36 CrawlServiceBot\/1\.0$/);
-    expect(DEFAULT_USER_AGENTS.mobile).toMatch(/^Mozilla\/5\.0 \(Linux; Android \d+; K\) .* Chrome\/\d+\.0\.0\.0 Mobile Safari\/537\.36 CrawlServiceBot\/1\.0$/);
+    expect(DEFAULT_USER_AGENTS.mobile).toMatch(
+      /^Mozilla\/5\.0 \(Linux; Android \d+; K\) .* Chrome\/\d+\.0\.0\.0 Mobile Safari\/537\.36 CrawlServiceBot\/1\.0$/,
+    );
   });
 });
 

@@ -41,7 +41,10 @@ describe('extractiveSummary', () => {
   });
 
   it(`stays within ${SUMMARY_MAX_CHARS} characters, however long the page and its sentences`, () => {
-    const long = Array.from({ length: 3000 }, (_, i) => `Sentence number ${i} talks about crawling, indexing and ranking pages ${'at length '.repeat(i % 40)}.`).join(' ');
+    const long = Array.from(
+      { length: 3000 },
+      (_, i) => `Sentence number ${i} talks about crawling, indexing and ranking pages ${'at length '.repeat(i % 40)}.`,
+    ).join(' ');
     expect(extractiveSummary(long).length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
     expect(extractiveSummary(`${'word '.repeat(400)}.`).length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
   });
@@ -81,7 +84,9 @@ describe('summarizePage', () => {
     const down = (async () => new Response('quota exceeded for account 42', { status: 429 })) as unknown as typeof fetch;
     const failed = await summarizePage({ markdown: ARTICLE }, llm, down);
     expect(failed).toEqual({ summary: extractiveSummary(ARTICLE), warning: 'The summary is extractive: the LLM endpoint answered HTTP 429.' });
-    expect((await summarizePage({ markdown: ARTICLE }, llm, answering(' '))).warning).toBe('The summary is extractive: the LLM answered with an empty summary.');
+    expect((await summarizePage({ markdown: ARTICLE }, llm, answering(' '))).warning).toBe(
+      'The summary is extractive: the LLM answered with an empty summary.',
+    );
     expect((await summarizePage({ markdown: ARTICLE }, llm, answering(null))).warning).toMatch(/no message content/);
   });
 

@@ -10,9 +10,7 @@ describe('parseHtmlDocument', () => {
   it('keeps <head> apart from the content when <html> or <body> are missing', () => {
     const document = parseHtmlDocument('<!DOCTYPE html><head><title>T</title></head><p>content</p>');
     expect(document.documentElement.outerHTML).toBe('<html><head><title>T</title></head><body><p>content</p></body></html>');
-    expect(parseHtmlDocument('<html lang="fr"><p>x</p></html>').documentElement.outerHTML).toBe(
-      '<html lang="fr"><body><p>x</p></body></html>',
-    );
+    expect(parseHtmlDocument('<html lang="fr"><p>x</p></html>').documentElement.outerHTML).toBe('<html lang="fr"><body><p>x</p></body></html>');
   });
 
   it('leaves a complete document as it is', () => {

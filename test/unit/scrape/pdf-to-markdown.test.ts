@@ -95,9 +95,7 @@ describe('pdfToMarkdown', () => {
   });
 
   it('refuses bytes that are not a PDF', async () => {
-    await expect(pdfToMarkdown(new TextEncoder().encode('<html>not a pdf</html>'))).rejects.toThrow(
-      /^The PDF could not be read: /,
-    );
+    await expect(pdfToMarkdown(new TextEncoder().encode('<html>not a pdf</html>'))).rejects.toThrow(/^The PDF could not be read: /);
     await expect(pdfToMarkdown(new Uint8Array(0))).rejects.toThrow(/^The PDF could not be read: .*empty/);
   });
 
@@ -106,16 +104,12 @@ describe('pdfToMarkdown', () => {
     const log = vi.spyOn(console, 'log');
     const warn = vi.spyOn(console, 'warn');
 
-    await expect(pdfToMarkdown(whole.subarray(0, Math.floor(whole.length / 2)))).rejects.toThrow(
-      /^The PDF could not be read: /,
-    );
+    await expect(pdfToMarkdown(whole.subarray(0, Math.floor(whole.length / 2)))).rejects.toThrow(/^The PDF could not be read: /);
     expect(log).not.toHaveBeenCalled();
     expect(warn).not.toHaveBeenCalled();
   });
 
   it('refuses a password-protected PDF with that reason', async () => {
-    await expect(pdfToMarkdown(fixture('locked'))).rejects.toThrow(
-      'The PDF could not be read: it is password-protected',
-    );
+    await expect(pdfToMarkdown(fixture('locked'))).rejects.toThrow('The PDF could not be read: it is password-protected');
   });
 });

@@ -33,7 +33,12 @@ describe('image sizes in the index', () => {
   });
 
   it('gives the same sizes when they are measured after the entry was made (the HTTP path)', () => {
-    const pages = ['<img src="/a.png" width="10" height="20">', '<img src="/a.png" width="10"><img src="/b.png"><img src="/c.png" height="7">', '<img src="/constructor">', '<img src="/a.png" width="auto" height="5"><img src="/a.png">'];
+    const pages = [
+      '<img src="/a.png" width="10" height="20">',
+      '<img src="/a.png" width="10"><img src="/b.png"><img src="/c.png" height="7">',
+      '<img src="/constructor">',
+      '<img src="/a.png" width="auto" height="5"><img src="/a.png">',
+    ];
     const sizes: Record<string, [number, number]> = { [`${BASE}a.png`]: [300, 200], [`${BASE}b.png`]: [64, 32] };
     for (const body of pages) {
       const later = withImageSizes(imagesOf(body) as Parameters<typeof withImageSizes>[0], sizes).map(({ src, width, height }) => ({ src, width, height }));

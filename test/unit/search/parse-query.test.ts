@@ -60,7 +60,10 @@ describe('query operators', () => {
   });
 
   it('leaves unknown words with colons as words, and a lone minus as nothing', () => {
-    expect(parseQueryText('http:thing - x').terms.include).toEqual([{ kind: 'word', text: 'http:thing' }, { kind: 'word', text: 'x' }]);
+    expect(parseQueryText('http:thing - x').terms.include).toEqual([
+      { kind: 'word', text: 'http:thing' },
+      { kind: 'word', text: 'x' },
+    ]);
   });
 
   it('names the position of what is malformed', () => {
@@ -97,7 +100,16 @@ describe('tbs', () => {
     expect(parseTbs(undefined, now)).toEqual({ sortByDate: false });
   });
   it('refuses what it cannot read', () => {
-    for (const bad of ['qdr:x', 'qdr:d0', 'cdr:1,cd_min:2026-01-01', 'cdr:1,cd_min:02/30/2026', 'cd_min:01/01/2026', 'cdr:1,cd_min:02/01/2026,cd_max:01/01/2026', 'sbd:2', 'when:now']) {
+    for (const bad of [
+      'qdr:x',
+      'qdr:d0',
+      'cdr:1,cd_min:2026-01-01',
+      'cdr:1,cd_min:02/30/2026',
+      'cd_min:01/01/2026',
+      'cdr:1,cd_min:02/01/2026,cd_max:01/01/2026',
+      'sbd:2',
+      'when:now',
+    ]) {
       expect(() => parseTbs(bad, now), bad).toThrow(/^Invalid tbs/);
     }
   });
@@ -114,7 +126,9 @@ describe('the request as a SearchQuery', () => {
   });
   it('refuses both domain lists, bad sources, hosts with paths, limits out of range', () => {
     const issues = (body: unknown) => searchRequestSchema.safeParse(body).error?.issues.map((i) => i.message) ?? [];
-    expect(issues({ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] })).toContain('includeDomains and excludeDomains cannot both be specified');
+    expect(issues({ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] })).toContain(
+      'includeDomains and excludeDomains cannot both be specified',
+    );
     expect(issues({ query: 'x', sources: ['video'] }).join()).toMatch(/sources must be among web, images, news/);
     expect(issues({ query: 'x', includeDomains: ['https://a.com/x'] }).join()).toMatch(/must be a hostname/);
     expect(issues({ query: 'x', limit: 101 })).toContain('limit must be at most 100');

@@ -203,7 +203,9 @@ describe('sendWebhook', () => {
   });
 
   it('leaves out stored framing and hop-by-hop headers instead of sending them', async () => {
-    const result = await send('/ok', { headers: { Host: 'other.test', 'Content-Length': '1', Connection: 'upgrade', 'Proxy-Authorization': 'Basic x', 'X-Kept': 'yes' } });
+    const result = await send('/ok', {
+      headers: { Host: 'other.test', 'Content-Length': '1', Connection: 'upgrade', 'Proxy-Authorization': 'Basic x', 'X-Kept': 'yes' },
+    });
     expect(result.outcome).toBe('delivered');
     const [{ headers }] = received;
     expect(headers.host).toBe(`127.0.0.1:${port}`);

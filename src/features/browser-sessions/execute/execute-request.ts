@@ -18,7 +18,9 @@ export const executeRequestSchema = z.strictObject({
   language: z
     .enum(EXECUTE_LANGUAGES, { error: 'language must be one of node, python, bash' })
     .default('node')
-    .describe('node: JavaScript with Playwright `page`, `context`, `browser`; python: async Playwright with `page`; bash: a shell with agent-browser attached to the session.'),
+    .describe(
+      'node: JavaScript with Playwright `page`, `context`, `browser`; python: async Playwright with `page`; bash: a shell with agent-browser attached to the session.',
+    ),
   timeout: z
     .int({ error: 'timeout must be an integer number of seconds' })
     .min(1, 'timeout must be at least 1 second')

@@ -137,7 +137,10 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       return start(s, { mounts: [...nodeMounts, bridgeMount(s)], cpuSeconds, command: [paths.NODE_BINARY, `${paths.RUNTIME_DIR}/node-runner.ts`] }, cdp);
     }
     if (!settings.pythonPackagesPath) {
-      throw new DomainError('unavailable', 'python executes need the Python Playwright package: set PYTHON_PACKAGES_PATH (npm start installs it into .tools/python).');
+      throw new DomainError(
+        'unavailable',
+        'python executes need the Python Playwright package: set PYTHON_PACKAGES_PATH (npm start installs it into .tools/python).',
+      );
     }
     python ??= resolvePython(settings.python);
     const py = await python.catch((err: Error) => {

@@ -44,7 +44,14 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
   const sandbox = createSandbox(config.sandbox, log);
   // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.
   const browserUids = runsAsRoot() ? new UidPool(settings.chromiumUidBase, config.sandbox.maxSessions, join(tmpdir(), 'browser-session-uids')) : undefined;
-  const relay = await startRelayServer({ bind: settings.hostBind, port: settings.hostPort, secret, sessions, maxMessageBytes: settings.maxCdpMessageBytes, log });
+  const relay = await startRelayServer({
+    bind: settings.hostBind,
+    port: settings.hostPort,
+    secret,
+    sessions,
+    maxMessageBytes: settings.maxCdpMessageBytes,
+    log,
+  });
   const relayUrl = settings.hostUrl ?? `ws://${settings.hostBind}:${relay.port}`;
   await registerHost(db, { id: hostId, taskQueue, relayUrl, relaySecret: secret });
   const heartbeat = everyInterval('browser host heartbeat', HEARTBEAT_MS, deps, () => heartbeatHost(db, hostId));

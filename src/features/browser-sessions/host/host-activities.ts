@@ -73,7 +73,8 @@ export function createHostActivities(deps: HostActivityDeps) {
         throw new Error(`the browser did not close within ${profiles.profileCloseTimeoutMs} ms, so its storage may be incomplete`);
       }
       const packed = packState(join(hosted.dir, 'profile'), cookies, profiles.profileMaxBytes);
-      if (!(await saveProfileState(db, teamId, profile.name, sessionId, packed))) log.warn('profile not saved: the session no longer holds it', { sessionId, profile: profile.name });
+      if (!(await saveProfileState(db, teamId, profile.name, sessionId, packed)))
+        log.warn('profile not saved: the session no longer holds it', { sessionId, profile: profile.name });
     } catch (err) {
       const reason = `the profile was not saved: ${(err as Error).message}`;
       log.warn(reason, { sessionId, profile: profile.name });
@@ -140,7 +141,12 @@ export function createHostActivities(deps: HostActivityDeps) {
       const recorded = db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
       const started = performance.now();
       const outcome = await sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir });
-      log.debug('execute timings', { sessionId: input.sessionId, language: input.language, sandboxMs: Math.round(performance.now() - started), exitCode: outcome.exitCode });
+      log.debug('execute timings', {
+        sessionId: input.sessionId,
+        language: input.language,
+        sandboxMs: Math.round(performance.now() - started),
+        exitCode: outcome.exitCode,
+      });
       await recorded;
       return executeResponse(outcome);
     },

@@ -19,7 +19,14 @@ export const viewerMessageSchema = z.discriminatedUnion('type', [
     clickCount: z.int().min(0).max(3).default(0),
     modifiers: z.int().min(0).max(MODIFIERS_MAX).default(0),
   }),
-  z.strictObject({ type: z.literal('wheel'), x: coordinate, y: coordinate, deltaX: coordinate, deltaY: coordinate, modifiers: z.int().min(0).max(MODIFIERS_MAX).default(0) }),
+  z.strictObject({
+    type: z.literal('wheel'),
+    x: coordinate,
+    y: coordinate,
+    deltaX: coordinate,
+    deltaY: coordinate,
+    modifiers: z.int().min(0).max(MODIFIERS_MAX).default(0),
+  }),
   z.strictObject({
     type: z.literal('key'),
     event: z.enum(['keyDown', 'keyUp']),
@@ -53,6 +60,4 @@ export interface FrameMetadata {
 
 /** What the host sends: the tab list (and which is shown), and frames as base64 JPEG. */
 export type HostMessage =
-  | { type: 'tabs'; tabs: TabInfo[]; current: string | null }
-  | { type: 'frame'; data: string; metadata: FrameMetadata }
-  | { type: 'ended'; reason: string };
+  { type: 'tabs'; tabs: TabInfo[]; current: string | null } | { type: 'frame'; data: string; metadata: FrameMetadata } | { type: 'ended'; reason: string };

@@ -39,12 +39,20 @@ export function liveViewPageRoutes(deps: GatewayDeps): Router {
     const row = /^[0-9a-f-]{36}$/i.test(req.params.id) ? await deps.db.browserSession.findUnique({ where: { id: req.params.id } }) : null;
     const kind = row ? viewKind(row, token) : undefined;
     if (!row || !kind) return void res.status(401).type('html').send(page('Unauthorized', 'This live view needs the URL the session was created with.'));
-    if (row.status === 'destroyed' || row.status === 'error') return void res.status(410).type('html').send(page('Session ended', 'Browser session has been destroyed.'));
+    if (row.status === 'destroyed' || row.status === 'error')
+      return void res.status(410).type('html').send(page('Session ended', 'Browser session has been destroyed.'));
     const base = publicBase(req, deps.config.gateway.publicBaseUrl);
     const socketOrigin = base.replace(/^http/, 'ws');
     const nonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', liveViewContentSecurityPolicy(nonce, socketOrigin));
-    res.type('html').send(liveViewPage({ sessionId: row.id, socketUrl: `${socketOrigin}/v2/browser/${row.id}/live?token=${encodeURIComponent(token!)}`, interactive: kind === 'interactive', nonce }));
+    res.type('html').send(
+      liveViewPage({
+        sessionId: row.id,
+        socketUrl: `${socketOrigin}/v2/browser/${row.id}/live?token=${encodeURIComponent(token!)}`,
+        interactive: kind === 'interactive',
+        nonce,
+      }),
+    );
   });
   return router;
 }

@@ -58,7 +58,9 @@ export async function serveLiveView(client: WebSocket, cdpUrl: string, opts: Liv
     sendTabs();
   }
   const showSerially = (targetId: string | undefined) => {
-    switching = switching.then(() => show(targetId)).catch((err: unknown) => opts.log.debug('live view could not show a tab', { error: (err as Error).message }));
+    switching = switching
+      .then(() => show(targetId))
+      .catch((err: unknown) => opts.log.debug('live view could not show a tab', { error: (err as Error).message }));
     return switching;
   };
 
@@ -89,9 +91,17 @@ export async function serveLiveView(client: WebSocket, cdpUrl: string, opts: Liv
     const session = current.sessionId;
     switch (message.type) {
       case 'mouse':
-        return cdp.send('Input.dispatchMouseEvent', { type: message.event, x: message.x, y: message.y, button: message.button, clickCount: message.clickCount, modifiers: message.modifiers }, session);
+        return cdp.send(
+          'Input.dispatchMouseEvent',
+          { type: message.event, x: message.x, y: message.y, button: message.button, clickCount: message.clickCount, modifiers: message.modifiers },
+          session,
+        );
       case 'wheel':
-        return cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: message.x, y: message.y, deltaX: message.deltaX, deltaY: message.deltaY, modifiers: message.modifiers }, session);
+        return cdp.send(
+          'Input.dispatchMouseEvent',
+          { type: 'mouseWheel', x: message.x, y: message.y, deltaX: message.deltaX, deltaY: message.deltaY, modifiers: message.modifiers },
+          session,
+        );
       case 'key':
         return cdp.send(
           'Input.dispatchKeyEvent',

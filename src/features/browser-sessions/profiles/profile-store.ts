@@ -58,7 +58,8 @@ export async function deleteProfile(db: Db, teamId: string, name: string): Promi
       name,
     );
     if (rows.length === 0) throw new DomainError('not-found', 'Profile not found.', 'NOT_FOUND');
-    if (rows[0].writer_live) throw new DomainError('conflict', 'A session is currently writing to this profile; delete it once that session has ended.', 'PROFILE_LOCKED');
+    if (rows[0].writer_live)
+      throw new DomainError('conflict', 'A session is currently writing to this profile; delete it once that session has ended.', 'PROFILE_LOCKED');
     await tx.browserProfile.delete({ where: { teamId_name: { teamId, name } } });
   });
 }

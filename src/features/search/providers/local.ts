@@ -53,7 +53,10 @@ function termQuery(term: TextTerm, configs: string[], relaxed = false): Prisma.S
 function includedQuery(q: SearchQuery, relaxed = false): Prisma.Sql | undefined {
   if (q.terms.include.length === 0) return undefined;
   const configs = queryConfigs(q);
-  return Prisma.sql`(${Prisma.join(q.terms.include.map((t) => termQuery(t, configs, relaxed)), ' && ')})`;
+  return Prisma.sql`(${Prisma.join(
+    q.terms.include.map((t) => termQuery(t, configs, relaxed)),
+    ' && ',
+  )})`;
 }
 
 /** Candidates per phrase query, times the usual: phrases are checked on candidates found by their words. */
@@ -82,7 +85,9 @@ function timeFilters(q: SearchQuery): Prisma.Sql[] {
 
 /** The planner's estimate of the pages matching `where`. */
 async function estimatedRows(tx: Tx, where: Prisma.Sql[]): Promise<number> {
-  const [row] = await tx.$queryRaw<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM search_page p WHERE ${AND(where)}`;
+  const [row] = await tx.$queryRaw<
+    { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[]
+  >`EXPLAIN (FORMAT JSON) SELECT 1 FROM search_page p WHERE ${AND(where)}`;
   return row['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
@@ -102,7 +107,12 @@ function pageFilters(q: SearchQuery, teamId: string, share: boolean): Prisma.Sql
   for (const word of q.inTitle.exclude) where.push(Prisma.sql`p.title NOT ILIKE ${`%${likeEscape(word)}%`}`);
   if (q.terms.exclude.length) {
     const configs = queryConfigs(q);
-    where.push(Prisma.sql`NOT (p.tsv @@ (${Prisma.join(q.terms.exclude.map((t) => termQuery(t, configs)), ' || ')}))`);
+    where.push(
+      Prisma.sql`NOT (p.tsv @@ (${Prisma.join(
+        q.terms.exclude.map((t) => termQuery(t, configs)),
+        ' || ',
+      )}))`,
+    );
   }
   if (q.related) {
     // Pages of other domains that link to any domain the given domain's pages link to.
@@ -203,12 +213,14 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     if (q.imageSize) where.push(Prisma.sql`i.width = ${q.imageSize.width} AND i.height = ${q.imageSize.height}`);
     if (q.largerThan) where.push(Prisma.sql`i.width >= ${q.largerThan.width} AND i.height >= ${q.largerThan.height}`);
     const rank = tsq ? Prisma.sql`ts_rank_cd(i.tsv, ${tsq}, 32) * 10 + i.score * 0.1` : Prisma.sql`i.score * 0.1`;
-    const rows = await planned((tx) => tx.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
+    const rows = await planned(
+      (tx) => tx.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
       SELECT i.src, i.page_url, i.title, i.alt, i.width, i.height
       FROM search_image i JOIN search_page p ON p.team_id = i.team_id AND p.url_key = i.page_url_key
       WHERE ${AND(where)}
       ORDER BY ${rank} DESC, i.src
-      LIMIT ${q.limit}`);
+      LIMIT ${q.limit}`,
+    );
     return rows.map((r) => ({
       title: r.alt || r.title,
       imageUrl: r.src,
@@ -228,21 +240,23 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
         q.sources.includes('images') ? images(q, ctx) : undefined,
       ]);
       if (web) {
-        hits.web = web.map(
-          (r): WebHit => ({ url: r.url, title: r.title, description: r.description, ...(r.category && { category: r.category }), ...(r.published_at && { date: r.published_at }) }),
-        );
+        hits.web = web.map((r): WebHit => ({
+          url: r.url,
+          title: r.title,
+          description: r.description,
+          ...(r.category && { category: r.category }),
+          ...(r.published_at && { date: r.published_at }),
+        }));
       }
       if (news) {
-        hits.news = news.map(
-          (r): NewsHit => ({
-            url: r.url,
-            title: r.title,
-            snippet: r.description,
-            ...(r.published_at && { date: r.published_at }),
-            ...(r.image_url && { imageUrl: r.image_url }),
-            ...(r.category && { category: r.category }),
-          }),
-        );
+        hits.news = news.map((r): NewsHit => ({
+          url: r.url,
+          title: r.title,
+          snippet: r.description,
+          ...(r.published_at && { date: r.published_at }),
+          ...(r.image_url && { imageUrl: r.image_url }),
+          ...(r.category && { category: r.category }),
+        }));
       }
       if (image) hits.images = image;
       return hits;

@@ -63,7 +63,11 @@ function timeRange(q: SearchQuery): { range?: string; exact: boolean } {
 /** The query as SearXNG text: the user's words and operators, plus categories and domains as site: / filetype:. */
 export function searxngText(q: SearchQuery): string {
   const parts = [q.raw.trim()];
-  const sites = [...(q.categories.includes('github') ? ['github.com'] : []), ...(q.categories.includes('research') ? RESEARCH_HOSTS : []), ...q.domains.include];
+  const sites = [
+    ...(q.categories.includes('github') ? ['github.com'] : []),
+    ...(q.categories.includes('research') ? RESEARCH_HOSTS : []),
+    ...q.domains.include,
+  ];
   if (sites.length === 1) parts.push(`site:${sites[0]}`);
   else if (sites.length > 1) parts.push(`(${sites.map((s) => `site:${s}`).join(' OR ')})`);
   if (q.categories.includes('pdf')) parts.push('filetype:pdf');
@@ -106,9 +110,7 @@ export function createSearxngProvider(opts: SearxngOptions): SearchProvider {
     if (opts.engines) params.set('engines', opts.engines);
     const res = await fetch(`${base}/search?${params}`, { signal: ctx.signal, headers: { accept: 'application/json' }, redirect: 'error' });
     if (res.status === 403) {
-      throw new SearxngError(
-        'SearXNG refused the JSON format (403): enable it on the instance, in settings.yml: search: formats: [html, json]',
-      );
+      throw new SearxngError('SearXNG refused the JSON format (403): enable it on the instance, in settings.yml: search: formats: [html, json]');
     }
     if (!res.ok) throw new SearxngError(`SearXNG answered ${res.status}`);
     let answer;

@@ -31,7 +31,10 @@ const HOST = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*
 
 /** A site: value: a host (scheme and "www." kept as written, lower-cased), optionally with a path prefix. */
 export function normalizeSite(raw: string, position: number): string {
-  const text = raw.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  const text = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   const slash = text.indexOf('/');
   const host = (slash === -1 ? text : text.slice(0, slash)).replace(/\.$/, '');
   const path = slash === -1 ? '' : text.slice(slash).replace(/\/+$/, '');
