@@ -145,11 +145,18 @@ export class BatchLeases {
     });
   }
 
-  /** Renews every slot and the browser lease, and learns the crawl's share again. Run on the batch's heartbeat. */
+  /** Renews every slot and the browser lease. Run on the batch's heartbeat. */
   async renew(): Promise<void> {
     await Promise.all([this.#opts.slots.renew(this.holders()), this.#opts.browser?.renew()]);
+  }
+
+  /** Learns the crawl's share of the team again: what it holds beyond it is given back at the next page boundaries. */
+  async checkShare(): Promise<void> {
     const { share, held } = await this.#opts.slots.standing();
+    const before = this.#excess;
     this.#excess = Math.min(this.#held.size, Math.max(0, held - share));
+    // The pump asks for nothing while the batch is over its share.
+    if (before > 0 && this.#excess === 0) this.#nudge();
   }
 
   /** Asks whether another crawl should have this batch's browser; once yielding, stays so. */

@@ -73,8 +73,8 @@ const BATCH_IDLE_MS = 120_000;
  */
 const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
 
-/** How often a running batch asks whether another crawl should have its browser. */
-const YIELD_CHECK_MS = 1_000;
+/** How often a running batch asks whether another crawl should have its browser, or some of its team slots. */
+const FAIR_SHARE_CHECK_MS = 1_000;
 
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;
@@ -164,18 +164,20 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       Math.max(1000, config.crawl.heartbeatTimeoutMs / 4),
     );
     let asking = false;
-    const yieldTicker = setInterval(() => {
-      // A retry first settles the rows its earlier attempt held; only then may it step aside.
-      if (leases.yielding || asking || !source.earlierTaken) return;
+    const fairShareTicker = setInterval(() => {
+      if (asking) return;
       asking = true;
-      leases
-        .checkYield({ sliceUsed: Date.now() - started >= config.crawl.browserTimeSliceMs, idle: source.idle })
-        .then((to) => {
-          if (to) batchLog.info('batch gives its browser up', { to, afterMs: Date.now() - started });
-        })
+      // A retry first settles the rows its earlier attempt held; only then may it step aside.
+      const mayYield = !leases.yielding && source.earlierTaken;
+      const yieldCheck = mayYield
+        ? leases.checkYield({ sliceUsed: Date.now() - started >= config.crawl.browserTimeSliceMs, idle: source.idle }).then((to) => {
+            if (to) batchLog.info('batch gives its browser up', { to, afterMs: Date.now() - started });
+          })
+        : undefined;
+      Promise.all([leases.checkShare(), yieldCheck])
         .catch((err) => batchLog.warn('fair-share check failed', { error: describeError(err) }))
         .finally(() => (asking = false));
-    }, YIELD_CHECK_MS);
+    }, FAIR_SHARE_CHECK_MS);
     try {
       await runBatch({
         source,
@@ -210,7 +212,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       });
     } finally {
       clearInterval(ticker);
-      clearInterval(yieldTicker);
+      clearInterval(fairShareTicker);
       await leases.close().catch((err) => batchLog.warn('slot release failed', { error: describeError(err) }));
     }
     if (signal.aborted) throw signal.reason;

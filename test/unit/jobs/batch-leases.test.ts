@@ -39,7 +39,7 @@ describe('BatchLeases', () => {
     team.running.add('b');
     const b = new BatchLeases({ holderPrefix: 'b:1', slots: team.store('b'), pollMs: fast });
     const waiting = b.take();
-    await a.renew();
+    await a.checkShare();
     expect(a.state().excess).toBe(2);
     expect(held.every((s) => s.shouldPass())).toBe(true);
     await held[0].release();
