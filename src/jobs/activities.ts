@@ -1,5 +1,6 @@
-// Activities of crawlWorkflow: plan the frontier, scrape a batch, finish. Each
-// is idempotent: rows are keyed by (crawl, url key) and written with upserts,
+// Activities of crawlWorkflow, the workflow of every job kind: its settings,
+// plan the frontier, scrape a batch (batch/scrape-batch.ts), finish. Each is
+// idempotent: rows are keyed by (crawl, url key) and written with upserts,
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
 // the workflow, so retries and replays never duplicate a page or a charge.
 import { Context } from '@temporalio/activity';
