@@ -7,9 +7,9 @@ import { inject } from 'vitest';
 import { BatchTally } from '../../src/jobs/batch/batch-tally.ts';
 import { FrontierSource, type FrontierSourceOptions } from '../../src/jobs/batch/frontier-source.ts';
 import { addToFrontier, claimMore, frontierCounts, type NewFrontierUrl } from '../../src/jobs/frontier/frontier.ts';
-import { prepareDocument, storeScrapedPage } from '../../src/jobs/pages/page-store.ts';
+import { storeScrapedPage } from '../../src/jobs/pages/page-store.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
-import { insertCrawl, testTeam } from '../support/crawl-rows.ts';
+import { insertCrawl, scrapedPage, testTeam } from '../support/crawl-rows.ts';
 
 let db: Db;
 let teamId: string;
@@ -49,17 +49,12 @@ function source(crawlId: string, over: Partial<FrontierSourceOptions> = {}) {
 
 /** The page store's write of a page the batch loaded. */
 const store = (crawlId: string, r: { url: string; urlKey: string }) =>
-  storeScrapedPage(
-    db,
-    {
-      crawlId,
-      urlKey: r.urlKey,
-      url: r.url,
-      statusCode: 200,
-      document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
-    },
-    { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 1 } },
-  );
+  storeScrapedPage(db, scrapedPage(crawlId, r), {
+    follow: [],
+    robotsBlocked: [],
+    limit: 1000,
+    charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 1 },
+  });
 
 const byKey = <T extends { key: string }>(targets: T[]) => targets.toSorted((a, b) => a.key.localeCompare(b.key));
 

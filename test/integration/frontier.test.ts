@@ -11,6 +11,7 @@ import { teamSlotStore } from '../../src/jobs/batch/team-slot-store.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createTeam } from '../../src/platform/teams/teams.ts';
+import { scrapedPage } from '../support/crawl-rows.ts';
 
 let db: Db;
 let teamId: string;
@@ -69,17 +70,12 @@ describe('frontier', () => {
     await addToFrontier(db, crawlId, urls('s', 24), 1000);
     const rows = await claimMore(db, crawlId, 'run:0', 24);
     const store = (r: (typeof rows)[number]) =>
-      storeScrapedPage(
-        db,
-        {
-          crawlId,
-          urlKey: r.urlKey,
-          url: r.url,
-          statusCode: 200,
-          document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
-        },
-        { follow: urls(`from-${r.urlKey.slice(-3)}-`, 5), robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 2 } },
-      );
+      storeScrapedPage(db, scrapedPage(crawlId, r), {
+        follow: urls(`from-${r.urlKey.slice(-3)}-`, 5),
+        robotsBlocked: [],
+        limit: 1000,
+        charge: { teamId, apiKeyId: null, endpoint: 'crawl', credits: 2 },
+      });
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
     await Promise.all(rows.map(store));
     // A retried activity stores the same pages again: nothing changes, nothing is billed twice.

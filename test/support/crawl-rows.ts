@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../../src/jobs/crawl-request.ts';
 import { addToFrontier, type NewFrontierUrl } from '../../src/jobs/frontier/frontier.ts';
 import { canonicalUrl, urlKey } from '../../src/jobs/frontier/normalize-url.ts';
+import { prepareDocument, type ScrapedPage } from '../../src/jobs/pages/page-store.ts';
 import type { Db } from '../../src/platform/db/prisma.ts';
 import { createTeam } from '../../src/platform/teams/teams.ts';
 
@@ -27,4 +28,15 @@ export async function seedStartUrl(db: Db, crawlId: string, options: CrawlReques
   const start = { url: canonicalUrl(options.url, norm), urlKey: urlKey(options.url, norm), depth: 0 };
   await addToFrontier(db, crawlId, [start], options.limit);
   return start;
+}
+
+/** A page as a batch hands it to the page store: a 200 whose markdown is its URL. */
+export function scrapedPage(crawlId: string, r: { url: string; urlKey: string }): ScrapedPage {
+  return {
+    crawlId,
+    urlKey: r.urlKey,
+    url: r.url,
+    statusCode: 200,
+    document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+  };
 }
