@@ -248,7 +248,16 @@ async function main() {
  * RSS_FIRST_MARK pages and when it has stored them all. Memory a crawl keeps per page would
  * show as growth between the two.
  */
-async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<any>, workerPid: number) {
+/** The fields of a crawl's start and status answers the long crawl reads. */
+interface CrawlAnswer {
+  success?: boolean;
+  error?: string;
+  id?: string;
+  status: string;
+  completed: number;
+}
+
+async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<CrawlAnswer>, workerPid: number) {
   const site = await benchSite(RSS_PAGES);
   try {
     const started = Date.now();
@@ -258,7 +267,7 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<a
     });
     if (!start.success) throw new Error(`the long crawl did not start: ${start.error}`);
     let atMark: number | undefined;
-    let status: { status: string; completed: number };
+    let status: CrawlAnswer;
     do {
       await new Promise((r) => setTimeout(r, 250));
       status = await api(`/v2/crawl/${start.id}?limit=1`);

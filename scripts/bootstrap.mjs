@@ -5,7 +5,7 @@
 // (Node 24, npm dependencies, the Prisma client, the Temporal CLI, Chromium,
 // bubblewrap, Python packages),
 // idempotently, then runs the real TypeScript entry point under Node >= 22.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync, renameSync, lstatSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';

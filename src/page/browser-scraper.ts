@@ -345,6 +345,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
 
   opts.signal?.addEventListener('abort', stop, { once: true });
   const poll = opts.moreTargets ? setInterval(refill, REFILL_POLL_MS) : undefined;
+  let lateFailure: Error | undefined;
   try {
     await crawler.run(targets.map(crawleeRequest));
   } finally {
@@ -352,13 +353,22 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
     clearInterval(poll);
     opts.signal?.removeEventListener('abort', stop);
     try {
-      await refilling;
-      await stores.drain().catch((err: unknown) => {
-        throw new Error(`storing a page failed: ${describeError(err)}`, { cause: err });
-      });
-      if (refillFailure) throw new Error(`finding more URLs for the batch failed: ${describeError(refillFailure.error)}`, { cause: refillFailure.error });
+      lateFailure = await settleAfterRun();
     } finally {
       await slots.close();
     }
+  }
+  if (lateFailure) throw lateFailure;
+
+  /** Waits for the last refill and page writes; what failed there is the batch's failure unless the run itself failed first. */
+  async function settleAfterRun(): Promise<Error | undefined> {
+    await refilling;
+    try {
+      await stores.drain();
+    } catch (err) {
+      return new Error(`storing a page failed: ${describeError(err)}`, { cause: err });
+    }
+    if (refillFailure) return new Error(`finding more URLs for the batch failed: ${describeError(refillFailure.error)}`, { cause: refillFailure.error });
+    return undefined;
   }
 }

@@ -7,7 +7,8 @@ import type { GatewayDeps } from './http/app.ts';
 import type { ActivityDeps } from './temporal/activity-deps.ts';
 import type { WebSocketRoute } from './http/websockets.ts';
 
-type ActivityFunctions = Record<string, (...args: any[]) => Promise<unknown>>;
+// never[]: any activity signature is assignable, whatever its parameters.
+type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
 
 /**
  * Activities by resource class, each class on its own task queue:

@@ -38,7 +38,7 @@ describe('browser sessions and crashes', () => {
     h = await startHarness();
     site = await startFixtureSite({ '/': page('Crash home', '<p>home</p>'), '/after': page('After the crash', '<p>after</p>') });
     await h.startBrowserHost();
-    let worker = await h.spawnWorker();
+    const worker = await h.spawnWorker();
     const port = await freePort();
     let gateway = await h.spawnGateway({ env: { PORT: String(port) } });
     const api = (path: string, init: RequestInit = {}) =>
@@ -62,7 +62,8 @@ describe('browser sessions and crashes', () => {
     await tab.goto(`${site.url}/after`);
     await again.close();
 
-    worker = await h.spawnWorker();
+    // The harness stops what it spawned.
+    await h.spawnWorker();
     const exec = await (await api(`/v2/browser/${created.id}/execute`, { method: 'POST', body: JSON.stringify({ code: 'await page.title()' }) })).json();
     expect(exec).toMatchObject({ success: true, result: 'After the crash', error: null });
     const del = await (await api(`/v2/browser/${created.id}`, { method: 'DELETE' })).json();

@@ -194,7 +194,7 @@ export function compilePathPattern(source: string): PathPattern {
   try {
     re = RE2JS.compile(source);
   } catch (err) {
-    if (err instanceof RE2JSException) throw new Error(`Path pattern "${source}" cannot run: ${describeSyntaxError(err)}`);
+    if (err instanceof RE2JSException) throw new Error(`Path pattern "${source}" cannot run: ${describeSyntaxError(err)}`, { cause: err });
     throw err;
   }
   return { source, test: (subject) => re.test(subject) };

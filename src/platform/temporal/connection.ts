@@ -9,7 +9,7 @@ export async function connectTemporal(address: string, log: Logger, timeoutMs = 
     try {
       return await Connection.connect({ address, connectTimeout: '3s' });
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}`, { cause: err });
       if (attempt === 1) log.info('waiting for Temporal', { address });
       await new Promise((r) => setTimeout(r, 500));
     }

@@ -7,12 +7,12 @@ import { check, resolveConfig } from 'prettier';
 import { expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const SOURCES = ['src', 'test', 'bench', 'workflows', 'activities', 'scripts', '*.ts'];
+const SOURCES = ['src', 'test', 'bench', 'workflows', 'activities', 'scripts', '*.ts', '*.js'];
 
 it('every TypeScript and JavaScript source is formatted', async () => {
   const files = execFileSync('git', ['ls-files', '--', ...SOURCES], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    .filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('test/fixtures/'));
+    .filter((f) => /\.(ts|mjs|js)$/.test(f) && !f.startsWith('test/fixtures/'));
   expect(files.length).toBeGreaterThan(100);
   const unformatted: string[] = [];
   for (const file of files) {

@@ -2,7 +2,7 @@
 // may be negated with a leading minus. Positions are 1-based character offsets
 // into the query, so a 400 can say where the problem is.
 import { DomainError } from '../../../platform/domain-error.ts';
-import type { Dimensions, Included, SearchQuery, TextTerm } from '../search-query.ts';
+import type { Dimensions, Included, SearchQuery } from '../search-query.ts';
 
 /** Operators of the spec, as written before the colon. */
 export const OPERATORS = ['site', 'filetype', 'inurl', 'allinurl', 'intitle', 'allintitle', 'related', 'imagesize', 'larger'] as const;
@@ -69,7 +69,7 @@ function tokenize(query: string): Token[] {
       operator = op[1].toLowerCase() as Operator;
       i += op[0].length;
     }
-    let value = '';
+    let value: string;
     let quoted = false;
     if (at() === '"') {
       const close = query.indexOf('"', i + 1);
