@@ -1,5 +1,5 @@
 // Size limits on what a page may bring in, and the failed-page messages that
-// name the limit and its setting. MB here is 1,048,576 bytes, as in the README.
+// name the limit and its setting. MB here is 1,048,576 bytes, as in docs/limits.md.
 
 const KB = 1024;
 const MB = 1024 * KB;

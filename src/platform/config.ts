@@ -1,5 +1,5 @@
 // The one place that reads the environment. Every variable is documented in the
-// README's table; add new ones there too.
+// settings table of docs/operations.md; add new ones there too.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseTrustProxy } from './http/trust-proxy.ts';

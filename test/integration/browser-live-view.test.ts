@@ -3,7 +3,7 @@
 // compared); a click and typed text in the interactive view reach the session's
 // page, the same input in the view-only view does not; tabs can be switched;
 // tokens are checked. RECORD_LIVE_VIEW_PNG=<file> keeps a picture of the viewer
-// (docs/images/live-view.png in the README).
+// (docs/images/live-view.png in docs/api/browser.md).
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';

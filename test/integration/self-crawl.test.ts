@@ -1,5 +1,5 @@
 // The service never crawls itself, even with 127.0.0.1 allowlisted (what the
-// README suggests for local sites): the gateway, the Temporal frontend and UI
+// docs/security.md suggests for local sites): the gateway, the Temporal frontend and UI
 // and PostgreSQL are refused at request time and when links or redirects lead
 // there. The fixture site is on 127.0.0.1 as well, on a port of its own.
 import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The README's receiver example (docs/examples/webhook-receiver.mjs), run as
+// The receiver example of docs/api/webhooks.md (docs/examples/webhook-receiver.mjs), run as
 // users run it, against deliveries made by the service's own sender.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Determinism guard: recorded histories of our workflows must replay against the
-// current workflow code. A change that breaks this needs patched() (see README).
+// current workflow code. A change that breaks this needs patched() (see docs/patches.md).
 // Record new fixtures with: RECORD_HISTORY=<file> npm test -- test/integration/crawl.test.ts
 // (a plain crawl) or RECORD_HISTORY_DIR=<dir> npm test -- test/integration/webhooks.test.ts
 // (a crawl with a webhook, and its delivery workflow) or RECORD_HISTORY_DIR=<dir> npm test --

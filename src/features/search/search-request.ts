@@ -1,6 +1,6 @@
 // Body of POST /v2/search: every field of the spec and of upstream's schema
 // (firecrawl-v2.md 1.10), including the fields the SDKs send that have no effect
-// here (documented in the README).
+// here (documented in docs/api/search.md).
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
 import { scrapeOptionsSchema } from '../../page/scrape-options.ts';
