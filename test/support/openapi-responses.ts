@@ -58,3 +58,9 @@ export function responseChecker(document: OpenApiDocument) {
 
   return { check, checkAll: (responses: RecordedResponse[]) => responses.flatMap(check) };
 }
+
+/** The problems of the recorded answers, checked against the document the gateway at `baseUrl` serves. */
+export async function contractProblems(baseUrl: string, recorded: RecordedResponse[]): Promise<string[]> {
+  const document = (await (await fetch(`${baseUrl}/v2/openapi.json`)).json()) as OpenApiDocument;
+  return responseChecker(document).checkAll(recorded);
+}
