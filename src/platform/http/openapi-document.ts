@@ -56,9 +56,17 @@ function bare(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** zod bounds every integer by the safe range; said on every integer field, that is noise (and Swagger UI's example value). */
+function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
+const GENERATOR = { unrepresentable: 'any', override: dropSafeIntegerBounds } as const;
+
 /** Parameters of one location from an object schema, each property one parameter. */
 function parameters(where: 'path' | 'query', schema: z.ZodObject | undefined, names: string[] = []): JsonSchema[] {
-  const json = schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : { properties: {} };
+  const json = schema ? (z.toJSONSchema(schema, { ...GENERATOR, io: 'input' }) as JsonSchema) : { properties: {} };
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
   for (const name of names) properties[name] ??= { type: 'string' };
@@ -81,7 +89,7 @@ function componentNamer(registry: z.core.$ZodRegistry<{ id: string }>) {
 }
 
 function components(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `${SCHEMA_REF}${id}` });
+  const { schemas } = z.toJSONSchema(registry, { ...GENERATOR, io, uri: (id) => `${SCHEMA_REF}${id}` });
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, bare(schema as JsonSchema)]));
 }
 
