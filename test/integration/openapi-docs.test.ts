@@ -41,6 +41,15 @@ describe('the API contract over HTTP', () => {
     expect((await h.api('/v2/crawl/active', { key: null })).status).toBe(401);
   });
 
+  it('serves the page’s assets from node_modules, and nothing else under /docs', async () => {
+    const bundle = await h.api('/docs/assets/swagger-ui-bundle.js', { key: null });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    const missing = await h.api('/docs/assets/nothing.js', { key: null });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+
   it('/docs renders every operation of the document, from the gateway alone', async () => {
     const document = await fetchDocument();
     const summaries = Object.values(document.paths).flatMap((operations) => Object.values(operations).map((op) => op.summary as string));

@@ -78,6 +78,6 @@ export function openApiRoutes(document: OpenApiDocument): Router {
   router.use('/docs/init.js', (_req, res) => {
     res.type('js').send(initScript);
   });
-  router.use(ASSETS, express.static(swaggerUiDir, { index: false, fallthrough: false }));
+  router.use(ASSETS, express.static(swaggerUiDir, { index: false }));
   return router;
 }
