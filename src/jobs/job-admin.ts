@@ -6,6 +6,7 @@ import type { Db } from '../platform/db/prisma.ts';
 import type { Crawl } from '../generated/prisma/client.ts';
 import { crawlWorkflowId } from './definitions.ts';
 import { crawlOptions } from './crawl-options.ts';
+import type { JobErrors } from './job-responses.ts';
 
 const CRAWLER_OPTION_KEYS = [
   'includePaths',
@@ -82,7 +83,7 @@ export async function cancelCrawl(db: Db, temporal: Client, crawl: Crawl): Promi
   }
 }
 
-export async function crawlErrors(db: Db, crawlId: string) {
+export async function crawlErrors(db: Db, crawlId: string): Promise<JobErrors> {
   const [failed, blocked] = await Promise.all([
     db.crawlPage.findMany({ where: { crawlId, success: false }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, createdAt: true } }),
     db.crawlRobotsBlocked.findMany({ where: { crawlId }, orderBy: { createdAt: 'asc' }, select: { url: true } }),

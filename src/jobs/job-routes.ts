@@ -17,7 +17,7 @@ import type { JobKind } from './job-kind.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const paginationSchema = z.object({
+export const paginationSchema = z.object({
   skip: z.coerce
     .number({ error: 'skip must be a non-negative integer' })
     .int('skip must be a non-negative integer')

@@ -7,7 +7,9 @@
 import { creditsUsedByJob } from '../platform/usage/credits.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Crawl } from '../generated/prisma/client.ts';
+import type { PageDocument } from '../page/document-schema.ts';
 import { crawlOptions } from './crawl-options.ts';
+import type { JobStatus } from './job-responses.ts';
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -31,7 +33,7 @@ export function isZeroDataRetention(crawl: Crawl): boolean {
   return crawlOptions(crawl).zeroDataRetention === true;
 }
 
-export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()) {
+export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()): Promise<JobStatus> {
   const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
   // A zero-data-retention crawl hands documents out once; while it still runs
   // it hands out none, so a client polling until the end (as the SDKs do)
@@ -66,7 +68,7 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
           orderBy: { id: 'asc' },
           select: { id: true, document: true },
         });
-  const data = documents.map((d) => d.document);
+  const data = documents.map((d) => d.document as PageDocument);
   if (isZeroDataRetention(crawl) && documents.length > 0) {
     await db.crawlPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
   }
@@ -77,7 +79,7 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + retentionHours * 3_600_000);
   return {
     success: true,
-    status: crawl.status,
+    status: crawl.status as JobStatus['status'],
     completed,
     total,
     creditsUsed,

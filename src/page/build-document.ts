@@ -4,33 +4,7 @@ import { documentBaseUrl, extractLinks } from './links.ts';
 import { extractMetadata } from './metadata.ts';
 import { parseHtmlDocument } from './parse-html.ts';
 
-export type DocumentFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'summary' | 'screenshot';
-
-export interface PageMetadata {
-  title?: string;
-  description?: string;
-  language?: string;
-  keywords?: string;
-  ogLocaleAlternate?: string[];
-  sourceURL: string;
-  url: string;
-  statusCode: number;
-  error?: string;
-  contentType?: string;
-  [key: string]: unknown;
-}
-
-export interface PageDocument {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  summary?: string;
-  screenshot?: string;
-  /** What the service could not do as asked for this page (an LLM summary that fell back to the extractive one). */
-  warning?: string;
-  metadata: PageMetadata;
-}
+import type { DocumentFormat, PageDocument, PageMetadata } from './document-schema.ts';
 
 export interface BuildDocumentInput {
   rawHtml: string;

@@ -1,7 +1,7 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
 import type { ScrapeOptions } from './scrape-options.ts';
-import type { DocumentFormat, PageDocument } from './build-document.ts';
+import type { DocumentFormat, PageDocument } from './document-schema.ts';
 import {
   convertInline,
   requestedFormats,

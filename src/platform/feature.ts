@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import type { GatewayDeps } from './http/app.ts';
 import type { ActivityDeps } from './temporal/activity-deps.ts';
 import type { WebSocketRoute } from './http/websockets.ts';
+import type { RouteDoc } from './http/route-doc.ts';
 
 // never[]: any activity signature is assignable, whatever its parameters.
 type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
@@ -38,6 +39,8 @@ export interface Feature {
   routes?(deps: GatewayDeps): Router;
   /** Routes that authenticate by a rule of their own (a session's live-view token), mounted before the API key check. */
   publicRoutes?(deps: GatewayDeps): Router;
+  /** The API contract of every HTTP route of routes and publicRoutes (see http/route-doc.ts), declared beside them. */
+  routeDocs?: RouteDoc[];
   /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
   websockets?(deps: GatewayDeps): WebSocketRoute[];
   activities?(deps: ActivityDeps): FeatureActivities;

@@ -15,17 +15,20 @@ import { statSync } from 'node:fs';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 
 const execFileAsync = promisify(execFile);
 
 let h: Harness;
+// Every JSON answer of the gateway, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 let site: FixtureSite;
 let host: BrowserHost;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
   site = await startFixtureSite({
     '/': page('Session home', '<h1>Hello session</h1><input id="name">'),
     '/second': page('Second page', '<p>two</p>'),
@@ -264,4 +267,10 @@ describe('a session', () => {
     expect(description.searchAttributes.SessionStatus).toEqual(['destroyed']);
     await h.api(`/v2/browser/${kept.id}`, { method: 'DELETE' });
   }, 180_000);
+});
+
+it('every answer is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

@@ -3,14 +3,17 @@
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 
 let h: Harness;
+// Every JSON answer the gateway gives the SDK, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 let site: FixtureSite;
 let client: Firecrawl;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
   await h.startWorker();
   site = await startFixtureSite(
     {
@@ -106,4 +109,10 @@ describe('@mendable/firecrawl-js', () => {
       await slowSite.close();
     }
   });
+});
+
+it('every answer the SDK got is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

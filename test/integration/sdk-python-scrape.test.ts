@@ -2,14 +2,17 @@
 // npm test), unchanged, against our gateway: scrape(), map(), batch_scrape().
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
+// Every JSON answer the gateway gives the SDK, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 let site: FixtureSite;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
   await h.startWorker();
   site = await startFixtureSite(treeSite(7));
 });
@@ -30,4 +33,10 @@ it('scrape(), map() and batch_scrape() work unchanged', async () => {
   expect(result.map_urls).toEqual([`${site.url}/`, `${site.url}/p/1`, `${site.url}/p/2`]);
   expect(result).toMatchObject({ batch_status: 'completed', batch_completed: 3, batch_credits: 3 });
   expect(result.batch_urls).toEqual([1, 2, 3].map((i) => `${site.url}/p/${i}`));
+});
+
+it('every answer the SDK got is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

@@ -2,14 +2,17 @@
 // by npm test), unchanged, against our gateway.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
+// Every JSON answer the gateway gives the SDK, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 let site: FixtureSite;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
   await h.startWorker();
   site = await startFixtureSite(treeSite(7));
 });
@@ -28,4 +31,10 @@ it('crawl() (start + wait) returns every page', async () => {
   expect(result.urls).toEqual([...Array(7).keys()].map((i) => `${site.url}${i === 0 ? '/' : `/p/${i}`}`).sort());
   expect(result.markdown.every((m: string) => m.includes('Content of page'))).toBe(true);
   expect(result.started_id).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+it('every answer the SDK got is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

@@ -10,10 +10,13 @@ import { searchQueryOf } from '../../src/features/search/query/search-query-of.t
 import { searchRequestSchema } from '../../src/features/search/search-request.ts';
 import { page, startFixtureSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
 import { solidPng } from '../support/png.ts';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
+// Every JSON answer of the gateway, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 let a: FixtureSite;
 let b: FixtureSite;
 let c: FixtureSite;
@@ -55,7 +58,7 @@ function siteA(): Record<string, FixtureResource> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
   await h.startWorker();
   [a, b, c] = await Promise.all([
     startFixtureSite(siteA()),
@@ -320,4 +323,10 @@ describe('query plans', () => {
     await compare();
     await h.db.searchPage.deleteMany({ where: { teamId: team.teamId } });
   });
+});
+
+it('every answer is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

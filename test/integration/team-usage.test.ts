@@ -5,13 +5,16 @@ import { randomUUID } from 'node:crypto';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/platform/teams/teams.ts';
+import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
+// Every JSON answer of the gateway, checked against the OpenAPI document at the end.
+const recorded: RecordedResponse[] = [];
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ recordResponses: recorded });
 });
 
 afterAll(async () => {
@@ -283,4 +286,10 @@ describe('official SDKs', () => {
     expect(result.token_periods.map((p: unknown[]) => p[1])).toEqual([60]);
     expect(result.most_recent_success).not.toBeNull();
   });
+});
+
+it('every answer is as the OpenAPI document (/v2/openapi.json) says', async () => {
+  // How many depends on polling; only that the recorder saw answers is certain.
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(await contractProblems(h.baseUrl, recorded)).toEqual([]);
 });

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import express from 'express';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
@@ -21,6 +22,7 @@ import type { FeatureActivities, WorkerService } from '../../src/platform/featur
 import { freePort } from '../../src/platform/process/ports.ts';
 import { createBrowserHost, type BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { waitFor } from './wait-for.ts';
+import { recordJsonResponses, type RecordedResponse } from './openapi-responses.ts';
 
 export { waitFor };
 
@@ -56,6 +58,8 @@ export interface HarnessOptions {
   search?: Partial<Config['search']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
+  /** Every JSON answer of the in-process gateway is pushed here (openapi-responses.ts checks them against the contract). */
+  recordResponses?: RecordedResponse[];
 }
 
 function testQueues() {
@@ -87,7 +91,8 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection });
   const gatewayDeps = { db, temporal, config, log };
-  const app = createApp(gatewayDeps, FEATURES);
+  const gateway = createApp(gatewayDeps, FEATURES);
+  const app = overrides.recordResponses ? express().use(recordJsonResponses(overrides.recordResponses), gateway) : gateway;
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s));
   });

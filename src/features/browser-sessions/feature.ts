@@ -8,6 +8,7 @@ import type { GatewayDeps } from '../../platform/http/app.ts';
 import { cdpProxyRoute } from './cdp-proxy.ts';
 import { createSessionControlActivities } from './control-activities.ts';
 import { liveViewPageRoutes, liveViewSocketRoute } from './live-view/live-view-routes.ts';
+import { browserSessionRouteDocs } from './route-docs.ts';
 import { sessionRoutes } from './routes.ts';
 import { createSessionToucher, type SessionToucher } from './session-touch.ts';
 
@@ -26,6 +27,7 @@ export const browserSessionsFeature: Feature = {
   name: 'browser-sessions',
   routes: (deps) => Router().use(sessionRoutes(deps, '/browser'), sessionRoutes(deps, '/interact')),
   publicRoutes: liveViewPageRoutes,
+  routeDocs: browserSessionRouteDocs,
   websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps)), liveViewSocketRoute(deps, toucherOf(deps))],
   activities: (deps) => ({ control: createSessionControlActivities(deps) }),
 };

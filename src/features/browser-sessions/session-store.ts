@@ -4,6 +4,7 @@
 // session objects.
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
@@ -70,12 +71,28 @@ export async function sessionOfTeam(db: Db, teamId: string, id: string): Promise
   return row;
 }
 
-export interface SessionUrls {
-  cdpUrl: string;
-  /** Empty when streamWebView is false (the Python SDK's session model requires a string). */
-  liveViewUrl: string;
-  interactiveLiveViewUrl: string;
-}
+export const sessionUrlsSchema = z.object({
+  cdpUrl: z.string().describe('The WebSocket URL of the browser’s DevTools protocol (token included).'),
+  // Empty when streamWebView is false: the Python SDK's session model requires a string.
+  liveViewUrl: z.string().describe('A page to watch the browser; empty without streamWebView.'),
+  interactiveLiveViewUrl: z.string().describe('A page to watch and drive the browser; empty without streamWebView.'),
+});
+export type SessionUrls = z.infer<typeof sessionUrlsSchema>;
+
+export const sessionViewSchema = sessionUrlsSchema.extend({
+  id: z.string(),
+  status: z.enum(['active', 'destroyed', 'error']),
+  streamWebView: z.boolean(),
+  createdAt: z.string(),
+  lastActivity: z.string(),
+  expiresAt: z.string(),
+  endedAt: z.string().optional(),
+  endReason: z.string().optional().describe('deleted, ttl, idle, or the error that ended it.'),
+  sessionDurationMs: z.number().int().optional(),
+  creditsBilled: z.number().optional(),
+  profile: z.object({ name: z.string(), saveChanges: z.boolean() }).optional(),
+});
+type SessionView = z.infer<typeof sessionViewSchema>;
 
 export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
   const wsBase = base.replace(/^http/, 'ws');
@@ -88,10 +105,10 @@ export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
 }
 
 /** A session as GET /v2/browser lists it: starting counts as active, the API knows active, destroyed and error. */
-export function sessionView(row: BrowserSession, base: string) {
+export function sessionView(row: BrowserSession, base: string): SessionView {
   return {
     id: row.id,
-    status: row.status === 'starting' ? 'active' : row.status,
+    status: row.status === 'starting' ? 'active' : (row.status as SessionView['status']),
     ...sessionUrls(row, base),
     streamWebView: row.streamWebView,
     createdAt: row.createdAt.toISOString(),

@@ -3,10 +3,12 @@
 // the links with the map's row.
 import type { Feature } from '../../platform/feature.ts';
 import { createMapActivities } from './activities.ts';
+import { mapRouteDocs } from './route-docs.ts';
 import { mapRoutes } from './routes.ts';
 
 export const mapFeature: Feature = {
   name: 'map',
   routes: mapRoutes,
+  routeDocs: mapRouteDocs,
   activities: (deps) => ({ control: createMapActivities(deps) }),
 };

@@ -2,12 +2,10 @@
 // of the term's words come first (whole term in the text counts most); links
 // that match nothing keep their order after those that do. Linear in the
 // number of links times the term's words.
+import { z } from 'zod';
 
-export interface MapLink {
-  url: string;
-  title?: string;
-  description?: string;
-}
+export const mapLinkSchema = z.object({ url: z.string(), title: z.string().optional(), description: z.string().optional() });
+export type MapLink = z.infer<typeof mapLinkSchema>;
 
 const MAX_WORDS = 16;
 

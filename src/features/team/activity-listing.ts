@@ -41,13 +41,20 @@ export function decodeCursor(cursor: string): Position {
   return { createdAt, id };
 }
 
-export interface ActivityRecord {
-  id: string;
-  endpoint: string;
-  api_version: string;
-  created_at: string;
-  target: string | null;
-}
+export const activityRecordSchema = z.object({
+  id: z.string().describe('The job id, where the request made one.'),
+  endpoint: z.string(),
+  api_version: z.string(),
+  created_at: z.string(),
+  target: z.string().nullable().describe('The URL or query the request named.'),
+});
+export type ActivityRecord = z.infer<typeof activityRecordSchema>;
+
+export const activityListingSchema = z.object({
+  data: z.array(activityRecordSchema),
+  cursor: z.string().nullable().describe('Pass as cursor for the next page; null at the end.'),
+  has_more: z.boolean(),
+});
 
 interface Row {
   id: string;
@@ -58,12 +65,7 @@ interface Row {
   target: string | null;
 }
 
-export async function listActivity(
-  db: Db,
-  teamId: string,
-  q: ActivityQuery,
-  now = new Date(),
-): Promise<{ data: ActivityRecord[]; cursor: string | null; has_more: boolean }> {
+export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now = new Date()): Promise<z.infer<typeof activityListingSchema>> {
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const since = new Date(now.getTime() - ACTIVITY_WINDOW_MS);
   const rows = await db.activityLog.findMany({

@@ -1,15 +1,22 @@
 // What the team's jobs hold of its concurrency: a job is active while one of its pages holds a
 // team slot (a live lease), waiting while it runs without one. Jobs are rows of the crawl
 // pipeline (crawls, batch scrapes, scrapes); another kind of job adds its own count here.
+import { z } from 'zod';
 import type { Db } from '../../platform/db/prisma.ts';
 
-export interface QueueStatus {
-  jobsInQueue: number;
-  activeJobsInQueue: number;
-  waitingJobsInQueue: number;
-  maxConcurrency: number;
-  mostRecentSuccess: string | null;
-}
+export const queueStatusSchema = z.object({
+  jobsInQueue: z.number().int().describe('Jobs running.'),
+  activeJobsInQueue: z.number().int().describe('Jobs holding a slot of the team’s concurrency now.'),
+  waitingJobsInQueue: z.number().int().describe('Jobs running without one.'),
+  maxConcurrency: z.number().int(),
+  mostRecentSuccess: z.string().nullable().describe('When a page of the team last succeeded.'),
+});
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+
+export const concurrencySchema = z.object({
+  concurrency: z.number().int().describe('Pages of the team being scraped now.'),
+  maxConcurrency: z.number().int(),
+});
 
 export async function queueStatus(db: Db, team: { id: string; concurrencyLimit: number }): Promise<QueueStatus> {
   const [counts] = await db.$queryRaw<{ running: bigint; active: bigint }[]>`
@@ -35,7 +42,7 @@ export async function queueStatus(db: Db, team: { id: string; concurrencyLimit: 
 }
 
 /** Pages of the team being scraped now (leased slots), beside its limit. */
-export async function concurrencyOf(db: Db, team: { id: string; concurrencyLimit: number }): Promise<{ concurrency: number; maxConcurrency: number }> {
+export async function concurrencyOf(db: Db, team: { id: string; concurrencyLimit: number }): Promise<z.infer<typeof concurrencySchema>> {
   const [row] = await db.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM team_slot WHERE team_id = ${team.id}::uuid AND holder IS NOT NULL AND leased_until > now()`;
   return { concurrency: Number(row.n), maxConcurrency: team.concurrencyLimit };

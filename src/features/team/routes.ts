@@ -8,7 +8,7 @@ import { activityQuerySchema, listActivity } from './activity-listing.ts';
 import { concurrencyOf, queueStatus } from './queue-status.ts';
 import { balanceOf, toTokens, usageHistory } from './usage-report.ts';
 
-const historyQuerySchema = z.object({
+export const historyQuerySchema = z.object({
   byApiKey: z.enum(['true', 'false'], { error: 'byApiKey must be true or false' }).default('false'),
 });
 

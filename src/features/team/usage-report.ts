@@ -1,5 +1,6 @@
 // Credit and token usage of a team: the live balance and the month-by-month history,
 // read from usage_month (the ledger summed as it is written), never from the ledger itself.
+import { z } from 'zod';
 import type { Db } from '../../platform/db/prisma.ts';
 import { NO_API_KEY, TOKENS_PER_CREDIT } from '../../platform/usage/credits.ts';
 
@@ -19,13 +20,13 @@ export function monthsBetween(first: Date, now: Date): Date[] {
   return months;
 }
 
-export interface Balance {
-  remainingCredits: number;
-  /** The team's monthly plan allotment (`npm run cli -- team plan`); null without a plan. */
-  planCredits: number | null;
-  billingPeriodStart: string;
-  billingPeriodEnd: string;
-}
+export const balanceSchema = z.object({
+  remainingCredits: z.number(),
+  planCredits: z.number().nullable().describe('The team’s monthly plan allotment (`npm run cli -- team plan`); null without a plan.'),
+  billingPeriodStart: z.string(),
+  billingPeriodEnd: z.string(),
+});
+export type Balance = z.infer<typeof balanceSchema>;
 
 export function balanceOf(team: { creditBalance: number; planCredits: number | null }, now = new Date()): Balance {
   const start = monthStart(now);

@@ -9,7 +9,7 @@
 // (platform/db/storable.ts): page content never fails the write.
 import { chargeItemsOnce, type Charge } from '../../platform/usage/credits.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
-import type { PageDocument } from '../../page/build-document.ts';
+import type { PageDocument } from '../../page/document-schema.ts';
 import { documentTooLargeMessage } from '../../page/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';

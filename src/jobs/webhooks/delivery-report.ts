@@ -2,15 +2,16 @@
 // crawl's outbox with its state and every attempt made to deliver it. Bodies
 // are not shown (they are the page documents the status already serves).
 import type { Db } from '../../platform/db/prisma.ts';
+import type { WebhookDeliveries } from '../job-responses.ts';
 
-export async function webhookDeliveries(db: Db, crawlId: string) {
+export async function webhookDeliveries(db: Db, crawlId: string): Promise<WebhookDeliveries> {
   const events = await db.webhookEvent.findMany({
     where: { crawlId },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     include: { attemptLog: { orderBy: { attempt: 'asc' } } },
   });
   return {
-    success: true,
+    success: true as const,
     data: events.map((e) => ({
       webhookId: e.id,
       type: e.type,

@@ -4,7 +4,8 @@
 // or inline. Its input and output are plain data, copied between threads.
 // A page fetched over HTTP is parsed here only, once: the same parse tells
 // whether it needs the browser after all and which images to size.
-import { buildDocument, type BuiltDocument, type DocumentFormat } from '../build-document.ts';
+import { buildDocument, type BuiltDocument } from '../build-document.ts';
+import type { DocumentFormat } from '../document-schema.ts';
 import { parseHtmlDocument } from '../parse-html.ts';
 import { imagesToProbe } from '../rendering/image-probe.ts';
 import { pageNeedsBrowser } from '../rendering/needs-browser.ts';

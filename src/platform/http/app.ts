@@ -13,7 +13,9 @@ import { recordActivity } from './activity-log.ts';
 import { authenticate } from './auth.ts';
 import { rateLimit } from './rate-limit.ts';
 import { errorHandler, notFoundRoute } from './errors.ts';
-import { healthRoutes } from './health.ts';
+import { healthRouteDocs, healthRoutes } from './health.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.ts';
+import { openApiRouteDocs, openApiRoutes } from './openapi-routes.ts';
 import type { Feature } from '../feature.ts';
 
 export interface GatewayDeps {
@@ -42,12 +44,25 @@ function requestLog(log: Logger): RequestHandler {
   };
 }
 
+/** The contract of every route the app registers: the platform's own and the features'. */
+export function apiDocument(features: Feature[]): OpenApiDocument {
+  return buildOpenApiDocument([...healthRouteDocs, ...openApiRouteDocs, ...features.flatMap((f) => f.routeDocs ?? [])], {
+    title: 'Crawl, search and browser session API',
+    version: '2',
+    description:
+      'Crawl jobs, single and batch scrapes, site maps, web search, remote browser sessions and team usage (Firecrawl v2 compatible). ' +
+      'Every error answers the envelope `{ success: false, error, code?, details? }`. ' +
+      'WebSocket upgrades (a job’s watcher at /v2/crawl/{id} and /v2/batch/scrape/{id}, a session’s cdpUrl and live view stream) are not described here.',
+  });
+}
+
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.gateway.trustProxy);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
+  app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
   app.use(
     '/v2',

@@ -3,11 +3,19 @@
 // the client gets an id to quote, the log gets the stack.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { v4 as uuidv4 } from 'uuid';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
 import { HttpError } from './http-error.ts';
 import { DomainError, type DomainErrorKind } from '../domain-error.ts';
 import { formatZodError } from './validation-error.ts';
 import type { Logger } from '../log.ts';
+
+/** The body of every error answer; the OpenAPI document describes each route's errors with it. */
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.string().describe('What went wrong, for a person to read.'),
+  code: z.string().optional().describe('A stable identifier of the error (BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, ...).'),
+  details: z.unknown().optional().describe('Structured details: the validation issues of a rejected body.'),
+});
 
 export const notFound = (message = 'Job not found') => new HttpError(404, message);
 

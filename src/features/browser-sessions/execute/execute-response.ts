@@ -1,14 +1,16 @@
+import { z } from 'zod';
 import type { ExecuteOutcome } from './sandbox.ts';
 
-export interface ExecuteResponse {
-  success: true;
-  stdout: string | null;
-  result: string | null;
-  stderr: string | null;
-  exitCode: number | null;
-  killed: boolean;
-  error: string | null;
-}
+export const executeResponseSchema = z.object({
+  success: z.literal(true),
+  stdout: z.string().nullable(),
+  result: z.string().nullable().describe('The same as stdout.'),
+  stderr: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  killed: z.boolean().describe('Whether the timeout ended the run.'),
+  error: z.string().nullable().describe('Set exactly when the code failed or was killed: read it, not only success.'),
+});
+export type ExecuteResponse = z.infer<typeof executeResponseSchema>;
 
 /**
  * The body of a finished execute, by the spec's rules: `success` stays true

@@ -1,0 +1,30 @@
+// The contract of the single-page scrape routes (routes.ts).
+import { z } from 'zod';
+import type { RouteDoc } from '../../platform/http/route-doc.ts';
+import { pageDocumentSchema } from '../../page/document-schema.ts';
+import { scrapeRequestSchema } from '../../page/scrape-request.ts';
+
+export const scrapeAnswerSchema = z.object({ success: z.literal(true), data: pageDocumentSchema });
+
+export const scrapeRouteDocs: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/v2/scrape',
+    operationId: 'scrape',
+    summary: 'Scrape one page and wait for its document',
+    tag: 'scrape',
+    body: scrapeRequestSchema,
+    responses: { 200: scrapeAnswerSchema },
+    errors: [402, 403, 408, 503],
+  },
+  {
+    method: 'get',
+    path: '/v2/scrape/:id',
+    operationId: 'getScrape',
+    summary: 'The document of a finished scrape',
+    tag: 'scrape',
+    params: z.object({ id: z.uuid().describe('The scrape id (metadata.scrapeId).') }),
+    responses: { 200: scrapeAnswerSchema },
+    errors: [400, 404, 409],
+  },
+];

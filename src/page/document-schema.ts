@@ -1,0 +1,37 @@
+// The page document the API hands out (scrape, crawl and batch status, search
+// results): the one source of its TypeScript type and of its OpenAPI schema.
+import { z } from 'zod';
+import type { SUPPORTED_FORMATS } from './scrape-options.ts';
+
+export type DocumentFormat = (typeof SUPPORTED_FORMATS)[number];
+
+// Loose: a page's own <meta> tags are copied in under their names.
+export const pageMetadataSchema = z.looseObject({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  language: z.string().optional(),
+  keywords: z.string().optional(),
+  ogLocaleAlternate: z.array(z.string()).optional(),
+  sourceURL: z.string().describe('The URL as requested.'),
+  url: z.string().describe('The URL after redirects.'),
+  statusCode: z.number().int(),
+  error: z.string().optional().describe('Why the page failed, when it did.'),
+  contentType: z.string().optional(),
+  concurrencyLimited: z.boolean().optional().describe('Whether the page waited for a slot of the team’s concurrency.'),
+  concurrencyQueueDurationMs: z.number().optional(),
+  numPages: z.number().int().optional().describe('Pages of a PDF.'),
+  scrapeId: z.string().optional().describe('The scrape job’s id (single scrapes).'),
+});
+export type PageMetadata = z.infer<typeof pageMetadataSchema>;
+
+export const pageDocumentSchema = z.object({
+  markdown: z.string().optional(),
+  html: z.string().optional(),
+  rawHtml: z.string().optional(),
+  links: z.array(z.string()).optional(),
+  summary: z.string().optional(),
+  screenshot: z.string().optional().describe('A data: URL of a PNG.'),
+  warning: z.string().optional().describe('What the service could not do as asked for this page (an LLM summary that fell back to the extractive one).'),
+  metadata: pageMetadataSchema,
+});
+export type PageDocument = z.infer<typeof pageDocumentSchema>;
