@@ -150,8 +150,7 @@ runMain('start', async () => {
     await step(Promise.all(children.map((s) => launch(s, childEnv))));
     progress(`worker, browser host and gateway ready (${seconds(t)})`);
 
-    const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
-    const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
+    const apiBase = config.gateway.publicBaseUrl;
     const lines = ['', `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`, `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`];
     if (team.key) {
       lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
