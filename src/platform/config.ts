@@ -111,7 +111,7 @@ export function loadConfig() {
        * views). Never taken from the request's Host or X-Forwarded-* headers, which the client picks.
        * Unset: the address `npm start` prints for the gateway.
        */
-      publicBaseUrl: (str('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
+      publicBaseUrl: str('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
       /** Proxies whose X-Forwarded-* headers are believed; unset: none (the client's own connection is what counts). */
       trustProxy: parseTrustProxy(str('GATEWAY_TRUST_PROXY')),

@@ -6,5 +6,5 @@ import type { Config } from '../config.ts';
  * own users links to a host of the client's choosing.
  */
 export function publicBase(config: Config): string {
-  return config.gateway.publicBaseUrl;
+  return config.gateway.publicBaseUrl.replace(/\/+$/, '');
 }
