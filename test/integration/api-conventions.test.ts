@@ -261,8 +261,12 @@ describe('activity cursor', () => {
 describe('activity log', () => {
   it('lists job-creating requests whose target or query holds U+0000', async () => {
     const { apiKey } = await h.newTeam();
-    await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/a\u0000b', limit: 1 } });
-    await h.api('/v2/scrape', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/c\u0000d', timeout: 1000 } });
+    // Refused (no job row could hold the URL as sent), and still listed.
+    const crawl = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/a\u0000b', limit: 1 } });
+    expect(crawl.status).toBe(400);
+    expect((await crawl.json()).error).toBe('url: URL contains U+0000 or a lone UTF-16 surrogate, which no URL can hold');
+    const scrape = await h.api('/v2/scrape', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/c\u0000d', timeout: 1000 } });
+    expect(scrape.status).toBe(400);
     await h.api('/v2/search', { method: 'POST', key: apiKey, json: { query: 'nul\u0000query', limit: 1 } });
     const listed = await (await h.api('/v2/team/activity', { key: apiKey })).json();
     expect(listed.data.map((r: { endpoint: string; target: string }) => [r.endpoint, r.target])).toEqual([
