@@ -17,6 +17,7 @@ import { connectTemporal } from '../platform/temporal/connection.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../platform/temporal/dev-server.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { runMain } from './process-helpers.ts';
+import { publicBase } from '../platform/http/public-url.ts';
 
 const progress = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -150,8 +151,7 @@ runMain('start', async () => {
     await step(Promise.all(children.map((s) => launch(s, childEnv))));
     progress(`worker, browser host and gateway ready (${seconds(t)})`);
 
-    const apiHost = config.gateway.host === '0.0.0.0' ? 'localhost' : config.gateway.host;
-    const apiBase = config.gateway.publicBaseUrl ?? `http://${apiHost}:${config.gateway.port}`;
+    const apiBase = publicBase(config);
     const lines = ['', `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`, `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`];
     if (team.key) {
       lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');

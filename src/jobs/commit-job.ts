@@ -75,56 +75,38 @@ export interface JobToCommit {
   options: CrawlRequest;
   /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
   seed?: NewFrontierUrl[];
-  /** A batch's x-idempotency-key: a second job with the same key of the team is not made. */
-  idempotencyKey?: string;
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
 /**
  * Commits a job of the crawl pipeline (its row, its first frontier rows, its started event) in one
- * transaction, then starts its workflow. Returns the id, and whether the job existed already (a
- * repeated idempotency key).
+ * transaction, then starts its workflow, and returns its id. A repeated x-idempotency-key never
+ * gets here (src/platform/http/idempotency.ts answers it).
  */
 const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
 
-export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string; existing: boolean }> {
-  const byKey = async () =>
-    job.idempotencyKey === undefined
-      ? null
-      : deps.db.crawl.findUnique({ where: { teamId_idempotencyKey: { teamId: team.id, idempotencyKey: job.idempotencyKey } }, select: { id: true } });
-  const earlier = await byKey();
-  if (earlier) return { id: earlier.id, existing: true };
+export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
   const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   const id = uuidv7();
-  try {
-    await deps.db.$transaction(async (tx) => {
-      // A single scrape is answered while the caller waits; it is no crawl to cap.
-      if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
-      await tx.crawl.create({
-        data: {
-          id,
-          teamId: team.id,
-          apiKeyId,
-          url: job.url,
-          options: job.options as object,
-          status: 'scraping',
-          taskQueue: deps.config.temporal.taskQueue,
-          kind: job.kind,
-          idempotencyKey: job.idempotencyKey,
-        },
-      });
-      if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
-      await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
+  await deps.db.$transaction(async (tx) => {
+    // A single scrape is answered while the caller waits; it is no crawl to cap.
+    if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+    await tx.crawl.create({
+      data: {
+        id,
+        teamId: team.id,
+        apiKeyId,
+        url: job.url,
+        options: job.options as object,
+        status: 'scraping',
+        taskQueue: deps.config.temporal.taskQueue,
+        kind: job.kind,
+      },
     });
-  } catch (err) {
-    // The same key sent twice at once: the other request made the job.
-    const other = isUniqueViolation(err) ? await byKey() : null;
-    if (other) return { id: other.id, existing: true };
-    throw err;
-  }
+    if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
+    await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
+  });
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
@@ -132,5 +114,5 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }
-  return { id, existing: false };
+  return { id };
 }

@@ -66,14 +66,6 @@ export function jobStatusRoutes(router: Router, deps: GatewayDeps, base: string,
     const page = paginationSchema.safeParse(req.query);
     if (!page.success) throw new HttpError(400, `Invalid pagination: ${page.error.issues[0].message}`, 'BAD_REQUEST');
     const job = await ownJob(deps.db, req.params.id, authOf(res).team.id, kind);
-    res.json(
-      await crawlStatusBody(
-        deps.db,
-        job,
-        page.data,
-        `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2${base}/${job.id}`,
-        deps.config.crawl.retentionHours,
-      ),
-    );
+    res.json(await crawlStatusBody(deps.db, job, page.data, `${publicBase(deps.config)}/v2${base}/${job.id}`, deps.config.crawl.retentionHours));
   });
 }

@@ -98,13 +98,20 @@ function logLevel(): LogLevel {
 export function loadConfig() {
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
   const taskQueue = str('TEMPORAL_TASK_QUEUE') ?? 'crawl';
+  const host = str('HOST') ?? '0.0.0.0';
+  const port = int('PORT', 3002);
   return {
     dataDir,
     logLevel: logLevel(),
     gateway: {
-      host: str('HOST') ?? '0.0.0.0',
-      port: int('PORT', 3002),
-      publicBaseUrl: str('PUBLIC_BASE_URL'),
+      host,
+      port,
+      /**
+       * The base of every link the API hands out (crawl `url` and `next`, session `cdpUrl` and live
+       * views). Never taken from the request's Host or X-Forwarded-* headers, which the client picks.
+       * Unset: the address `npm start` prints for the gateway.
+       */
+      publicBaseUrl: str('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
       /** Proxies whose X-Forwarded-* headers are believed; unset: none (the client's own connection is what counts). */
       trustProxy: parseTrustProxy(str('GATEWAY_TRUST_PROXY')),
@@ -113,6 +120,10 @@ export function loadConfig() {
         perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),
         burst: positiveInt('API_KEY_RATE_LIMIT_BURST', 100),
       },
+    },
+    idempotency: {
+      /** How long an x-idempotency-key of a team answers repeats with its first request's answer. */
+      windowHours: positiveInt('IDEMPOTENCY_KEY_WINDOW_HOURS', 24),
     },
     activityLog: {
       /** Rows older than this are deleted by the scheduled purge (the activity listing shows the past 24 h). */

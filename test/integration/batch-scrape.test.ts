@@ -85,11 +85,13 @@ describe('batch scrape', () => {
 
   it('returns the first job for a repeated x-idempotency-key', async () => {
     const key = `key-${Date.now()}`;
-    const send = () => h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/4`] }, headers: { 'x-idempotency-key': key } });
+    const mine = await h.newTeam();
+    const send = () =>
+      h.api('/v2/batch/scrape', { method: 'POST', json: { urls: [`${site.url}/p/4`] }, headers: { 'x-idempotency-key': key }, key: mine.apiKey });
     const [a, b] = await Promise.all([send(), send()]);
     const [first, second] = [await a.json(), await b.json()];
     expect(second.id).toBe(first.id);
-    expect(await h.db.crawl.count({ where: { teamId: h.teamId, idempotencyKey: key } })).toBe(1);
+    expect(await h.db.crawl.count({ where: { teamId: mine.teamId } })).toBe(1);
     // Keys are per team.
     const other = await h.newTeam();
     const theirs = await (

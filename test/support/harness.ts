@@ -98,6 +98,8 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   });
   const websockets = attachWebSockets(server, gatewayDeps, FEATURES);
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  // Links point at this gateway, as they do at the address `npm start` prints; the port is known only now.
+  if (overrides.gateway?.publicBaseUrl === undefined) config.gateway.publicBaseUrl = baseUrl;
   const workers: { workers: Worker[]; services: WorkerService[]; running: Promise<unknown>; connection: NativeConnection }[] = [];
   const children: ChildProcess[] = [];
   const hosts: { host: BrowserHost; running: Promise<void>; connection: NativeConnection }[] = [];

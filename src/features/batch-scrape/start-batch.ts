@@ -75,10 +75,10 @@ async function screenUrls(req: BatchScrapeRequest, config: Config): Promise<{ ro
   return { rows, invalidURLs };
 }
 
-export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string, req: BatchScrapeRequest, idempotencyKey?: string): Promise<BatchStarted> {
+export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string, req: BatchScrapeRequest): Promise<BatchStarted> {
   // Before the URLs' host names are resolved: a team that cannot pay gets its 402 without making the
-  // service look up thousands of names for it. A repeated idempotency key still finds its first job.
-  if (team.creditBalance < 1 && idempotencyKey === undefined) throw insufficientCredits(team.creditBalance, 'a batch scrape');
+  // service look up thousands of names for it.
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const { rows, invalidURLs } = await screenUrls(req, deps.config);
   if (req.appendToId) return { id: await appendToBatch(deps, team, req.appendToId, rows), invalidURLs };
   const options = jobOptions({
@@ -93,7 +93,7 @@ export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string,
   checkTeamPermissions(team, options);
   checkSelectors(options.scrapeOptions, '');
   if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);
-  const { id } = await commitJob(deps, team, apiKeyId, { kind: 'batch_scrape', url: rows[0].url, options, seed: rows, idempotencyKey });
+  const { id } = await commitJob(deps, team, apiKeyId, { kind: 'batch_scrape', url: rows[0].url, options, seed: rows });
   return { id, invalidURLs };
 }
 

@@ -70,6 +70,7 @@ export async function openRelay(deps: GatewayDeps, upgrade: WebSocketUpgrade, ro
         upgrade.socket,
         res.statusCode === 410 ? 410 : 502,
         res.statusCode === 410 ? 'Browser session has been destroyed.' : 'The session browser is not reachable.',
+        res.statusCode === 410 ? 'SESSION_DESTROYED' : 'HOST_UNREACHABLE',
       );
       upstream.terminate();
       resolve(undefined);

@@ -54,13 +54,13 @@ async function waitForEnd(temporal: Client, id: string): Promise<SessionSummary>
 export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact'): Router {
   const { db, temporal, config } = deps;
   const router = Router();
-  const base = (req: Parameters<typeof publicBase>[0]) => publicBase(req, config.gateway.publicBaseUrl);
+  const base = () => publicBase(config);
 
   router.post(prefix, async (req, res) => {
     const request = createSessionSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
     const row = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id));
-    res.json({ success: true, id: row.id, ...sessionUrls(row, base(req)), expiresAt: row.expiresAt.toISOString() });
+    res.json({ success: true, id: row.id, ...sessionUrls(row, base()), expiresAt: row.expiresAt.toISOString() });
   });
 
   router.get(prefix, async (req, res) => {
@@ -71,7 +71,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
       orderBy: { createdAt: 'desc' },
       take: LIST_LIMIT,
     });
-    res.json({ success: true, sessions: rows.map((row) => sessionView(row, base(req))) });
+    res.json({ success: true, sessions: rows.map((row) => sessionView(row, base())) });
   });
 
   router.delete(`${prefix}/profiles/:name`, async (req, res) => {
@@ -82,7 +82,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
 
   router.get(`${prefix}/:id`, async (req, res) => {
     const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
-    res.json({ success: true, ...sessionView(row, base(req)) });
+    res.json({ success: true, ...sessionView(row, base()) });
   });
 
   router.delete(`${prefix}/:id`, async (req, res) => {

@@ -15,7 +15,7 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     const { team, apiKeyId } = authOf(res);
     const id = await startCrawl(deps, team, apiKeyId, request);
     noteActivityJob(res, id);
-    res.json({ success: true, id, url: `${publicBase(req, deps.config.gateway.publicBaseUrl)}/v2/crawl/${id}`, ...prompt });
+    res.json({ success: true, id, url: `${publicBase(deps.config)}/v2/crawl/${id}`, ...prompt });
   });
 
   // Before /crawl/:id, which would take "active" for an id.

@@ -1,10 +1,13 @@
 // GET /v2/team/activity: the team's job-creating requests of the past 24 hours, newest
 // first, by keyset over (created_at, id): rows inserted meanwhile are newer than any cursor,
-// so a walk neither skips nor repeats a record.
+// so a walk neither skips nor repeats a record. A cursor carries a MAC, so a client can
+// only hand back cursors this service made.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/prisma.ts';
 import { ACTIVITY_ENDPOINTS } from '../../platform/http/activity-log.ts';
 import { DomainError } from '../../platform/domain-error.ts';
+import { serviceSecret } from '../../platform/db/service-secrets.ts';
 
 export const ACTIVITY_WINDOW_MS = 24 * 3_600_000;
 export const DEFAULT_ACTIVITY_LIMIT = 50;
@@ -27,15 +30,33 @@ interface Position {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function encodeCursor(p: Position): string {
-  return Buffer.from(`${p.createdAt.toISOString()}|${p.id}`).toString('base64url');
+/**
+ * The MAC key: a secret the database holds (made on first use), so every gateway replica signs
+ * and checks alike with nothing to configure, and no configured secret is reused for a second purpose.
+ */
+const CURSOR_SECRET = 'activity-cursor-mac';
+/** 128 bits of HMAC-SHA256: far beyond guessing, and a shorter cursor. */
+const MAC_BYTES = 16;
+
+const mac = (payload: string, key: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES).toString('base64url');
+
+function encodeCursor(p: Position, key: Buffer): string {
+  const payload = Buffer.from(`${p.createdAt.toISOString()}|${p.id}`).toString('base64url');
+  return `${payload}.${mac(payload, key)}`;
 }
 
-/** The position a cursor names; a cursor this service did not make is a 400. */
-export function decodeCursor(cursor: string): Position {
+/**
+ * The position a cursor names; a cursor this service did not make is a 400. The MAC is
+ * compared as text, and it signs the payload's text: base64url has spare bits in its last
+ * character, and a change there must fail as any other change does.
+ */
+function decodeCursor(cursor: string, key: Buffer): Position {
   const invalid = () => new DomainError('invalid', 'Invalid cursor.', 'BAD_REQUEST');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const [payload, given, ...extra] = cursor.split('.');
+  if (extra.length > 0 || !payload || !given || !/^[A-Za-z0-9_-]+$/.test(payload)) throw invalid();
+  const expected = Buffer.from(mac(payload, key));
+  if (Buffer.byteLength(given) !== expected.length || !timingSafeEqual(Buffer.from(given), expected)) throw invalid();
+  const [at, id, ...rest] = Buffer.from(payload, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
   if (rest.length > 0 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) throw invalid();
   return { createdAt, id };
@@ -66,7 +87,8 @@ interface Row {
 }
 
 export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now = new Date()): Promise<z.infer<typeof activityListingSchema>> {
-  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const key = await serviceSecret(db, CURSOR_SECRET);
+  const after = q.cursor ? decodeCursor(q.cursor, key) : undefined;
   const since = new Date(now.getTime() - ACTIVITY_WINDOW_MS);
   const rows = await db.activityLog.findMany({
     where: {
@@ -84,7 +106,7 @@ export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now
   const last = page.at(-1);
   return {
     data: page.map((r) => ({ id: r.jobId ?? r.id, endpoint: r.endpoint, api_version: r.apiVersion, created_at: r.createdAt.toISOString(), target: r.target })),
-    cursor: hasMore && last ? encodeCursor(last) : null,
+    cursor: hasMore && last ? encodeCursor(last, key) : null,
     has_more: hasMore,
   };
 }

@@ -3,6 +3,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/prisma.ts';
+import { storableText } from '../db/storable.ts';
 import type { Logger } from '../log.ts';
 import { authOf } from './auth.ts';
 
@@ -44,7 +45,7 @@ export function activityEndpoint(path: string): string {
   return Object.hasOwn(ENDPOINTS, segment) ? ENDPOINTS[segment] : segment;
 }
 
-function fullPath(req: Request): string {
+export function fullPath(req: Request): string {
   return req.baseUrl + req.path;
 }
 
@@ -52,10 +53,15 @@ function fullPath(req: Request): string {
 function target(req: Request): string | null {
   const body = req.body as Record<string, unknown> | undefined;
   for (const field of ['url', 'query']) {
-    if (typeof body?.[field] === 'string') return (body[field] as string).slice(0, 2048);
+    if (typeof body?.[field] === 'string') return storable(body[field] as string);
   }
   const urls = body?.urls;
-  return Array.isArray(urls) && typeof urls[0] === 'string' ? urls[0].slice(0, 2048) : null;
+  return Array.isArray(urls) && typeof urls[0] === 'string' ? storable(urls[0]) : null;
+}
+
+/** A JSON body can hold U+0000 or a lone surrogate, which PostgreSQL would refuse, leaving the request unlisted. */
+function storable(text: string): string {
+  return storableText(text.slice(0, 2048));
 }
 
 /**
@@ -67,7 +73,7 @@ export function noteActivityJob(res: Response, jobId: string): void {
 }
 
 /** Job-creating requests: a POST to an endpoint's collection (`/v2/crawl`, `/v2/batch/scrape`), not a status poll or an action on a job. */
-function createsJob(req: Request): boolean {
+export function createsJob(req: Request): boolean {
   if (req.method !== 'POST') return false;
   const segments = fullPath(req).split('/').filter(Boolean);
   const endpoint = activityEndpoint(fullPath(req));

@@ -1,6 +1,6 @@
 // The Express gateway: stateless; authenticates, applies the key's rate limit,
 // only then reads and parses the body, records the request in the activity log,
-// validates, then reads Postgres or talks to Temporal. An anonymous request gets
+// answers a repeated x-idempotency-key with its first answer, validates, then reads Postgres or talks to Temporal. An anonymous request gets
 // its 401 without its body being read: Node discards the body once the answer
 // is sent (or closes the connection when server.requestTimeout runs out).
 import type { Client } from '@temporalio/client';
@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
+import { idempotency } from './idempotency.ts';
 import { authenticate } from './auth.ts';
 import { rateLimit } from './rate-limit.ts';
 import { errorHandler, notFoundRoute } from './errors.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
     rateLimit(deps.db, deps.config.gateway.rateLimit),
     express.json({ limit: deps.config.gateway.bodyLimit }),
     recordActivity(deps.db, deps.log),
+    idempotency(deps.db, deps.log, deps.config.idempotency),
     ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),
   );
   app.use(notFoundRoute());

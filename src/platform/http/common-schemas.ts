@@ -13,6 +13,10 @@ import { z } from 'zod';
 export const UNSUPPORTED_PROTOCOL_MESSAGE = 'URL uses unsupported protocol';
 export const INVALID_TLD_MESSAGE = 'URL must have a valid top-level domain or be an IP address';
 export const INVALID_URL_MESSAGE = 'Invalid URL';
+export const UNSTORABLE_URL_MESSAGE = 'URL contains U+0000 or a lone UTF-16 surrogate, which no URL can hold';
+
+/** What the URL parser would percent-encode but the job row (text, jsonb) cannot store as the URL was sent. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** `scheme://...`, or `scheme:` followed by something that is not a port number (`mailto:x`, `javascript:x`). */
 function hasScheme(value: string): boolean {
@@ -50,6 +54,7 @@ function checkHost(url: URL, raw: string): string | null {
 export function normaliseHttpUrl(input: string): { ok: true; url: string } | { ok: false; message: string } {
   let value = input.trim();
   if (value === '') return { ok: false, message: INVALID_URL_MESSAGE };
+  if (UNSTORABLE.test(value)) return { ok: false, message: UNSTORABLE_URL_MESSAGE };
   if (!hasScheme(value)) value = `http://${value}`;
   let parsed: URL;
   try {

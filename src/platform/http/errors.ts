@@ -1,7 +1,8 @@
 // The error envelope of the public API (shared/reference/firecrawl-v2.md 1.0):
-// { success: false, error, code?, details? }. Nothing internal leaks from a 500:
-// the client gets an id to quote, the log gets the stack.
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+// { success: false, error, code, details? }. Every answer here goes through sendError,
+// whose body type requires a code. Nothing internal leaks from a 500: the client gets
+// an id to quote, the log gets the stack.
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { v4 as uuidv4 } from 'uuid';
 import { z, ZodError } from 'zod';
 import { HttpError } from './http-error.ts';
@@ -9,15 +10,29 @@ import { DomainError, type DomainErrorKind } from '../domain-error.ts';
 import { formatZodError } from './validation-error.ts';
 import type { Logger } from '../log.ts';
 
-/** The body of every error answer; the OpenAPI document describes each route's errors with it. */
+/** The body of every error answer; `code` is required so no answer can go without one. The OpenAPI document describes each route's errors with it. */
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.string().describe('What went wrong, for a person to read.'),
-  code: z.string().optional().describe('A stable identifier of the error (BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, ...).'),
+  code: z.string().describe('A stable identifier of the error (BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, ...).'),
   details: z.unknown().optional().describe('Structured details: the validation issues of a rejected body.'),
 });
 
-export const notFound = (message = 'Job not found') => new HttpError(404, message);
+export type ErrorBody = z.infer<typeof errorEnvelopeSchema>;
+
+export const notFound = (message = 'Job not found') => new HttpError(404, message, 'NOT_FOUND');
+
+/**
+ * Retry-After of a 429 that is no rate limit (a team at its running crawls or sessions): nothing
+ * says when a slot frees, so a pace that notices a finished job soon without hammering the API.
+ */
+export const LIMIT_REACHED_RETRY_AFTER_SECONDS = 30;
+
+function sendError(res: Response, status: number, body: ErrorBody): void {
+  // Every 429 says when to come back; the rate limiter sets its own exact value first.
+  if (status === 429 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(LIMIT_REACHED_RETRY_AFTER_SECONDS));
+  res.status(status).json(body);
+}
 
 export function notFoundRoute(): RequestHandler {
   return (req, _res, next) => next(new HttpError(404, `Not found: ${req.method} ${req.path}`, 'NOT_FOUND'));
@@ -52,42 +67,40 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     if (err instanceof ZodError) {
       const { error, details } = formatZodError(err);
-      res.status(400).json({ success: false, code: 'BAD_REQUEST', error, details });
+      sendError(res, 400, { success: false, code: 'BAD_REQUEST', error, details });
       return;
     }
     if (err instanceof DomainError) {
       const { status, code } = DOMAIN_STATUS[err.kind];
-      res.status(status).json({ success: false, error: err.message, code: err.code ?? code, ...(err.details !== undefined && { details: err.details }) });
+      sendError(res, status, { success: false, error: err.message, code: err.code ?? code, ...(err.details !== undefined && { details: err.details }) });
       return;
     }
     if (err instanceof HttpError) {
-      res
-        .status(err.status)
-        .json({ success: false, error: err.message, ...(err.code && { code: err.code }), ...(err.details !== undefined && { details: err.details }) });
+      sendError(res, err.status, { success: false, error: err.message, code: err.code, ...(err.details !== undefined && { details: err.details }) });
       return;
     }
     const bodyError = err as BodyParserError;
     if (bodyError?.type === 'entity.parse.failed') {
-      res.status(400).json({ success: false, code: 'BAD_REQUEST_INVALID_JSON', error: 'Bad request, malformed JSON' });
+      sendError(res, 400, { success: false, code: 'BAD_REQUEST_INVALID_JSON', error: 'Bad request, malformed JSON' });
       return;
     }
     if (bodyError?.type === 'entity.too.large') {
-      res.status(413).json({ success: false, code: 'PAYLOAD_TOO_LARGE', error: 'Request body is too large' });
+      sendError(res, 413, { success: false, code: 'PAYLOAD_TOO_LARGE', error: 'Request body is too large' });
       return;
     }
     if (bodyError?.type === 'encoding.unsupported' || bodyError?.type === 'charset.unsupported') {
-      res.status(415).json({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE', error: bodyError.message });
+      sendError(res, 415, { success: false, code: 'UNSUPPORTED_MEDIA_TYPE', error: bodyError.message });
       return;
     }
     // Any other request the body parser or router could not read (a truncated or badly compressed
     // body, an undecodable path parameter): the client's fault, so a 4xx, never a 500.
     const status = bodyError?.status ?? bodyError?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json({ success: false, code: CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', error: bodyError.message });
+      sendError(res, status, { success: false, code: CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', error: bodyError.message });
       return;
     }
     const errorId = uuidv4();
     log.error('unhandled error', { errorId, requestId: res.locals.requestId, method: req.method, path: req.path, err });
-    res.status(500).json({ success: false, code: 'UNKNOWN_ERROR', error: `An unexpected error occurred. Error ID: ${errorId}` });
+    sendError(res, 500, { success: false, code: 'UNKNOWN_ERROR', error: `An unexpected error occurred. Error ID: ${errorId}` });
   };
 }

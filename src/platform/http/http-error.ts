@@ -1,9 +1,10 @@
-/** An error the API answers with its own status and message (see gateway/errors.ts). */
+/** An error the API answers with its own status, message and code (see errors.ts). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly code?: string,
+    /** Required: every error answer carries a machine-readable code (docs/api/conventions.md#errors). */
+    readonly code: string,
     readonly details?: unknown,
   ) {
     super(message);

@@ -1,11 +1,10 @@
-import type { Request } from 'express';
+import type { Config } from '../config.ts';
 
 /**
- * Absolute base for links we hand out: PUBLIC_BASE_URL, else the scheme and host the client used.
- * X-Forwarded-Proto and -Host count only when they come from a proxy GATEWAY_TRUST_PROXY trusts
- * (Express's req.protocol and req.host check that); from anyone else they are ignored.
+ * Absolute base for links we hand out: PUBLIC_BASE_URL (default: the address `npm start` prints).
+ * Never the request's Host or X-Forwarded-Host: a client could otherwise have the API hand its
+ * own users links to a host of the client's choosing.
  */
-export function publicBase(req: Request, configured: string | undefined): string {
-  if (configured) return configured.replace(/\/+$/, '');
-  return `${req.protocol}://${req.host}`;
+export function publicBase(config: Config): string {
+  return config.gateway.publicBaseUrl.replace(/\/+$/, '');
 }

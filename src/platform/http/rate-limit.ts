@@ -2,8 +2,9 @@
 // `perMinute` a minute, one token per request. The bucket is a row taken from by
 // one atomic INSERT … ON CONFLICT DO UPDATE … RETURNING on the database's clock,
 // so every gateway replica draws from the same bucket without a lock held
-// across statements, and replicas' clocks do not matter.
-import type { RequestHandler } from 'express';
+// across statements, and replicas' clocks do not matter. The same statement's
+// answer gives the RateLimit-* headers of every keyed response.
+import type { RequestHandler, Response } from 'express';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../db/prisma.ts';
 import { authOf } from './auth.ts';
@@ -18,8 +19,12 @@ export interface RateLimitSettings {
 
 export interface TokenTaken {
   allowed: boolean;
+  /** Whole tokens left after this request: the requests the key may make right now. */
+  remaining: number;
   /** Whole seconds until a token is there again; 0 when allowed. */
   retryAfterSeconds: number;
+  /** Whole seconds until the bucket is full again (0 when it is). */
+  fullInSeconds: number;
 }
 
 export async function takeToken(db: Db, apiKeyId: string, { perMinute, burst }: RateLimitSettings): Promise<TokenTaken> {
@@ -35,21 +40,39 @@ export async function takeToken(db: Db, apiKeyId: string, { perMinute, burst }: 
       updated_at = now()
     RETURNING r.tokens, r.allowed`;
   const { tokens, allowed } = rows[0];
-  return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
+  const secondsFor = (missing: number) => Math.ceil((missing * 60) / perMinute);
+  return {
+    allowed,
+    remaining: Math.max(0, Math.floor(tokens)),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, secondsFor(1 - tokens)),
+    fullInSeconds: Math.max(0, secondsFor(burst - tokens)),
+  };
 }
 
-/** After authentication: answers 429 with Retry-After once the key's bucket is empty. */
+/**
+ * The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): the limit is the burst (the
+ * requests a key may make at once), remaining the whole tokens left, reset the seconds until
+ * the bucket is full again.
+ */
+function setRateLimitHeaders(res: Response, burst: number, taken: TokenTaken): void {
+  res.setHeader('RateLimit-Limit', String(burst));
+  res.setHeader('RateLimit-Remaining', String(taken.remaining));
+  res.setHeader('RateLimit-Reset', String(taken.fullInSeconds));
+}
+
+/** After authentication: sets the RateLimit-* headers, and answers 429 with Retry-After once the key's bucket is empty. */
 export function rateLimit(db: Db, settings: RateLimitSettings): RequestHandler {
   return async (_req, res, next) => {
     if (settings.perMinute === 0) return next();
-    const { allowed, retryAfterSeconds } = await takeToken(db, authOf(res).apiKeyId, settings);
-    if (allowed) return next();
-    res.setHeader('Retry-After', String(retryAfterSeconds));
+    const taken = await takeToken(db, authOf(res).apiKeyId, settings);
+    setRateLimitHeaders(res, settings.burst, taken);
+    if (taken.allowed) return next();
+    res.setHeader('Retry-After', String(taken.retryAfterSeconds));
     next(
       new HttpError(
         429,
         `Rate limit exceeded: an API key may make ${settings.perMinute} requests a minute, ${settings.burst} at once ` +
-          `(API_KEY_RATE_LIMIT_PER_MINUTE, API_KEY_RATE_LIMIT_BURST). Retry after ${retryAfterSeconds} s.`,
+          `(API_KEY_RATE_LIMIT_PER_MINUTE, API_KEY_RATE_LIMIT_BURST). Retry after ${taken.retryAfterSeconds} s.`,
         'RATE_LIMITED',
       ),
     );

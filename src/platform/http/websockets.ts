@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import type { Feature } from '../feature.ts';
 import type { GatewayDeps } from './app.ts';
+import type { ErrorBody } from './errors.ts';
 
 export interface WebSocketUpgrade {
   req: IncomingMessage;
@@ -47,9 +48,9 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
 }
 
 /** Answers an upgrade request with a plain HTTP error in the API's envelope and closes the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, error: string, code?: string): void {
+export function refuseUpgrade(socket: Duplex, status: number, error: string, code: string): void {
   if (socket.destroyed) return;
-  const body = JSON.stringify({ success: false, error, ...(code && { code }) });
+  const body = JSON.stringify({ success: false, error, code } satisfies ErrorBody);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

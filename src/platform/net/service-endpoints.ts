@@ -42,7 +42,7 @@ export function serviceEndpoints(config: Config): ServiceEndpoint[] {
   const found: (ServiceEndpoint | undefined)[] = [];
   const add = (name: string, where: { host: string; port: number } | undefined) => found.push(where && { name, ...where });
   add('gateway', { host: config.gateway.host, port: config.gateway.port });
-  if (config.gateway.publicBaseUrl) add('gateway (PUBLIC_BASE_URL)', fromUrl(config.gateway.publicBaseUrl));
+  add('gateway (PUBLIC_BASE_URL)', fromUrl(config.gateway.publicBaseUrl));
   // Unset, `npm start` runs the dev server on 127.0.0.1 with its UI, HTTP API and metrics beside it.
   const temporal = config.temporal.address ? hostPort(config.temporal.address, 7233) : { host: '127.0.0.1', port: config.temporal.devPort };
   add('Temporal frontend', temporal);

@@ -61,7 +61,6 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     workflowStartedAt: null,
     taskQueue: null,
     kind,
-    idempotencyKey: null,
     team,
   };
   const robotsFetch = async () => {

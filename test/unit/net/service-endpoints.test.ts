@@ -12,7 +12,7 @@ function config(overrides: {
   const base = loadConfig();
   return {
     ...base,
-    gateway: { ...base.gateway, host: '0.0.0.0', port: 3002, publicBaseUrl: undefined, ...overrides.gateway },
+    gateway: { ...base.gateway, host: '0.0.0.0', port: 3002, publicBaseUrl: 'http://localhost:3002', ...overrides.gateway },
     database: { ...base.database, url: undefined, embeddedPort: 54329, ...overrides.database },
     temporal: {
       ...base.temporal,
@@ -34,6 +34,7 @@ describe('serviceEndpoints', () => {
   it('lists what `npm start` runs when nothing external is configured', () => {
     expect(names(config({}))).toEqual([
       'gateway 0.0.0.0:3002',
+      'gateway (PUBLIC_BASE_URL) localhost:3002',
       'Temporal frontend 127.0.0.1:7233',
       'Temporal UI 127.0.0.1:8233',
       'Temporal HTTP API 127.0.0.1:7243',

@@ -46,11 +46,11 @@ export async function startRelayServer(opts: {
     const path = url?.pathname ?? '/';
     const live = matchPath('/live/:sessionId', path);
     const params = matchPath('/cdp/:sessionId', path) ?? live;
-    if (!params) return refuseUpgrade(socket, 404, 'Not found');
+    if (!params) return refuseUpgrade(socket, 404, 'Not found', 'NOT_FOUND');
     const secret = req.headers[RELAY_SECRET_HEADER];
-    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
     const hosted = sessions.get(params.sessionId);
-    if (!hosted) return refuseUpgrade(socket, 410, 'Browser session has been destroyed.');
+    if (!hosted) return refuseUpgrade(socket, 410, 'Browser session has been destroyed.', 'SESSION_DESTROYED');
     if (live) {
       // The gateway checked the viewer's token and says which kind it was.
       const interactive = url?.searchParams.get('interactive') === '1';
@@ -67,7 +67,7 @@ export async function startRelayServer(opts: {
     const upstream = new WebSocket(hosted.chromium.cdpUrl, { maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
     const unreachable = (err: Error) => {
       log.warn('relay could not reach the session browser', { sessionId: params.sessionId, error: err.message });
-      refuseUpgrade(socket, 502, 'The session browser is not reachable.');
+      refuseUpgrade(socket, 502, 'The session browser is not reachable.', 'HOST_UNREACHABLE');
     };
     upstream.once('error', unreachable);
     upstream.once('open', () => {

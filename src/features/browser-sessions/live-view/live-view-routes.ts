@@ -41,7 +41,7 @@ export function liveViewPageRoutes(deps: GatewayDeps): Router {
     if (!row || !kind) return void res.status(401).type('html').send(page('Unauthorized', 'This live view needs the URL the session was created with.'));
     if (row.status === 'destroyed' || row.status === 'error')
       return void res.status(410).type('html').send(page('Session ended', 'Browser session has been destroyed.'));
-    const base = publicBase(req, deps.config.gateway.publicBaseUrl);
+    const base = publicBase(deps.config);
     const socketOrigin = base.replace(/^http/, 'ws');
     const nonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', liveViewContentSecurityPolicy(nonce, socketOrigin));

@@ -1,0 +1,147 @@
+// x-idempotency-key on every job-creating POST (the requests the activity log records: crawl,
+// batch scrape, scrape, map, search, browser session create). The first request with a key of
+// a team claims it by inserting the row whose primary key is (team, key): of concurrent
+// requests exactly one gets it, so exactly one job is made. Its answer is stored, and every
+// repeat of the same request within IDEMPOTENCY_KEY_WINDOW_HOURS gets that answer (same job
+// id); a repeat that arrives while the first runs waits for it. The same key with another
+// request is a 409. Only a 2xx answer is kept: an error frees the key for a retry.
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../db/prisma.ts';
+import { storableJson } from '../db/storable.ts';
+import type { Logger } from '../log.ts';
+import { createsJob, fullPath, noteActivityJob } from './activity-log.ts';
+import { authOf } from './auth.ts';
+import { HttpError } from './http-error.ts';
+
+export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/**
+ * A claimed key whose request has not answered for this long is taken as lost (its gateway
+ * died): longer than any request runs (a search may wait 10 minutes), so a live one is never
+ * taken over.
+ */
+const PENDING_LEASE_MS = 15 * 60_000;
+/** How often a repeat that arrived while the first request runs looks for its answer. */
+const WAIT_POLL_MS = 200;
+
+/** Routes whose answer is the scraped content: with zeroDataRetention it may not be stored. */
+const CONTENT_ANSWERS = new Set(['/v2/scrape', '/v2/search']);
+
+export interface IdempotencySettings {
+  windowHours: number;
+}
+
+/** JSON with object keys sorted, so the same body sent with its keys in another order is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function fingerprintOf(req: Request): string {
+  return createHash('sha256')
+    .update(`${req.method} ${fullPath(req)}\n${canonicalJson(req.body ?? null)}`)
+    .digest('hex');
+}
+
+function keyOf(req: Request): string | undefined {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new HttpError(400, `x-idempotency-key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${key.length}`, 'IDEMPOTENCY_KEY_INVALID');
+  }
+  const body = req.body as { zeroDataRetention?: unknown } | undefined;
+  if (body?.zeroDataRetention === true && CONTENT_ANSWERS.has(fullPath(req))) {
+    throw new HttpError(
+      400,
+      `x-idempotency-key cannot be used with zeroDataRetention on ${fullPath(req)}: repeating the answer would mean storing the page content`,
+      'IDEMPOTENCY_KEY_INVALID',
+    );
+  }
+  return key;
+}
+
+/**
+ * Claims the key for this request: a new row, or one whose window has passed or whose request
+ * was lost. One statement, so of concurrent claims the database lets exactly one succeed.
+ */
+async function claim(db: Db, teamId: string, key: string, fingerprint: string, windowHours: number): Promise<boolean> {
+  const rows = await db.$queryRaw<unknown[]>`
+    INSERT INTO idempotency_key AS k (team_id, key, fingerprint, created_at)
+    VALUES (${teamId}::uuid, ${key}, ${fingerprint}, now())
+    ON CONFLICT (team_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, answer = NULL, job_id = NULL, created_at = now()
+    WHERE k.created_at < now() - make_interval(hours => ${windowHours}::int)
+       OR (k.status_code IS NULL AND k.created_at < now() - make_interval(secs => ${PENDING_LEASE_MS / 1000}::float8))
+    RETURNING 1`;
+  return rows.length === 1;
+}
+
+/** Stores the first request's answer (2xx) or frees the key (anything else) before the answer leaves. */
+function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: string): void {
+  const where = { teamId_key: { teamId, key } };
+  const json = res.json.bind(res);
+  let settled = false;
+  const free = () => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } });
+  res.json = ((body: unknown) => {
+    settled = true;
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
+    const write = ok
+      ? db.idempotencyKey
+          .update({ where, data: { statusCode: res.statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } })
+          .then(() => undefined)
+      : free().then(() => undefined);
+    write
+      .catch((err: unknown) => {
+        log.warn('idempotency key answer not stored; the key is freed', { requestId: res.locals.requestId, error: (err as Error).message });
+        return free();
+      })
+      .catch(() => undefined)
+      .finally(() => json(body));
+    return res;
+  }) as Response['json'];
+  // An answer that was never JSON (the connection went away first): the key is freed for a retry.
+  res.once('close', () => {
+    if (!settled) free().catch(() => undefined);
+  });
+}
+
+export function idempotency(db: Db, log: Logger, settings: IdempotencySettings): RequestHandler {
+  return async (req, res, next) => {
+    if (!createsJob(req)) return next();
+    const key = keyOf(req);
+    if (key === undefined) return next();
+    const teamId = authOf(res).team.id;
+    const fingerprint = fingerprintOf(req);
+    for (;;) {
+      if (await claim(db, teamId, key, fingerprint, settings.windowHours)) {
+        keepAnswer(db, log, res, teamId, key);
+        return next();
+      }
+      const first = await db.idempotencyKey.findUnique({ where: { teamId_key: { teamId, key } } });
+      // Freed meanwhile (the first request failed): claim it again.
+      if (!first) continue;
+      if (first.fingerprint !== fingerprint) {
+        throw new HttpError(
+          409,
+          'x-idempotency-key was already used by this team for a different request (another endpoint or body). ' +
+            `Send a new key for a new request; a key is remembered for ${settings.windowHours} h (IDEMPOTENCY_KEY_WINDOW_HOURS).`,
+          'IDEMPOTENCY_KEY_REUSED',
+        );
+      }
+      if (first.statusCode !== null) {
+        if (first.jobId) noteActivityJob(res, first.jobId);
+        res.setHeader('Idempotent-Replayed', 'true');
+        return void res.status(first.statusCode).json(first.answer);
+      }
+      if (req.socket.destroyed) return;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  };
+}
