@@ -74,9 +74,14 @@ export function noteActivityJob(res: Response, jobId: string): void {
 
 /** Job-creating requests: a POST to an endpoint's collection (`/v2/crawl`, `/v2/batch/scrape`), not a status poll or an action on a job. */
 export function createsJob(req: Request): boolean {
-  if (req.method !== 'POST') return false;
-  const segments = fullPath(req).split('/').filter(Boolean);
-  const endpoint = activityEndpoint(fullPath(req));
+  return isJobCreating(req.method, fullPath(req));
+}
+
+/** The same rule by method and path, for the API contract (which documents the idempotency key on these). */
+export function isJobCreating(method: string, path: string): boolean {
+  if (method.toUpperCase() !== 'POST') return false;
+  const segments = path.split('/').filter(Boolean);
+  const endpoint = activityEndpoint(path);
   if (!(ACTIVITY_ENDPOINTS as readonly string[]).includes(endpoint)) return false;
   return segments.length === (endpoint === 'batch_scrape' ? 3 : 2);
 }

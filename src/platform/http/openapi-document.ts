@@ -4,7 +4,9 @@
 // client sends them (the schemas' input side: before defaults and transforms),
 // answers as the gateway sends them (the output side).
 import { z } from 'zod';
+import { isJobCreating } from './activity-log.ts';
 import { errorEnvelopeSchema } from './errors.ts';
+import { IDEMPOTENCY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import type { RouteAnswer, RouteDoc } from './route-doc.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,7 +17,7 @@ export interface OpenApiDocument {
   tags: { name: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, JsonSchema>>;
-  components: { securitySchemes: Record<string, JsonSchema>; schemas: Record<string, JsonSchema> };
+  components: { securitySchemes: Record<string, JsonSchema>; schemas: Record<string, JsonSchema>; headers: Record<string, JsonSchema> };
 }
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -28,13 +30,31 @@ const ERROR_MEANINGS: Record<number, string> = {
   403: 'The option is not enabled for the team.',
   404: 'Not found (an unknown id, another team’s job or an expired one all answer the same).',
   408: 'The work did not finish within the request’s timeout.',
-  409: 'The resource is in a state that does not allow this (already finished, still running).',
+  409: 'The resource is in a state that does not allow this (already finished, still running), or the x-idempotency-key was used for another request.',
   410: 'The resource has ended.',
   413: 'The body is larger than the gateway accepts (GATEWAY_BODY_LIMIT).',
   415: 'The body’s encoding or charset is not supported.',
   429: 'The API key’s rate limit (Retry-After says when to retry) or a team limit is reached.',
   500: 'An unexpected error (the answer carries an id to quote), or the job failed.',
   503: 'A service the route needs is unavailable.',
+};
+
+/** The rate-limit headers on every answer to a keyed request (rate-limit.ts), and Retry-After on every 429 (errors.ts). */
+const HEADERS: Record<string, JsonSchema> = {
+  'RateLimit-Limit': { description: 'Requests the API key may make at once after being idle (API_KEY_RATE_LIMIT_BURST).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: "Whole requests left in the key's bucket.", schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: "Seconds until the key's bucket is full again.", schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+};
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+const IDEMPOTENCY_PARAMETER: JsonSchema = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'A repeat of the request with the same key within IDEMPOTENCY_KEY_WINDOW_HOURS gets the first answer (the same job) with `Idempotent-Replayed: true`; the same key with another request is a 409 IDEMPOTENCY_KEY_REUSED.',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
 };
 
 /** Every route behind the key check: a missing key, the key's rate limit, an unexpected failure. */
@@ -93,11 +113,22 @@ function components(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' |
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, bare(schema as JsonSchema)]));
 }
 
+const isKeyed = (route: RouteDoc) => (route.auth ?? 'apiKey') === 'apiKey';
+const takesIdempotencyKey = (route: RouteDoc) => isJobCreating(route.method, route.path);
+
 function errorStatuses(route: RouteDoc): number[] {
   const statuses = new Set(route.errors ?? []);
-  if ((route.auth ?? 'apiKey') === 'apiKey') for (const s of KEYED_ERRORS) statuses.add(s);
+  if (isKeyed(route)) for (const s of KEYED_ERRORS) statuses.add(s);
   if (route.body) for (const s of BODY_ERRORS) statuses.add(s);
+  if (takesIdempotencyKey(route)) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/** The headers an answer of this route and status carries, as references to the shared components. */
+function headersOf(route: RouteDoc, status: string): JsonSchema | undefined {
+  const names = [...(isKeyed(route) ? RATE_LIMIT_HEADERS : []), ...(status === '429' ? ['Retry-After'] : [])];
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
 export function buildOpenApiDocument(routes: RouteDoc[], info: OpenApiDocument['info']): OpenApiDocument {
@@ -122,12 +153,20 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: OpenApiDocument['
     for (const status of errorStatuses(route)) {
       responses[status] ??= { description: ERROR_MEANINGS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
     }
+    for (const [status, response] of Object.entries(responses)) {
+      const headers = headersOf(route, status);
+      if (headers) response.headers = headers;
+    }
     const operation: JsonSchema = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description && { description: route.description }),
       tags: [route.tag],
-      parameters: [...parameters('path', route.params, pathParamNames(route.path)), ...parameters('query', route.query)],
+      parameters: [
+        ...parameters('path', route.params, pathParamNames(route.path)),
+        ...parameters('query', route.query),
+        ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_PARAMETER] : []),
+      ],
       ...(route.body && {
         requestBody: { required: true, content: { 'application/json': { schema: requestRef(route.body, `${name}Request`) } } },
       }),
@@ -153,6 +192,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: OpenApiDocument['
         },
       },
       schemas: { ...components(inputs, 'input'), ...components(outputs, 'output') },
+      headers: HEADERS,
     },
   };
 }

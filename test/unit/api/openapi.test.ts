@@ -76,6 +76,29 @@ describe('the OpenAPI document', () => {
     expect(status.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(Object.keys(status.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429', '500']));
   });
+
+  it('documents the idempotency key on exactly the job-creating POSTs, and the rate-limit headers', () => {
+    type Operation = { parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const operations = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op: op as Operation })),
+    );
+    const withKey = operations.filter(({ op }) => op.parameters.some((p) => p.in === 'header' && p.name === 'x-idempotency-key')).map(({ route }) => route);
+    expect(withKey.sort()).toEqual([
+      'POST /v2/batch/scrape',
+      'POST /v2/browser',
+      'POST /v2/crawl',
+      'POST /v2/interact',
+      'POST /v2/map',
+      'POST /v2/scrape',
+      'POST /v2/search',
+    ]);
+    const crawl = document.paths['/v2/crawl'].post as Operation;
+    expect(Object.keys(crawl.responses)).toContain('409');
+    expect(Object.keys(crawl.responses['200'].headers ?? {})).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(Object.keys(crawl.responses['429'].headers ?? {})).toContain('Retry-After');
+    const health = document.paths['/health'].get as Operation;
+    expect(health.responses['200'].headers).toBeUndefined();
+  });
 });
 
 describe('responseChecker', () => {
