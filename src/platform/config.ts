@@ -2,7 +2,6 @@
 // settings table of docs/operations.md; add new ones there too.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseTrustProxy } from './http/trust-proxy.ts';
 import { parseAllowlist } from './net/address-policy.ts';
 import { CHROMIUM_ENVIRONMENT } from './browser/chromium-environment.ts';
 
@@ -113,8 +112,6 @@ export function loadConfig() {
        */
       publicBaseUrl: str('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
-      /** Proxies whose X-Forwarded-* headers are believed; unset: none (the client's own connection is what counts). */
-      trustProxy: parseTrustProxy(str('GATEWAY_TRUST_PROXY')),
       /** Per API key, shared by all gateway replicas (a row per key); perMinute 0 turns it off. */
       rateLimit: {
         perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),

@@ -60,7 +60,6 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.gateway.trustProxy);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(apiDocument(features)));

@@ -9,10 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-// Written on other branches; until the lead merges them, links to these pages cannot
-// resolve. The lead removes this list after merging: from then on they are checked.
-const PROVIDED_BY_OTHER_BRANCH = new Set(['docs/api/openapi.md']);
-
 /** GitHub's heading anchor: lower case, punctuation but `-` and `_` dropped, spaces to `-`. */
 function slug(heading: string): string {
   const text = heading
@@ -103,7 +99,7 @@ function linkProblem(file: string, link: string, read: (path: string) => Target)
   const path = rawPath === '' ? file : relative(ROOT, resolve(ROOT, dirname(file), decodeURIComponent(rawPath)));
   if (path.startsWith('..') || path.startsWith(sep)) return 'leaves the repository';
   const target = read(path);
-  if (!target.exists) return PROVIDED_BY_OTHER_BRANCH.has(path) ? undefined : `names ${path}, which does not exist`;
+  if (!target.exists) return `names ${path}, which does not exist`;
   if (anchor === undefined) return undefined;
   if (target.markdown === undefined) return `has an anchor, but ${path} is no markdown file`;
   return headingSlugs(target.markdown).has(anchor) ? undefined : `names #${anchor}, no heading of ${path}`;
