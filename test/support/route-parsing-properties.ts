@@ -5,25 +5,33 @@
 // reaching the database or Temporal, or answered 4xx with the error envelope;
 // nothing else: no 500, no error that escapes the app. Cheap without sockets or a
 // database, so thousands of requests per route, from a new seed every run (fast-check
-// prints it with a failure). The unit project runs it in two files, so the two
-// halves of the routes share the cores.
+// prints it with a failure). The unit project runs it in three files
+// (test/unit/gateway/route-parsing-*.property.test.ts), so the routes share the cores.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectEnvelope } from './error-envelope.ts';
 import { inProcessGateway } from './in-process-gateway.ts';
 import { describeShot, routeRequests } from './route-requests.ts';
 
-/** Enough that a valid body (one request in a hundred or fewer on some routes) comes up every run, not just usually. */
-const RUNS_PER_ROUTE = 2000;
+/** The routes that start a job from a body: the costliest to generate and read, so a file of their own. */
+export const JOB_BODY_ROUTES = ['POST /v2/crawl', 'POST /v2/scrape', 'POST /v2/map', 'POST /v2/batch/scrape'];
 
-export function checkRoutesInProcess(title: string, select: (route: string) => boolean): void {
+/**
+ * Requests per route. A route with a body: enough that a valid one (one request in a hundred or fewer, on the execute
+ * route one in two hundred) comes up in every run, not just usually. A route without one: its outcomes (401, 400, 404,
+ * accepted) each come up hundreds of times in a thousand.
+ */
+export const RUNS_WITH_BODY = 2000;
+export const RUNS_WITHOUT_BODY = 1000;
+
+export function checkRoutesInProcess(title: string, select: (route: string) => boolean, runsPerRoute: number): void {
   const gateway = inProcessGateway();
   // GET /health asks the database and Temporal themselves; the HTTP layers fuzz it.
   const routes = routeRequests(gateway.fixtures).filter(([route]) => route !== 'GET /health' && select(route));
 
   describe(title, () => {
     for (const [route, arbitrary] of routes) {
-      it(`${route}: ${RUNS_PER_ROUTE} generated requests, each accepted or answered 4xx with the error envelope`, { timeout: 180_000 }, async () => {
+      it(`${route}: ${runsPerRoute} generated requests, each accepted or answered 4xx with the error envelope`, { timeout: 180_000 }, async () => {
         const seen = new Map<number | 'accepted', number>();
         await fc.assert(
           fc.asyncProperty(arbitrary, async (s) => {
@@ -34,7 +42,7 @@ export function checkRoutesInProcess(title: string, select: (route: string) => b
             if (!answer.reachedStore) expect(answer.status, describeShot(s)).toBeLessThan(500);
             if (answer.status >= 400 && s.method !== 'HEAD') expectEnvelope(answer.body, describeShot(s));
           }),
-          { numRuns: RUNS_PER_ROUTE },
+          { numRuns: runsPerRoute },
         );
         const counts = [...seen.entries()].sort(([a], [b]) => String(a).localeCompare(String(b)));
         console.log(`${route}: ${counts.map(([outcome, n]) => `${outcome}×${n}`).join(' ')}`);
