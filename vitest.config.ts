@@ -1,24 +1,28 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/longest-first.ts';
 
 // Two projects: unit tests need nothing; integration tests share one Temporal dev
 // server and one PostgreSQL started by test/support/global-setup.ts on free ports
-// with temporary data directories (never .data/).
+// with temporary data directories (never .data/). Both run in one group on the same
+// two workers, longest file first (test/support/longest-first.ts): the short unit
+// files fill the gaps at the end instead of running alone before the first
+// integration file starts.
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           pool: 'forks',
-          sequence: { groupOrder: 0 },
+          maxWorkers: 2,
         },
       },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
           pool: 'forks',
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/quiet-runtime.ts'],

@@ -30,6 +30,7 @@ const ENTRIES = {
   gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
   test: { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['bin', 'vitest', 'run'] },
+  fuzz: { needs: ['temporal', 'chromium'], run: ['bin', 'vitest', 'run', '--config', 'vitest.fuzz.config.ts'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
   'bench-scrape': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/scrape.ts'] },

@@ -1,0 +1,717 @@
+// Generated requests of every route of the gateway: bodies, path parameters, query
+// strings, headers, content types and encodings, anonymous or keyed. One source for
+// the three layers that use them: the in-process property tests of the unit project
+// (test/support/route-parsing-properties.ts), the seeded HTTP pass of the
+// integration project (test/integration/route-answers.test.ts) and the full HTTP
+// fuzzer of `npm run fuzz` (test/fuzz/fuzz-routes.test.ts).
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+
+/** What the generators point at: a key, and rows of its team the id routes find. */
+export interface RouteFixtures {
+  apiKey: string;
+  /** Crawls: completed, scraping, failed. */
+  crawlIds: string[];
+  /** Batch scrapes and single scrapes: completed, scraping. */
+  batchIds: string[];
+  scrapeIds: string[];
+  /** Browser sessions: destroyed, error, active. */
+  sessionIds: string[];
+}
+
+export interface Shot {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Sent in two writes without a Content-Length (chunked). */
+  chunked: boolean;
+}
+
+export function describeShot(s: Shot): string {
+  const body = s.body ? ` body(${s.body.length} B)=${JSON.stringify(s.body.subarray(0, 300).toString('latin1'))}` : '';
+  return `${s.method} ${s.path.slice(0, 300)} ${JSON.stringify(s.headers).slice(0, 500)}${s.chunked ? ' chunked' : ''}${body}`;
+}
+
+function withDescription(s: Shot): Shot & fc.WithToStringMethod {
+  return { ...s, [fc.toStringMethod]: () => describeShot(s) };
+}
+
+const json = fc.jsonValue({ maxDepth: 4 });
+/** Mostly a plausible value, sometimes any JSON at all. */
+const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: json });
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
+const key = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 20 }) }, fc.constantFrom(...PROTO_KEYS), fc.string({ unit: 'binary', maxLength: 10 }));
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ' ', '\r\n', '\u0000', 'x'.repeat(9000)));
+
+const url = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'http://example.com',
+      'https://example.com/a?b=c#d',
+      'example.com/x',
+      'http://127.0.0.1:9/',
+      'http://[::1]/',
+      'http://xn--bcher-kva.example/',
+    ),
+  },
+  fc.constantFrom(
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'http://a',
+    'http://',
+    '',
+    '   ',
+    'http://exa mple.com',
+    `http://${'a'.repeat(70)}.com`,
+    'http://0x7f.1/',
+  ),
+  fc.webUrl(),
+  fc.string({ maxLength: 60 }),
+);
+
+const headerName = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('Cookie', 'Authorization', 'X-Api-Key', 'User-Agent', 'Accept-Language') },
+  fc.constantFrom(
+    'Host',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Connection',
+    'Proxy-Authorization',
+    'X-Service-Signature',
+    'cookie',
+    'Bad Name',
+    'X:Y',
+    '',
+    ...PROTO_KEYS,
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+);
+const headerMap = fc.dictionary(headerName, maybe(text), { maxKeys: 6 });
+
+const intish = fc.oneof(fc.integer({ min: -5, max: 100 }), fc.constantFrom(0, -1, 1.5, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER, 1e300, -0));
+const action = fc.record(
+  {
+    type: fc.constantFrom('wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf', 'teleport'),
+    milliseconds: maybe(intish),
+    selector: maybe(text),
+    text: maybe(text),
+    key: maybe(text),
+    script: maybe(text),
+    direction: maybe(fc.constantFrom('up', 'down', 'sideways')),
+  },
+  { requiredKeys: ['type'] },
+);
+const scrapeOptions = fc.record(
+  {
+    formats: maybe(
+      fc.array(
+        fc.oneof(
+          fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'),
+          fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) }),
+        ),
+        { maxLength: 4 },
+      ),
+    ),
+    headers: maybe(headerMap),
+    includeTags: maybe(fc.array(fc.oneof(fc.constantFrom('article', '#main', 'div[[', ''), text), { maxLength: 3 })),
+    excludeTags: maybe(fc.array(text, { maxLength: 3 })),
+    waitFor: maybe(intish),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1000, 30000, 300_000))),
+    maxAge: maybe(intish),
+    actions: maybe(fc.array(action, { maxLength: 4 })),
+    location: maybe(
+      fc.record({ country: maybe(fc.constantFrom('US', 'de', 'USA', '')), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] }),
+    ),
+    parsers: maybe(fc.array(fc.oneof(fc.constantFrom('pdf', 'docx'), fc.record({ type: fc.constantFrom('pdf'), maxPages: maybe(intish) })), { maxLength: 2 })),
+    mobile: maybe(fc.boolean()),
+    proxy: maybe(fc.constantFrom('basic', 'stealth', 'auto', 'residential')),
+    profile: maybe(fc.record({ name: maybe(text), saveChanges: maybe(fc.boolean()) }, { requiredKeys: [] })),
+  },
+  { requiredKeys: [] },
+);
+/** Nested `depth` levels deep, as text: built without recursion so any depth can be sent. */
+const deepJson = fc
+  .tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean())
+  .map(([depth, objects]) => (objects ? '{"a":'.repeat(depth) + '1' + '}'.repeat(depth) : '['.repeat(depth) + ']'.repeat(depth)));
+const metadata = fc.oneof(fc.dictionary(key, json, { maxKeys: 5 }), json);
+const webhook = fc.oneof(
+  url,
+  fc.record(
+    {
+      url,
+      headers: maybe(headerMap),
+      metadata: maybe(metadata),
+      events: maybe(fc.array(fc.constantFrom('started', 'page', 'completed', 'failed', 'deleted'), { maxLength: 5 })),
+    },
+    { requiredKeys: [] },
+  ),
+);
+const crawlRequest = fc.record(
+  {
+    url,
+    limit: maybe(intish),
+    includePaths: maybe(fc.array(fc.oneof(fc.constantFrom('^/blog/', '(unclosed', '[z-a]', '(a+)+$', '\\'), text), { maxLength: 3 })),
+    excludePaths: maybe(fc.array(text, { maxLength: 3 })),
+    maxDiscoveryDepth: maybe(intish),
+    sitemap: maybe(fc.constantFrom('skip', 'include', 'only', 'sometimes')),
+    crawlEntireDomain: maybe(fc.boolean()),
+    allowExternalLinks: maybe(fc.boolean()),
+    ignoreRobotsTxt: maybe(fc.boolean()),
+    robotsUserAgent: maybe(text),
+    delay: maybe(fc.oneof(intish, fc.double())),
+    maxConcurrency: maybe(intish),
+    prompt: maybe(text),
+    zeroDataRetention: maybe(fc.boolean()),
+    webhook: maybe(webhook),
+    scrapeOptions: maybe(scrapeOptions),
+    origin: maybe(text),
+    integration: maybe(fc.option(text)),
+    maxDepth: json,
+  },
+  { requiredKeys: [] },
+);
+
+const scrapeRequest = fc
+  .tuple(scrapeOptions, fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] }))
+  .map(([o, r]) => ({ ...o, ...r }));
+const mapRequest = fc.record(
+  {
+    url,
+    search: maybe(text),
+    sitemap: maybe(fc.constantFrom('skip', 'include', 'only', 'sometimes')),
+    includeSubdomains: maybe(fc.boolean()),
+    ignoreQueryParameters: maybe(fc.boolean()),
+    limit: maybe(fc.oneof(intish, fc.constantFrom(5000, 100_000, 100_001))),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1000, 300_000, 300_001))),
+    location: maybe(fc.record({ country: maybe(text), languages: maybe(fc.array(text, { maxLength: 3 })) }, { requiredKeys: [] })),
+    origin: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+/** Batch requests; `appendTo` is the id a request may append to (by asking for `appendToId: "batch"`). */
+function batchRequestOf(appendTo: () => string) {
+  const anyBatchRequest = fc
+    .tuple(
+      scrapeOptions,
+      fc.record(
+        {
+          urls: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b?c=d') }, url), { maxLength: 6 })),
+          webhook: maybe(webhook),
+          appendToId: maybe(fc.oneof(fc.uuid(), fc.constant('batch'), text)),
+          ignoreInvalidURLs: maybe(fc.boolean()),
+          maxConcurrency: maybe(intish),
+          zeroDataRetention: maybe(fc.boolean()),
+        },
+        { requiredKeys: ['urls'] },
+      ),
+    )
+    .map(([o, r]) => ({ ...o, ...r, ...(r.appendToId === 'batch' && { appendToId: appendTo() }) }));
+  /** Every field of a batch must hold for it to pass validation: some requests carry only valid ones. */
+  return fc.oneof(
+    { weight: 4, arbitrary: anyBatchRequest },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        { urls: fc.array(fc.constantFrom('http://127.0.0.1:9/a', 'https://127.0.0.1:9/b'), { minLength: 1, maxLength: 3 }), mobile: fc.boolean() },
+        { requiredKeys: ['urls'] },
+      ),
+    },
+  );
+}
+
+/** Body texts no JSON encoder would produce. */
+const rawBodies: fc.Arbitrary<Buffer>[] = [
+  // Invalid UTF-8 inside and outside strings.
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('{"url":"http://example.com/'), Buffer.from(bytes), Buffer.from('"}')])),
+  fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes)),
+  // Nested far deeper than any schema allows, alone or where the schema takes any JSON.
+  deepJson.map((deep) => Buffer.from(deep)),
+  deepJson.map((deep) => Buffer.from(`{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"m":${deep}}}}`)),
+  // Prototype pollution attempts, as JSON text (JSON.parse makes own __proto__ keys).
+  fc
+    .constantFrom(
+      '{"url":"http://example.com","__proto__":{"polluted":true,"limit":0}}',
+      '{"url":"http://example.com","constructor":{"prototype":{"polluted":true}}}',
+      '{"url":"http://example.com","scrapeOptions":{"__proto__":{"polluted":true},"headers":{"__proto__":"x"}}}',
+      '{"url":"http://example.com","webhook":{"url":"http://example.com/h","metadata":{"__proto__":{"polluted":true}},"headers":{"constructor":"x"}}}',
+      '{"__proto__":[],"url":{"__proto__":null}}',
+    )
+    .map((t) => Buffer.from(t)),
+  // Long strings: within the body limit, and past it (413).
+  fc.constantFrom(10_000, 1_000_000, 11 * 1024 * 1024).map((n) => Buffer.from(`{"url":"http://example.com","prompt":"${'x'.repeat(n)}"}`)),
+  // Truncated and malformed JSON.
+  fc.constantFrom('', '{', '{"url":', 'null', '0', '"x"', '[]', '{"url":"http://example.com"}}', '\uFEFF{}', '{"a":1,"a":2}').map((t) => Buffer.from(t)),
+];
+
+/** Mostly well-formed requests of the route (`request`), sometimes any JSON or raw bytes. */
+const bodyOf = (request: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: request.map((b) => Buffer.from(JSON.stringify(b))) },
+    { weight: 2, arbitrary: json.map((b) => Buffer.from(JSON.stringify(b))) },
+    ...rawBodies.map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
+
+const contentType = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('application/json') },
+  fc.constantFrom(
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16',
+    'application/json; charset=nope',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/*',
+    'application/vnd.api+json',
+    ';;;',
+  ),
+  fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((t) => t.replace(/[^\x20-\x7e]/g, '')),
+);
+
+/** Compressed for real, or claimed but not, or an encoding nobody knows. */
+const encodedBody = (request: fc.Arbitrary<unknown>) =>
+  fc
+    .tuple(
+      bodyOf(request),
+      fc.constantFrom<string | undefined>(undefined, undefined, undefined, undefined, 'gzip', 'gzip-claimed', 'deflate', 'br', 'identity', 'x-unknown'),
+    )
+    .map(([body, encoding]) => {
+      if (encoding === 'gzip') return { body: gzipSync(body), encoding };
+      if (encoding === 'gzip-claimed') return { body, encoding: 'gzip' };
+      return { body, encoding };
+    });
+
+const auth = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<string | undefined>('valid') },
+  fc.constantFrom<string | undefined>(undefined, 'Bearer', 'Bearer ', 'Basic abc', 'Bearer fc-0000', 'bearer  fc-x  y', `Bearer ${'a'.repeat(5000)}`),
+  fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((t) => `Bearer ${t.replace(/[^\x21-\x7e]/g, '')}`),
+);
+
+const extraHeaders = fc
+  .dictionary(
+    fc.oneof(
+      fc.constantFrom(
+        'x-forwarded-for',
+        'x-forwarded-proto',
+        'x-forwarded-host',
+        'forwarded',
+        'accept',
+        'accept-encoding',
+        'user-agent',
+        'x-request-id',
+        'expect',
+        'origin',
+        'cookie',
+      ),
+      fc.stringMatching(/^x-[a-z0-9-]{1,20}$/),
+    ),
+    fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 })).map((t) => t.replace(/[^\t\x20-\x7e\x80-\xff]/g, '')),
+    { maxKeys: 4 },
+  )
+  .map((hs) => Object.fromEntries(Object.entries(hs).filter(([name, value]) => !(name === 'expect' && value !== '100-continue'))));
+
+/** Bytes a path may carry as they are (Node refuses others): the rest is percent-encoded, and '%' is sometimes left bare. */
+function pathText(raw: string): string {
+  return [...raw].map((ch) => (/^[\x21-\x7e]$/.test(ch) ? ch : [...Buffer.from(ch)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''))).join('');
+}
+const segment = fc.oneof(
+  fc.string({ maxLength: 30 }).map(pathText),
+  fc.string({ unit: 'binary', maxLength: 10 }).map(pathText),
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '..', '.', '%2e%2e', '%2F', '%00', 'a'.repeat(10_000)),
+);
+/** An id of `own` (rows of the fuzzing team), of nobody, or no id at all. */
+const idFrom = (own: () => string[]) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.nat().map((i) => own()[i % own().length]) },
+    { weight: 2, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: fc.uuid().map((u) => u.toUpperCase()) },
+    { weight: 2, arbitrary: segment },
+  );
+const queryValue = fc.oneof(
+  fc.integer({ min: -10, max: 2000 }).map(String),
+  intish.map(String),
+  fc.constantFrom('', 'NaN', 'Infinity', '1e3', '0x10', ' 5', '5 ', '[]', '%', '%zz'),
+  fc.string({ maxLength: 20 }),
+);
+const query = fc.oneof(
+  fc.constant(''),
+  fc
+    .array(fc.tuple(fc.constantFrom('skip', 'limit', 'skip[]', 'limit[a]', 'next', '__proto__', 'constructor'), queryValue), { maxLength: 4 })
+    .map((pairs) => `?${pathText(pairs.map(([k, v]) => `${k}=${v}`).join('&'))}`),
+  fc.string({ maxLength: 40 }).map((t) => `?${pathText(t)}`),
+);
+
+const activityQuery = fc
+  .record(
+    {
+      endpoint: fc.oneof(fc.constantFrom('crawl', 'map', 'scrape', 'batch_scrape', 'search', 'browser', 'Crawl', 'nope', ''), fc.string({ maxLength: 12 })),
+      limit: queryValue,
+      cursor: fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.uuid().map((u) => Buffer.from(`2026-11-01T00:00:00.000Z|${u}`).toString('base64url')),
+        fc.base64String({ maxLength: 80 }),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  .map(
+    (q) =>
+      `?${pathText(
+        Object.entries(q)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('&'),
+      )}`,
+  );
+
+/** Headers, and sometimes a body, around a request of `method` to `path`. */
+const sessionRequest = fc.record(
+  {
+    ttl: maybe(fc.oneof(intish, fc.constantFrom(30, 600, 3600, 3601))),
+    activityTtl: maybe(fc.oneof(intish, fc.constantFrom(10, 300, 9))),
+    streamWebView: maybe(fc.boolean()),
+    recordSession: maybe(fc.boolean()),
+    profile: maybe(fc.record({ name: maybe(fc.oneof(text, fc.constantFrom('p', 'x'.repeat(129)))), saveChanges: maybe(fc.boolean()) }, { requiredKeys: [] })),
+    origin: maybe(text),
+    integration: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const executeRequest = fc.record(
+  {
+    code: maybe(fc.oneof(text, fc.constantFrom('1', 'await page.title()', 'x'.repeat(100_001)))),
+    language: maybe(fc.constantFrom('node', 'python', 'bash', 'ruby', '')),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1, 300, 301))),
+    origin: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const searchText = fc.oneof(
+  text,
+  fc.constantFrom(
+    'rust',
+    '"exact phrase"',
+    '"unterminated',
+    'site:',
+    'site:example.com -site:a.b',
+    'filetype:pdf -filetype:',
+    'inurl:x allinurl: a b',
+    'intitle:"x y" allintitle:',
+    'related:a.com related:b.com',
+    'imagesize:10x10 larger:axb',
+    '-',
+    '- -x',
+    'x'.repeat(501),
+  ),
+  fc
+    .array(fc.constantFrom('a', '-b', '"c d"', 'site:e.com', 'filetype:f', 'inurl:g', 'intitle:h', 'larger:1x1', 'related:i.org', '""', '-"'), { maxLength: 8 })
+    .map((parts) => parts.join(' ')),
+);
+/** Mostly absent, so that some whole requests are valid: each field present breaks one in a few. */
+const seldom = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
+const searchRequest = fc.record(
+  {
+    query: maybe(searchText),
+    limit: seldom(maybe(intish)),
+    sources: seldom(
+      maybe(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('web', 'images', 'news', 'video'),
+            fc.record({ type: fc.constantFrom('web', 'news', 'x'), tbs: maybe(text) }, { requiredKeys: [] }),
+          ),
+          { maxLength: 4 },
+        ),
+      ),
+    ),
+    categories: seldom(
+      maybe(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('github', 'research', 'pdf', 'developer'),
+            fc.record({ type: fc.constantFrom('github', 'pdf'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] }),
+          ),
+          { maxLength: 4 },
+        ),
+      ),
+    ),
+    includeDomains: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('example.com', 'https://a.com/x', ''), text), { maxLength: 3 }))),
+    excludeDomains: seldom(maybe(fc.array(fc.constantFrom('example.com', 'b.org'), { maxLength: 2 }))),
+    tbs: seldom(
+      maybe(
+        fc.oneof(
+          fc.constantFrom('qdr:h', 'qdr:d3', 'sbd:1,qdr:w', 'cdr:1,cd_min:01/01/2026,cd_max:12/31/2026', 'cdr:1,cd_min:13/45/2026', 'qdr:x', 'when:now'),
+          text,
+        ),
+      ),
+    ),
+    location: seldom(maybe(text)),
+    country: seldom(maybe(fc.constantFrom('US', 'de', 'xx', ''))),
+    lang: seldom(maybe(fc.constantFrom('en', 'de-DE', ''))),
+    timeout: seldom(maybe(intish)),
+    ignoreInvalidURLs: seldom(maybe(fc.boolean())),
+    enterprise: seldom(maybe(fc.array(fc.constantFrom('default', 'anon', 'zdr', 'x'), { maxLength: 3 }))),
+    scrapeOptions: seldom(maybe(scrapeOptions)),
+  },
+  { requiredKeys: ['query'] },
+);
+const sessionQuery = fc.oneof(
+  query,
+  fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'),
+);
+
+/** Every route, named as the tests report it, with the requests generated for it; the fixtures are read as requests are generated, so they may be filled in later (in a beforeAll). */
+export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Shot>][] {
+  const crawlId = idFrom(() => fixtures.crawlIds);
+  const batchId = idFrom(() => fixtures.batchIds);
+  const scrapeId = idFrom(() => fixtures.scrapeIds);
+  const sessionId = idFrom(() => fixtures.sessionIds);
+  /** A batch may append to the fixtures' running batch. */
+  const batchRequest = batchRequestOf(() => fixtures.batchIds[1]);
+  function shot(method: fc.Arbitrary<string>, path: fc.Arbitrary<string>, bodyWeight: number, request: fc.Arbitrary<unknown> = crawlRequest) {
+    const none: { body?: Buffer; encoding?: string } = {};
+    const body = fc.oneof(
+      { weight: bodyWeight, arbitrary: encodedBody(request).map((e): typeof none => e) },
+      { weight: 10 - bodyWeight, arbitrary: fc.constant(none) },
+    );
+    return fc
+      .record({ method, path, auth, contentType: fc.option(contentType, { freq: 8 }), extraHeaders, body, chunked: fc.boolean() })
+      .map(({ method: m, path: p, auth: a, contentType: ct, extraHeaders: extra, body: b, chunked }) => {
+        const headers: Record<string, string> = { ...extra };
+        if (a === 'valid') headers.authorization = `Bearer ${fixtures.apiKey}`;
+        else if (a !== undefined) headers.authorization = a;
+        if (b.body && ct !== null) headers['content-type'] = ct;
+        if (b.encoding) headers['content-encoding'] = b.encoding;
+        return withDescription({ method: m, path: p, headers, body: b.body, chunked: chunked && b.body !== undefined && b.body.length > 1 });
+      });
+  }
+
+  return [
+    [
+      'POST /v2/crawl',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/crawl') },
+          query.map((q) => `/v2/crawl${q}`),
+        ),
+        10,
+      ),
+    ],
+    [
+      'GET /v2/crawl/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/crawl/:id/errors',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/errors${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/crawl/:id/webhooks',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}/webhooks${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/crawl/active',
+      shot(
+        fc.constant('GET'),
+        query.map((q) => `/v2/crawl/active${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/crawl/ongoing',
+      shot(
+        fc.constant('GET'),
+        query.map((q) => `/v2/crawl/ongoing${q}`),
+        1,
+      ),
+    ],
+    [
+      'DELETE /v2/crawl/:id',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(crawlId, query).map(([id, q]) => `/v2/crawl/${id}${q}`),
+        3,
+      ),
+    ],
+    [
+      'POST /v2/scrape',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/scrape') },
+          query.map((q) => `/v2/scrape${q}`),
+        ),
+        10,
+        scrapeRequest,
+      ),
+    ],
+    [
+      'GET /v2/scrape/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'POST /v2/map',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/map') },
+          query.map((q) => `/v2/map${q}`),
+        ),
+        10,
+        mapRequest,
+      ),
+    ],
+    [
+      'POST /v2/batch/scrape',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/batch/scrape') },
+          query.map((q) => `/v2/batch/scrape${q}`),
+        ),
+        10,
+        batchRequest,
+      ),
+    ],
+    [
+      'GET /v2/batch/scrape/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/batch/scrape/:id/errors',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}/errors${q}`),
+        1,
+      ),
+    ],
+    [
+      'DELETE /v2/batch/scrape/:id',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(batchId, query).map(([id, q]) => `/v2/batch/scrape/${id}${q}`),
+        3,
+      ),
+    ],
+    [
+      'POST /v2/search',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/search') },
+          query.map((q) => `/v2/search${q}`),
+        ),
+        10,
+        searchRequest,
+      ),
+    ],
+    [
+      'POST /v2/browser',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constant('/v2/browser') },
+          fc.constant('/v2/interact'),
+          query.map((q) => `/v2/browser${q}`),
+        ),
+        10,
+        sessionRequest,
+      ),
+    ],
+    [
+      'GET /v2/browser',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(fc.constantFrom('/v2/browser', '/v2/interact'), sessionQuery).map(([p, q]) => `${p}${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/browser/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'DELETE /v2/browser/:id',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}${q}`),
+        3,
+      ),
+    ],
+    [
+      'POST /v2/browser/:id/execute',
+      shot(
+        fc.constant('POST'),
+        fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}/execute${q}`),
+        10,
+        executeRequest,
+      ),
+    ],
+    ...(
+      [
+        ['/v2/team/credit-usage', fc.constant('')],
+        ['/v2/team/token-usage', fc.constant('')],
+        ['/v2/team/queue-status', fc.constant('')],
+        ['/v2/concurrency-check', fc.constant('')],
+        ['/v2/team/credit-usage/historical', fc.constantFrom('?byApiKey=true', '?byApiKey=false', '?byApiKey=1', '?byApiKey[]=true')],
+        ['/v2/team/token-usage/historical', fc.constantFrom('?byApiKey=true', '?byApiKey=false', '?byApiKey=', '?byApiKey=true&byApiKey=false')],
+        ['/v2/team/activity', activityQuery],
+      ] as const
+    ).map(([path, own]): [string, ReturnType<typeof shot>] => [
+      `GET ${path}`,
+      shot(
+        fc.constant('GET'),
+        fc.oneof(own, query).map((q) => `${path}${q}`),
+        1,
+      ),
+    ]),
+    [
+      'GET /health',
+      shot(
+        fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'),
+        query.map((q) => `/health${q}`),
+        1,
+      ),
+    ],
+    [
+      'unknown routes',
+      shot(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND'),
+        fc.oneof(
+          fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/v2/${s.join('/')}`),
+          fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `/${s.join('/')}`),
+          fc.tuple(crawlId, segment).map(([id, s]) => `/v2/crawl/${id}/${s}`),
+          fc.constantFrom('/', '//', '/v2', '/v2/', '/v2/crawl/', '/V2/crawl', '/v2/crawl/active/x', '/v2/../health', '/v2/scrape', '/v2/team/activity', '*'),
+        ),
+        3,
+      ),
+    ],
+  ];
+}
