@@ -204,6 +204,35 @@ describe('x-idempotency-key', () => {
     expect(await h.db.crawl.count({ where: { teamId } })).toBe(2);
   });
 
+  it('takes keys in another order as the same body, and a body nested deeper than any stack as a 400', async () => {
+    const { teamId, apiKey } = await h.newTeam();
+    const first = await h.api('/v2/crawl', {
+      method: 'POST',
+      key: apiKey,
+      body: '{"url":"http://127.0.0.1:9/","limit":1}',
+      headers: { 'x-idempotency-key': 'order', 'content-type': 'application/json' },
+    });
+    const swapped = await h.api('/v2/crawl', {
+      method: 'POST',
+      key: apiKey,
+      body: '{"limit":1,"url":"http://127.0.0.1:9/"}',
+      headers: { 'x-idempotency-key': 'order', 'content-type': 'application/json' },
+    });
+    const answer = await first.json();
+    expect(answer, JSON.stringify(answer)).toMatchObject({ success: true });
+    expect((await swapped.json()).id).toBe(answer.id);
+    // The fingerprint is taken before the schema refuses the body: it must not recurse.
+    const deep = `{"url":"http://127.0.0.1:9/","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const refused = await h.api('/v2/crawl', {
+      method: 'POST',
+      key: apiKey,
+      body: deep,
+      headers: { 'x-idempotency-key': 'deep', 'content-type': 'application/json' },
+    });
+    expect(refused.status).toBe(400);
+    expect(await h.db.crawl.count({ where: { teamId } })).toBe(1);
+  });
+
   it('frees a key whose first request failed, and forgets a key after IDEMPOTENCY_KEY_WINDOW_HOURS', async () => {
     const { teamId, apiKey } = await h.newTeam();
     const refused = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: 'nope', limit: 1 }, headers: { 'x-idempotency-key': 'retry' } });

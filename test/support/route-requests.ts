@@ -302,6 +302,7 @@ const extraHeaders = fc
         'accept-encoding',
         'user-agent',
         'x-request-id',
+        'x-idempotency-key',
         'expect',
         'origin',
         'cookie',

@@ -34,20 +34,44 @@ export interface IdempotencySettings {
   windowHours: number;
 }
 
-/** JSON with object keys sorted, so the same body sent with its keys in another order is the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+type Work = { text: string } | { value: unknown };
+
+/**
+ * Writes the value as JSON with object keys sorted, so the same body sent with its keys in another
+ * order is the same request. Iterative: this runs before the route's schema, on bodies nested as
+ * deep as the JSON parser allows, where recursion would overflow the stack.
+ */
+function writeCanonicalJson(root: unknown, write: (text: string) => void): void {
+  const work: Work[] = [{ value: root }];
+  const pushInOrder = (parts: Work[]) => {
+    for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
+  };
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if ('text' in item) {
+      write(item.text);
+      continue;
+    }
+    const { value } = item;
+    if (Array.isArray(value)) {
+      pushInOrder([{ text: '[' }, ...value.flatMap((v, i): Work[] => (i === 0 ? [{ value: v }] : [{ text: ',' }, { value: v }])), { text: ']' }]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      pushInOrder([
+        { text: '{' },
+        ...entries.flatMap(([k, v], i): Work[] => [{ text: `${i === 0 ? '' : ','}${JSON.stringify(k)}:` }, { value: v }]),
+        { text: '}' },
+      ]);
+    } else {
+      write(JSON.stringify(value) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
 }
 
 function fingerprintOf(req: Request): string {
-  return createHash('sha256')
-    .update(`${req.method} ${fullPath(req)}\n${canonicalJson(req.body ?? null)}`)
-    .digest('hex');
+  const hash = createHash('sha256').update(`${req.method} ${fullPath(req)}\n`);
+  writeCanonicalJson(req.body ?? null, (text) => hash.update(text));
+  return hash.digest('hex');
 }
 
 function keyOf(req: Request): string | undefined {
