@@ -52,7 +52,7 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
     version: '2',
     description:
       'Crawl jobs, single and batch scrapes, site maps, web search, remote browser sessions and team usage (Firecrawl v2 compatible). ' +
-      'Every error answers the envelope `{ success: false, error, code?, details? }`. ' +
+      'Every error answers the envelope `{ success: false, error, code, details? }`. ' +
       'WebSocket upgrades (a job’s watcher at /v2/crawl/{id} and /v2/batch/scrape/{id}, a session’s cdpUrl and live view stream) are not described here.',
   });
 }
