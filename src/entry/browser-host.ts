@@ -1,15 +1,16 @@
 // The browser host process: runs sessions' Chromiums, their sandboxed executes and
 // the CDP relay, apart from the crawl worker (which runs the session workflows),
 // so a worker restart never touches a session's browser.
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
 import { createBrowserHost } from '../features/browser-sessions/host/browser-host.ts';
+import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('browser-host', async () => {
   const { config, log, address, db } = await bootService('browser-host');
   await checkChromiumStarts(config.chromium);
-  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
+  installSdkRuntime(log, config.logLevel);
   const connection = await NativeConnection.connect({ address });
   const host = await createBrowserHost({ db, config, log, connection });
   onShutdown((why) => {

@@ -1,15 +1,15 @@
 // The worker process: one Temporal worker per resource class (control, browser,
 // webhooks) running every feature's workflows and activities, and the features'
 // background services (the crawl start reconciler).
-import { Client } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
 import { FEATURES } from '../features/index.ts';
-import { connectTemporal } from '../platform/temporal/connection.ts';
+import { connectTemporal, temporalClient } from '../platform/temporal/connection.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { createWorkers } from '../platform/temporal/worker-registry.ts';
 import { setHeapGrowth } from '../platform/process/heap-growth.ts';
+import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
@@ -18,11 +18,10 @@ runMain('worker', async () => {
   // Before any task is polled: a Chromium that cannot start sandboxed stops the worker with one line.
   const browser = await checkChromiumStarts(config.chromium);
   if (!config.chromium.sandbox) log.warn('Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page exploiting Chromium runs unconfined');
-  // No SDK signal handlers: ours (onShutdown) decide when the worker drains.
-  Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'), shutdownSignals: [] });
+  installSdkRuntime(log, config.logLevel);
   const clientConnection = await connectTemporal(address, log);
   await ensureSearchAttributes(clientConnection, config.temporal.namespace);
-  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  const temporal = temporalClient(clientConnection, config.temporal.namespace, log);
   const serviceDeps = { db, config, log, temporal };
   for (const feature of FEATURES) await feature.onWorkerStart?.(serviceDeps);
   const connection = await NativeConnection.connect({ address });

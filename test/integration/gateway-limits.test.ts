@@ -111,7 +111,12 @@ describe('requests that cannot be read', () => {
   it('are answered 400, not 500: an undecodable path parameter, a body that does not decompress', async () => {
     const param = await h.api('/v2/crawl/%zz');
     expect(param.status).toBe(400);
-    expect(await param.json()).toEqual({ success: false, code: 'BAD_REQUEST', error: "Failed to decode param '%zz'" });
+    expect(await param.json()).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: "Failed to decode param '%zz'",
+      requestId: param.headers.get('x-request-id'),
+    });
     const gzip = await h.api('/v2/crawl', {
       method: 'POST',
       body: '{"url":"http://a.test"}',

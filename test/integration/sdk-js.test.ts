@@ -67,7 +67,12 @@ describe('@mendable/firecrawl-js', () => {
     // A finished crawl cannot be cancelled.
     const cancel = await h.api(`/v2/crawl/${started.id}`, { method: 'DELETE' });
     expect(cancel.status).toBe(409);
-    expect(await cancel.json()).toEqual({ success: false, code: 'CONFLICT', error: 'Crawl is already completed' });
+    expect(await cancel.json()).toEqual({
+      success: false,
+      code: 'CONFLICT',
+      error: 'Crawl is already completed',
+      requestId: cancel.headers.get('x-request-id'),
+    });
   });
 
   it('getActiveCrawls lists a running crawl; cancelCrawl cancels it', async () => {

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createInterface } from 'node:readline';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import express from 'express';
 import { inject } from 'vitest';
@@ -16,6 +16,7 @@ import { attachWebSockets } from '../../src/platform/http/websockets.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
+import { temporalClient } from '../../src/platform/temporal/connection.ts';
 import { createActivities } from '../../activities/index.ts';
 import { FEATURES } from '../../src/features/index.ts';
 import type { FeatureActivities, WorkerService } from '../../src/platform/feature.ts';
@@ -36,12 +37,13 @@ export interface Harness {
   api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(opts?: { services?: boolean; replace?: ReplacedActivities }): Promise<void>;
-  spawnWorker(): Promise<ChildProcess>;
+  /** `output` collects every line the worker prints on stdout and stderr, from its first. */
+  spawnWorker(opts?: { output?: string[] }): Promise<ChildProcess>;
   /** A browser host in this process (stopped with the harness). */
   startBrowserHost(): Promise<BrowserHost>;
   /** The real browser host entry point in a child process: kill it with SIGKILL to test a lost host. */
   spawnBrowserHost(): Promise<ChildProcess>;
-  spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string> }): Promise<{ child: ChildProcess; baseUrl: string }>;
+  spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string>; output?: string[] }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
 
@@ -89,7 +91,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const log = createLogger('warn', { process: 'test' });
   const db = createDb(databaseUrl);
   const connection = await Connection.connect({ address: temporalAddress });
-  const temporal = new Client({ connection });
+  const temporal = temporalClient(connection, config.temporal.namespace, log);
   const gatewayDeps = { db, temporal, config, log };
   const gateway = createApp(gatewayDeps, FEATURES);
   const app = overrides.recordResponses ? express().use(recordJsonResponses(overrides.recordResponses), gateway) : gateway;
@@ -141,7 +143,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       workers.push({ workers: started, services, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });
     },
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
-    async spawnWorker() {
+    async spawnWorker(opts = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
         env: {
           ...process.env,
@@ -159,10 +161,10 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           CRAWL_RENDERING: config.crawl.rendering,
           LOG_LEVEL: 'info',
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', opts.output ? 'pipe' : 'inherit'],
       });
       children.push(child);
-      await readyLine(child, 'worker ready', 'worker');
+      await readyLine(child, 'worker ready', 'worker', opts.output);
       return child;
     },
     async startBrowserHost() {
@@ -187,7 +189,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       await readyLine(child, 'browser host ready', 'browser-host');
       return child;
     },
-    /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings. */
+    /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings, `output` collects its lines. */
     async spawnGateway(opts = {}) {
       const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
@@ -205,10 +207,10 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           LOG_LEVEL: 'info',
           ...opts.env,
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', opts.output ? 'pipe' : 'inherit'],
       });
       children.push(child);
-      await readyLine(child, 'gateway listening', 'gateway');
+      await readyLine(child, 'gateway listening', 'gateway', opts.output);
       return { child, baseUrl: `http://127.0.0.1:${port}` };
     },
     async stop() {
@@ -235,9 +237,16 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   };
 }
 
-function readyLine(child: ChildProcess, message: string, name: string): Promise<void> {
+function readyLine(child: ChildProcess, message: string, name: string, output?: string[]): Promise<void> {
+  if (output && child.stderr) {
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      output.push(line);
+      process.stderr.write(`${line}\n`);
+    });
+  }
   return new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      output?.push(line);
       if (line.includes(`"msg":"${message}"`)) resolve();
       if (/"level":"(warn|error)"/.test(line)) process.stderr.write(`[${name}] ${line}\n`);
     });

@@ -5,11 +5,11 @@
 // is sent (or closes the connection when server.requestTimeout runs out).
 import type { Client } from '@temporalio/client';
 import express, { type RequestHandler } from 'express';
-import { v4 as uuidv4 } from 'uuid';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
+import { assignRequestId, rebindRequestId } from './request-id.ts';
 import { idempotency } from './idempotency.ts';
 import { authenticate } from './auth.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -26,16 +26,17 @@ export interface GatewayDeps {
   log: Logger;
 }
 
+/** One line per answered request; a job-creating one names the job it created, whose workflow carries the same requestId. */
 function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const started = Date.now();
-    res.locals.requestId = uuidv4();
-    res.setHeader('X-Request-Id', res.locals.requestId as string);
     res.on('finish', () => {
       log.info('request', {
         requestId: res.locals.requestId,
+        jobId: res.locals.activityJobId,
         method: req.method,
-        path: req.path,
+        // The router has rewritten req.url by the time the answer is sent; the query is left out.
+        path: req.originalUrl.split('?')[0],
         status: res.statusCode,
         ms: Date.now() - started,
         teamId: (res.locals.auth as { team?: { id: string } } | undefined)?.team?.id,
@@ -52,7 +53,7 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
     version: '2',
     description:
       'Crawl jobs, single and batch scrapes, site maps, web search, remote browser sessions and team usage (Firecrawl v2 compatible). ' +
-      'Every error answers the envelope `{ success: false, error, code, details? }`. ' +
+      'Every error answers the envelope `{ success: false, error, code, details?, requestId }`; `requestId` is also the `X-Request-Id` answer header. ' +
       'WebSocket upgrades (a job’s watcher at /v2/crawl/{id} and /v2/batch/scrape/{id}, a session’s cdpUrl and live view stream) are not described here.',
   });
 }
@@ -60,7 +61,7 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLog(deps.log));
+  app.use(assignRequestId(), requestLog(deps.log));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
@@ -69,6 +70,7 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
     express.json({ limit: deps.config.gateway.bodyLimit }),
+    rebindRequestId(),
     recordActivity(deps.db, deps.log),
     idempotency(deps.db, deps.log, deps.config.idempotency),
     ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),

@@ -1,6 +1,6 @@
 // The error envelope of the public API (shared/reference/firecrawl-v2.md 1.0):
-// { success: false, error, code, details? }. Every answer here goes through sendError,
-// whose body type requires a code. Nothing internal leaks from a 500: the client gets
+// { success: false, error, code, details?, requestId }. Every answer here goes through sendError,
+// whose body type requires a code and which adds the request's id. Nothing internal leaks from a 500: the client gets
 // an id to quote, the log gets the stack.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { v4 as uuidv4 } from 'uuid';
@@ -16,6 +16,10 @@ export const errorEnvelopeSchema = z.object({
   error: z.string().describe('What went wrong, for a person to read.'),
   code: z.string().describe('A stable identifier of the error (BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, ...).'),
   details: z.unknown().optional().describe('Structured details: the validation issues of a rejected body.'),
+  requestId: z
+    .string()
+    .optional()
+    .describe('The id of the request, as in its X-Request-Id answer header: quote it when reporting a problem. Every HTTP error answer carries it.'),
 });
 
 export type ErrorBody = z.infer<typeof errorEnvelopeSchema>;
@@ -28,10 +32,10 @@ export const notFound = (message = 'Job not found') => new HttpError(404, messag
  */
 export const LIMIT_REACHED_RETRY_AFTER_SECONDS = 30;
 
-function sendError(res: Response, status: number, body: ErrorBody): void {
+function sendError(res: Response, status: number, body: Omit<ErrorBody, 'requestId'>): void {
   // Every 429 says when to come back; the rate limiter sets its own exact value first.
   if (status === 429 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(LIMIT_REACHED_RETRY_AFTER_SECONDS));
-  res.status(status).json(body);
+  res.status(status).json({ ...body, requestId: res.locals.requestId as string } satisfies ErrorBody);
 }
 
 export function notFoundRoute(): RequestHandler {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import { requestIdClientInterceptor } from './request-id-client-interceptor.ts';
 
 /** Connects, retrying while the server is still starting (or restarting). */
 export async function connectTemporal(address: string, log: Logger, timeoutMs = 60_000): Promise<Connection> {
@@ -16,7 +17,11 @@ export async function connectTemporal(address: string, log: Logger, timeoutMs = 
   }
 }
 
+/** A client whose workflow starts carry the request id bound to the caller's log lines (request-id-client-interceptor.ts). */
+export function temporalClient(connection: Connection, namespace: string, log: Logger): Client {
+  return new Client({ connection, namespace, interceptors: { workflow: [requestIdClientInterceptor(log)] } });
+}
+
 export async function createTemporalClient(config: Config, address: string, log: Logger): Promise<Client> {
-  const connection = await connectTemporal(address, log);
-  return new Client({ connection, namespace: config.temporal.namespace });
+  return temporalClient(await connectTemporal(address, log), config.temporal.namespace, log);
 }

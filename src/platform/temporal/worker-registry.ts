@@ -7,6 +7,7 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { FeatureActivities } from '../feature.ts';
 import type { Config } from '../config.ts';
 import { WORKFLOWS_PATH } from './workflows-path.ts';
+import { REQUEST_ID_WORKFLOW_INTERCEPTORS, requestIdActivityInterceptor } from './request-id-activity-interceptor.ts';
 
 const WEBHOOK_LOOPS_PER_WORKER = 200;
 // A delivery loop has nothing to finish: cancelled, it stops and another worker takes
@@ -22,12 +23,14 @@ export async function createWorkers(connection: NativeConnection, config: Config
     // worker 20 % of slack before its activity is timed out and retried elsewhere (with its
     // pages fetched twice). Every quarter of the timeout leaves 75 %.
     maxHeartbeatThrottleInterval: Math.max(1000, Math.floor(config.crawl.heartbeatTimeoutMs / 4)),
+    interceptors: { activity: [requestIdActivityInterceptor] },
   };
   return Promise.all([
     Worker.create({
       ...common,
       taskQueue: config.temporal.taskQueue,
       workflowsPath: WORKFLOWS_PATH,
+      interceptors: { ...common.interceptors, workflowModules: [REQUEST_ID_WORKFLOW_INTERCEPTORS] },
       activities: activities.control,
       maxConcurrentActivityTaskExecutions: config.worker.controlSlots,
       maxCachedWorkflows: 200,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
+import { requestIdActivityInterceptor } from '../../../platform/temporal/request-id-activity-interceptor.ts';
 import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
 import { everyInterval } from '../../../platform/feature.ts';
 import { hostTaskQueue } from '../definitions.ts';
@@ -63,6 +64,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.
     shutdownGraceTime: 2000,
+    interceptors: { activity: [requestIdActivityInterceptor] },
   });
 
   let stopped: Promise<void> | undefined;

@@ -1,0 +1,20 @@
+// The Temporal SDK's log lines (the worker's own, workflow code's `log`, an
+// activity's Context.log and the Rust core's forwarded ones) written through our
+// logger, so every line a process prints is one JSON object in the same format.
+import type { LogLevel as SdkLogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
+import type { LogLevel } from '../config.ts';
+import type { Logger } from '../log.ts';
+
+const LEVELS: Record<SdkLogLevel, LogLevel> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+
+export function sdkLogger(log: Logger): SdkLogger {
+  const write = (level: SdkLogLevel, message: string, meta?: LogMetadata) => log[LEVELS[level]](message, meta);
+  return {
+    log: write,
+    trace: (message, meta) => write('TRACE', message, meta),
+    debug: (message, meta) => write('DEBUG', message, meta),
+    info: (message, meta) => write('INFO', message, meta),
+    warn: (message, meta) => write('WARN', message, meta),
+    error: (message, meta) => write('ERROR', message, meta),
+  };
+}
