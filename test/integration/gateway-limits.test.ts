@@ -146,6 +146,7 @@ describe('rate limit per API key', () => {
       error: expect.stringMatching(
         /^Rate limit exceeded: an API key may make 60 requests a minute, 3 at once \(API_KEY_RATE_LIMIT_PER_MINUTE, API_KEY_RATE_LIMIT_BURST\)\. Retry after \d+ s\.$/,
       ),
+      requestId: limited.headers.get('x-request-id'),
     });
     expect((await call(a, '/v2/crawl/active', apiKey)).status).toBe(429);
     expect((await call(a, '/v2/crawl/active', other.apiKey)).status).toBe(200);
@@ -165,12 +166,14 @@ describe('active crawls per team', () => {
     const start = () => call(base, '/v2/crawl', apiKey, { method: 'POST', json: { url: 'http://127.0.0.1:9/', limit: 1 } });
     const answers = await Promise.all(Array.from({ length: 5 }, start));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429]);
-    const refused = await answers.find((r) => r.status === 429)!.json();
+    const refusal = answers.find((r) => r.status === 429)!;
+    const refused = await refusal.json();
     expect(refused).toEqual({
       success: false,
       code: 'ACTIVE_CRAWL_LIMIT',
       error:
         'Too many active crawls: this team has 2 crawls running or waiting and may have at most 2 at once (TEAM_MAX_ACTIVE_CRAWLS). Start this one when another has finished, or cancel one.',
+      requestId: refusal.headers.get('x-request-id'),
     });
     expect(await h.db.crawl.count({ where: { teamId } })).toBe(2);
 
