@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
+import { REQUEST_ID_WORKFLOW_INTERCEPTORS } from '../../src/platform/temporal/request-id-activity-interceptor.ts';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -24,7 +25,8 @@ describe('workflow replay', () => {
   for (const file of files) {
     it(`replays ${file}`, { timeout: 60_000 }, async () => {
       const history = JSON.parse(readFileSync(join(DIR, file), 'utf8'));
-      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, file);
+      // With the workers' workflow interceptors, which must leave the commands of a run unchanged.
+      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [REQUEST_ID_WORKFLOW_INTERCEPTORS] } }, history, file);
     });
   }
 });
