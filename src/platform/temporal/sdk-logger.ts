@@ -7,8 +7,16 @@ import type { Logger } from '../log.ts';
 
 const LEVELS: Record<SdkLogLevel, LogLevel> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
+/** The SDK's own machinery, whose INFO lines (bundle statistics, state changes) our own start and stop lines already cover. */
+const MACHINERY = new Set(['worker', 'core']);
+
+function levelOf(level: SdkLogLevel, meta: LogMetadata | undefined): LogLevel {
+  if (level === 'INFO' && MACHINERY.has(String(meta?.sdkComponent))) return 'debug';
+  return LEVELS[level];
+}
+
 export function sdkLogger(log: Logger): SdkLogger {
-  const write = (level: SdkLogLevel, message: string, meta?: LogMetadata) => log[LEVELS[level]](message, meta);
+  const write = (level: SdkLogLevel, message: string, meta?: LogMetadata) => log[levelOf(level, meta)](message, meta);
   return {
     log: write,
     trace: (message, meta) => write('TRACE', message, meta),

@@ -43,11 +43,13 @@ describe('log lines', () => {
     const sdk = sdkLogger(createLogger('info', { process: 'worker' }));
     sdk.debug('Activity started', { sdkComponent: 'activity' });
     sdk.trace('poll');
+    // The SDK's own INFO chatter is debug; workflow and activity code's info is info.
     sdk.info('Worker state changed', { sdkComponent: 'worker', state: 'RUNNING' });
+    sdk.info('progress', { sdkComponent: 'workflow', workflowId: 'crawl-1' });
     sdk.log('WARN', 'core says', { sdkComponent: 'core', target: 'temporal_sdk_core' });
     sdk.error('Activity failed', { error: new Error('nope') });
     expect(lines()).toMatchObject([
-      { level: 'info', msg: 'Worker state changed', process: 'worker', sdkComponent: 'worker', state: 'RUNNING' },
+      { level: 'info', msg: 'progress', process: 'worker', sdkComponent: 'workflow', workflowId: 'crawl-1' },
       { level: 'warn', msg: 'core says', sdkComponent: 'core', target: 'temporal_sdk_core' },
       { level: 'error', msg: 'Activity failed', error: { message: 'nope' } },
     ]);
