@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { mapWorkflowId } from '../../src/features/map/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -57,6 +58,19 @@ describe('request ids', () => {
     });
     expect(gatewayLines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', path: '/v2/crawl', status: 200, jobId: id });
     expect(gatewayLines.find((line) => line.msg === 'workflow started')).toMatchObject({ workflowId: crawlWorkflowId(id), workflowType: 'crawlWorkflow' });
+  });
+
+  it('follow a map, whose workflow another module starts, into its workflow', async () => {
+    const requestId = `test-${randomUUID()}`;
+    const res = await call('/v2/map', { method: 'POST', json: { url: `${site.url}/` }, headers: { 'X-Request-Id': requestId } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(requestId);
+    const request = await waitFor('the map request line', async () =>
+      parsed(gatewayOutput).find((line) => line.requestId === requestId && line.msg === 'request'),
+    );
+    expect(request.jobId).toEqual(expect.any(String));
+    const description = await h.temporal.workflow.getHandle(mapWorkflowId(request.jobId as string)).describe();
+    expect(description.memo).toMatchObject({ requestId });
   });
 
   it('replace an incoming id that is too long or has other characters, and answer a fresh one', async () => {
