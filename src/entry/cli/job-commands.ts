@@ -1,0 +1,155 @@
+// Jobs of the crawl pipeline (crawls, batch scrapes, single scrapes) of every
+// team: list, inspect, cancel. Cancelling goes through the engine's own
+// cancelCrawl, as DELETE /v2/crawl/{id} and DELETE /v2/batch/scrape/{id} do.
+import type { Crawl } from '../../generated/prisma/client.ts';
+import { crawlWorkflowId, type CrawlStatus } from '../../jobs/definitions.ts';
+import { cancelCrawl } from '../../jobs/job-admin.ts';
+import { JOB_KINDS } from '../../jobs/job-kind.ts';
+import { crawlCounts } from '../../jobs/job-status.ts';
+import { DomainError } from '../../platform/domain-error.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+import { creditsUsedByJob } from '../../platform/usage/credits.ts';
+import { findTeam, NotFoundError } from '../../platform/teams/teams.ts';
+import { nonNegativeInt, oneOf, UsageError, type CliContext, type Command } from './command.ts';
+import { describeWorkflow } from './temporal-access.ts';
+import { age, table } from './table.ts';
+
+const STATUSES: readonly CrawlStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
+const DEFAULT_LIST_LIMIT = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function jobById(db: Db, id: string): Promise<Crawl & { team: { name: string } }> {
+  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a job id (a UUID)`);
+  const job = await db.crawl.findUnique({ where: { id: id.toLowerCase() }, include: { team: { select: { name: true } } } });
+  if (!job) throw new NotFoundError(`no job ${id}`);
+  return job;
+}
+
+/** Pages stored, pages in the total GET /v2/crawl/{id} reports, and credits, of each listed job at once. */
+async function listCounts(db: Db, ids: string[]) {
+  const [stored, total, credits] = await Promise.all([
+    db.crawlPage.groupBy({ by: ['crawlId'], where: { crawlId: { in: ids }, success: true }, _count: { _all: true } }),
+    db.crawlUrl.groupBy({ by: ['crawlId'], where: { crawlId: { in: ids }, state: { in: ['queued', 'claimed', 'done'] } }, _count: { _all: true } }),
+    db.usageEntry.groupBy({ by: ['jobId'], where: { jobId: { in: ids } }, _sum: { credits: true } }),
+  ]);
+  const of = <T extends { _count: { _all: number } }>(rows: T[], key: (r: T) => string) => new Map(rows.map((r) => [key(r), r._count._all]));
+  return {
+    stored: of(stored, (r) => r.crawlId),
+    total: of(total, (r) => r.crawlId),
+    credits: new Map(credits.map((r) => [r.jobId, r._sum.credits ?? 0])),
+  };
+}
+
+const jobsLs: Command = {
+  summary: 'List jobs (crawls, batch scrapes, scrapes) of every team or one, newest first.',
+  usage: `jobs ls [--team <team-id-or-name>] [--status ${STATUSES.join('|')}] [--kind ${JOB_KINDS.join('|')}] [--limit <n>] [--json]`,
+  options: { team: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } },
+  async run({ db }, v) {
+    const status = oneOf(v.status, 'status', STATUSES);
+    const kind = oneOf(v.kind, 'kind', JOB_KINDS);
+    const limit = nonNegativeInt(v.limit, 'limit') ?? DEFAULT_LIST_LIMIT;
+    const team = v.team === undefined ? undefined : await findTeam(db, String(v.team));
+    const rows = await db.crawl.findMany({
+      where: { ...(team && { teamId: team.id }), ...(status && { status }), ...(kind && { kind }) },
+      orderBy: { createdAt: 'desc' },
+      take: limit,
+      include: { team: { select: { name: true } } },
+    });
+    const counts = await listCounts(
+      db,
+      rows.map((r) => r.id),
+    );
+    const now = new Date();
+    const jobs = rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      teamId: r.teamId,
+      team: r.team.name,
+      status: r.status,
+      url: r.url,
+      pagesStored: counts.stored.get(r.id) ?? 0,
+      pagesTotal: counts.total.get(r.id) ?? 0,
+      credits: counts.credits.get(r.id) ?? 0,
+      createdAt: r.createdAt.toISOString(),
+      completedAt: r.completedAt?.toISOString() ?? null,
+    }));
+    if (jobs.length === 0) return { data: { jobs }, text: ['no jobs'] };
+    return {
+      data: { jobs },
+      text: table(
+        ['ID', 'KIND', 'TEAM', 'STATUS', 'PAGES', 'CREDITS', 'CREATED', 'AGE'],
+        jobs.map((j, i) => [j.id, j.kind, j.team, j.status, `${j.pagesStored}/${j.pagesTotal}`, j.credits, j.createdAt, age(rows[i].createdAt, now)]),
+        ['PAGES', 'CREDITS'],
+      ),
+    };
+  },
+};
+
+const jobsShow: Command = {
+  summary: "Show one job: its row, page counts, credits, its Temporal workflow's status and its webhook backlog.",
+  usage: 'jobs show <job-id> [--json]',
+  options: {},
+  positionals: 1,
+  async run(ctx: CliContext, _v, [id]) {
+    const { db } = ctx;
+    const job = await jobById(db, id);
+    const [{ completed, total }, queued, failed, credits, webhookBacklog] = await Promise.all([
+      crawlCounts(db, job.id),
+      db.crawlUrl.count({ where: { crawlId: job.id, state: { in: ['queued', 'claimed'] } } }),
+      db.crawlPage.count({ where: { crawlId: job.id, success: false } }),
+      creditsUsedByJob(db, job.id),
+      db.webhookEvent.count({ where: { crawlId: job.id, state: 'pending' } }),
+    ]);
+    const workflowId = crawlWorkflowId(job.id);
+    const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
+    const data = {
+      id: job.id,
+      kind: job.kind,
+      teamId: job.teamId,
+      team: job.team.name,
+      status: job.status,
+      url: job.url,
+      error: job.error,
+      createdAt: job.createdAt.toISOString(),
+      completedAt: job.completedAt?.toISOString() ?? null,
+      expiresAt: job.expiresAt?.toISOString() ?? null,
+      credits,
+      pages: { stored: completed, total, queued, failed },
+      workflow,
+      webhookBacklog,
+    };
+    const line = (label: string, value: unknown) => `${`${label}:`.padEnd(14)}${value}`;
+    return {
+      data,
+      text: [
+        line('job', `${job.id} (${job.kind})`),
+        line('team', `${job.team.name} (${job.teamId})`),
+        line('url', job.url),
+        line('status', job.status + (job.error ? ` (${job.error})` : '')),
+        line('created', `${data.createdAt} (${age(job.createdAt)} ago)`),
+        line('completed', data.completedAt ?? '-'),
+        line('expires', data.expiresAt ?? '-'),
+        line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
+        line('credits', credits),
+        line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
+        line('webhooks', `${webhookBacklog} pending deliveries`),
+      ],
+    };
+  },
+};
+
+const jobsCancel: Command = {
+  summary: 'Cancel a running job as DELETE /v2/crawl/{id} does (needs Temporal); a finished job is an error.',
+  usage: 'jobs cancel <job-id> [--json]',
+  options: {},
+  positionals: 1,
+  async run(ctx, _v, [id]) {
+    const job = await jobById(ctx.db, id);
+    // The API answers a repeated DELETE with success; an operator is told the job was not running.
+    if (job.status === 'cancelled') throw new DomainError('conflict', `Job ${job.id} is already cancelled`);
+    await cancelCrawl(ctx.db, await ctx.temporal(), job);
+    return { data: { id: job.id, status: 'cancelled' }, text: [`job ${job.id} (${job.kind} of ${job.team.name}) cancelled`] };
+  },
+};
+
+export const JOB_COMMANDS: Record<string, Command> = { 'jobs ls': jobsLs, 'jobs show': jobsShow, 'jobs cancel': jobsCancel };
