@@ -58,6 +58,7 @@ describe('jobs', () => {
   let batcher: { teamId: string; apiKey: string };
   let crawlId: string;
   let batchId: string;
+  let mapId: string;
 
   beforeAll(async () => {
     crawler = await h.newTeam();
@@ -66,12 +67,19 @@ describe('jobs', () => {
     batchId = await start('/v2/batch/scrape', { urls: [`${site.url}/p/3`, `${site.url}/p/4`] }, batcher.apiKey);
     expect((await finished(`/v2/crawl/${crawlId}`, crawler.apiKey)).status).toBe('completed');
     expect((await finished(`/v2/batch/scrape/${batchId}`, batcher.apiKey)).status).toBe('completed');
+    expect((await h.api('/v2/map', { method: 'POST', json: { url: `${site.url}/`, sitemap: 'skip' }, key: crawler.apiKey })).status).toBe(200);
+    mapId = (await h.db.mapJob.findFirstOrThrow({ where: { teamId: crawler.teamId } })).id;
   }, 180_000);
 
   it('lists the jobs of one team by status and kind, as a table and as JSON', async () => {
     const mine = await json('jobs', 'ls', '--team', await teamName(crawler.teamId), '--status', 'completed');
-    expect(mine.jobs.map((j: { id: string }) => j.id)).toEqual([crawlId]);
-    expect(mine.jobs[0]).toMatchObject({ kind: 'crawl', teamId: crawler.teamId, status: 'completed', pagesStored: 3, pagesTotal: 3, credits: 3 });
+    expect(mine.jobs.map((j: { id: string }) => j.id)).toEqual([mapId, crawlId]);
+    expect(mine.jobs[0]).toMatchObject({ kind: 'map', teamId: crawler.teamId, status: 'completed', pagesStored: null, credits: 1 });
+    expect(mine.jobs[1]).toMatchObject({ kind: 'crawl', teamId: crawler.teamId, status: 'completed', pagesStored: 3, pagesTotal: 3, credits: 3 });
+    const crawls = await json('jobs', 'ls', '--team', crawler.teamId, '--kind', 'crawl');
+    expect(crawls.jobs.map((j: { id: string }) => j.id)).toEqual([crawlId]);
+    expect((await json('jobs', 'ls', '--team', crawler.teamId, '--limit', '1')).jobs.map((j: { id: string }) => j.id)).toEqual([mapId]);
+    expect((await json('jobs', 'ls', '--team', crawler.teamId, '--status', 'cancelled')).jobs).toEqual([]);
 
     expect((await json('jobs', 'ls', '--team', crawler.teamId, '--status', 'scraping')).jobs).toEqual([]);
     const batches = await json('jobs', 'ls', '--kind', 'batch_scrape', '--limit', '1000');
@@ -110,6 +118,10 @@ describe('jobs', () => {
     expect(away.stdout).toMatch(/^workflow: .*unknown \(Temporal is not reachable at 127\.0\.0\.1:1/m);
 
     expect((await cli('jobs', 'show', '01890000-0000-7000-8000-000000000000')).stderr).toMatch(/no job 01890000/);
+
+    const map = await json('jobs', 'show', mapId);
+    expect(map).toMatchObject({ id: mapId, kind: 'map', status: 'completed', credits: 1, workflow: { id: `map-${mapId}`, status: 'COMPLETED' } });
+    expect(map.links).toBeGreaterThan(0);
   });
 
   it('refuses to cancel a finished job', async () => {
@@ -119,6 +131,9 @@ describe('jobs', () => {
       expect(refused.stderr).toMatch(/^error: .*already completed/);
     }
     expect((await h.db.crawl.findUniqueOrThrow({ where: { id: crawlId } })).status).toBe('completed');
+    const map = await cli('jobs', 'cancel', mapId);
+    expect(map.code).toBe(1);
+    expect(map.stderr).toMatch(/^error: A map is not cancelled/);
   });
 
   it('cancels a running crawl as DELETE does: the workflow ends and the team holds no slot', async () => {
