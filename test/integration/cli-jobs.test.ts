@@ -94,6 +94,8 @@ describe('jobs', () => {
     expect(rows[0]).toMatch(new RegExp(`^${batchId} +batch_scrape +${await teamName(batcher.teamId)} +completed +2/2 +2 +\\S+ +\\d+[smhd]`));
 
     expect((await cli('jobs', 'ls', '--status', 'running')).code).toBe(2);
+    expect((await cli('jobs', 'ls', '--limit', '0')).code).toBe(2);
+    expect((await cli('jobs', 'show', 'not-a-job')).stderr).toMatch(/"not-a-job" is not a job id/);
     expect((await cli('jobs', 'ls', '--team', 'no-such-team')).stderr).toMatch(/no team "no-such-team"/);
   });
 

@@ -41,3 +41,17 @@ export function oneOf<T extends string>(value: unknown, name: string, allowed: r
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
+
+export function positiveInt(value: unknown, name: string): number | undefined {
+  const n = nonNegativeInt(value, name);
+  if (n === 0) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A job or session id as given, lower-cased as stored; anything else is misuse. */
+export function uuidArg(value: string, what: string): string {
+  if (!UUID.test(value)) throw new UsageError(`"${value}" is not a ${what} id (a UUID)`);
+  return value.toLowerCase();
+}

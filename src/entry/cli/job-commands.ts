@@ -12,7 +12,7 @@ import { DomainError } from '../../platform/domain-error.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { findTeam, NotFoundError } from '../../platform/teams/teams.ts';
-import { nonNegativeInt, oneOf, UsageError, type CliContext, type Command } from './command.ts';
+import { oneOf, positiveInt, uuidArg, type CliContext, type Command } from './command.ts';
 import { describeWorkflow } from './temporal-access.ts';
 import { age, table } from './table.ts';
 
@@ -21,13 +21,11 @@ const KINDS = [...JOB_KINDS, 'map'] as const;
 /** A map row says running where a crawl says scraping; a map is never cancelled. */
 const MAP_STATUS: Record<CrawlStatus, string | undefined> = { scraping: 'running', completed: 'completed', failed: 'failed', cancelled: undefined };
 const DEFAULT_LIST_LIMIT = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Named<T> = T & { team: { name: string } };
 
 async function jobById(db: Db, id: string): Promise<{ crawl: Named<Crawl> } | { map: Named<MapJob> }> {
-  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a job id (a UUID)`);
-  const where = { where: { id: id.toLowerCase() }, include: { team: { select: { name: true } } } };
+  const where = { where: { id: uuidArg(id, 'job') }, include: { team: { select: { name: true } } } };
   const crawl = await db.crawl.findUnique(where);
   if (crawl) return { crawl };
   const map = await db.mapJob.findUnique(where);
@@ -72,7 +70,7 @@ const jobsLs: Command = {
   async run({ db }, v) {
     const status = oneOf(v.status, 'status', STATUSES);
     const kind = oneOf(v.kind, 'kind', KINDS);
-    const limit = nonNegativeInt(v.limit, 'limit') ?? DEFAULT_LIST_LIMIT;
+    const limit = positiveInt(v.limit, 'limit') ?? DEFAULT_LIST_LIMIT;
     const team = v.team === undefined ? undefined : await findTeam(db, String(v.team));
     const teamWhere = team && { teamId: team.id };
     const include = { team: { select: { name: true } } };

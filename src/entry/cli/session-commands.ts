@@ -6,19 +6,17 @@ import { endSession, sessionEnded } from '../../features/browser-sessions/end-se
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { findTeam, NotFoundError } from '../../platform/teams/teams.ts';
-import { nonNegativeInt, oneOf, UsageError, type Command } from './command.ts';
+import { oneOf, positiveInt, uuidArg, type Command } from './command.ts';
 import { describeWorkflow } from './temporal-access.ts';
 import { age, table } from './table.ts';
 
 const STATUSES: readonly SessionStatus[] = ['starting', 'active', 'destroyed', 'error'];
 const DEFAULT_LIST_LIMIT = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type SessionRow = BrowserSession & { team: { name: string } };
 
 async function sessionById(db: Db, id: string): Promise<SessionRow> {
-  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a session id (a UUID)`);
-  const row = await db.browserSession.findUnique({ where: { id: id.toLowerCase() }, include: { team: { select: { name: true } } } });
+  const row = await db.browserSession.findUnique({ where: { id: uuidArg(id, 'session') }, include: { team: { select: { name: true } } } });
   if (!row) throw new NotFoundError(`no browser session ${id}`);
   return row;
 }
@@ -48,7 +46,7 @@ const sessionsLs: Command = {
   options: { team: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
   async run({ db }, v) {
     const status = oneOf(v.status, 'status', STATUSES);
-    const limit = nonNegativeInt(v.limit, 'limit') ?? DEFAULT_LIST_LIMIT;
+    const limit = positiveInt(v.limit, 'limit') ?? DEFAULT_LIST_LIMIT;
     const team = v.team === undefined ? undefined : await findTeam(db, String(v.team));
     const rows = await db.browserSession.findMany({
       // As GET /v2/browser?status=active: a session still starting is live too.
