@@ -1,11 +1,9 @@
 // The admin CLI as users run it (a child process), against the test database.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCli } from '../support/admin-cli.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
-const run = promisify(execFile);
 let h: Harness;
 
 beforeAll(async () => {
@@ -13,17 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/entry/cli.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: h.config.database.url },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => adminCli(h, args);
 
 describe('admin CLI', () => {
   it('creates a team, issues a key that authenticates, sets flags and credits, revokes the key', async () => {
@@ -90,7 +78,22 @@ describe('admin CLI', () => {
     expect(top.code).toBe(0);
     const commands = [...top.stdout.matchAll(/^ {2}(\w+ \w+)\s/gm)].map((m) => m[1]);
     expect(commands).toEqual(
-      expect.arrayContaining(['team create', 'team list', 'team flags', 'team credits', 'team secret', 'key create', 'key list', 'key revoke']),
+      expect.arrayContaining([
+        'team create',
+        'team list',
+        'team flags',
+        'team credits',
+        'team secret',
+        'key create',
+        'key list',
+        'key revoke',
+        'jobs ls',
+        'jobs show',
+        'jobs cancel',
+        'sessions ls',
+        'sessions show',
+        'sessions end',
+      ]),
     );
     for (const c of commands) {
       const help = await cli(...c.split(' '), '--help');
@@ -103,5 +106,29 @@ describe('admin CLI', () => {
     const unknownFlag = await cli('team', 'create', '--name', 'x', '--enable', 'teleport');
     expect(unknownFlag.stderr).toMatch(/unknown flag "teleport"/);
     expect((await cli('frobnicate')).code).toBe(2);
+  });
+
+  it('tells whether a team has a webhook signing secret and shows it only with --show', async () => {
+    const name = `cli-${randomUUID()}`;
+    await cli('team', 'create', '--name', name);
+    const { webhookSigningSecret } = await h.db.team.findFirstOrThrow({ where: { name } });
+    expect(webhookSigningSecret).toMatch(/^whsec_/);
+
+    const told = await cli('team', 'secret', name);
+    expect(told.code).toBe(0);
+    expect(told.stdout).toMatch(/has a webhook signing secret \(not shown\)/);
+    expect(told.stdout).toMatch(/--show .*--rotate/);
+    expect(told.stdout).not.toContain(webhookSigningSecret!);
+    const toldJson = await cli('team', 'secret', name, '--json');
+    expect(JSON.parse(toldJson.stdout)).toEqual({ team: name, hasWebhookSigningSecret: true });
+    expect(toldJson.stdout).not.toContain(webhookSigningSecret!);
+
+    const shown = await cli('team', 'secret', name, '--show');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.trim()).toBe(`webhook signing secret: ${webhookSigningSecret}`);
+    expect((await cli('team', 'secret', name, '--show', '--rotate')).code).toBe(2);
+
+    expect((await cli('team', 'secret', name, '--remove')).stdout).toMatch(/webhook signing removed/);
+    expect((await cli('team', 'secret', name)).stdout).toMatch(/has no webhook signing secret/);
   });
 });
