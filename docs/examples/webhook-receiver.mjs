@@ -1,5 +1,5 @@
 // A crawl webhook receiver with no dependencies: `node docs/examples/webhook-receiver.mjs`.
-// WEBHOOK_SECRET is the team's signing secret (`npm run cli -- team secret <team>`),
+// WEBHOOK_SECRET is the team's signing secret (`npm run cli -- team secret <team> --show`),
 // PORT where to listen (default 4000). It checks X-Service-Signature over the raw
 // bytes in constant time, acknowledges at once, and handles each webhookId once:
 // the service delivers at least once, so a retry may repeat an event already handled.
