@@ -120,7 +120,12 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
     const unknown = await h.api('/v2/crawl/01890000-0000-7000-8000-000000000000', { key: other.apiKey });
     expect(foreign.status).toBe(404);
     expect(unknown.status).toBe(404);
-    expect(await foreign.json()).toEqual(await unknown.json());
+    // The same answer but for the request's own id.
+    const { requestId: foreignId, ...foreignBody } = await foreign.json();
+    const { requestId: unknownId, ...unknownBody } = await unknown.json();
+    expect(foreignBody).toEqual(unknownBody);
+    expect(foreignId).toBe(foreign.headers.get('x-request-id'));
+    expect(unknownId).toBe(unknown.headers.get('x-request-id'));
     await waitForCrawl(h, started.id);
   });
 });
