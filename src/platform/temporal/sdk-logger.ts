@@ -10,13 +10,20 @@ const LEVELS: Record<SdkLogLevel, LogLevel> = { TRACE: 'debug', DEBUG: 'debug', 
 /** The SDK's own machinery, whose INFO lines (bundle statistics, state changes) our own start and stop lines already cover. */
 const MACHINERY = new Set(['worker', 'core']);
 
-function levelOf(level: SdkLogLevel, meta: LogMetadata | undefined): LogLevel {
+/**
+ * Warnings the SDK gives about what is so by design: the browser and webhook queues' workers run
+ * activities only. As warnings they would greet every start and page an operator for nothing.
+ */
+const BY_DESIGN = new Set(['No workflows registered, not polling for workflow tasks']);
+
+function levelOf(level: SdkLogLevel, message: string, meta: LogMetadata | undefined): LogLevel {
   if (level === 'INFO' && MACHINERY.has(String(meta?.sdkComponent))) return 'debug';
+  if (level === 'WARN' && BY_DESIGN.has(message)) return 'debug';
   return LEVELS[level];
 }
 
 export function sdkLogger(log: Logger): SdkLogger {
-  const write = (level: SdkLogLevel, message: string, meta?: LogMetadata) => log[levelOf(level, meta)](message, meta);
+  const write = (level: SdkLogLevel, message: string, meta?: LogMetadata) => log[levelOf(level, message, meta)](message, meta);
   return {
     log: write,
     trace: (message, meta) => write('TRACE', message, meta),

@@ -47,6 +47,8 @@ describe('log lines', () => {
     sdk.info('Worker state changed', { sdkComponent: 'worker', state: 'RUNNING' });
     sdk.info('progress', { sdkComponent: 'workflow', workflowId: 'crawl-1' });
     sdk.log('WARN', 'core says', { sdkComponent: 'core', target: 'temporal_sdk_core' });
+    // Activity-only queues are so by design: not a warning.
+    sdk.warn('No workflows registered, not polling for workflow tasks', { sdkComponent: 'worker', taskQueue: 'crawl-browser' });
     sdk.error('Activity failed', { error: new Error('nope') });
     expect(lines()).toMatchObject([
       { level: 'info', msg: 'progress', process: 'worker', sdkComponent: 'workflow', workflowId: 'crawl-1' },
