@@ -293,7 +293,7 @@ describe('activity log', () => {
     // Refused (no job row could hold the URL as sent), and still listed.
     const crawl = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/a\u0000b', limit: 1 } });
     expect(crawl.status).toBe(400);
-    expect((await crawl.json()).error).toBe('url: URL contains U+0000 or a lone UTF-16 surrogate, which no URL can hold');
+    expect((await crawl.json()).error).toBe('url: holds U+0000 or a lone UTF-16 surrogate, which this service cannot store; remove it');
     const scrape = await h.api('/v2/scrape', { method: 'POST', key: apiKey, json: { url: 'http://127.0.0.1:9/c\u0000d', timeout: 1000 } });
     expect(scrape.status).toBe(400);
     await h.api('/v2/search', { method: 'POST', key: apiKey, json: { query: 'nul\u0000query', limit: 1 } });
@@ -303,6 +303,25 @@ describe('activity log', () => {
       ['scrape', 'http://127.0.0.1:9/cd'],
       ['crawl', 'http://127.0.0.1:9/ab'],
     ]);
+  });
+
+  it('refuses U+0000 or a lone surrogate anywhere in a body with a 400 naming the field, never a 500 from the insert', async () => {
+    const { apiKey } = await h.newTeam();
+    const webhook = { url: 'http://127.0.0.1:9/h', metadata: { k: 'v\u0000' } };
+    const cases: [string, unknown, string][] = [
+      ['/v2/crawl', { url: 'http://127.0.0.1:9/', includePaths: ['a\u0000'], limit: 1 }, 'includePaths.0'],
+      ['/v2/crawl', { url: 'http://127.0.0.1:9/', webhook }, 'webhook.metadata.k'],
+      ['/v2/batch/scrape', { urls: ['http://127.0.0.1:9/'], webhook: { ...webhook, metadata: { ['\ud800']: 'x' } } }, 'webhook.metadata.\ud800'],
+      ['/v2/map', { url: 'http://127.0.0.1:9/', search: 'a\u0000b' }, 'search'],
+      ['/v2/scrape', { url: 'http://127.0.0.1:9/', actions: [{ type: 'write', text: 'a\udc00' }] }, 'actions.0.text'],
+    ];
+    for (const [path, json, field] of cases) {
+      const res = await h.api(path, { method: 'POST', key: apiKey, json });
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error, path).toBe(`${field}: holds U+0000 or a lone UTF-16 surrogate, which this service cannot store; remove it`);
+    }
+    const listed = await (await h.api('/v2/team/activity', { key: apiKey })).json();
+    expect(listed.data).toHaveLength(cases.length);
   });
 });
 

@@ -15,6 +15,13 @@ const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
  */
 const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(0000|d[89a-f][0-9a-f]{2})/gi;
 
+/** Whether PostgreSQL can store the text as it is (no NUL, no lone surrogate). */
+export function isStorableText(text: string): boolean {
+  if (!MAYBE_UNSTORABLE.test(text)) return true;
+  UNSTORABLE.lastIndex = 0;
+  return !UNSTORABLE.test(text);
+}
+
 export function storableText(text: string): string {
   if (!MAYBE_UNSTORABLE.test(text)) return text;
   return text.replace(UNSTORABLE, (c) => (c === '\u0000' ? '' : '\uFFFD'));

@@ -11,6 +11,7 @@ import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
 import { assignRequestId, rebindRequestId } from './request-id.ts';
 import { idempotency } from './idempotency.ts';
+import { refuseUnstorableBody } from './unstorable-body.ts';
 import { authenticate } from './auth.ts';
 import { rateLimit } from './rate-limit.ts';
 import { errorHandler, notFoundRoute } from './errors.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
     express.json({ limit: deps.config.gateway.bodyLimit }),
     rebindRequestId(),
     recordActivity(deps.db, deps.log),
+    refuseUnstorableBody(),
     idempotency(deps.db, deps.log, deps.config.idempotency),
     ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),
   );
