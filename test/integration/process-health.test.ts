@@ -1,7 +1,7 @@
 // Health of every process: the worker's and the browser host's operations port and
-// the gateway's /health/live and /health/ready. PostgreSQL is reached through a TCP
-// proxy, so holding the proxy's traffic is PostgreSQL stopping answering for these
-// processes only (the suite's shared server keeps running).
+// the gateway's /health/live and /health/ready. PostgreSQL and Temporal are reached
+// through TCP proxies, so holding a proxy's traffic is that server stopping
+// answering for these processes only (the suite's shared servers keep running).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from '../../src/platform/process/ports.ts';
@@ -10,6 +10,7 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 let h: Harness;
 let proxy: TcpProxy;
+let temporalProxy: TcpProxy;
 const ready: Record<string, string> = {};
 const live: Record<string, string> = {};
 
@@ -19,10 +20,12 @@ beforeAll(async () => {
   proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
   url.host = proxy.address;
   const DATABASE_URL = url.toString();
+  temporalProxy = await startTcpProxy(inject('temporalAddress'));
+  const TEMPORAL_ADDRESS = temporalProxy.address;
   const [workerPort, hostPort] = [await freePort(), await freePort()];
-  await h.spawnWorker({ env: { DATABASE_URL, WORKER_OPS_PORT: String(workerPort) } });
-  await h.spawnBrowserHost({ env: { DATABASE_URL, BROWSER_HOST_OPS_PORT: String(hostPort) } });
-  const gateway = await h.spawnGateway({ env: { DATABASE_URL } });
+  await h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(workerPort) } });
+  await h.spawnBrowserHost({ env: { DATABASE_URL, TEMPORAL_ADDRESS, BROWSER_HOST_OPS_PORT: String(hostPort) } });
+  const gateway = await h.spawnGateway({ env: { DATABASE_URL }, temporalAddress: TEMPORAL_ADDRESS });
   Object.assign(live, { worker: `http://127.0.0.1:${workerPort}/live`, host: `http://127.0.0.1:${hostPort}/live`, gateway: `${gateway.baseUrl}/health/live` });
   Object.assign(ready, {
     worker: `http://127.0.0.1:${workerPort}/ready`,
@@ -33,8 +36,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   proxy?.release();
+  temporalProxy?.release();
   await h?.stop();
   await proxy?.close();
+  await temporalProxy?.close();
 });
 
 const get = async (url: string) => {
@@ -75,6 +80,19 @@ it('is not ready, naming PostgreSQL, while PostgreSQL does not answer, and ready
   }
   for (const url of Object.values(live)) expect((await get(url)).status).toBe(200);
   proxy.release();
+  await readyAll(200);
+});
+
+it('is not ready, naming Temporal, while Temporal does not answer, and ready again when it does', async () => {
+  await readyAll(200);
+  temporalProxy.hold();
+  const answers = await readyAll(503);
+  for (const body of answers) {
+    expect(body.ready).toBe(false);
+    expect(body.checks.temporal).toMatchObject({ ok: false, error: expect.stringContaining('no answer') });
+    expect(body.checks.postgres).toMatchObject({ ok: true });
+  }
+  temporalProxy.release();
   await readyAll(200);
 });
 
