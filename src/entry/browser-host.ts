@@ -6,7 +6,7 @@ import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
 import { createBrowserHost } from '../features/browser-sessions/host/browser-host.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
-import { cachedReadiness } from '../platform/process/readiness.ts';
+import { serviceReadiness } from '../platform/process/readiness.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('browser-host', async () => {
@@ -15,15 +15,13 @@ runMain('browser-host', async () => {
   installSdkRuntime(log, config.logLevel);
   const connection = await NativeConnection.connect({ address });
   const host = await createBrowserHost({ db, config, log, connection });
-  const readiness = cachedReadiness(
+  const readiness = serviceReadiness(
+    { db, temporal: connection },
     {
-      postgres: () => db.$queryRaw`SELECT 1`,
-      temporal: () => connection.workflowService.getSystemInfo({}),
       workers: () => {
         if (host.workerState() !== 'RUNNING') throw new Error(`not polling ${host.taskQueue} (${host.workerState()})`);
       },
     },
-    { timeoutMs: 2000, cacheMs: 1000 },
   );
   const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.browserHostPort, log, readiness });
   onShutdown((why) => {

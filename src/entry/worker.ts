@@ -11,7 +11,7 @@ import { createWorkers } from '../platform/temporal/worker-registry.ts';
 import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
-import { cachedReadiness } from '../platform/process/readiness.ts';
+import { serviceReadiness } from '../platform/process/readiness.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
@@ -29,16 +29,14 @@ runMain('worker', async () => {
   const connection = await NativeConnection.connect({ address });
   const workers = await createWorkers(connection, config, createActivities({ db, config, log }));
   const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
-  const readiness = cachedReadiness(
+  const readiness = serviceReadiness(
+    { db, temporal: connection },
     {
-      postgres: () => db.$queryRaw`SELECT 1`,
-      temporal: () => connection.workflowService.getSystemInfo({}),
       workers: () => {
         const idle = workers.filter((worker) => worker.getState() !== 'RUNNING');
         if (idle.length) throw new Error(`not polling: ${idle.map((w) => `${w.options.taskQueue} (${w.getState()})`).join(', ')}`);
       },
     },
-    { timeoutMs: 2000, cacheMs: 1000 },
   );
   const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.workerPort, log, readiness });
 

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Db } from '../db/prisma.ts';
-import { cachedReadiness, probe, probeSchema, type Readiness } from '../process/readiness.ts';
+import { probe, probeSchema, serviceReadiness, type Readiness } from '../process/readiness.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 export const healthAnswerSchema = z.object({
@@ -59,7 +59,7 @@ export function healthRoutes(deps: { db: Db; temporal: Client }): Router {
     postgres: () => deps.db.$queryRaw`SELECT 1`,
     temporal: () => deps.temporal.workflowService.getSystemInfo({}),
   };
-  const readiness = cachedReadiness(checks, { timeoutMs: 2000, cacheMs: 1000 });
+  const readiness = serviceReadiness({ db: deps.db, temporal: deps.temporal });
   router.get('/health', async (_req, res) => {
     const [postgres, temporal] = await Promise.all([probe(checks.postgres, 3000), probe(checks.temporal, 3000)]);
     const ok = postgres.ok && temporal.ok;

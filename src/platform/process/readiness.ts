@@ -3,6 +3,7 @@
 // and one answer serves every caller for a second so a scraper cannot load the
 // database.
 import { z } from 'zod';
+import type { Db } from '../db/prisma.ts';
 
 export const probeSchema = z.object({ ok: z.boolean(), latencyMs: z.number().int().optional(), error: z.string().optional() });
 export type Probe = z.infer<typeof probeSchema>;
@@ -51,4 +52,17 @@ export function cachedReadiness(checks: Record<string, Check>, opts: { timeoutMs
     }
     return last.answer;
   };
+}
+
+/** How long one check may take, and how long one answer serves every caller. */
+const TIMEOUT_MS = 2000;
+const CACHE_MS = 1000;
+
+/** Every process is ready when PostgreSQL and Temporal answer; `own` adds the process's own checks. */
+export function serviceReadiness(
+  deps: { db: Db; temporal: { workflowService: { getSystemInfo(request: object): Promise<unknown> } } },
+  own: Record<string, Check> = {},
+): () => Promise<Readiness> {
+  const checks = { postgres: () => deps.db.$queryRaw`SELECT 1`, temporal: () => deps.temporal.workflowService.getSystemInfo({}), ...own };
+  return cachedReadiness(checks, { timeoutMs: TIMEOUT_MS, cacheMs: CACHE_MS });
 }
