@@ -5,6 +5,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
 import { createBrowserHost } from '../features/browser-sessions/host/browser-host.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
+import { startOpsServer } from '../platform/process/ops-server.ts';
+import { serviceReadiness } from '../platform/process/readiness.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('browser-host', async () => {
@@ -13,6 +15,15 @@ runMain('browser-host', async () => {
   installSdkRuntime(log, config.logLevel);
   const connection = await NativeConnection.connect({ address });
   const host = await createBrowserHost({ db, config, log, connection });
+  const readiness = serviceReadiness(
+    { db, temporal: connection },
+    {
+      workers: () => {
+        if (host.workerState() !== 'RUNNING') throw new Error(`not polling ${host.taskQueue} (${host.workerState()})`);
+      },
+    },
+  );
+  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.browserHostPort, log, readiness });
   onShutdown((why) => {
     log.info('browser host stopping', { why });
     void host.stop();
@@ -20,6 +31,7 @@ runMain('browser-host', async () => {
   log.info('browser host ready', { hostId: host.hostId, taskQueue: host.taskQueue, relayUrl: host.relayUrl });
   await host.run();
   await host.stop();
+  await ops?.close();
   await connection.close();
   await db.$disconnect();
   log.info('browser host stopped');

@@ -18,6 +18,26 @@ import { startTemporalDevServer, type TemporalDevServer } from '../platform/temp
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { runMain } from './process-helpers.ts';
 import { publicBase } from '../platform/http/public-url.ts';
+import { freePort } from '../platform/process/ports.ts';
+
+/** Where this machine reaches a listener bound to `host` (any-address binds are reached on loopback). */
+const localUrl = (host: string, port: number) => `http://${['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** Polls until `url` answers 200 (true) or the child is gone (false). */
+async function waitUntilReady(url: string, gone: () => boolean): Promise<boolean> {
+  while (!gone()) {
+    const status = await fetch(url, { signal: AbortSignal.timeout(3000) }).then(
+      (res) => {
+        void res.body?.cancel();
+        return res.status;
+      },
+      () => 0,
+    );
+    if (status === 200) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
 
 const progress = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -28,7 +48,8 @@ class StartStopped extends Error {}
 interface Supervised {
   name: string;
   script: string;
-  readyLine: string;
+  /** Answers 200 once the child serves (its /ready or the gateway's /health/ready). */
+  readyUrl: string;
   child?: ChildProcess;
   restarts: number[];
 }
@@ -41,10 +62,12 @@ runMain('start', async () => {
   let temporalServer: TemporalDevServer | undefined;
   let phase: 'starting' | 'running' | 'stopping' = 'starting';
   let stopRequested = false;
+  const workerOpsPort = config.ops.workerPort || (await freePort());
+  const browserHostOpsPort = config.ops.browserHostPort || (await freePort());
   const children: Supervised[] = [
-    { name: 'worker', script: '../entry/worker.ts', readyLine: '"msg":"worker ready"', restarts: [] },
-    { name: 'browser-host', script: '../entry/browser-host.ts', readyLine: '"msg":"browser host ready"', restarts: [] },
-    { name: 'gateway', script: '../entry/gateway.ts', readyLine: '"msg":"gateway listening"', restarts: [] },
+    { name: 'worker', script: '../entry/worker.ts', readyUrl: `${localUrl(config.ops.bind, workerOpsPort)}/ready`, restarts: [] },
+    { name: 'browser-host', script: '../entry/browser-host.ts', readyUrl: `${localUrl(config.ops.bind, browserHostOpsPort)}/ready`, restarts: [] },
+    { name: 'gateway', script: '../entry/gateway.ts', readyUrl: `${localUrl(config.gateway.host, config.gateway.port)}/health/ready`, restarts: [] },
   ];
 
   /** Everything started so far, in reverse order of start. */
@@ -146,7 +169,14 @@ runMain('start', async () => {
     const db = createDb(databaseUrl, 2);
     const team = await step(ensureDefaultTeam(db, config.defaultTeam).finally(() => db.$disconnect()));
 
-    const childEnv = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: address, SUPERVISED_BY_PID: String(process.pid) };
+    const childEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: address,
+      WORKER_OPS_PORT: String(workerOpsPort),
+      BROWSER_HOST_OPS_PORT: String(browserHostOpsPort),
+      SUPERVISED_BY_PID: String(process.pid),
+    };
     const t = Date.now();
     await step(Promise.all(children.map((s) => launch(s, childEnv))));
     progress(`worker, browser host and gateway ready (${seconds(t)})`);
@@ -169,14 +199,15 @@ runMain('start', async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', script], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
       s.child = child;
       let ready = false;
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        process.stdout.write(`${line}\n`);
-        if (!ready && line.includes(s.readyLine)) {
-          ready = true;
-          resolve();
-        }
+      let exited = false;
+      createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${line}\n`));
+      void waitUntilReady(s.readyUrl, () => exited).then((answered) => {
+        if (!answered) return;
+        ready = true;
+        resolve();
       });
       child.once('exit', (code, signal) => {
+        exited = true;
         if (phase === 'stopping') return;
         if (!ready) return reject(new Error(`${s.name} exited during start-up (${signal ?? `code ${code}`}); see its messages above`));
         const now = Date.now();

@@ -10,6 +10,8 @@ import { ensureSearchAttributes } from '../platform/temporal/search-attributes.t
 import { createWorkers } from '../platform/temporal/worker-registry.ts';
 import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
+import { startOpsServer } from '../platform/process/ops-server.ts';
+import { serviceReadiness } from '../platform/process/readiness.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
@@ -27,6 +29,16 @@ runMain('worker', async () => {
   const connection = await NativeConnection.connect({ address });
   const workers = await createWorkers(connection, config, createActivities({ db, config, log }));
   const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
+  const readiness = serviceReadiness(
+    { db, temporal: connection },
+    {
+      workers: () => {
+        const idle = workers.filter((worker) => worker.getState() !== 'RUNNING');
+        if (idle.length) throw new Error(`not polling: ${idle.map((w) => `${w.options.taskQueue} (${w.getState()})`).join(', ')}`);
+      },
+    },
+  );
+  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.workerPort, log, readiness });
 
   onShutdown((why) => {
     log.info('worker draining', { why, graceMs: config.worker.shutdownGraceMs });
@@ -44,6 +56,7 @@ runMain('worker', async () => {
   });
   await Promise.all(workers.map((worker) => worker.run()));
   await Promise.all(services.map((s) => s.stop()));
+  await ops?.close();
   await connection.close();
   await clientConnection.close();
   await db.$disconnect();

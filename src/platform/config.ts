@@ -118,6 +118,16 @@ export function loadConfig() {
         burst: positiveInt('API_KEY_RATE_LIMIT_BURST', 100),
       },
     },
+    /**
+     * The operations ports of the worker and the browser host (GET /live, GET /ready); 0: none.
+     * Off by default so several processes on one machine never collide; npm start gives its
+     * children free ports unless these are set, docker compose sets them.
+     */
+    ops: {
+      bind: str('OPS_BIND_ADDRESS') ?? '127.0.0.1',
+      workerPort: nonNegativeInt('WORKER_OPS_PORT', 0),
+      browserHostPort: nonNegativeInt('BROWSER_HOST_OPS_PORT', 0),
+    },
     idempotency: {
       /** How long an x-idempotency-key of a team answers repeats with its first request's answer. */
       windowHours: positiveInt('IDEMPOTENCY_KEY_WINDOW_HOURS', 24),

@@ -21,7 +21,9 @@ const started: ChildProcess[] = [];
 beforeAll(async () => {
   dataDir = scratchDataDir('start-test-');
   site = await startFixtureSite(treeSite(PAGES), { delayMs: () => 500 });
-  const [pgPort, temporalPort, uiPort, apiPort, httpPort, metricsPort] = [
+  const [pgPort, temporalPort, uiPort, apiPort, httpPort, metricsPort, workerOpsPort, hostOpsPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -39,6 +41,8 @@ beforeAll(async () => {
     TEMPORAL_DEV_HTTP_PORT: String(httpPort),
     TEMPORAL_DEV_METRICS_PORT: String(metricsPort),
     PORT: String(apiPort),
+    WORKER_OPS_PORT: String(workerOpsPort),
+    BROWSER_HOST_OPS_PORT: String(hostOpsPort),
     HOST: '127.0.0.1',
     CRAWL_HEARTBEAT_TIMEOUT_MS: '3000',
     WORKER_SHUTDOWN_GRACE_MS: '2000',
@@ -105,6 +109,10 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
 
   const health = await (await fetch(`${apiBase}/health`)).json();
   expect(health).toMatchObject({ postgres: { ok: true }, temporal: { ok: true } });
+  // The banner waits for every child's ready endpoint; the ports set are the ones the children serve.
+  for (const url of [`${apiBase}/health/ready`, `http://127.0.0.1:${env.WORKER_OPS_PORT}/ready`, `http://127.0.0.1:${env.BROWSER_HOST_OPS_PORT}/ready`]) {
+    expect((await fetch(url)).status, url).toBe(200);
+  }
 
   const { id } = await (
     await fetch(`${apiBase}/v2/crawl`, {

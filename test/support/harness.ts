@@ -38,11 +38,12 @@ export interface Harness {
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(opts?: { services?: boolean; replace?: ReplacedActivities }): Promise<void>;
   /** `output` collects every line the worker prints on stdout and stderr, from its first. */
-  spawnWorker(opts?: { output?: string[] }): Promise<ChildProcess>;
+  /** `env` adds settings (e.g. WORKER_OPS_PORT, or a DATABASE_URL through a proxy). */
+  spawnWorker(opts?: { output?: string[]; env?: Record<string, string> }): Promise<ChildProcess>;
   /** A browser host in this process (stopped with the harness). */
   startBrowserHost(): Promise<BrowserHost>;
   /** The real browser host entry point in a child process: kill it with SIGKILL to test a lost host. */
-  spawnBrowserHost(): Promise<ChildProcess>;
+  spawnBrowserHost(opts?: { env?: Record<string, string> }): Promise<ChildProcess>;
   spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string>; output?: string[] }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
@@ -160,6 +161,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           CRAWL_RENDERING: config.crawl.rendering,
           LOG_LEVEL: 'info',
+          ...opts.env,
         },
         stdio: ['ignore', 'pipe', opts.output ? 'pipe' : 'inherit'],
       });
@@ -173,7 +175,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       hosts.push({ host, running: host.run(), connection: nativeConnection });
       return host;
     },
-    async spawnBrowserHost() {
+    async spawnBrowserHost(opts = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/browser-host.ts'], {
         env: {
           ...process.env,
@@ -182,6 +184,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
           CRAWL_ALLOW_PRIVATE_ADDRESSES: String(config.crawl.allowPrivateAddresses),
           LOG_LEVEL: 'info',
+          ...opts.env,
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

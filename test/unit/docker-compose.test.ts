@@ -27,6 +27,7 @@ interface Service {
   init?: boolean;
   security_opt?: string[];
   profiles?: string[];
+  healthcheck?: { test: string[] };
   ports?: (string | number | { target?: number; published?: string | number; host_ip?: string })[];
 }
 
@@ -225,6 +226,19 @@ describe('docker-compose.yml', () => {
       expect(cond(app, 'temporal-create-namespace')).toBe('service_completed_successfully');
     }
     for (const name of ['postgres', 'temporal']) expect(services[name]).toHaveProperty('healthcheck');
+  });
+
+  it("checks each app's health on its ready endpoint, on the port it is told to serve it on", () => {
+    const readyUrls = {
+      gateway: `http://127.0.0.1:${environmentOf(services.gateway).PORT}/health/ready`,
+      worker: `http://127.0.0.1:${environmentOf(services.worker).WORKER_OPS_PORT}/ready`,
+      'browser-host': `http://127.0.0.1:${environmentOf(services['browser-host']).BROWSER_HOST_OPS_PORT}/ready`,
+    };
+    for (const [name, url] of Object.entries(readyUrls)) {
+      const test = services[name].healthcheck?.test ?? [];
+      expect(test.slice(0, 3), name).toEqual(['CMD', 'node', '-e']);
+      expect(test[3], name).toContain(`fetch('${url}')`);
+    }
   });
 
   it('points the app at the compose Postgres and Temporal', () => {

@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
     const ids = operations.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     const publicOps = operations.filter((op) => Array.isArray(op.security) && (op.security as unknown[]).length === 0).map((op) => op.operationId);
-    expect(publicOps.sort()).toEqual(['getApiDocsPage', 'getHealth', 'getLiveView', 'getOpenApiDocument']);
+    expect(publicOps.sort()).toEqual(['getApiDocsPage', 'getHealth', 'getHealthLive', 'getHealthReady', 'getLiveView', 'getOpenApiDocument']);
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type NativeConnection, type State } from '@temporalio/worker';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import { requestIdActivityInterceptor } from '../../../platform/temporal/request-id-activity-interceptor.ts';
 import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
@@ -27,6 +27,8 @@ export interface BrowserHost {
   relayUrl: string;
   /** A session's browser on this host (its DevTools URL and process), for diagnostics and benchmarks. */
   browserOf(sessionId: string): { cdpUrl: string; pid: number } | undefined;
+  /** RUNNING while its Temporal worker polls the host's task queue. */
+  workerState(): State;
   /** Runs until stop() is called. */
   run(): Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +78,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
       const hosted = sessions.get(sessionId);
       return hosted && { cdpUrl: hosted.chromium.cdpUrl, pid: hosted.chromium.pid };
     },
+    workerState: () => worker.getState(),
     async run() {
       await worker.run();
     },

@@ -1,0 +1,101 @@
+// Health of every process: the worker's and the browser host's operations port and
+// the gateway's /health/live and /health/ready. PostgreSQL and Temporal are reached
+// through TCP proxies, so holding a proxy's traffic is that server stopping
+// answering for these processes only (the suite's shared servers keep running).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { freePort } from '../../src/platform/process/ports.ts';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+
+let h: Harness;
+let proxy: TcpProxy;
+let temporalProxy: TcpProxy;
+const ready: Record<string, string> = {};
+const live: Record<string, string> = {};
+
+beforeAll(async () => {
+  h = await startHarness();
+  const url = new URL(inject('databaseUrl'));
+  proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  url.host = proxy.address;
+  const DATABASE_URL = url.toString();
+  temporalProxy = await startTcpProxy(inject('temporalAddress'));
+  const TEMPORAL_ADDRESS = temporalProxy.address;
+  const [workerPort, hostPort] = [await freePort(), await freePort()];
+  await h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(workerPort) } });
+  await h.spawnBrowserHost({ env: { DATABASE_URL, TEMPORAL_ADDRESS, BROWSER_HOST_OPS_PORT: String(hostPort) } });
+  const gateway = await h.spawnGateway({ env: { DATABASE_URL }, temporalAddress: TEMPORAL_ADDRESS });
+  Object.assign(live, { worker: `http://127.0.0.1:${workerPort}/live`, host: `http://127.0.0.1:${hostPort}/live`, gateway: `${gateway.baseUrl}/health/live` });
+  Object.assign(ready, {
+    worker: `http://127.0.0.1:${workerPort}/ready`,
+    host: `http://127.0.0.1:${hostPort}/ready`,
+    gateway: `${gateway.baseUrl}/health/ready`,
+  });
+});
+
+afterAll(async () => {
+  proxy?.release();
+  temporalProxy?.release();
+  await h?.stop();
+  await proxy?.close();
+  await temporalProxy?.close();
+});
+
+const get = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+/** Every process's /ready once it answers `status`. */
+const readyAll = (status: number) =>
+  Promise.all(
+    Object.entries(ready).map(([name, url]) =>
+      waitFor(`${name} ready ${status}`, async () => {
+        const answer = await get(url);
+        return answer.status === status && answer.body;
+      }),
+    ),
+  );
+
+it('answers /live and /ready with 200 once every process is started', async () => {
+  for (const url of Object.values(live)) expect(await get(url)).toEqual({ status: 200, body: { live: true } });
+  const [worker, host, gateway] = await readyAll(200);
+  for (const body of [worker, host]) {
+    expect(body.ready).toBe(true);
+    expect(Object.keys(body.checks).sort()).toEqual(['postgres', 'temporal', 'workers']);
+    for (const check of Object.values(body.checks)) expect(check).toMatchObject({ ok: true });
+  }
+  expect(gateway).toMatchObject({ ready: true, checks: { postgres: { ok: true }, temporal: { ok: true } } });
+});
+
+it('is not ready, naming PostgreSQL, while PostgreSQL does not answer, and ready again when it does', async () => {
+  await readyAll(200);
+  proxy.hold();
+  const answers = await readyAll(503);
+  for (const body of answers) {
+    expect(body.ready).toBe(false);
+    expect(body.checks.postgres).toMatchObject({ ok: false, error: expect.stringContaining('no answer') });
+    expect(body.checks.temporal).toMatchObject({ ok: true });
+  }
+  for (const url of Object.values(live)) expect((await get(url)).status).toBe(200);
+  proxy.release();
+  await readyAll(200);
+});
+
+it('is not ready, naming Temporal, while Temporal does not answer, and ready again when it does', async () => {
+  await readyAll(200);
+  temporalProxy.hold();
+  const answers = await readyAll(503);
+  for (const body of answers) {
+    expect(body.ready).toBe(false);
+    expect(body.checks.temporal).toMatchObject({ ok: false, error: expect.stringContaining('no answer') });
+    expect(body.checks.postgres).toMatchObject({ ok: true });
+  }
+  temporalProxy.release();
+  await readyAll(200);
+});
+
+it('answers 404 on the operations port for anything but /live and /ready', async () => {
+  expect((await get(ready.worker.replace('/ready', '/metricz'))).status).toBe(404);
+});
