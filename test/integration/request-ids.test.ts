@@ -18,7 +18,8 @@ const gatewayOutput: string[] = [];
 beforeAll(async () => {
   h = await startHarness();
   site = await startFixtureSite(treeSite(3));
-  await h.spawnWorker({ output: workerOutput });
+  // At debug the SDK's own lines (its machinery's INFO, the core's forwarded INFO) are printed too: all must be JSON.
+  await h.spawnWorker({ output: workerOutput, env: { LOG_LEVEL: 'debug' } });
   gatewayUrl = (await h.spawnGateway({ output: gatewayOutput })).baseUrl;
 });
 

@@ -85,7 +85,8 @@ export function createImageProbe(fetchHead: FetchImageHead, limits: ImageProbeLi
         const pending = known.getOrSet(key, () => probe(url, opts));
         const size = await pending;
         // A probe cut short by this page's deadline says nothing about the image: the next page may ask again.
-        if (size === null && signal.aborted) known.delete(key);
+        // The fetch's own timeout ends at the same moment as the deadline and may fire first.
+        if (size === null && (signal.aborted || Date.now() >= endsAt)) known.delete(key);
         if (size) sizes[url] = size;
       }
     };
