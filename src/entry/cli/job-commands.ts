@@ -135,6 +135,30 @@ const jobsLs: Command = {
 
 const line = (label: string, value: unknown) => `${`${label}:`.padEnd(14)}${value}`;
 
+/** What `jobs show` says of any job: who, what, and when. */
+function jobHeader(job: Named<Crawl | MapJob>, kind: string) {
+  const data = {
+    id: job.id,
+    kind,
+    teamId: job.teamId,
+    team: job.team.name,
+    status: job.status,
+    url: job.url,
+    error: job.error,
+    createdAt: job.createdAt.toISOString(),
+    completedAt: job.completedAt?.toISOString() ?? null,
+  };
+  const text = [
+    line('job', `${job.id} (${kind})`),
+    line('team', `${job.team.name} (${job.teamId})`),
+    line('url', job.url),
+    line('status', job.status + (job.error ? ` (${job.error})` : '')),
+    line('created', `${data.createdAt} (${age(job.createdAt)} ago)`),
+    line('completed', data.completedAt ?? '-'),
+  ];
+  return { data, text };
+}
+
 async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
   const { db } = ctx;
   const [{ completed, total }, queued, failed, credits, webhookBacklog] = await Promise.all([
@@ -146,16 +170,9 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
   ]);
   const workflowId = crawlWorkflowId(job.id);
   const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
+  const header = jobHeader(job, job.kind);
   const data = {
-    id: job.id,
-    kind: job.kind,
-    teamId: job.teamId,
-    team: job.team.name,
-    status: job.status,
-    url: job.url,
-    error: job.error,
-    createdAt: job.createdAt.toISOString(),
-    completedAt: job.completedAt?.toISOString() ?? null,
+    ...header.data,
     expiresAt: job.expiresAt?.toISOString() ?? null,
     credits,
     pages: { stored: completed, total, queued, failed },
@@ -165,12 +182,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
   return {
     data,
     text: [
-      line('job', `${job.id} (${job.kind})`),
-      line('team', `${job.team.name} (${job.teamId})`),
-      line('url', job.url),
-      line('status', job.status + (job.error ? ` (${job.error})` : '')),
-      line('created', `${data.createdAt} (${age(job.createdAt)} ago)`),
-      line('completed', data.completedAt ?? '-'),
+      ...header.text,
       line('expires', data.expiresAt ?? '-'),
       line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
       line('credits', credits),
@@ -185,16 +197,9 @@ async function showMap(ctx: CliContext, job: Named<MapJob>) {
   const workflowId = mapWorkflowId(job.id);
   const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
   const links = Array.isArray(job.links) ? job.links.length : null;
+  const header = jobHeader(job, 'map');
   const data = {
-    id: job.id,
-    kind: 'map',
-    teamId: job.teamId,
-    team: job.team.name,
-    status: job.status,
-    url: job.url,
-    error: job.error,
-    createdAt: job.createdAt.toISOString(),
-    completedAt: job.completedAt?.toISOString() ?? null,
+    ...header.data,
     credits,
     links,
     workflow,
@@ -202,12 +207,7 @@ async function showMap(ctx: CliContext, job: Named<MapJob>) {
   return {
     data,
     text: [
-      line('job', `${job.id} (map)`),
-      line('team', `${job.team.name} (${job.teamId})`),
-      line('url', job.url),
-      line('status', job.status + (job.error ? ` (${job.error})` : '')),
-      line('created', `${data.createdAt} (${age(job.createdAt)} ago)`),
-      line('completed', data.completedAt ?? '-'),
+      ...header.text,
       line('links', links ?? '-'),
       line('credits', credits),
       line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
