@@ -7,12 +7,15 @@ import { createBrowserHost } from '../features/browser-sessions/host/browser-hos
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
 import { serviceReadiness } from '../platform/process/readiness.ts';
+import { sdkMetricsEndpoint } from '../platform/metrics/sdk-metrics.ts';
+import { metricsText } from '../platform/metrics/exposition.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('browser-host', async () => {
   const { config, log, address, db } = await bootService('browser-host');
   await checkChromiumStarts(config.chromium);
-  installSdkRuntime(log, config.logLevel);
+  const sdkMetrics = config.ops.browserHostPort ? await sdkMetricsEndpoint() : undefined;
+  installSdkRuntime(log, config.logLevel, sdkMetrics);
   const connection = await NativeConnection.connect({ address });
   const host = await createBrowserHost({ db, config, log, connection });
   const readiness = serviceReadiness(
@@ -23,7 +26,7 @@ runMain('browser-host', async () => {
       },
     },
   );
-  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.browserHostPort, log, readiness });
+  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.browserHostPort, log, readiness, metrics: () => metricsText(sdkMetrics) });
   onShutdown((why) => {
     log.info('browser host stopping', { why });
     void host.stop();

@@ -4,6 +4,9 @@ import { FEATURES } from '../features/index.ts';
 import { createApp } from '../platform/http/app.ts';
 import { attachWebSockets } from '../platform/http/websockets.ts';
 import { createTemporalClient } from '../platform/temporal/connection.ts';
+import { startOpsServer } from '../platform/process/ops-server.ts';
+import { serviceReadiness } from '../platform/process/readiness.ts';
+import { metricsText } from '../platform/metrics/exposition.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('gateway', async () => {
@@ -19,6 +22,13 @@ runMain('gateway', async () => {
     );
   });
   const websockets = attachWebSockets(server, deps, FEATURES);
+  const ops = await startOpsServer({
+    bind: config.ops.bind,
+    port: config.ops.gatewayPort,
+    log,
+    readiness: serviceReadiness({ db, temporal }),
+    metrics: () => metricsText(),
+  });
   log.info('gateway listening', { host: config.gateway.host, port: config.gateway.port });
 
   await new Promise<void>((resolve) =>
@@ -31,6 +41,7 @@ runMain('gateway', async () => {
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     }),
   );
+  await ops?.close();
   await temporal.connection.close();
   await db.$disconnect();
   log.info('gateway stopped');

@@ -64,6 +64,8 @@ runMain('start', async () => {
   let stopRequested = false;
   const workerOpsPort = config.ops.workerPort || (await freePort());
   const browserHostOpsPort = config.ops.browserHostPort || (await freePort());
+  const gatewayOpsPort = config.ops.gatewayPort || (await freePort());
+  const metricsUrl = (port: number) => `${localUrl(config.ops.bind, port)}/metrics`;
   const children: Supervised[] = [
     { name: 'worker', script: '../entry/worker.ts', readyUrl: `${localUrl(config.ops.bind, workerOpsPort)}/ready`, restarts: [] },
     { name: 'browser-host', script: '../entry/browser-host.ts', readyUrl: `${localUrl(config.ops.bind, browserHostOpsPort)}/ready`, restarts: [] },
@@ -175,6 +177,7 @@ runMain('start', async () => {
       TEMPORAL_ADDRESS: address,
       WORKER_OPS_PORT: String(workerOpsPort),
       BROWSER_HOST_OPS_PORT: String(browserHostOpsPort),
+      GATEWAY_OPS_PORT: String(gatewayOpsPort),
       SUPERVISED_BY_PID: String(process.pid),
     };
     const t = Date.now();
@@ -182,7 +185,14 @@ runMain('start', async () => {
     progress(`worker, browser host and gateway ready (${seconds(t)})`);
 
     const apiBase = publicBase(config);
-    const lines = ['', `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`, `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`];
+    const lines = [
+      '',
+      `  API:          ${apiBase}/v2   (health: ${apiBase}/health)`,
+      `  Temporal UI:  ${uiUrl ?? '(external Temporal: see your cluster UI)'}`,
+      `  Metrics:      gateway ${metricsUrl(gatewayOpsPort)}`,
+      `                worker ${metricsUrl(workerOpsPort)}`,
+      `                browser host ${metricsUrl(browserHostOpsPort)}`,
+    ];
     if (team.key) {
       lines.push(`  API key:      ${team.key}`, '                (created for team "default"; shown only this once, stored as a hash)');
     } else {

@@ -12,6 +12,9 @@ import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
 import { serviceReadiness } from '../platform/process/readiness.ts';
+import { sdkMetricsEndpoint } from '../platform/metrics/sdk-metrics.ts';
+import { metricsText } from '../platform/metrics/exposition.ts';
+import { serveSharedGauges } from '../platform/metrics/shared-gauges.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
@@ -20,7 +23,9 @@ runMain('worker', async () => {
   // Before any task is polled: a Chromium that cannot start sandboxed stops the worker with one line.
   const browser = await checkChromiumStarts(config.chromium);
   if (!config.chromium.sandbox) log.warn('Chromium runs without its sandbox (CHROMIUM_SANDBOX=false): a page exploiting Chromium runs unconfined');
-  installSdkRuntime(log, config.logLevel);
+  const sdkMetrics = config.ops.workerPort ? await sdkMetricsEndpoint() : undefined;
+  serveSharedGauges(db);
+  installSdkRuntime(log, config.logLevel, sdkMetrics);
   const clientConnection = await connectTemporal(address, log);
   await ensureSearchAttributes(clientConnection, config.temporal.namespace);
   const temporal = temporalClient(clientConnection, config.temporal.namespace, log);
@@ -38,7 +43,7 @@ runMain('worker', async () => {
       },
     },
   );
-  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.workerPort, log, readiness });
+  const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.workerPort, log, readiness, metrics: () => metricsText(sdkMetrics) });
 
   onShutdown((why) => {
     log.info('worker draining', { why, graceMs: config.worker.shutdownGraceMs });

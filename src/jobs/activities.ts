@@ -27,6 +27,8 @@ import { storableText } from '../platform/db/storable.ts';
 import { createConversionPool } from '../page/conversion/conversion-pool.ts';
 import { convertInline, type HtmlConverter } from '../page/conversion/html-conversion.ts';
 import { createImageProbe } from '../page/rendering/image-probe.ts';
+// Declares the frontier's gauges in the processes that run these activities.
+import './frontier/frontier-metrics.ts';
 
 /** Sitemap URLs are filtered and queued this many at a time, so planning never holds more than one chunk's rows. */
 const SITEMAP_CHUNK = 1_000;

@@ -119,7 +119,8 @@ export function loadConfig() {
       },
     },
     /**
-     * The operations ports of the worker and the browser host (GET /live, GET /ready); 0: none.
+     * The operations ports of the worker, the browser host and the gateway (GET /live, GET /ready,
+     * GET /metrics); 0: none.
      * Off by default so several processes on one machine never collide; npm start gives its
      * children free ports unless these are set, docker compose sets them.
      */
@@ -127,6 +128,7 @@ export function loadConfig() {
       bind: str('OPS_BIND_ADDRESS') ?? '127.0.0.1',
       workerPort: nonNegativeInt('WORKER_OPS_PORT', 0),
       browserHostPort: nonNegativeInt('BROWSER_HOST_OPS_PORT', 0),
+      gatewayPort: nonNegativeInt('GATEWAY_OPS_PORT', 0),
     },
     idempotency: {
       /** How long an x-idempotency-key of a team answers repeats with its first request's answer. */

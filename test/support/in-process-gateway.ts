@@ -198,6 +198,8 @@ export function inProcessGateway(): InProcessGateway {
         }) as typeof res.write;
         res.end = ((chunk: unknown) => {
           if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string));
+          // What a socket would do once the answer is written: the request log and metrics listen for it.
+          res.emit('finish');
           resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), reachedStore: calls.count > callsBefore });
           return res;
         }) as typeof res.end;

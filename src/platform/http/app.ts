@@ -10,6 +10,7 @@ import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
 import { assignRequestId, rebindRequestId } from './request-id.ts';
+import { httpMetrics } from './http-metrics.ts';
 import { idempotency } from './idempotency.ts';
 import { refuseUnstorableBody } from './unstorable-body.ts';
 import { authenticate } from './auth.ts';
@@ -62,7 +63,7 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
-  app.use(assignRequestId(), requestLog(deps.log));
+  app.use(assignRequestId(), requestLog(deps.log), httpMetrics());
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));

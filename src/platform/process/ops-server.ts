@@ -1,9 +1,10 @@
-// The operations port of the worker and the browser host: GET /live and GET /ready
-// for supervisors (npm start, docker compose, Kubernetes probes), apart from any
-// public listener. Metrics will be served here too.
+// The operations port of every process: GET /live and GET /ready for supervisors
+// (npm start, docker compose, Kubernetes probes) and GET /metrics for Prometheus,
+// apart from any public listener.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.ts';
+import { METRICS_CONTENT_TYPE } from '../metrics/exposition.ts';
 import type { Readiness } from './readiness.ts';
 
 export interface OpsServer {
@@ -12,7 +13,13 @@ export interface OpsServer {
 }
 
 /** Starts nothing (undefined) when `port` is 0. */
-export async function startOpsServer(opts: { bind: string; port: number; log: Logger; readiness: () => Promise<Readiness> }): Promise<OpsServer | undefined> {
+export async function startOpsServer(opts: {
+  bind: string;
+  port: number;
+  log: Logger;
+  readiness: () => Promise<Readiness>;
+  metrics: () => Promise<string>;
+}): Promise<OpsServer | undefined> {
   if (opts.port === 0) return undefined;
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
@@ -29,7 +36,17 @@ export async function startOpsServer(opts: { bind: string; port: number; log: Lo
       );
       return;
     }
-    reply(404, { error: 'not found: GET /live or /ready' });
+    if (path === '/metrics') {
+      opts.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });
+          res.end(text);
+        },
+        (err: Error) => reply(500, { error: err.message }),
+      );
+      return;
+    }
+    reply(404, { error: 'not found: GET /live, /ready or /metrics' });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
