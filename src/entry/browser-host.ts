@@ -7,6 +7,7 @@ import { createBrowserHost } from '../features/browser-sessions/host/browser-hos
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
 import { serviceReadiness } from '../platform/process/readiness.ts';
+import { pollingCheck } from '../platform/temporal/polling-check.ts';
 import { sdkMetricsEndpoint } from '../platform/metrics/sdk-metrics.ts';
 import { metricsText } from '../platform/metrics/exposition.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
@@ -18,14 +19,7 @@ runMain('browser-host', async () => {
   installSdkRuntime(log, config.logLevel, sdkMetrics);
   const connection = await NativeConnection.connect({ address });
   const host = await createBrowserHost({ db, config, log, connection });
-  const readiness = serviceReadiness(
-    { db, temporal: connection },
-    {
-      workers: () => {
-        if (host.workerState() !== 'RUNNING') throw new Error(`not polling ${host.taskQueue} (${host.workerState()})`);
-      },
-    },
-  );
+  const readiness = serviceReadiness({ db, temporal: connection }, { workers: pollingCheck(() => [{ taskQueue: host.taskQueue, state: host.workerState() }]) });
   const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.browserHostPort, log, readiness, metrics: () => metricsText(sdkMetrics) });
   onShutdown((why) => {
     log.info('browser host stopping', { why });

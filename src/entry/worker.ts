@@ -12,6 +12,7 @@ import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
 import { serviceReadiness } from '../platform/process/readiness.ts';
+import { pollingCheck } from '../platform/temporal/polling-check.ts';
 import { sdkMetricsEndpoint } from '../platform/metrics/sdk-metrics.ts';
 import { metricsText } from '../platform/metrics/exposition.ts';
 import { serveSharedGauges } from '../platform/metrics/shared-gauges.ts';
@@ -36,12 +37,7 @@ runMain('worker', async () => {
   const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
   const readiness = serviceReadiness(
     { db, temporal: connection },
-    {
-      workers: () => {
-        const idle = workers.filter((worker) => worker.getState() !== 'RUNNING');
-        if (idle.length) throw new Error(`not polling: ${idle.map((w) => `${w.options.taskQueue} (${w.getState()})`).join(', ')}`);
-      },
-    },
+    { workers: pollingCheck(() => workers.map((worker) => ({ taskQueue: worker.options.taskQueue, state: worker.getState() }))) },
   );
   const ops = await startOpsServer({ bind: config.ops.bind, port: config.ops.workerPort, log, readiness, metrics: () => metricsText(sdkMetrics) });
 

@@ -7,10 +7,14 @@ import { inject } from 'vitest';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+import type { ChildProcess } from 'node:child_process';
 
 let h: Harness;
 let proxy: TcpProxy;
 let temporalProxy: TcpProxy;
+let worker: ChildProcess;
+let site: FixtureSite;
 const ready: Record<string, string> = {};
 const live: Record<string, string> = {};
 
@@ -23,7 +27,7 @@ beforeAll(async () => {
   temporalProxy = await startTcpProxy(inject('temporalAddress'));
   const TEMPORAL_ADDRESS = temporalProxy.address;
   const [workerPort, hostPort] = [await freePort(), await freePort()];
-  await h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(workerPort) } });
+  worker = await h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(workerPort), WORKER_SHUTDOWN_GRACE_MS: '60000' } });
   await h.spawnBrowserHost({ env: { DATABASE_URL, TEMPORAL_ADDRESS, BROWSER_HOST_OPS_PORT: String(hostPort) } });
   const gateway = await h.spawnGateway({ env: { DATABASE_URL }, temporalAddress: TEMPORAL_ADDRESS });
   Object.assign(live, { worker: `http://127.0.0.1:${workerPort}/live`, host: `http://127.0.0.1:${hostPort}/live`, gateway: `${gateway.baseUrl}/health/live` });
@@ -38,6 +42,7 @@ afterAll(async () => {
   proxy?.release();
   temporalProxy?.release();
   await h?.stop();
+  await site?.close();
   await proxy?.close();
   await temporalProxy?.close();
 });
@@ -96,6 +101,27 @@ it('is not ready, naming Temporal, while Temporal does not answer, and ready aga
   await readyAll(200);
 });
 
-it('answers 404 on the operations port for anything but /live and /ready', async () => {
+it('answers 404 on the operations port for anything but /live, /ready and /metrics', async () => {
   expect((await get(ready.worker.replace('/ready', '/metricz'))).status).toBe(404);
+});
+
+// Last: it stops the worker.
+it('takes a draining worker out of rotation, naming its task queues, while it finishes the page it loads', async () => {
+  await readyAll(200);
+  site = await startFixtureSite({ '/': page('slow', 'answered after 20 s') }, { delayMs: (path) => (path === '/' ? 20_000 : 0) });
+  const started = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 1, sitemap: 'skip' } });
+  expect(started.status).toBe(200);
+  await waitFor('the batch loads the slow page', () => site.hits.has('/'));
+  worker.kill('SIGTERM');
+  const draining = await waitFor('the worker is not ready', async () => {
+    const answer = await get(ready.worker);
+    return answer.status === 503 && answer.body;
+  });
+  expect(draining.checks).toMatchObject({
+    postgres: { ok: true },
+    temporal: { ok: true },
+    workers: { ok: false, error: expect.stringMatching(/^not polling: /) },
+  });
+  expect(draining.checks.workers.error).toContain(h.config.temporal.taskQueue);
+  expect((await get(live.worker)).status).toBe(200);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cachedReadiness, probe } from '../../../src/platform/process/readiness.ts';
+import { pollingCheck } from '../../../src/platform/temporal/polling-check.ts';
 
 describe('probe', () => {
   it('is ok when the check answers, and names the error or the timeout when it does not', async () => {
@@ -26,5 +27,19 @@ describe('cachedReadiness', () => {
     await uncached();
     await uncached();
     expect(runs).toBe(3);
+  });
+});
+
+describe('pollingCheck', () => {
+  it('passes while every worker runs and names each one that does not', async () => {
+    const states = [
+      { taskQueue: 'crawl', state: 'RUNNING' },
+      { taskQueue: 'crawl-browser', state: 'RUNNING' },
+    ];
+    const check = pollingCheck(() => states);
+    expect(await probe(check, 1000)).toMatchObject({ ok: true });
+    states[1].state = 'DRAINING';
+    states.push({ taskQueue: 'crawl-webhooks', state: 'FAILED' });
+    expect(await probe(check, 1000)).toEqual({ ok: false, error: 'not polling: crawl-browser (DRAINING), crawl-webhooks (FAILED)' });
   });
 });
