@@ -19,6 +19,8 @@ import { ensureSearchAttributes } from '../platform/temporal/search-attributes.t
 import { runMain } from './process-helpers.ts';
 import { publicBase } from '../platform/http/public-url.ts';
 import { freePort } from '../platform/process/ports.ts';
+import { pidAlive } from '../platform/process/detached.ts';
+import { watchServer, type ServerWatch } from '../platform/process/server-watch.ts';
 
 /** Where this machine reaches a listener bound to `host` (any-address binds are reached on loopback). */
 const localUrl = (host: string, port: number) => `http://${['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -60,6 +62,19 @@ runMain('start', async () => {
   const log = createLogger(config.logLevel, { process: 'start' });
   let pg: EmbeddedPostgres | undefined;
   let temporalServer: TemporalDevServer | undefined;
+  const pgOptions = { dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log };
+  const temporalOptions = {
+    cliPath: config.temporal.cliPath,
+    dataDir: config.dataDir,
+    port: config.temporal.devPort,
+    uiPort: config.temporal.devUiPort,
+    httpPort: config.temporal.devHttpPort,
+    metricsPort: config.temporal.devMetricsPort,
+    namespace: config.temporal.namespace,
+    persist: true,
+    log,
+  };
+  const serverWatches: ServerWatch[] = [];
   let phase: 'starting' | 'running' | 'stopping' = 'starting';
   let stopRequested = false;
   const workerOpsPort = config.ops.workerPort || (await freePort());
@@ -74,6 +89,7 @@ runMain('start', async () => {
 
   /** Everything started so far, in reverse order of start. */
   async function stopAll() {
+    for (const watch of serverWatches) watch.stop();
     for (const name of ['gateway', 'browser-host', 'worker']) {
       const c = children.find((x) => x.name === name)?.child;
       if (c && c.exitCode === null && c.signalCode === null) {
@@ -115,6 +131,7 @@ runMain('start', async () => {
   try {
     await startAll();
     phase = 'running';
+    watchServers();
   } catch (err) {
     phase = 'stopping';
     await stopAll();
@@ -132,7 +149,7 @@ runMain('start', async () => {
       progress('PostgreSQL: using DATABASE_URL');
     } else {
       const t = Date.now();
-      pg = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, database: 'crawl', log });
+      pg = await startEmbeddedPostgres(pgOptions);
       checkpoint();
       databaseUrl = pg.url;
       const how = pg.adopted ? 'adopted the embedded server an earlier start left running' : 'embedded server';
@@ -147,17 +164,7 @@ runMain('start', async () => {
       progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
     } else {
       const t = Date.now();
-      temporalServer = await startTemporalDevServer({
-        cliPath: config.temporal.cliPath,
-        dataDir: config.dataDir,
-        port: config.temporal.devPort,
-        uiPort: config.temporal.devUiPort,
-        httpPort: config.temporal.devHttpPort,
-        metricsPort: config.temporal.devMetricsPort,
-        namespace: config.temporal.namespace,
-        persist: true,
-        log,
-      });
+      temporalServer = await startTemporalDevServer(temporalOptions);
       checkpoint();
       address = temporalServer.address;
       uiUrl ??= temporalServer.uiUrl;
@@ -200,6 +207,40 @@ runMain('start', async () => {
     }
     lines.push(`  ready in ${seconds(t0)}. Ctrl-C stops everything; data stays in ${config.dataDir}.`, '');
     process.stderr.write(`${lines.join('\n')}\n`);
+  }
+
+  /** PostgreSQL and the Temporal dev server, when this start runs them, are started again if they die. */
+  function watchServers() {
+    const giveUp = (why: string) => {
+      progress(`${why}; stopping everything`);
+      void shutdown(1);
+    };
+    if (pg?.pid !== undefined) {
+      serverWatches.push(
+        watchServer({
+          name: 'PostgreSQL',
+          isAlive: () => pg?.pid !== undefined && pidAlive(pg.pid),
+          restart: async () => {
+            pg = await startEmbeddedPostgres(pgOptions);
+          },
+          report: progress,
+          giveUp,
+        }),
+      );
+    }
+    if (temporalServer) {
+      serverWatches.push(
+        watchServer({
+          name: 'the Temporal dev server',
+          isAlive: () => temporalServer !== undefined && pidAlive(temporalServer.pid),
+          restart: async () => {
+            temporalServer = await startTemporalDevServer(temporalOptions);
+          },
+          report: progress,
+          giveUp,
+        }),
+      );
+    }
   }
 
   function launch(s: Supervised, env: NodeJS.ProcessEnv): Promise<void> {

@@ -2,8 +2,9 @@
 // worker and gateway, on fresh data. A crawl interrupted by Ctrl-C finishes
 // after the next start; a start killed with SIGKILL leaves servers that the
 // next start adopts.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -21,7 +22,8 @@ const started: ChildProcess[] = [];
 beforeAll(async () => {
   dataDir = scratchDataDir('start-test-');
   site = await startFixtureSite(treeSite(PAGES), { delayMs: () => 500 });
-  const [pgPort, temporalPort, uiPort, apiPort, httpPort, metricsPort, workerOpsPort, hostOpsPort] = [
+  const [pgPort, temporalPort, uiPort, apiPort, httpPort, metricsPort, workerOpsPort, hostOpsPort, gatewayOpsPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -43,6 +45,7 @@ beforeAll(async () => {
     PORT: String(apiPort),
     WORKER_OPS_PORT: String(workerOpsPort),
     BROWSER_HOST_OPS_PORT: String(hostOpsPort),
+    GATEWAY_OPS_PORT: String(gatewayOpsPort),
     HOST: '127.0.0.1',
     CRAWL_HEARTBEAT_TIMEOUT_MS: '3000',
     WORKER_SHUTDOWN_GRACE_MS: '2000',
@@ -106,6 +109,13 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   expect(first.output()).toContain(`API:          http://127.0.0.1:${env.PORT}/v2`);
   expect(first.output()).toContain(`Temporal UI:  http://localhost:${env.TEMPORAL_UI_PORT}`);
   expect(first.output()).toMatch(/migrations applied: \d+_init/);
+  const metricsUrls = [env.GATEWAY_OPS_PORT, env.WORKER_OPS_PORT, env.BROWSER_HOST_OPS_PORT].map((port) => `http://127.0.0.1:${port}/metrics`);
+  for (const url of metricsUrls) {
+    expect(first.output()).toContain(url);
+    const answer = await fetch(url);
+    expect(answer.headers.get('content-type')).toContain('text/plain');
+    expect(await answer.text()).toContain('process_cpu_seconds_total');
+  }
 
   const health = await (await fetch(`${apiBase}/health`)).json();
   expect(health).toMatchObject({ postgres: { ok: true }, temporal: { ok: true } });
@@ -166,4 +176,48 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   third.proc.kill('SIGTERM');
   expect(await exited(third.proc)).toBe(0);
   expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+});
+
+/** A new key of the default team, made with the admin CLI against the running embedded server. */
+async function createKey(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/entry/cli.ts', 'key', 'create', '--team', 'default'], { env });
+  const key = /fc-[0-9a-f]{32}/.exec(stdout)?.[0];
+  if (!key) throw new Error(`no key in: ${stdout}`);
+  return key;
+}
+
+/** kill -9 of the server whose pid the file's first line names. */
+function killFromPidFile(file: string): void {
+  const pid = Number(readFileSync(join(dataDir, file), 'utf8').split('\n')[0]);
+  process.kill(pid, 'SIGKILL');
+}
+
+it('starts PostgreSQL and the Temporal dev server again when they die, and the crawl finishes exactly', async () => {
+  const run = await start();
+  const key = await createKey();
+  const { id } = await (
+    await fetch(`${apiBase}/v2/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/` }),
+    })
+  ).json();
+  await waitFor('a few pages', async () => ((await status(key, id).catch(() => undefined))?.completed ?? 0) >= 2);
+
+  killFromPidFile('postgres/postmaster.pid');
+  await waitFor('PostgreSQL restarted', () => run.output().includes('PostgreSQL is running again'), 120_000);
+  killFromPidFile('temporal.pid');
+  await waitFor('Temporal restarted', () => run.output().includes('the Temporal dev server is running again'), 120_000);
+  expect(run.output()).toContain('PostgreSQL is not running; starting it again');
+
+  const done = await waitFor('the crawl to complete', async () => {
+    const s = await status(key, id).catch(() => undefined);
+    return s?.status === 'completed' && s;
+  });
+  expect(done.completed).toBe(PAGES);
+  expect(new Set(done.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL)).size).toBe(PAGES);
+  run.proc.kill('SIGTERM');
+  expect(await exited(run.proc)).toBe(0);
+  expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  expect(existsSync(join(dataDir, 'temporal.pid'))).toBe(false);
 });

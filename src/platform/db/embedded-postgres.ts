@@ -31,6 +31,8 @@ export interface EmbeddedPostgres {
   url: string;
   /** True when the server was left running by an earlier, killed start and reused. */
   adopted: boolean;
+  /** The server's process, when this handle started or adopted it. */
+  pid?: number;
   /** Stops the server this handle started or adopted; a handle to a server run by another process does nothing. */
   stop(): Promise<void>;
 }
@@ -194,7 +196,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     await stop();
     throw err;
   }
-  return { url: urlFor(password!, opts.port, opts.database), adopted: leftover !== undefined, stop };
+  return { url: urlFor(password!, opts.port, opts.database), adopted: leftover !== undefined, pid: ownedPid, stop };
 }
 
 /** For one-off commands (the CLI): reuse a running embedded server, or start one for the duration. */

@@ -13,6 +13,8 @@ export interface TemporalDevServer {
   /** True when the server was left running by an earlier, killed start and reused. */
   adopted: boolean;
   uiUrl?: string;
+  /** The server's process (started or adopted). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     address,
     adopted,
     uiUrl,
+    pid,
     async stop() {
       await stopPid(pid, 'SIGTERM', 30_000, 'the Temporal dev server');
       rmSync(pidFile, { force: true });
