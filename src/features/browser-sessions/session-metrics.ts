@@ -46,6 +46,7 @@ function startOutcome(err: unknown): string {
   return err.code === 'SESSION_START_FAILED' ? 'failed' : 'refused';
 }
 
+/** Runs POST /v2/browser's start, counting how it ended. */
 export async function countedStart<T>(start: () => Promise<T>): Promise<T> {
   try {
     const started = await start();
