@@ -3,6 +3,8 @@
 // so a worker restart never touches a session's browser.
 import { NativeConnection } from '@temporalio/worker';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
+// This process starts Chromium: its /metrics reports their processes and memory.
+import '../platform/browser/chromium-metrics.ts';
 import { createBrowserHost } from '../features/browser-sessions/host/browser-host.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';

@@ -4,6 +4,8 @@
 import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
+// This process starts Chromium: its /metrics reports their processes and memory.
+import '../platform/browser/chromium-metrics.ts';
 import { FEATURES } from '../features/index.ts';
 import { connectTemporal, temporalClient } from '../platform/temporal/connection.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
