@@ -101,7 +101,7 @@ export async function runBatch(b: BatchParts): Promise<void> {
   const loadFile = async (target: ScrapeTarget, waitedMs: number) => {
     const load = await b.loaders.file(target);
     if ('failed' in load) return handler.fail(target, load.failed);
-    await store(target, load, { queuedMs: waitedMs || undefined, fromCache: false });
+    await store(target, load, { queuedMs: waitedMs || undefined, path: 'file' });
   };
   const fileLoads = new FileLoads<ScrapeTarget>(b.concurrency, async (target) => {
     const slot = await leases.take(signal);
@@ -129,7 +129,7 @@ export async function runBatch(b: BatchParts): Promise<void> {
       for (const { url, key } of claimed) {
         const target = { url, key };
         const route = routeTarget(url, cached.get(key), b.rules);
-        if (route.to === 'cache') await store(target, route.load, { fromCache: true });
+        if (route.to === 'cache') await store(target, route.load, { path: 'cache' });
         else if (route.to === 'refuse') await handler.fail(target, route.error);
         else if (route.to === 'file') fileLoads.add(target);
         else (route.to === 'http' ? http : browser).push(target);
@@ -145,14 +145,14 @@ export async function runBatch(b: BatchParts): Promise<void> {
     if ('browser' in http) return needsBrowser(target, http.browser, false);
     // As the browser path does with a download: fetched again, with the file limits, under the lane's slot.
     if ('file' in http) return loadFile(target, waitedMs);
-    return () => store(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, overHttp: true });
+    return () => store(target, http.load, { queuedMs: waitedMs || undefined, path: 'http' });
   };
 
   const runBrowser = (targets: ScrapeTarget[], more: ((room: number) => Promise<TargetSupply>) | undefined) =>
     b.loaders.browser(targets, {
       slot: (abort) => leases.take(abort),
       more,
-      page: (target, load, extras) => store(target, load, { ...extras, fromCache: false }),
+      page: (target, load, extras) => store(target, load, { ...extras, path: 'browser' }),
       failure: (target, error) => handler.fail(target, error),
       // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
       stopOpening: () => leases.yielding,
