@@ -194,6 +194,8 @@ describe('job and webhook metrics', () => {
         ['pages_stored_total', { path: 'browser' }],
         ['pages_stored_total', { path: 'cache' }],
         ['pages_stored_total', { path: 'file' }],
+        ['page_load_duration_seconds_count', { path: 'http' }],
+        ['page_load_duration_seconds_count', { path: 'browser' }],
         ['pages_failed_total', { reason: 'conversion' }],
         ['pages_failed_total'],
         ['webhook_deliveries_total', { outcome: 'delivered' }],
@@ -211,6 +213,9 @@ describe('job and webhook metrics', () => {
       'pages_stored_total{"path":"browser"}': 1,
       'pages_stored_total{"path":"cache"}': 1,
       'pages_stored_total{"path":"file"}': 0,
+      // Each page stored above was loaded once; the cached copy was not loaded.
+      'page_load_duration_seconds_count{"path":"http"}': 9,
+      'page_load_duration_seconds_count{"path":"browser"}': 1,
       'pages_failed_total{"reason":"conversion"}': 1,
       'pages_failed_total{}': 1,
       'webhook_deliveries_total{"outcome":"delivered"}': acknowledged.length,

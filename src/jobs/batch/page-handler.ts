@@ -22,7 +22,7 @@ import { sortLinks, type JobContext } from '../job-context.ts';
 import { chargeEndpoint, discoversLinks } from '../job-kind.ts';
 import { cacheKey, cacheWritable } from '../pages/page-cache.ts';
 import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, type PageWrite, type PreparedDocument } from '../pages/page-store.ts';
-import type { LoadPath } from '../pages/page-metrics.ts';
+import { observePageLoad, type LoadPath } from '../pages/page-metrics.ts';
 import { fetchedWithoutCredentials } from '../search-index/shareable.ts';
 import { crawlWebhook, type JobWebhook } from '../webhooks/crawl-events.ts';
 import type { BatchTally } from './batch-tally.ts';
@@ -50,6 +50,8 @@ export interface LoadExtras {
    * is also asked whether it needs the browser after all, and lists its unsized images.
    */
   path: LoadPath;
+  /** How long loading the page took (none for a cached copy). */
+  loadMs?: number;
 }
 
 export interface PageHandlerDeps {
@@ -218,6 +220,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     }
     // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
     log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
+    if (extras.loadMs !== undefined) observePageLoad(extras.path, extras.loadMs);
     tally.stored();
   };
 

@@ -25,7 +25,7 @@ export interface BrowserHooks {
   slot(signal: AbortSignal): Promise<SlotLease>;
   /** More pages for the browser; undefined when the batch has exactly the pages it started with. */
   more?(room: number): Promise<TargetSupply>;
-  page(target: ScrapeTarget, load: PageLoad, extras: Pick<LoadExtras, 'actions' | 'queuedMs'>): Promise<void>;
+  page(target: ScrapeTarget, load: PageLoad, extras: Pick<LoadExtras, 'actions' | 'queuedMs' | 'loadMs'>): Promise<void>;
   failure(target: ScrapeTarget, error: string): Promise<void>;
   /** True once the batch stops early: pages not opened yet are handed back (`returned`). */
   stopOpening(): boolean;
@@ -99,9 +99,10 @@ export async function runBatch(b: BatchParts): Promise<void> {
 
   /** Loads a file under a slot that is held for it already. */
   const loadFile = async (target: ScrapeTarget, waitedMs: number) => {
+    const started = performance.now();
     const load = await b.loaders.file(target);
     if ('failed' in load) return handler.fail(target, load.failed);
-    await store(target, load, { queuedMs: waitedMs || undefined, path: 'file' });
+    await store(target, load, { queuedMs: waitedMs || undefined, path: 'file', loadMs: performance.now() - started });
   };
   const fileLoads = new FileLoads<ScrapeTarget>(b.concurrency, async (target) => {
     const slot = await leases.take(signal);
@@ -140,12 +141,14 @@ export async function runBatch(b: BatchParts): Promise<void> {
 
   /** Loads a page in an HTTP lane that holds a slot for it; returns its conversion and storage, which run behind the lane. */
   const loadInLane = async (target: ScrapeTarget, waitedMs: number): Promise<(() => Promise<void>) | void> => {
+    const started = performance.now();
     const http = await b.loaders.overHttp(target);
     if ('failed' in http) return handler.fail(target, http.failed);
     if ('browser' in http) return needsBrowser(target, http.browser, false);
     // As the browser path does with a download: fetched again, with the file limits, under the lane's slot.
     if ('file' in http) return loadFile(target, waitedMs);
-    return () => store(target, http.load, { queuedMs: waitedMs || undefined, path: 'http' });
+    const loadMs = performance.now() - started;
+    return () => store(target, http.load, { queuedMs: waitedMs || undefined, path: 'http', loadMs });
   };
 
   const runBrowser = (targets: ScrapeTarget[], more: ((room: number) => Promise<TargetSupply>) | undefined) =>

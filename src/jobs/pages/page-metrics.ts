@@ -1,6 +1,6 @@
 // Pages as the page store writes them: a page row counts once, when it is
 // inserted, so a retried batch that writes the same page again adds nothing.
-import { counter } from '../../platform/metrics/registry.ts';
+import { counter, DURATION_BUCKETS, histogram } from '../../platform/metrics/registry.ts';
 import { failureReason } from './failure-reason.ts';
 
 /** How a stored page was loaded: a cached copy, an HTTP fetch, Chromium, or a file fetch (PDFs). */
@@ -17,6 +17,17 @@ const failed = counter({
   help: 'Pages stored as failed, by reason class',
   labelNames: ['reason'],
 });
+
+const loadDuration = histogram({
+  name: 'page_load_duration_seconds',
+  help: 'Time to load a page that was then stored (fetch or navigation to captured page, no slot wait), by path (http, browser, file)',
+  labelNames: ['path'],
+  buckets: DURATION_BUCKETS,
+});
+
+export function observePageLoad(path: LoadPath, ms: number): void {
+  loadDuration.observe({ path }, ms / 1000);
+}
 
 export function countStoredPages(paths: LoadPath[]): void {
   for (const path of paths) stored.inc({ path });
