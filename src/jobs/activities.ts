@@ -21,6 +21,7 @@ import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-
 import { crawlConcurrency } from './concurrency.ts';
 import { discoversLinks, jobKind } from './job-kind.ts';
 import { notifyJobEnded } from './job-events.ts';
+import { countJobEnded } from './job-metrics.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
 import { isTooLong, tooLongReason } from './frontier/url-length.ts';
 import { storableText } from '../platform/db/storable.ts';
@@ -197,13 +198,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
           if (queued > 0) return { appended: queued };
         }
-        await tx.crawl.updateMany({
+        const ending = await tx.crawl.updateMany({
           where: { id: crawlId, status: 'scraping' },
           // A batch's last error may quote what a page or the database said about it.
           data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt: now, expiresAt },
         });
         // A crawl cancelled through the API already says so; it still gets its expiry.
-        await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+        const cancelled = await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
         const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
         const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
         // A cancelled crawl ends with crawl.completed too; its status says how it ended.
@@ -214,9 +215,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
         });
         await notifyJobEnded(tx, crawlId);
-        return { appended: 0, completed };
+        // Only the attempt that gave the crawl its expiry ended it: a retried finish finds it set.
+        const ended = ending.count + cancelled.count > 0 ? { kind: jobKind(final), status: final.status as FinishCrawlInput['status'] } : undefined;
+        return { appended: 0, completed, ended };
       });
       if (end.appended > 0) return { finished: false, queued: end.appended };
+      if (end.ended) countJobEnded(end.ended.kind, end.ended.status);
       await forgetBrowserGroup(db, crawlId);
       log.info('crawl finished', { crawlId, status: input.status });
       return { finished: true, queued: 0, completed: end.completed };

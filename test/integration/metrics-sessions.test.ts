@@ -13,7 +13,7 @@ import { freePort } from '../../src/platform/process/ports.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { startFakeSearxng, type FakeSearxng } from '../support/fake-searxng.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
-import { sampleOf, scrapeMetrics, type Samples } from '../support/prometheus-text.ts';
+import { sampleOf, scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
 
 let h: Harness;
 let db: Db;
@@ -35,9 +35,9 @@ beforeAll(async () => {
   searxng = await startFakeSearxng();
 
   const [workerPort, hostPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  ops.worker = `http://127.0.0.1:${workerPort}`;
-  ops.host = `http://127.0.0.1:${hostPort}`;
-  ops.gateway = `http://127.0.0.1:${gatewayPort}`;
+  ops.worker = `http://127.0.0.1:${workerPort}/metrics`;
+  ops.host = `http://127.0.0.1:${hostPort}/metrics`;
+  ops.gateway = `http://127.0.0.1:${gatewayPort}/metrics`;
   await h.spawnWorker({ env: { DATABASE_URL, WORKER_OPS_PORT: String(workerPort) } });
   // No Python packages on this host: a python execute is refused, the one outcome a run cannot give.
   await h.spawnBrowserHost({ env: { DATABASE_URL, BROWSER_HOST_OPS_PORT: String(hostPort), PYTHON_PACKAGES_PATH: '' } });
@@ -73,13 +73,13 @@ function api(path: string, init: { method: string; json?: unknown }) {
 }
 
 /** How far a series moved; a series not there yet counts as 0 (counters appear on their first increment). */
-const moved = (before: Samples, after: Samples, name: string, labels: Record<string, string> = {}) =>
+const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) =>
   (sampleOf(after, name, labels) ?? 0) - (sampleOf(before, name, labels) ?? 0);
 
 const ROLES = ['browser', 'renderer', 'gpu', 'utility', 'zygote', 'other'];
-const chromium = (samples: Samples, metric: 'processes' | 'resident_memory_bytes') =>
+const chromium = (samples: Scrape, metric: 'processes' | 'resident_memory_bytes') =>
   Object.fromEntries(ROLES.map((role) => [role, sampleOf(samples, `crawl_service_chromium_${metric}`, { role })]));
-const sessionsIn = (samples: Samples, state: string) => sampleOf(samples, 'crawl_service_browser_sessions', { state });
+const sessionsIn = (samples: Scrape, state: string) => sampleOf(samples, 'crawl_service_browser_sessions', { state });
 
 describe('a browser session', () => {
   it('is counted when it starts, by its executes and Chromium processes while it lives, and when it ends', async () => {

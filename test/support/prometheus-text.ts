@@ -1,36 +1,52 @@
-// Prometheus text as tests read it: every sample of a GET /metrics answer by
-// name and labels (in any order), so a test can compare one series before and
-// after an action.
+// Reading a process's GET /metrics in tests: the samples of the Prometheus text
+// format, one series exactly (sampleOf) or the sum of a metric's series whose
+// labels include the ones asked (value).
 
-export type Samples = Map<string, number>;
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
-const key = (name: string, labels: Record<string, string>) =>
-  `${name}{${Object.keys(labels)
-    .sort()
-    .map((k) => `${k}=${JSON.stringify(labels[k])}`)
-    .join(',')}}`;
+export interface Scrape {
+  samples: Sample[];
+  /** Sums the series of `name` (full name, suffix included) that carry `labels`; 0 when none does. */
+  value(name: string, labels?: Record<string, string>): number;
+}
 
-export function parsePrometheusText(text: string): Samples {
-  const samples: Samples = new Map();
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+
+function unescape(value: string): string {
+  return value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+}
+
+export function parsePrometheusText(text: string): Scrape {
+  const samples: Sample[] = [];
   for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-    if (!match) continue;
+    const m = SAMPLE.exec(line);
+    if (!m || line.startsWith('#')) continue;
     const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
-      labels[name] = value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    samples.set(key(match[1], labels), Number(match[3]));
+    for (const [, key, value] of (m[2] ?? '').matchAll(LABEL)) labels[key!] = unescape(value!);
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
-  return samples;
+  return {
+    samples,
+    value: (name, labels = {}) =>
+      samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0),
+  };
 }
 
-/** One series' value; undefined when the answer has no such series. */
-export function sampleOf(samples: Samples, name: string, labels: Record<string, string> = {}): number | undefined {
-  return samples.get(key(name, labels));
+/** The one series of `name` with exactly `labels`; undefined when the answer has no such series. */
+export function sampleOf(scrape: Scrape, name: string, labels: Record<string, string> = {}): number | undefined {
+  const exact = (s: Sample) =>
+    s.name === name && Object.keys(s.labels).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => s.labels[k] === v);
+  return scrape.samples.find(exact)?.value;
 }
 
-/** GET <url>/metrics, parsed. */
-export async function scrapeMetrics(baseUrl: string): Promise<Samples> {
-  const answer = await fetch(`${baseUrl}/metrics`);
-  if (!answer.ok) throw new Error(`GET ${baseUrl}/metrics answered ${answer.status}`);
-  return parsePrometheusText(await answer.text());
+/** GET `url` (a /metrics URL), parsed. */
+export async function scrapeMetrics(url: string): Promise<Scrape> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  return parsePrometheusText(await res.text());
 }
