@@ -141,6 +141,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   let outOfCredits = false;
   let lastBatchEnded = input.lastBatchEndedAt;
   let counts = input.counts ?? NO_COUNTS;
+  // Until an activity reported them, the counts are placeholders, not worth an upsert.
+  let countsKnown = input.counts !== undefined;
   let status: CrawlStatus = 'scraping';
   let phase: CrawlPhase = input.planned ? 'scraping' : 'planning';
   let delayMs: number | undefined;
@@ -172,7 +174,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   /** Shows the progress as current details, and upserts its search attributes when due. */
   const report = () => {
     setCurrentDetails(crawlDetails(progress()));
-    if (!progressUpserts || phase === 'ended') return;
+    if (!progressUpserts || !countsKnown || phase === 'ended') return;
     if (upserted?.completed === counts.completed && upserted.queued === counts.queued) return;
     if (upsertedAt !== undefined && Date.now() < upsertedAt + progressIntervalMs) return;
     upsertSearchAttributes([
@@ -217,6 +219,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       ).planCrawl(crawlId);
       queued = planned.queued;
       counts = planned.counts ?? { ...counts, queued };
+      countsKnown = true;
       phase = 'scraping';
       report();
     }
@@ -250,6 +253,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
           queued = r.queued;
           // A result recorded before batches read the job's counts: the workflow's own sums.
           counts = r.counts ?? { ...counts, completed: counts.completed + r.succeeded, failed: counts.failed + r.failed, queued: r.queued };
+          countsKnown = true;
           starved = r.starved === true && r.queued === 0;
           outOfCredits ||= r.outOfCredits;
           if (r.yielded) {
