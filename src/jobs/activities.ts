@@ -83,7 +83,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         browserTaskQueue: config.temporal.browserTaskQueue,
         hasWebhook: options.webhook !== undefined,
         teamId: crawl.teamId,
-        site: new URL(crawl.url).host,
+        // A batch scrape's URLs may be of many sites: its summaries name none.
+        site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
         discoversLinks: discoversLinks(jobKind(crawl)),
         progressIntervalMs: config.crawl.progressIntervalMs,
       };

@@ -33,7 +33,7 @@ export interface CrawlRunSettings {
   hasWebhook: boolean;
   /** The crawl's team: its batches share the browser queue fairly with other teams. */
   teamId: string;
-  /** Host of the job's (first) URL, for the summaries of its activities in the Temporal UI. */
+  /** Host of the crawl's or scrape's URL (none for a batch scrape), for the summaries of its activities in the Temporal UI. */
   site?: string;
   /** The job reads robots.txt and sitemaps when planned (a crawl; not a batch or a single scrape). */
   discoversLinks?: boolean;
