@@ -12,6 +12,7 @@ import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jo
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { adminCli } from '../support/admin-cli.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { currentDetails, eventSummaries, upsertsOf } from '../support/workflow-ui.ts';
 
@@ -142,6 +143,25 @@ describe('crawl progress in the Temporal UI', () => {
       expect(await attributes(id)).toEqual({ crawled: PAGES, queued: 0 });
     } finally {
       h.config.crawl.progressIntervalMs = 0;
+    }
+  });
+
+  it('is what `jobs show` says a running crawl is doing now', async () => {
+    // A minute between pages: the crawl is still running whenever the CLI gets to it.
+    const id = await startCrawl({ delay: 60, limit: 100 });
+    const handle = handleOf(id);
+    try {
+      await waitFor('the first page stored', async () => (await handle.query(progressQuery)).completed >= 1);
+      const text = await adminCli(h, ['jobs', 'show', id]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(/^now: +waiting [\d.]+ (s|min)( \d+ s)? \(delay between pages\) · 1 stored, \d+ queued, 0 failed · 1 credit used$/m);
+      const shown = await adminCli(h, ['jobs', 'show', id, '--json']);
+      expect(JSON.parse(shown.stdout)).toMatchObject({
+        workflow: { status: 'RUNNING' },
+        progress: { status: 'scraping', phase: 'delay', completed: 1, failed: 0, creditsUsed: 1, batchesInFlight: 0 },
+      });
+    } finally {
+      await h.api(`/v2/crawl/${id}`, { method: 'DELETE' });
     }
   });
 });
