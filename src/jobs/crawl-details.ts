@@ -24,7 +24,7 @@ export function crawlDetails(p: CrawlProgress): string {
   const parts: string[] = [];
   switch (p.phase) {
     case 'planning':
-      return 'planning: robots.txt, sitemaps and the first URLs';
+      return 'planning: queueing the first URLs';
     case 'scraping':
       parts.push(`scraping: ${counts(p)}`, batches(p), credits(p));
       break;

@@ -24,7 +24,7 @@ describe('crawlDetails', () => {
   });
 
   it('names the planning step before there is anything to count', () => {
-    expect(crawlDetails(progress({ phase: 'planning' }))).toBe('planning: robots.txt, sitemaps and the first URLs');
+    expect(crawlDetails(progress({ phase: 'planning' }))).toBe('planning: queueing the first URLs');
   });
 
   it('gives the wait of a delay between pages', () => {
