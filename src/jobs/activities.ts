@@ -14,7 +14,8 @@ import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
 import { storeFailedPage } from './pages/page-store.ts';
 import { fetchRobotsTxt } from './frontier/robots.ts';
 import { collectSitemapUrls } from './frontier/sitemap.ts';
-import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
+import type { CrawlRunSettings, CrawlStatus, JobCounts } from './definitions.ts';
+import { jobCounts } from './job-status.ts';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
@@ -85,6 +86,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         browserTaskQueue: config.temporal.browserTaskQueue,
         hasWebhook: options.webhook !== undefined,
         teamId: crawl.teamId,
+        // A batch scrape's URLs may be of many sites: its summaries name none.
+        site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
+        discoversLinks: discoversLinks(jobKind(crawl)),
+        progressIntervalMs: config.crawl.progressIntervalMs,
       };
     },
 
@@ -97,14 +102,17 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
      * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
      */
-    async planCrawl(crawlId: string): Promise<{ queued: number }> {
+    async planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
       const read = await readJob(jobDeps, crawlId);
       // Cancelled before its workflow started (DELETE found none): the run only records the end.
       if (read.crawl.status !== 'scraping') return { queued: 0 };
       const { options } = read;
       await releaseClaims(db, crawlId);
       // A batch or a scrape was seeded with its URLs when it was made; robots.txt and sitemaps are crawl rules.
-      if (!discoversLinks(jobKind(read.crawl))) return { queued: (await frontierCounts(db, crawlId)).queued };
+      if (!discoversLinks(jobKind(read.crawl))) {
+        const counts = await jobCounts(db, crawlId);
+        return { queued: counts.queued, counts };
+      }
       const startOrigin = new URL(options.url).origin;
       const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
       const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
@@ -161,9 +169,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
         log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, maxUrls, queued, tooLong });
       }
-      const { queued } = await frontierCounts(db, crawlId);
-      log.info('crawl planned', { crawlId, queued });
-      return { queued };
+      const counts = await jobCounts(db, crawlId);
+      log.info('crawl planned', { crawlId, queued: counts.queued });
+      return { queued: counts.queued, counts };
     },
 
     scrapeBatch,
@@ -174,9 +182,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * terminated run) and go back to the queue. A crawl out of credits ends
      * with its queue skipped. A finished crawl reports its successful pages
      * (`completed`, counted in the transaction that ends it), the number its
-     * final webhook event and GET /v2/crawl/{id} give.
+     * final webhook event and GET /v2/crawl/{id} give, and its final counts.
      */
-    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number }> {
+    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number; counts?: JobCounts }> {
       const { crawlId } = input;
       if (input.status === 'completed' && !input.outOfCredits) {
         const counts = await frontierCounts(db, crawlId);
@@ -223,7 +231,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       if (end.ended) countJobEnded(end.ended.kind, end.ended.status);
       await forgetBrowserGroup(db, crawlId);
       log.info('crawl finished', { crawlId, status: input.status });
-      return { finished: true, queued: 0, completed: end.completed };
+      return { finished: true, queued: 0, completed: end.completed, counts: await jobCounts(db, crawlId) };
     },
   };
 }

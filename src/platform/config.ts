@@ -178,6 +178,8 @@ export function loadConfig() {
       pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 8),
       /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
       historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
+      /** Least time between two updates of a running crawl's PagesCrawled and PagesQueued search attributes (each is a history event). */
+      progressIntervalMs: int('CRAWL_PROGRESS_INTERVAL_MS', 10_000),
       /**
        * A batch that has held its browser this long gives it up when a crawl whose share of browsers is
        * no bigger than its own has been waiting (a crawl with fewer browsers gets one at once).

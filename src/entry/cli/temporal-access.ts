@@ -3,6 +3,7 @@
 // started for one command would hold no workflows); a command that needs it and
 // cannot reach it fails saying so.
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
 import type { Config } from '../../platform/config.ts';
 import type { Logger } from '../../platform/log.ts';
 import { connectTemporal } from '../../platform/temporal/connection.ts';
@@ -10,6 +11,8 @@ import type { CliContext } from './command.ts';
 
 /** Long enough for a server that answers, short enough that an operator is not left waiting on one that is down. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** A query waits for a worker to answer it: with none running it would wait for one. */
+const QUERY_TIMEOUT_MS = 5_000;
 
 export class TemporalUnreachable extends Error {}
 
@@ -65,5 +68,15 @@ export async function describeWorkflow(ctx: CliContext, workflowId: string): Pro
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return { status: null, note: 'Temporal has no such workflow (not started yet, or past its history retention)' };
     throw err;
+  }
+}
+
+/** A running workflow's answer to a query, or a plain note of why there is none (no worker answered in time). */
+export async function queryWorkflow<T>(ctx: CliContext, workflowId: string, query: QueryDefinition<T>): Promise<{ answer: T } | { note: string }> {
+  try {
+    const temporal = await ctx.temporal();
+    return { answer: await temporal.connection.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => temporal.workflow.getHandle(workflowId).query(query)) };
+  } catch (err) {
+    return { note: `no answer to the ${query.name} query (${(err as Error).message})` };
   }
 }
