@@ -20,7 +20,7 @@ function readSetting(setting: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new Error(`${setting}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(`${setting}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
   }
 }
 

@@ -19,7 +19,9 @@ export async function connectTemporal(endpoint: TemporalEndpoint, log: Logger, t
       const code = grpcStatus(err);
       if (code === GrpcStatus.UNAUTHENTICATED || code === GrpcStatus.PERMISSION_DENIED) {
         const refusal = (err as Error).cause instanceof Error ? ((err as Error).cause as Error) : (err as Error);
-        throw new Error(`Temporal at ${endpoint.address} refused this process's credentials (TEMPORAL_API_KEY or client certificate): ${refusal.message}`);
+        throw new Error(`Temporal at ${endpoint.address} refused this process's credentials (TEMPORAL_API_KEY or client certificate): ${refusal.message}`, {
+          cause: err,
+        });
       }
       await throwIfTlsFailure(endpoint);
       if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${endpoint.address}: ${(err as Error).message}`, { cause: err });

@@ -64,7 +64,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
     const present = await describedSearchAttributes(connection, namespace);
     missing = SEARCH_ATTRIBUTES.filter((a) => !present.has(a.name));
     const why = `the operator service answered ${(err as Error).message.replace(/\s+/g, ' ')}`;
-    if (missing.length > 0) throw new Error(missingSearchAttributesMessage(namespace, missing, why));
+    if (missing.length > 0) throw new Error(missingSearchAttributesMessage(namespace, missing, why), { cause: err });
     log.info('search attributes present (checked in the namespace description; the operator service is not open to this process)', {
       namespace,
       searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.name),
