@@ -59,7 +59,8 @@ export function tlsFailure(endpoint: TemporalEndpoint, timeoutMs = 5_000): Promi
   const tls = endpoint.tls;
   const target = hostPort(endpoint.address, 7233);
   if (!tls || !target) return Promise.resolve(undefined);
-  // As the SDK does: SNI carries the override, or the host when it is a name (RFC 6066 has no SNI for addresses).
+  // SNI carries the override, or the host when it is a name (RFC 6066 has no SNI for addresses); Node checks
+  // the certificate against `servername`, else the host, as the SDK's client does.
   const servername = tls.serverNameOverride ?? (isIP(target.host) ? undefined : target.host);
   const options: ConnectionOptions = {
     host: target.host,
@@ -102,7 +103,7 @@ export function tlsFailure(endpoint: TemporalEndpoint, timeoutMs = 5_000): Promi
   });
 }
 
-/** Throws the TLS cause of a failed connection when there is one; `address` names the server in the message. */
+/** After a failed connect: throws its TLS cause, in one line naming Temporal and the address, when there is one. */
 export async function throwIfTlsFailure(endpoint: TemporalEndpoint): Promise<void> {
   const cause = await tlsFailure(endpoint);
   if (cause) throw new TemporalTlsError(`TLS to Temporal at ${endpoint.address} failed: ${cause}`);
