@@ -7,6 +7,8 @@ import type { QueryDefinition } from '@temporalio/common';
 import type { Config } from '../../platform/config.ts';
 import type { Logger } from '../../platform/log.ts';
 import { connectTemporal } from '../../platform/temporal/connection.ts';
+import { temporalEndpoint } from '../../platform/temporal/connection-options.ts';
+import { TemporalTlsError } from '../../platform/temporal/tls-diagnosis.ts';
 import type { CliContext } from './command.ts';
 
 /** Long enough for a server that answers, short enough that an operator is not left waiting on one that is down. */
@@ -26,9 +28,11 @@ export function lazyTemporal(config: Config, log: Logger): { temporal: () => Pro
   const address = temporalAddress(config);
   return {
     temporal() {
-      client ??= connectTemporal(address, log, CONNECT_TIMEOUT_MS).then(
+      client ??= connectTemporal(temporalEndpoint(address, config.temporal), log, CONNECT_TIMEOUT_MS).then(
         (connection) => new Client({ connection, namespace: config.temporal.namespace }),
         (err: unknown) => {
+          // Starting the service would not mend a certificate.
+          if (err instanceof TemporalTlsError) throw new TemporalUnreachable(err.message);
           throw new TemporalUnreachable(
             `Temporal is not reachable at ${address} (${(err as Error).message}); start the service (npm start) or set TEMPORAL_ADDRESS`,
           );
