@@ -40,7 +40,8 @@ export interface Harness {
   startWorker(opts?: { services?: boolean; replace?: ReplacedActivities }): Promise<void>;
   /** `output` collects every line the worker prints on stdout and stderr, from its first. */
   /** `env` adds settings (e.g. WORKER_OPS_PORT, or a DATABASE_URL through a proxy). */
-  spawnWorker(opts?: { output?: string[]; env?: Record<string, string> }): Promise<ChildProcess>;
+  /** `cwd` runs the worker of another copy of the code (a second build, as in a rolling deploy). */
+  spawnWorker(opts?: { output?: string[]; env?: Record<string, string>; cwd?: string }): Promise<ChildProcess>;
   /** A browser host in this process (stopped with the harness). */
   startBrowserHost(): Promise<BrowserHost>;
   /** The real browser host entry point in a child process: kill it with SIGKILL to test a lost host. */
@@ -148,6 +149,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
     async spawnWorker(opts = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+        cwd: opts.cwd,
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl,
