@@ -87,26 +87,17 @@ let api: Awaited<ReturnType<typeof startApiService>> | undefined;
 let healthchecks: ReturnType<typeof startHealthcheckLoop> | undefined;
 let failed = false;
 
-/** The id of one replica of a service, by compose's labels. */
+/** The id of one replica of a service, by compose's labels (podman ORs repeated --filter label=, so they are matched here). */
 async function container(service: string, index = 1): Promise<string> {
-  const ids = await run(
-    'podman',
-    [
-      'ps',
-      '-a',
-      '-q',
-      '--filter',
-      `label=com.docker.compose.project=${PROJECT}`,
-      '--filter',
-      `label=com.docker.compose.service=${service}`,
-      '--filter',
-      `label=com.docker.compose.container-number=${index}`,
-    ],
-    { env: podmanEnv },
-  );
-  const id = ids.split('\n').find(Boolean);
-  if (!id) throw new Error(`no container ${service} #${index}`);
-  return id;
+  const listed = JSON.parse(
+    await run('podman', ['ps', '-a', '--format', 'json', '--filter', `label=com.docker.compose.project=${PROJECT}`], { env: podmanEnv }),
+  ) as {
+    Id: string;
+    Labels: Record<string, string>;
+  }[];
+  const found = listed.find((c) => c.Labels['com.docker.compose.service'] === service && c.Labels['com.docker.compose.container-number'] === String(index));
+  if (!found) throw new Error(`no container ${service} #${index}`);
+  return found.Id;
 }
 
 try {

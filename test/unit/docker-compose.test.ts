@@ -238,9 +238,16 @@ describe('docker-compose.yml', () => {
       'browser-host': `http://127.0.0.1:${environmentOf(services['browser-host']).BROWSER_HOST_OPS_PORT}/ready`,
     };
     for (const [name, url] of Object.entries(readyUrls)) {
-      const test = services[name].healthcheck?.test ?? [];
-      expect(test.slice(0, 3), name).toEqual(['CMD', 'node', '-e']);
-      expect(test[3], name).toContain(`fetch('${url}')`);
+      expect(services[name].healthcheck?.test, name).toEqual(['CMD', 'node', 'scripts/probe-ready.mjs', url]);
+    }
+    expect(existsSync(join(ROOT, 'scripts', 'probe-ready.mjs'))).toBe(true);
+  });
+
+  it('writes healthcheck arguments without spaces (podman joins them and splits them again at spaces)', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const [kind, ...args] = service.healthcheck?.test ?? [];
+      if (kind !== 'CMD') continue;
+      for (const arg of args) expect(arg, name).not.toMatch(/\s/);
     }
   });
 
