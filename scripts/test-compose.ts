@@ -87,17 +87,23 @@ let api: Awaited<ReturnType<typeof startApiService>> | undefined;
 let healthchecks: ReturnType<typeof startHealthcheckLoop> | undefined;
 let failed = false;
 
-/** The id of one replica of a service, by compose's labels (podman ORs repeated --filter label=, so they are matched here). */
+interface Replica {
+  id: string;
+  service: string;
+  index: number;
+}
+
+/** The project's containers by compose's labels (podman ORs repeated `--filter label=`, so services are told apart here). */
+async function replicas(): Promise<Replica[]> {
+  const out = await run('podman', ['ps', '-a', '--format', 'json', '--filter', `label=com.docker.compose.project=${PROJECT}`], { env: podmanEnv });
+  const listed = JSON.parse(out.trim() || '[]') as { Id: string; Labels: Record<string, string> }[];
+  return listed.map((c) => ({ id: c.Id, service: c.Labels['com.docker.compose.service'], index: Number(c.Labels['com.docker.compose.container-number']) }));
+}
+
 async function container(service: string, index = 1): Promise<string> {
-  const listed = JSON.parse(
-    await run('podman', ['ps', '-a', '--format', 'json', '--filter', `label=com.docker.compose.project=${PROJECT}`], { env: podmanEnv }),
-  ) as {
-    Id: string;
-    Labels: Record<string, string>;
-  }[];
-  const found = listed.find((c) => c.Labels['com.docker.compose.service'] === service && c.Labels['com.docker.compose.container-number'] === String(index));
+  const found = (await replicas()).find((c) => c.service === service && c.index === index);
   if (!found) throw new Error(`no container ${service} #${index}`);
-  return found.Id;
+  return found.id;
 }
 
 try {
@@ -127,7 +133,10 @@ try {
   ] as const;
   await timed('every process healthy', () =>
     until('healthy app containers', 300_000, async () => {
-      const states = await Promise.all(apps.map(async ([service, n]) => healthOf(podmanEnv, await container(service, n))));
+      const all = await replicas();
+      const ids = apps.map(([service, n]) => all.find((c) => c.service === service && c.index === n)?.id);
+      if (ids.some((id) => id === undefined)) return undefined;
+      const states = await Promise.all(ids.map((id) => healthOf(podmanEnv, id!)));
       return states.every((s) => s === 'healthy') ? true : undefined;
     }),
   );
@@ -181,8 +190,8 @@ try {
   }
 } finally {
   await timed('tear down', async () => {
-    if (api) await compose(['down', '-v', '-t', '1']).catch((err: Error) => console.error(err.message));
     await healthchecks?.stop();
+    if (api) await compose(['down', '-v', '-t', '1']).catch((err: Error) => console.error(err.message));
     api?.process.kill('SIGTERM');
     if (!keepImages) {
       const built = [...(await imageIds(podmanEnv))].filter((id) => !imagesBefore.has(id));
