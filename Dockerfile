@@ -20,12 +20,13 @@ ARG NPM_REGISTRY=https://registry.npmjs.org
 # Chromium from Debian (Playwright's own browser download is skipped): the
 # headless shell scrapes, full chromium serves browser sessions. bubblewrap walls
 # executes in (the browser host refuses to start without /usr/bin/bwrap), setpriv
-# (util-linux) drops their uid, python3 runs python executes. tini reaps the
-# Chromium processes orphaned when a browser dies.
+# (util-linux) drops their uid, python3 runs python executes (libatomic1: the
+# Node inside Playwright for Python's driver needs it). tini reaps the Chromium
+# processes orphaned when a browser dies.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium chromium-headless-shell fonts-liberation ca-certificates tini \
-      bubblewrap util-linux python3 \
+      bubblewrap util-linux python3 libatomic1 \
  && rm -rf /var/lib/apt/lists/*
 # python3 fetches the tarballs: urllib trusts the system's CA store, and no curl is installed for it.
 RUN set -eu; \

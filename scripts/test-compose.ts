@@ -143,7 +143,7 @@ try {
 
   const gateway = await container('gateway');
   const cli = (args: string[]) => run('podman', ['exec', gateway, 'node', '--import', 'tsx', 'src/entry/cli.ts', ...args, '--json'], { env: podmanEnv });
-  await cli(['team', 'create', '--name', 'compose-test', '--concurrency', '4']);
+  await cli(['team', 'create', '--name', 'compose-test', '--concurrency', '4', '--credits', '100000']);
   const issued = JSON.parse(await cli(['key', 'create', '--team', 'compose-test', '--name', 'compose-test'])) as { key?: string; data?: { key: string } };
   const g: Gateway = { url: gatewayUrl, key: issued.key ?? issued.data!.key };
   const fixtures = 'http://fixtures:8080';
