@@ -153,7 +153,14 @@ try {
   const results = await timed('search through the fake SearXNG', () => searchWeb(g));
   say(`search: ${results} web results`);
 
-  const crawlId = await startCrawl(g, `${fixtures}/`, FIXTURE_PAGES);
+  // A crawl's URL needs a top-level domain or an IP address: the fixture container's.
+  const fixturesIp = (
+    await run('podman', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}', await container('fixtures')], { env: podmanEnv })
+  )
+    .trim()
+    .split(' ')[0];
+  const site = `http://${fixturesIp}:8080`;
+  const crawlId = await startCrawl(g, `${site}/`, FIXTURE_PAGES);
   const crawlStarted = Date.now();
   await until(`${KILL_AFTER_PAGES} pages of crawl ${crawlId}`, 300_000, async () => {
     const p = await crawlProgress(g, crawlId);
@@ -170,7 +177,7 @@ try {
   timings.push(['crawl, start to end', (Date.now() - crawlStarted) / 1000]);
   if (done.status !== 'completed') throw new Error(`crawl ${crawlId} ended ${done.status}`);
   const urls = await crawlPages(g, crawlId);
-  const expected = [`${fixtures}/`, ...Array.from({ length: FIXTURE_PAGES - 1 }, (_, i) => `${fixtures}/p/${i + 1}`)];
+  const expected = [`${site}/`, ...Array.from({ length: FIXTURE_PAGES - 1 }, (_, i) => `${site}/p/${i + 1}`)];
   const missing = expected.filter((u) => !urls.includes(u));
   const twice = urls.filter((u, i) => urls.indexOf(u) !== i);
   if (urls.length !== FIXTURE_PAGES || missing.length > 0 || twice.length > 0) {
