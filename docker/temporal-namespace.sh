@@ -69,6 +69,7 @@ ensure_attribute TeamId Keyword
 ensure_attribute CrawlId Keyword
 ensure_attribute CrawlStatus Keyword
 ensure_attribute PagesCrawled Int
+ensure_attribute PagesQueued Int
 ensure_attribute SessionStatus Keyword
 
 echo "Namespace $NAMESPACE is ready"

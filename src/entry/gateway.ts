@@ -10,8 +10,8 @@ import { metricsText } from '../platform/metrics/exposition.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('gateway', async () => {
-  const { config, log, address, db } = await bootService('gateway');
-  const temporal = await createTemporalClient(config, address, log);
+  const { config, log, endpoint, db } = await bootService('gateway');
+  const temporal = await createTemporalClient(config, endpoint, log);
   const deps = { db, temporal, config, log };
   const app = createApp(deps, FEATURES);
 

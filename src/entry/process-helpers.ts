@@ -5,6 +5,7 @@ import { loadConfig } from '../platform/config.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { createDb } from '../platform/db/prisma.ts';
 import { createLogger } from '../platform/log.ts';
+import { temporalEndpoint } from '../platform/temporal/connection-options.ts';
 
 export function runMain(name: string, main: () => Promise<void>): void {
   main().then(
@@ -41,16 +42,17 @@ function exitWithParent(onOrphaned: () => void): void {
 }
 
 /**
- * What the gateway and the worker do first: read config, require the external
- * services, apply pending migrations (so a deployment needs no migration step).
+ * What the gateway and the worker do first: read config (and the Temporal TLS
+ * files), require the external services, apply pending migrations (so a
+ * deployment needs no migration step).
  */
 export async function bootService(name: string) {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { process: name });
   const databaseUrl = requireSetting(config.database.url, 'DATABASE_URL');
-  const address = requireSetting(config.temporal.address, 'TEMPORAL_ADDRESS');
+  const endpoint = temporalEndpoint(requireSetting(config.temporal.address, 'TEMPORAL_ADDRESS'), config.temporal);
   await migrate(databaseUrl, log);
-  return { config, log, address, db: createDb(databaseUrl) };
+  return { config, log, endpoint, db: createDb(databaseUrl) };
 }
 
 /** Calls `stop` once, on SIGINT, SIGTERM, or the death of the supervising `npm start`. */

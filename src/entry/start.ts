@@ -14,6 +14,7 @@ import { createDb } from '../platform/db/prisma.ts';
 import { createLogger } from '../platform/log.ts';
 import { ensureDefaultTeam } from '../platform/teams/teams.ts';
 import { connectTemporal } from '../platform/temporal/connection.ts';
+import { temporalEndpoint } from '../platform/temporal/connection-options.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../platform/temporal/dev-server.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
 import { runMain } from './process-helpers.ts';
@@ -161,7 +162,7 @@ runMain('start', async () => {
     let address = config.temporal.address;
     let uiUrl = config.temporal.uiUrl;
     if (address) {
-      progress(`Temporal: using TEMPORAL_ADDRESS=${address}`);
+      progress(`Temporal: using TEMPORAL_ADDRESS=${address}${config.temporal.tls ? ' over TLS' : ''}`);
     } else {
       const t = Date.now();
       temporalServer = await startTemporalDevServer(temporalOptions);
@@ -171,8 +172,8 @@ runMain('start', async () => {
       const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
       progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
     }
-    const connection = await connectTemporal(address, log);
-    const added = await step(ensureSearchAttributes(connection, config.temporal.namespace).finally(() => connection.close()));
+    const connection = await connectTemporal(temporalEndpoint(address, config.temporal), log);
+    const added = await step(ensureSearchAttributes(connection, config.temporal.namespace, log).finally(() => connection.close()));
     if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
 
     const db = createDb(databaseUrl, 2);

@@ -1,12 +1,14 @@
 // The worker process: one Temporal worker per resource class (control, browser,
 // webhooks) running every feature's workflows and activities, and the features'
 // background services (the crawl start reconciler).
-import { NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { checkChromiumStarts } from '../platform/browser/chromium-launch.ts';
+// This process starts Chromium: its /metrics reports their processes and memory.
+import '../platform/browser/chromium-metrics.ts';
 import { FEATURES } from '../features/index.ts';
 import { connectTemporal, temporalClient } from '../platform/temporal/connection.ts';
 import { ensureSearchAttributes } from '../platform/temporal/search-attributes.ts';
+import { connectWorkerTemporal } from '../platform/temporal/worker-connection.ts';
 import { createWorkers } from '../platform/temporal/worker-registry.ts';
 import { setHeapGrowth } from '../platform/process/heap-growth.ts';
 import { installSdkRuntime } from '../platform/temporal/sdk-runtime.ts';
@@ -19,7 +21,7 @@ import { serveSharedGauges } from '../platform/metrics/shared-gauges.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
 
 runMain('worker', async () => {
-  const { config, log, address, db } = await bootService('worker');
+  const { config, log, endpoint, db } = await bootService('worker');
   setHeapGrowth(config.worker.heapGrowthPercent);
   // Before any task is polled: a Chromium that cannot start sandboxed stops the worker with one line.
   const browser = await checkChromiumStarts(config.chromium);
@@ -27,12 +29,12 @@ runMain('worker', async () => {
   const sdkMetrics = config.ops.workerPort ? await sdkMetricsEndpoint() : undefined;
   serveSharedGauges(db);
   installSdkRuntime(log, config.logLevel, sdkMetrics);
-  const clientConnection = await connectTemporal(address, log);
-  await ensureSearchAttributes(clientConnection, config.temporal.namespace);
+  const clientConnection = await connectTemporal(endpoint, log);
+  await ensureSearchAttributes(clientConnection, config.temporal.namespace, log);
   const temporal = temporalClient(clientConnection, config.temporal.namespace, log);
   const serviceDeps = { db, config, log, temporal };
   for (const feature of FEATURES) await feature.onWorkerStart?.(serviceDeps);
-  const connection = await NativeConnection.connect({ address });
+  const connection = await connectWorkerTemporal(endpoint);
   const workers = await createWorkers(connection, config, createActivities({ db, config, log }));
   const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
   const readiness = serviceReadiness(
@@ -53,7 +55,8 @@ runMain('worker', async () => {
     browserSlots: config.worker.browserSlots,
     chromium: { sandbox: config.chromium.sandbox, uid: browser.user?.uid ?? process.getuid?.() },
     namespace: config.temporal.namespace,
-    address,
+    address: endpoint.address,
+    tls: endpoint.tls !== undefined,
   });
   await Promise.all(workers.map((worker) => worker.run()));
   await Promise.all(services.map((s) => s.stop()));

@@ -14,13 +14,15 @@ import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
 import { storeFailedPage } from './pages/page-store.ts';
 import { fetchRobotsTxt } from './frontier/robots.ts';
 import { collectSitemapUrls } from './frontier/sitemap.ts';
-import type { CrawlRunSettings, CrawlStatus } from './definitions.ts';
+import type { CrawlRunSettings, CrawlStatus, JobCounts } from './definitions.ts';
+import { jobCounts } from './job-status.ts';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { discoversLinks, jobKind } from './job-kind.ts';
 import { notifyJobEnded } from './job-events.ts';
+import { countJobEnded } from './job-metrics.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
 import { isTooLong, tooLongReason } from './frontier/url-length.ts';
 import { storableText } from '../platform/db/storable.ts';
@@ -84,6 +86,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         browserTaskQueue: config.temporal.browserTaskQueue,
         hasWebhook: options.webhook !== undefined,
         teamId: crawl.teamId,
+        // A batch scrape's URLs may be of many sites: its summaries name none.
+        site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
+        discoversLinks: discoversLinks(jobKind(crawl)),
+        progressIntervalMs: config.crawl.progressIntervalMs,
       };
     },
 
@@ -96,14 +102,17 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
      * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
      */
-    async planCrawl(crawlId: string): Promise<{ queued: number }> {
+    async planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
       const read = await readJob(jobDeps, crawlId);
       // Cancelled before its workflow started (DELETE found none): the run only records the end.
       if (read.crawl.status !== 'scraping') return { queued: 0 };
       const { options } = read;
       await releaseClaims(db, crawlId);
       // A batch or a scrape was seeded with its URLs when it was made; robots.txt and sitemaps are crawl rules.
-      if (!discoversLinks(jobKind(read.crawl))) return { queued: (await frontierCounts(db, crawlId)).queued };
+      if (!discoversLinks(jobKind(read.crawl))) {
+        const counts = await jobCounts(db, crawlId);
+        return { queued: counts.queued, counts };
+      }
       const startOrigin = new URL(options.url).origin;
       const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
       const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
@@ -160,9 +169,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
         log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, maxUrls, queued, tooLong });
       }
-      const { queued } = await frontierCounts(db, crawlId);
-      log.info('crawl planned', { crawlId, queued });
-      return { queued };
+      const counts = await jobCounts(db, crawlId);
+      log.info('crawl planned', { crawlId, queued: counts.queued });
+      return { queued: counts.queued, counts };
     },
 
     scrapeBatch,
@@ -173,9 +182,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * terminated run) and go back to the queue. A crawl out of credits ends
      * with its queue skipped. A finished crawl reports its successful pages
      * (`completed`, counted in the transaction that ends it), the number its
-     * final webhook event and GET /v2/crawl/{id} give.
+     * final webhook event and GET /v2/crawl/{id} give, and its final counts.
      */
-    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number }> {
+    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number; counts?: JobCounts }> {
       const { crawlId } = input;
       if (input.status === 'completed' && !input.outOfCredits) {
         const counts = await frontierCounts(db, crawlId);
@@ -197,13 +206,13 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
           if (queued > 0) return { appended: queued };
         }
-        await tx.crawl.updateMany({
+        const ending = await tx.crawl.updateMany({
           where: { id: crawlId, status: 'scraping' },
           // A batch's last error may quote what a page or the database said about it.
           data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt: now, expiresAt },
         });
         // A crawl cancelled through the API already says so; it still gets its expiry.
-        await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+        const cancelled = await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
         const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
         const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
         // A cancelled crawl ends with crawl.completed too; its status says how it ended.
@@ -214,12 +223,15 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
         });
         await notifyJobEnded(tx, crawlId);
-        return { appended: 0, completed };
+        // Only the attempt that gave the crawl its expiry ended it: a retried finish finds it set.
+        const ended = ending.count + cancelled.count > 0 ? { kind: jobKind(final), status: final.status as FinishCrawlInput['status'] } : undefined;
+        return { appended: 0, completed, ended };
       });
       if (end.appended > 0) return { finished: false, queued: end.appended };
+      if (end.ended) countJobEnded(end.ended.kind, end.ended.status);
       await forgetBrowserGroup(db, crawlId);
       log.info('crawl finished', { crawlId, status: input.status });
-      return { finished: true, queued: 0, completed: end.completed };
+      return { finished: true, queued: 0, completed: end.completed, counts: await jobCounts(db, crawlId) };
     },
   };
 }

@@ -21,6 +21,7 @@ import { checkHostAllowed } from '../platform/net/guarded-lookup.ts';
 import { addressPolicyOf, servesPort, urlPort } from '../platform/net/service-endpoints.ts';
 import { startCrawlWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
+import { countJobStarted } from './job-metrics.ts';
 import type { Logger } from '../platform/log.ts';
 
 const ENTERPRISE = (option: string) =>
@@ -107,6 +108,7 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
     if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
     await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
   });
+  countJobStarted(job.kind);
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {

@@ -1,7 +1,7 @@
 // Names and payloads of the crawl workflow, shared by the gateway, the worker
 // and workflow code. Workflow code imports this file, so it may import nothing
 // with side effects.
-import { defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /** Operators find a crawl in the Temporal UI by this id. */
 export function crawlWorkflowId(crawlId: string): string {
@@ -33,6 +33,12 @@ export interface CrawlRunSettings {
   hasWebhook: boolean;
   /** The crawl's team: its batches share the browser queue fairly with other teams. */
   teamId: string;
+  /** Host of the crawl's or scrape's URL (none for a batch scrape), for the summaries of its activities in the Temporal UI. */
+  site?: string;
+  /** The job reads robots.txt and sitemaps when planned (a crawl; not a batch or a single scrape). */
+  discoversLinks?: boolean;
+  /** Least time between two upserts of the PagesCrawled and PagesQueued search attributes. */
+  progressIntervalMs?: number;
 }
 
 export interface CrawlWorkflowInput {
@@ -43,6 +49,8 @@ export interface CrawlWorkflowInput {
   pagesHandled?: number;
   /** When the previous run's last batch ended, so `delay` holds across continue-as-new. */
   lastBatchEndedAt?: number;
+  /** The job's counts as the previous run last learnt them, so progress never reads 0 after continue-as-new. */
+  counts?: JobCounts;
   // Runs started before the worker decided these itself carried them in their input; their
   // histories replay with them (see docs/patches.md).
   parallelBatches?: number;
@@ -66,3 +74,44 @@ export interface CrawlWorkflowResult {
  * the workflow's finish finds them queued and goes on.
  */
 export const urlsAddedSignal = defineSignal<[number]>('urlsAdded');
+
+/**
+ * A job's counts as GET /v2/crawl/{id} gives them (`completed`, `total`, `creditsUsed`), plus its
+ * failed pages and the URLs still queued. Read by activities (job-status.ts) and handed to the workflow.
+ */
+export interface JobCounts {
+  /** Pages stored successfully. */
+  completed: number;
+  /** Pages attempted or waiting (failed pages are in neither number, as upstream). */
+  total: number;
+  failed: number;
+  /** URLs waiting in the frontier. */
+  queued: number;
+  creditsUsed: number;
+}
+
+/** What the crawl workflow is doing: planning, scraping, waiting out `delay`, finishing, cancelling, or done. */
+export type CrawlPhase = 'planning' | 'scraping' | 'delay' | 'finishing' | 'cancelling' | 'failing' | 'ended';
+
+export interface CrawlProgress extends JobCounts {
+  /** The job's status as GET /v2/crawl/{id} gives it. */
+  status: CrawlStatus;
+  phase: CrawlPhase;
+  /**
+   * Batch activities scheduled on the browser queue: running, or waiting for a worker's browser
+   * (the workflow cannot tell which; the Temporal UI's pending activities can).
+   */
+  batchesInFlight: number;
+  /** Batches this workflow run started. */
+  batchesStarted: number;
+  /** While `phase` is `delay`: how long this wait between pages is. */
+  delayMs?: number;
+  /** The team ran out of credits: the crawl stops after the batches in flight. */
+  outOfCredits: boolean;
+}
+
+/**
+ * The crawl's counts as of its last activity result, and what it is doing now
+ * (`temporal workflow query --name progress -w crawl-<id>`).
+ */
+export const progressQuery = defineQuery<CrawlProgress>('progress');

@@ -10,6 +10,8 @@ import type { Crawl } from '../generated/prisma/client.ts';
 import type { PageDocument } from '../page/document-schema.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobStatus } from './job-responses.ts';
+import type { JobCounts } from './definitions.ts';
+import { frontierCounts } from './frontier/frontier.ts';
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -27,6 +29,17 @@ export async function crawlCounts(db: Db, crawlId: string) {
     db.crawlUrl.count({ where: { crawlId, state: { in: ['queued', 'claimed', 'done'] } } }),
   ]);
   return { completed, total };
+}
+
+/** What GET /v2/crawl/{id} counts, plus failed pages and queued URLs: the progress an activity hands its workflow. */
+export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
+  const [{ completed, total }, failed, { queued }, creditsUsed] = await Promise.all([
+    crawlCounts(db, crawlId),
+    db.crawlPage.count({ where: { crawlId, success: false } }),
+    frontierCounts(db, crawlId),
+    creditsUsedByJob(db, crawlId),
+  ]);
+  return { completed, total, failed, queued, creditsUsed };
 }
 
 export function isZeroDataRetention(crawl: Crawl): boolean {

@@ -15,6 +15,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   startChild,
@@ -23,18 +24,34 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
-import { urlsAddedSignal, type CrawlRunSettings, type CrawlWorkflowInput, type CrawlWorkflowResult } from './definitions.ts';
-import { CrawlStatusAttribute, PagesCrawledAttribute } from '../platform/temporal/search-attribute-keys.ts';
+import {
+  progressQuery,
+  urlsAddedSignal,
+  type CrawlPhase,
+  type CrawlProgress,
+  type CrawlRunSettings,
+  type CrawlStatus,
+  type CrawlWorkflowInput,
+  type CrawlWorkflowResult,
+  type JobCounts,
+} from './definitions.ts';
+import { crawlDetails } from './crawl-details.ts';
+import { durationText } from '../platform/duration-text.ts';
+import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
 import { BATCH_RETRY, CONTROL_RETRY } from './retry-policies.ts';
 import { crawlWebhooksWorkflowId } from './webhooks/definitions.ts';
 import { crawlWebhooksWorkflow } from './webhooks/workflow.ts';
 
-const { planCrawl, finishCrawl } = proxyActivities<CrawlActivities>({
-  // Planning fetches robots.txt and up to 20 sitemaps; it heartbeats per fetch.
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: CONTROL_RETRY,
-});
+/** Control activities (plan, finish), with the line the Temporal UI shows for this call. */
+function controlActivities(summary: string) {
+  return proxyActivities<CrawlActivities>({
+    // Planning fetches robots.txt and up to 20 sitemaps; it heartbeats per fetch.
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: '2 minutes',
+    retry: CONTROL_RETRY,
+    summary,
+  });
+}
 
 const { crawlSettings, queueForBrowser } = proxyLocalActivities<CrawlActivities>({
   startToCloseTimeout: '30 seconds',
@@ -47,8 +64,20 @@ const MORE_BATCHES_PRIORITY = 2;
 /** A batch that gave its browser up to another crawl queues behind the crawl it yielded to. */
 const AFTER_YIELD_PRIORITY = 4;
 
-function scrapeActivity(settings: CrawlRunSettings | undefined, heartbeatTimeoutMs: number, priorityKey: number | undefined, waitForCancellation: boolean) {
+/** Least time between two progress upserts of a run whose settings do not say (legacy input). */
+const PROGRESS_INTERVAL_MS = 10_000;
+
+const NO_COUNTS: JobCounts = { completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0 };
+
+function scrapeActivity(
+  settings: CrawlRunSettings | undefined,
+  heartbeatTimeoutMs: number,
+  priorityKey: number | undefined,
+  waitForCancellation: boolean,
+  summary: string,
+) {
   return proxyActivities<CrawlActivities>({
+    summary,
     startToCloseTimeout: '30 minutes',
     // A batch on a dead worker is noticed after this long and retried elsewhere.
     heartbeatTimeout: heartbeatTimeoutMs,
@@ -93,24 +122,81 @@ function legacySettings(input: CrawlWorkflowInput) {
     heartbeatTimeoutMs: input.heartbeatTimeoutMs!,
     historyEventBudget: input.historyEventBudget ?? 3_000,
     delayMs: input.delayMs,
+    site: undefined,
+    discoversLinks: undefined,
+    progressIntervalMs: undefined,
   };
+}
+
+function pages(n: number): string {
+  return n === 1 ? '1 page' : `${n} pages`;
 }
 
 export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   const { crawlId } = input;
-  const legacy = legacySettings(input);
-  const settings = legacy ? undefined : await crawlSettings(crawlId);
-  const run = legacy ?? settings!;
   let pagesHandled = input.pagesHandled ?? 0;
   let batchSeq = 0;
   let inFlight = 0;
   let failure: unknown;
   let outOfCredits = false;
   let lastBatchEnded = input.lastBatchEndedAt;
+  let counts = input.counts ?? NO_COUNTS;
+  // Until an activity reported them, the counts are placeholders, not worth an upsert.
+  let countsKnown = input.counts !== undefined;
+  let status: CrawlStatus = 'scraping';
+  let phase: CrawlPhase = input.planned ? 'scraping' : 'planning';
+  let delayMs: number | undefined;
+  const progress = (): CrawlProgress => ({
+    ...counts,
+    status,
+    phase,
+    batchesInFlight: inFlight,
+    batchesStarted: batchSeq,
+    outOfCredits,
+    ...(phase === 'delay' && { delayMs }),
+  });
+  // Answered from the first activation on, also while the settings are read.
+  setHandler(progressQuery, progress);
+  const legacy = legacySettings(input);
+  const settings = legacy ? undefined : await crawlSettings(crawlId);
+  const run = legacy ?? settings!;
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
   const batchesWaitForWork = patched('batches-wait-for-work');
   const cancelWaitsForBatches = patched('cancel-waits-for-batches');
+  // PagesCrawled and PagesQueued kept current while the crawl runs: upserts are commands.
+  const progressUpserts = patched('progress-search-attributes');
+  const progressIntervalMs = run.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  let upserted = input.counts && { completed: input.counts.completed, queued: input.counts.queued };
+  let upsertedAt: number | undefined;
+  const site = run.site ? ` of ${run.site}` : '';
+
+  /** Shows the progress as current details, and upserts its search attributes when due. */
+  const report = () => {
+    setCurrentDetails(crawlDetails(progress()));
+    if (!progressUpserts || !countsKnown || phase === 'ended') return;
+    if (upserted?.completed === counts.completed && upserted.queued === counts.queued) return;
+    if (upsertedAt !== undefined && Date.now() < upsertedAt + progressIntervalMs) return;
+    upsertSearchAttributes([
+      { key: PagesCrawledAttribute, value: counts.completed },
+      { key: PagesQueuedAttribute, value: counts.queued },
+    ]);
+    upserted = { completed: counts.completed, queued: counts.queued };
+    upsertedAt = Date.now();
+  };
+  /** The final search attributes; PagesQueued only from runs that keep it. */
+  const upsertEnd = (ended: Exclude<CrawlStatus, 'scraping'>, done: { completed?: number; counts?: JobCounts }) => {
+    if (done.counts) counts = done.counts;
+    status = ended;
+    phase = 'ended';
+    upsertSearchAttributes([
+      { key: CrawlStatusAttribute, value: ended },
+      { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
+      ...(progressUpserts ? [{ key: PagesQueuedAttribute, value: counts.queued }] : []),
+    ]);
+    report();
+  };
+  report();
   let starved = false;
   let yielded = false;
 
@@ -126,13 +212,24 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       else if (input.webhookTaskQueue)
         await startWebhookDeliveries(crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
     }
-    let queued = input.planned ? run.parallelBatches * run.batchSize : (await planCrawl(crawlId)).queued;
+    let queued = run.parallelBatches * run.batchSize;
+    if (!input.planned) {
+      const planned = await controlActivities(
+        run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
+      ).planCrawl(crawlId);
+      queued = planned.queued;
+      counts = planned.counts ?? { ...counts, queued };
+      countsKnown = true;
+      phase = 'scraping';
+      report();
+    }
     setHandler(urlsAddedSignal, (added) => {
       queued += added;
     });
 
     const launch = async () => {
       const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
+      const summary = `batch ${batchSeq}: up to ${pages(run.batchSize)}${site}`;
       queued = Math.max(0, queued - run.batchSize);
       let priorityKey: number | undefined;
       if (settings) {
@@ -149,10 +246,14 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         run.heartbeatTimeoutMs,
         priorityKey,
         cancelWaitsForBatches,
+        summary,
       )({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
         .then((r: ScrapeBatchResult) => {
           pagesHandled += r.succeeded + r.failed;
           queued = r.queued;
+          // A result recorded before batches read the job's counts: the workflow's own sums.
+          counts = r.counts ?? { ...counts, completed: counts.completed + r.succeeded, failed: counts.failed + r.failed, queued: r.queued };
+          countsKnown = true;
           starved = r.starved === true && r.queued === 0;
           outOfCredits ||= r.outOfCredits;
           if (r.yielded) {
@@ -167,7 +268,9 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         .finally(() => {
           inFlight--;
           lastBatchEnded = Date.now();
+          report();
         });
+      report();
     };
     const workMayCome = () => batchesWaitForWork && inFlight > 0 && !starved;
     const canLaunch = () => inFlight < run.parallelBatches && (queued > 0 || workMayCome()) && !outOfCredits && !historyFull();
@@ -178,7 +281,11 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       if (canLaunch()) {
         // delay: seconds between scrapes, kept by a durable timer (visible in the UI).
         if (run.delayMs && lastBatchEnded !== undefined) {
-          await sleep(Math.max(0, lastBatchEnded + run.delayMs - Date.now()));
+          delayMs = Math.max(0, lastBatchEnded + run.delayMs - Date.now());
+          if (delayMs > 0) phase = 'delay';
+          report();
+          await sleep(delayMs, { summary: `delay ${durationText(run.delayMs)} between pages` });
+          phase = 'scraping';
         }
         await launch();
         continue;
@@ -191,30 +298,35 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
           planned: true,
           pagesHandled,
           lastBatchEndedAt: lastBatchEnded,
+          ...(progressUpserts && { counts }),
         });
       }
-      const done = await finishCrawl({ crawlId, status: 'completed', outOfCredits });
+      phase = 'finishing';
+      report();
+      const done = await controlActivities('finish: completed').finishCrawl({ crawlId, status: 'completed', outOfCredits });
       if (done.finished) {
-        upsertSearchAttributes([
-          { key: CrawlStatusAttribute, value: 'completed' },
-          { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
-        ]);
+        upsertEnd('completed', done);
         return { crawlId, status: 'completed', pagesHandled };
       }
       // Another batch's late snapshot hid work still in the frontier.
       queued = Math.max(done.queued, 1);
+      phase = 'scraping';
+      report();
     }
   } catch (err) {
     // continueAsNew ends this run by throwing; the crawl goes on in the next one.
     if (err instanceof ContinueAsNew) throw err;
-    const status = isCancellation(err) ? 'cancelled' : 'failed';
+    const ended = isCancellation(err) ? 'cancelled' : 'failed';
+    phase = ended === 'cancelled' ? 'cancelling' : 'failing';
+    report();
     await CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight === 0);
-      const done = await finishCrawl({ crawlId, status, error: status === 'failed' ? failureReason(err) : undefined });
-      upsertSearchAttributes([
-        { key: CrawlStatusAttribute, value: status },
-        { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
-      ]);
+      const done = await controlActivities(`finish: ${ended}`).finishCrawl({
+        crawlId,
+        status: ended,
+        error: ended === 'failed' ? failureReason(err) : undefined,
+      });
+      upsertEnd(ended, done);
     });
     throw err;
   }

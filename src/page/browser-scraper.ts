@@ -44,6 +44,8 @@ export interface FetchedPage {
   actions?: ActionResults;
   /** Time spent waiting for a team concurrency slot before navigating (0 without acquireSlot). */
   waitedMs: number;
+  /** Time from the start of navigation to the captured page. */
+  loadMs: number;
 }
 
 /** What a batch's source of URLs answers when asked for more. */
@@ -313,6 +315,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
             contentType,
             ...captured,
             waitedMs,
+            loadMs: budget.elapsedMs(),
           }),
         );
         pageDone();

@@ -11,6 +11,11 @@ export class PageBudget {
     this.#deadline = Date.now() + totalMs;
   }
 
+  /** Milliseconds since the budget began (the page's navigation). */
+  elapsedMs(): number {
+    return Date.now() - (this.#deadline - this.totalMs);
+  }
+
   /** Milliseconds left; at least 1, because Playwright reads 0 as "no timeout". */
   remaining(): number {
     return Math.max(1, this.#deadline - Date.now());

@@ -88,6 +88,36 @@ function endpoints(name: string): { host: string; port: number }[] {
     });
 }
 
+/**
+ * How processes reach Temporal over TLS; undefined: plaintext. Any file, the server name or an API
+ * key turns TLS on (an API key is a bearer secret, never sent in the clear). The files are read
+ * once at start (temporal/connection-options.ts).
+ */
+function temporalTls() {
+  const caFile = str('TEMPORAL_TLS_CA_FILE');
+  const serverName = str('TEMPORAL_TLS_SERVER_NAME');
+  const certFile = str('TEMPORAL_TLS_CERT_FILE');
+  const keyFile = str('TEMPORAL_TLS_KEY_FILE');
+  const apiKey = str('TEMPORAL_API_KEY');
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new Error(
+      `TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (the client certificate and its private key); only ${certFile ? 'TEMPORAL_TLS_CERT_FILE' : 'TEMPORAL_TLS_KEY_FILE'} is set`,
+    );
+  const implied = [
+    caFile && 'TEMPORAL_TLS_CA_FILE',
+    serverName && 'TEMPORAL_TLS_SERVER_NAME',
+    certFile && 'TEMPORAL_TLS_CERT_FILE',
+    apiKey && 'TEMPORAL_API_KEY',
+  ].filter(Boolean);
+  const enabled = bool('TEMPORAL_TLS', implied.length > 0);
+  if (!enabled && implied.length > 0)
+    throw new Error(`TEMPORAL_TLS is off but ${implied.join(', ')} ${implied.length > 1 ? 'need' : 'needs'} TLS; unset TEMPORAL_TLS`);
+  if (!enabled) return undefined;
+  if (str('TEMPORAL_ADDRESS') === undefined)
+    throw new Error('the TEMPORAL_TLS settings are for an external Temporal (TEMPORAL_ADDRESS); the dev server npm start runs speaks plaintext');
+  return { caFile, serverName, clientCert: certFile && keyFile ? { certFile, keyFile } : undefined };
+}
+
 function logLevel(): LogLevel {
   const v = str('LOG_LEVEL') ?? 'info';
   if (!['debug', 'info', 'warn', 'error'].includes(v)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${v}"`);
@@ -146,6 +176,9 @@ export function loadConfig() {
     temporal: {
       /** Unset: `npm start` runs the Temporal dev server itself. */
       address: str('TEMPORAL_ADDRESS'),
+      tls: temporalTls(),
+      /** A Temporal Cloud API key, sent as a bearer token on every call (over TLS only). */
+      apiKey: str('TEMPORAL_API_KEY'),
       namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
       /** Control work: every workflow, and the activities that never wait for a browser (plan, finish, purge). */
       taskQueue,
@@ -180,6 +213,8 @@ export function loadConfig() {
       pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 8),
       /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
       historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
+      /** Least time between two updates of a running crawl's PagesCrawled and PagesQueued search attributes (each is a history event). */
+      progressIntervalMs: int('CRAWL_PROGRESS_INTERVAL_MS', 10_000),
       /**
        * A batch that has held its browser this long gives it up when a crawl whose share of browsers is
        * no bigger than its own has been waiting (a crawl with fewer browsers gets one at once).

@@ -435,8 +435,10 @@ describe('crawlWorkflow with stub activities', () => {
     expect(runIds.length).toBeGreaterThanOrEqual(3);
     expect((await crawl.handle.describe()).runId).toBe(runIds.at(-1));
     for (const input of inputs) {
-      expect(Object.keys(input).sort()).toEqual(['crawlId', 'lastBatchEndedAt', 'pagesHandled', 'planned']);
+      expect(Object.keys(input).sort()).toEqual(['counts', 'crawlId', 'lastBatchEndedAt', 'pagesHandled', 'planned']);
       expect(input).toMatchObject({ crawlId: crawl.crawlId, planned: true });
+      // The progress so far (the stub batches report no counts of their own: the workflow summed them).
+      expect(input.counts).toMatchObject({ completed: input.pagesHandled, failed: 0 });
     }
     // Each run hands on the pages of all runs before it (a batch key starts with its run's id).
     const handledBy = (runs: string[]) =>

@@ -11,10 +11,17 @@ import { teamSlotStore } from '../../src/jobs/batch/team-slot-store.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createTeam } from '../../src/platform/teams/teams.ts';
+import { registry } from '../../src/platform/metrics/registry.ts';
 import { scrapedPage } from '../support/crawl-rows.ts';
 
 let db: Db;
 let teamId: string;
+
+/** This process's count of a page counter's series (the page store counts in the process that writes). */
+async function counted(name: 'pages_stored_total' | 'pages_failed_total', labels: Record<string, string>): Promise<number> {
+  const { values } = await registry.getSingleMetric(`crawl_service_${name}`)!.get();
+  return values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
+}
 
 beforeAll(async () => {
   db = createDb(inject('databaseUrl'), 30);
@@ -94,6 +101,7 @@ describe('frontier', () => {
         url: r.url,
         statusCode: 200 + i,
         document: prepareDocument({ markdown: `# ${i}`, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 + i } }),
+        path: 'http' as const,
       },
       // Overlapping links and a limit the group reaches: admission must follow page order.
       next: {
@@ -119,6 +127,7 @@ describe('frontier', () => {
     const groupedRows = (await claimMore(db, grouped, 'run:0', 4)).sort(byKey);
     const singleRows = (await claimMore(db, single, 'run:0', 4)).sort(byKey);
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
+    const storedBefore = await counted('pages_stored_total', { path: 'http' });
     expect(
       await storeScrapedPages(
         db,
@@ -128,12 +137,13 @@ describe('frontier', () => {
     expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 10);
     for (const [i, r] of singleRows.entries()) await storeScrapedPage(db, write(single, r, i).page, write(single, r, i).next);
     expect(await outcome(grouped)).toEqual(await outcome(single));
-    // Stored again (a retried batch): nothing changes, nothing is billed twice.
+    // Stored again (a retried batch): nothing changes, nothing is billed or counted twice.
     await storeScrapedPages(
       db,
       groupedRows.map((r, i) => write(grouped, r, i)),
     );
     expect(await outcome(grouped)).toEqual(await outcome(single));
+    expect((await counted('pages_stored_total', { path: 'http' })) - storedBefore).toBe(8);
 
     // One page the group cannot store (no frontier row) and the whole group is rolled back.
     const crawlId = await newCrawl();
@@ -160,6 +170,7 @@ describe('frontier', () => {
       url: r.url,
       statusCode: 200,
       document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+      path: 'http' as const,
     });
     const copy = (r: (typeof rows)[number], team = teamId, rawHtml = `<p>${r.url}</p>`) => ({
       teamId: team,
@@ -199,6 +210,7 @@ describe('frontier', () => {
       finalUrl: 'http://site.test/target',
       finalUrlKey: 'site.test/target',
       document: prepareDocument({ metadata: { sourceURL: r.url, url: 'http://site.test/target', statusCode: 200 } }),
+      path: 'browser' as const,
     });
     const next = { follow: [], robotsBlocked: [], limit: 1000, charge: { teamId, apiKeyId: null, endpoint: 'crawl' as const, credits: 1 } };
     await storeScrapedPage(db, page(a), next);
@@ -215,15 +227,26 @@ describe('frontier', () => {
     const store = (r: typeof scraped) =>
       storeScrapedPage(
         db,
-        { crawlId, urlKey: r.urlKey, url: r.url, statusCode: 200, document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }) },
+        {
+          crawlId,
+          urlKey: r.urlKey,
+          url: r.url,
+          statusCode: 200,
+          document: prepareDocument({ metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+          path: 'http',
+        },
         next,
       );
     const fail = (r: typeof scraped) => storeFailedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, error: 'torn down' });
 
+    const failedBefore = await counted('pages_failed_total', { reason: 'other' });
     await store(scraped);
     await fail(scraped);
     await fail(failedFirst);
+    await fail(failedFirst);
     await store(failedFirst);
+    // One failed row was written; the failure that found a scraped page, and the repeated one, wrote none.
+    expect((await counted('pages_failed_total', { reason: 'other' })) - failedBefore).toBe(1);
     const pages = await db.crawlPage.findMany({ where: { crawlId }, select: { success: true, error: true } });
     expect(pages).toEqual([
       { success: true, error: null },

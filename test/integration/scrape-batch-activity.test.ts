@@ -122,7 +122,17 @@ describe('scrapeBatch', () => {
 
     // The first batch reaches its size: the start page, then the two shallowest links it found.
     const first = runBatch({ crawlId, batchKey: `${crawlId}:batch:0`, size: 3, concurrency: 2 });
-    expect(await first.result).toEqual({ claimed: 3, succeeded: 3, failed: 0, queued: 2, outOfCredits: false, starved: false, yielded: false });
+    expect(await first.result).toEqual({
+      claimed: 3,
+      succeeded: 3,
+      failed: 0,
+      queued: 2,
+      outOfCredits: false,
+      starved: false,
+      yielded: false,
+      // The job's counts as GET /v2/crawl/{id} gives them, for the workflow's progress.
+      counts: { completed: 3, total: 5, failed: 0, queued: 2, creditsUsed: 3 },
+    });
     expect(await pagesOf(crawlId)).toEqual({ '/': true, '/a': true, '/b': true });
     // Their links are in the frontier: /broken from the start page, /c from /a (and / only once).
     const frontier = await db.crawlUrl.findMany({ where: { crawlId }, select: { urlKey: true, depth: true, state: true } });
@@ -140,7 +150,17 @@ describe('scrapeBatch', () => {
 
     // The next batch takes the rest, one page of which fails, and ends starved.
     const second = runBatch({ crawlId, batchKey: `${crawlId}:batch:1`, size: 10, concurrency: 2 });
-    expect(await second.result).toEqual({ claimed: 2, succeeded: 1, failed: 1, queued: 0, outOfCredits: false, starved: true, yielded: false });
+    expect(await second.result).toEqual({
+      claimed: 2,
+      succeeded: 1,
+      failed: 1,
+      queued: 0,
+      outOfCredits: false,
+      starved: true,
+      yielded: false,
+      // The job's, not the batch's: the first batch's pages count too; the failed page is in neither `completed` nor `total`.
+      counts: { completed: 4, total: 4, failed: 1, queued: 0, creditsUsed: 4 },
+    });
     expect(await pagesOf(crawlId)).toEqual({ '/': true, '/a': true, '/b': true, '/c': true, '/broken': false });
     expect(await frontierCounts(db, crawlId)).toEqual({ queued: 0, claimed: 0 });
     expect(Math.max(...second.beats.map((b) => b.handled))).toBe(2);
@@ -187,7 +207,16 @@ describe('scrapeBatch', () => {
     // Its retry (same batch key, next attempt) takes the held rows back, the stored start page included, and finishes the rest.
     slowPages = false;
     const retry = runBatch({ crawlId, batchKey, size: 10, concurrency: 2 }, 2);
-    expect(await retry.result).toEqual({ claimed: 5, succeeded: 4, failed: 0, queued: 0, outOfCredits: false, starved: true, yielded: false });
+    expect(await retry.result).toEqual({
+      claimed: 5,
+      succeeded: 4,
+      failed: 0,
+      queued: 0,
+      outOfCredits: false,
+      starved: true,
+      yielded: false,
+      counts: { completed: 5, total: 5, failed: 0, queued: 0, creditsUsed: 5 },
+    });
     expect(await pagesOf(crawlId)).toEqual({ '/slow/': true, '/slow/1': true, '/slow/2': true, '/slow/3': true, '/slow/4': true });
     expect(site.hits.get('/slow/')).toBe(1);
     expect(await creditsUsedByJob(db, crawlId)).toBe(5);
@@ -203,6 +232,7 @@ describe('scrapeBatch', () => {
       failed: 0,
       queued: 1,
       outOfCredits: true,
+      counts: { completed: 0, total: 1, failed: 0, queued: 1, creditsUsed: 0 },
     });
     expect(await leftBehind(teamId, batchKey)).toEqual({ slotsHeld: 0, leases: 0, demands: 0 });
   });

@@ -38,5 +38,6 @@ export function scrapedPage(crawlId: string, r: { url: string; urlKey: string })
     url: r.url,
     statusCode: 200,
     document: prepareDocument({ markdown: r.url, metadata: { sourceURL: r.url, url: r.url, statusCode: 200 } }),
+    path: 'http',
   };
 }

@@ -10,6 +10,8 @@ export interface FixtureResponse {
   body?: string | Buffer;
   /** Close the connection without answering (a network error for the client). */
   hangUp?: boolean;
+  /** Answer only once this settles: a page that keeps loading until the test lets it. */
+  until?: Promise<unknown>;
 }
 
 export type FixtureResource = string | FixtureResponse | ((req: IncomingMessage) => FixtureResponse);
@@ -82,7 +84,12 @@ export async function startFixtureSite(resources: Record<string, FixtureResource
     const send = () => {
       const r =
         resource === undefined ? NOT_FOUND : typeof resource === 'string' ? { body: resource } : typeof resource === 'function' ? resource(req) : resource;
-      respond(res, r);
+      if (r.until)
+        void r.until.then(
+          () => respond(res, r),
+          () => respond(res, r),
+        );
+      else respond(res, r);
     };
     const delay = opts.delayMs?.(path) ?? 0;
     if (delay > 0) setTimeout(send, delay);

@@ -17,6 +17,7 @@ import { createLogger } from '../../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
 import { temporalClient } from '../../src/platform/temporal/connection.ts';
+import { temporalEndpoint } from '../../src/platform/temporal/connection-options.ts';
 import { createActivities } from '../../activities/index.ts';
 import { FEATURES } from '../../src/features/index.ts';
 import type { FeatureActivities, WorkerService } from '../../src/platform/feature.ts';
@@ -43,7 +44,7 @@ export interface Harness {
   /** A browser host in this process (stopped with the harness). */
   startBrowserHost(): Promise<BrowserHost>;
   /** The real browser host entry point in a child process: kill it with SIGKILL to test a lost host. */
-  spawnBrowserHost(opts?: { env?: Record<string, string> }): Promise<ChildProcess>;
+  spawnBrowserHost(opts?: { env?: Record<string, string>; output?: string[] }): Promise<ChildProcess>;
   spawnGateway(opts?: { temporalAddress?: string; env?: Record<string, string>; output?: string[] }): Promise<{ child: ChildProcess; baseUrl: string }>;
   stop(): Promise<void>;
 }
@@ -91,7 +92,8 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   };
   const log = createLogger('warn', { process: 'test' });
   const db = createDb(databaseUrl);
-  const connection = await Connection.connect({ address: temporalAddress });
+  const endpoint = temporalEndpoint(temporalAddress, config.temporal);
+  const connection = await Connection.connect(endpoint);
   const temporal = temporalClient(connection, config.temporal.namespace, log);
   const gatewayDeps = { db, temporal, config, log };
   const gateway = createApp(gatewayDeps, FEATURES);
@@ -131,7 +133,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       return fetch(`${baseUrl}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
     async startWorker(opts = {}) {
-      const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      const nativeConnection = await NativeConnection.connect(endpoint);
       const activities = createActivities({ db, config, log });
       for (const [name, fn] of Object.entries(opts.replace ?? {})) {
         const cls = (['control', 'browser', 'io'] as const).find((c) => name in activities[c]);
@@ -170,7 +172,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       return child;
     },
     async startBrowserHost() {
-      const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      const nativeConnection = await NativeConnection.connect(endpoint);
       const host = await createBrowserHost({ db, config, log, connection: nativeConnection });
       hosts.push({ host, running: host.run(), connection: nativeConnection });
       return host;
@@ -186,10 +188,10 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           LOG_LEVEL: 'info',
           ...opts.env,
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', opts.output ? 'pipe' : 'inherit'],
       });
       children.push(child);
-      await readyLine(child, 'browser host ready', 'browser-host');
+      await readyLine(child, 'browser host ready', 'browser-host', opts.output);
       return child;
     },
     /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings, `output` collects its lines. */

@@ -329,6 +329,7 @@ describe('docker-compose.yml', () => {
       ['CrawlId', 'Keyword'],
       ['CrawlStatus', 'Keyword'],
       ['PagesCrawled', 'Int'],
+      ['PagesQueued', 'Int'],
       ['SessionStatus', 'Keyword'],
     ]) {
       expect(script).toMatch(new RegExp(`ensure_attribute ${name} ${type}\\b`));

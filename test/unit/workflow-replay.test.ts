@@ -7,6 +7,8 @@
 // crawl-cancelled-before-patch.json was recorded before the 'cancel-waits-for-batches' patch.
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/browser-sessions.test.ts records a browser session
 // (CDP touches, an execute Update, the destroy signal).
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/crawl-progress.test.ts records crawl-progress.json: a
+// crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

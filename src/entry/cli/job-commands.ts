@@ -4,7 +4,8 @@
 // Searches keep no job row, so they are not listed.
 import type { Crawl, MapJob } from '../../generated/prisma/client.ts';
 import { mapWorkflowId } from '../../features/map/definitions.ts';
-import { crawlWorkflowId, type CrawlStatus } from '../../jobs/definitions.ts';
+import { crawlDetails } from '../../jobs/crawl-details.ts';
+import { crawlWorkflowId, progressQuery, type CrawlStatus } from '../../jobs/definitions.ts';
 import { cancelCrawl } from '../../jobs/job-admin.ts';
 import { JOB_KINDS } from '../../jobs/job-kind.ts';
 import { crawlCounts } from '../../jobs/job-status.ts';
@@ -13,7 +14,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { findTeam, NotFoundError } from '../../platform/teams/teams.ts';
 import { oneOf, positiveInt, uuidArg, type CliContext, type Command } from './command.ts';
-import { describeWorkflow } from './temporal-access.ts';
+import { describeWorkflow, queryWorkflow } from './temporal-access.ts';
 import { age, table } from './table.ts';
 
 const STATUSES: readonly CrawlStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
@@ -170,6 +171,8 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
   ]);
   const workflowId = crawlWorkflowId(job.id);
   const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
+  // What the running workflow is doing now, as its current details in the Temporal UI say it.
+  const progress = workflow.status === 'RUNNING' ? await queryWorkflow(ctx, workflowId, progressQuery) : undefined;
   const header = jobHeader(job, job.kind);
   const data = {
     ...header.data,
@@ -177,6 +180,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
     credits,
     pages: { stored: completed, total, queued, failed },
     workflow,
+    ...(progress && { progress: 'answer' in progress ? progress.answer : { note: progress.note } }),
     webhookBacklog,
   };
   return {
@@ -187,6 +191,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
       line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
       line('credits', credits),
       line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
+      ...(progress ? [line('now', 'answer' in progress ? crawlDetails(progress.answer) : progress.note)] : []),
       line('webhooks', `${webhookBacklog} pending deliveries`),
     ],
   };

@@ -6,6 +6,7 @@ import { chargeOnce } from '../../platform/usage/credits.ts';
 import { pickHost } from './host/host-registry.ts';
 import { sessionCredits } from './session-credits.ts';
 import { releaseWriter } from './profiles/profile-store.ts';
+import { recordSessionEnd } from './session-metrics.ts';
 
 export function createSessionControlActivities({ db, config }: ActivityDeps) {
   return {
@@ -28,10 +29,10 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
       reason: string;
       sessionDurationMs: number;
     }): Promise<{ creditsBilled: number }> {
-      return db.$transaction(async (tx) => {
+      const { creditsBilled, recorded } = await db.$transaction(async (tx) => {
         const row = await tx.browserSession.findUniqueOrThrow({ where: { id: input.sessionId } });
         if (row.profileName && row.profileSave) await releaseWriter(tx, row.teamId, row.profileName, row.id);
-        if (row.creditsBilled !== null) return { creditsBilled: row.creditsBilled };
+        if (row.creditsBilled !== null) return { creditsBilled: row.creditsBilled, recorded: false };
         const credits = sessionCredits(input.sessionDurationMs);
         await chargeOnce(tx, { teamId: row.teamId, apiKeyId: row.apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: 'session', credits });
         await tx.browserSession.update({
@@ -44,8 +45,11 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
             creditsBilled: credits,
           },
         });
-        return { creditsBilled: credits };
+        return { creditsBilled: credits, recorded: true };
       });
+      // Counted by the attempt that recorded the end, so a retried activity counts the session once.
+      if (recorded) recordSessionEnd(input.status, input.reason, input.sessionDurationMs);
+      return { creditsBilled };
     },
   };
 }

@@ -9,6 +9,7 @@ import { SessionStatusAttribute, TeamIdAttribute } from '../../platform/temporal
 import { readyUpdate, sessionWorkflowId, type SessionInput } from './definitions.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
+import { countedStart } from './session-metrics.ts';
 import type { browserSessionWorkflow } from './workflow.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config };
@@ -16,7 +17,17 @@ type Deps = { db: Db; temporal: Client; config: Config };
 /** How long POST /v2/browser waits for the browser to come up. */
 export const READY_TIMEOUT_MS = 120_000;
 
-export async function startSession(
+export function startSession(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string | null,
+  req: CreateSessionRequest,
+  onCreated: (id: string) => void,
+): Promise<BrowserSession> {
+  return countedStart(() => launchSession(deps, team, apiKeyId, req, onCreated));
+}
+
+async function launchSession(
   deps: Deps,
   team: Team,
   apiKeyId: string | null,

@@ -15,6 +15,7 @@ import {
   continueAsNew,
   isCancellation,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   TimeoutFailure,
   upsertSearchAttributes,
@@ -23,6 +24,7 @@ import {
 } from '@temporalio/workflow';
 import { SessionStatusAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { SessionControlActivities } from './control-activities.ts';
+import { sessionDetails } from './session-details.ts';
 import {
   destroySignal,
   executeUpdate,
@@ -31,6 +33,7 @@ import {
   stateQuery,
   touchedSignal,
   type SessionInput,
+  type SessionState,
   type SessionStatus,
   type SessionSummary,
 } from './definitions.ts';
@@ -97,13 +100,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   let failure: string | undefined;
   let host = input.running ? { hostId: input.running.hostId, taskQueue: input.running.taskQueue } : undefined;
 
-  setHandler(touchedSignal, () => {
-    lastActivity = Math.max(lastActivity, Date.now());
-  });
-  setHandler(destroySignal, () => {
-    destroyRequested = true;
-  });
-  setHandler(stateQuery, () => ({
+  const state = (): SessionState => ({
     status,
     hostId: host?.hostId ?? null,
     lastActivityMs: lastActivity,
@@ -111,7 +108,17 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     executes,
     executing,
     endReason,
-  }));
+  });
+  /** The Temporal UI's line for the session, rewritten whenever what it says changes. */
+  const showDetails = () => setCurrentDetails(sessionDetails(state(), idleMs, Date.now()));
+  setHandler(touchedSignal, () => {
+    lastActivity = Math.max(lastActivity, Date.now());
+    showDetails();
+  });
+  setHandler(destroySignal, () => {
+    destroyRequested = true;
+  });
+  setHandler(stateQuery, state);
   setHandler(readyUpdate, async () => {
     await condition(() => status !== 'starting');
     return { status, reason: endReason };
@@ -123,6 +130,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     executing++;
     executes++;
     lastActivity = Date.now();
+    showDetails();
     try {
       return await hostActivities(host.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 });
     } catch (err) {
@@ -134,17 +142,21 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     } finally {
       executing--;
       lastActivity = Date.now();
+      showDetails();
     }
   });
 
   const setStatus = (next: SessionStatus) => {
     status = next;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+    showDetails();
   };
+  showDetails();
 
   if (!host) {
     try {
       host = await control.pickBrowserHost(input.sessionId);
+      showDetails();
       await hostActivities(host.taskQueue).launch({ sessionId: input.sessionId, teamId: input.teamId, profile: input.profile });
       setStatus('active');
     } catch (err) {
@@ -190,12 +202,14 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       await condition(allHandlersFinished);
       return continueAsNew<typeof browserSessionWorkflow>({ ...input, running: { ...host!, lastActivityMs: lastActivity, executes } });
     }
+    showDetails();
     const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, lastActivity + idleMs);
     await condition(() => destroyRequested || failure !== undefined || (executing === 0 && historyIsLong()), Math.max(1, wakeAt - now));
   }
 
   const failed = failure !== undefined;
   endReason = reason;
+  showDetails();
   watchScope.cancel();
   if (host) {
     // A lost host cannot close anything (its browsers went with it): the attempt just times out.

@@ -1,5 +1,6 @@
 // The map's one activity: reads the site (map-site.ts) and records the result,
-// or the failure, on the map's row. Idempotent: a retry overwrites the row.
+// or the failure, on the map's row. Idempotent: an attempt that finds the row
+// ended does nothing.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { createCrawlNetwork } from '../../platform/net/outbound-network.ts';
@@ -9,6 +10,7 @@ import type { MapRequest } from './map-request.ts';
 import { mapSite, type IndexedPages } from './map-site.ts';
 import { indexedSitePages } from '../../jobs/search-index/site-pages.ts';
 import { MAP_RETRY } from './definitions.ts';
+import { countJobEnded } from '../../jobs/job-metrics.ts';
 
 export function createMapActivities({ db, config, log }: ActivityDeps) {
   const network = createCrawlNetwork(config);
@@ -27,15 +29,22 @@ export function createMapActivities({ db, config, log }: ActivityDeps) {
             ...(p.description && { description: p.description }),
           }));
         const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage), indexed);
-        await db.mapJob.update({
-          where: { id: mapId },
+        // Only the attempt that ends the map counts it (a retry after a lost answer finds it ended).
+        const { count } = await db.mapJob.updateMany({
+          where: { id: mapId, status: 'running' },
           data: { status: 'completed', links: storableJson(site.links).value as object, warning: site.warning ?? null, completedAt: new Date() },
         });
+        if (count > 0) countJobEnded('map', 'completed');
         log.info('map finished', { mapId, links: site.links.length });
       } catch (err) {
         const last = Context.current().info.attempt >= (MAP_RETRY.maximumAttempts ?? Infinity);
-        if (last)
-          await db.mapJob.update({ where: { id: mapId }, data: { status: 'failed', error: storableText((err as Error).message), completedAt: new Date() } });
+        if (last) {
+          const { count } = await db.mapJob.updateMany({
+            where: { id: mapId, status: 'running' },
+            data: { status: 'failed', error: storableText((err as Error).message), completedAt: new Date() },
+          });
+          if (count > 0) countJobEnded('map', 'failed');
+        }
         throw err;
       }
     },

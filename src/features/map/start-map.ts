@@ -8,6 +8,7 @@ import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { chargeOnce, insufficientCredits } from '../../platform/usage/credits.ts';
 import { checkAddress } from '../../jobs/commit-job.ts';
+import { countJobStarted } from '../../jobs/job-metrics.ts';
 import { mapWorkflowId } from './definitions.ts';
 import type { MapRequest } from './map-request.ts';
 import type { MapLink } from './rank-links.ts';
@@ -24,6 +25,7 @@ export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: M
     // One credit per call, as upstream; the ledger's key makes it once per map.
     await chargeOnce(tx, { teamId: team.id, apiKeyId, endpoint: 'map', jobId: id, itemKey: '', credits: 1 });
   });
+  countJobStarted('map');
   return id;
 }
 

@@ -15,6 +15,7 @@ import { postFilter } from './post-filter.ts';
 import type { ProviderHits, SearchProvider } from './provider.ts';
 import { searchQueryOf } from './query/search-query-of.ts';
 import type { SearchRequest } from './search-request.ts';
+import { measuredAnswer, measuredSearch, searchKind } from './search-metrics.ts';
 
 const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
 
@@ -35,7 +36,7 @@ async function askProviders(providers: SearchProvider[], req: SearchRequest, tea
   return Promise.all(
     providers.map(async (p): Promise<Answered> => {
       try {
-        const hits = await Promise.race([p.search(query, { teamId: team.id, signal }), timedOut]);
+        const hits = await measuredAnswer(p.name, Promise.race([p.search(query, { teamId: team.id, signal }), timedOut]));
         if (hits === 'timeout') return { provider: p.name, error: `did not answer within the timeout of ${req.timeout} ms` };
         const filtered = postFilter(p.name, query, hits);
         return { provider: p.name, hits: { ...filtered.hits, warnings: [...hits.warnings, ...filtered.warnings] } };
@@ -77,14 +78,11 @@ async function scrapeResults(
   return ids;
 }
 
-export async function runSearch(
-  deps: GatewayDeps,
-  providers: SearchProvider[],
-  team: Team,
-  apiKeyId: string,
-  req: SearchRequest,
-  onCreated: (id: string) => void,
-) {
+export function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
+  return measuredSearch(searchKind(req.sources), () => search(deps, providers, team, apiKeyId, req, onCreated));
+}
+
+async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
   const started = Date.now();
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;

@@ -74,7 +74,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
           return hooks.page(
             page.target,
             { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes },
-            { actions: page.actions, queuedMs: page.waitedMs || undefined },
+            { actions: page.actions, queuedMs: page.waitedMs || undefined, loadMs: page.loadMs },
           );
         },
         onFailure: hooks.failure,

@@ -22,6 +22,7 @@ import { sortLinks, type JobContext } from '../job-context.ts';
 import { chargeEndpoint, discoversLinks } from '../job-kind.ts';
 import { cacheKey, cacheWritable } from '../pages/page-cache.ts';
 import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, type PageWrite, type PreparedDocument } from '../pages/page-store.ts';
+import { observePageLoad, type LoadPath } from '../pages/page-metrics.ts';
 import { fetchedWithoutCredentials } from '../search-index/shareable.ts';
 import { crawlWebhook, type JobWebhook } from '../webhooks/crawl-events.ts';
 import type { BatchTally } from './batch-tally.ts';
@@ -44,9 +45,13 @@ export interface LoadExtras {
   actions?: unknown;
   /** How long the page waited for a team slot. */
   queuedMs?: number;
-  fromCache: boolean;
-  /** Fetched by an HTTP lane: the conversion also tells whether it needs the browser after all, and lists its unsized images. */
-  overHttp?: boolean;
+  /**
+   * How the page was loaded. A cached copy is not cached again; a page fetched by an HTTP lane
+   * is also asked whether it needs the browser after all, and lists its unsized images.
+   */
+  path: LoadPath;
+  /** How long loading the page took (none for a cached copy). */
+  loadMs?: number;
 }
 
 export interface PageHandlerDeps {
@@ -119,7 +124,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         llm: d.llm,
         convert: d.convert,
         ...(d.indexing && { indexAs: finalKey }),
-        ...(extras.overHttp && { checkScripted: limits.rendering === 'auto', listImages: limits.imageProbes }),
+        ...(extras.path === 'http' && { checkScripted: limits.rendering === 'auto', listImages: limits.imageProbes }),
       });
       if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
       const { built, indexError } = converted;
@@ -192,6 +197,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
           document: converted.document,
           finalUrlKey: final.urlKey,
           finalUrl: load.finalUrl,
+          path: extras.path,
         },
         next: {
           follow,
@@ -201,7 +207,9 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
           webhook,
           ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
           charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
-          ...(!extras.fromCache && load.statusCode < 400 && cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
+          ...(extras.path !== 'cache' &&
+            load.statusCode < 400 &&
+            cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
         },
       });
     } catch (err) {
@@ -212,6 +220,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     }
     // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
     log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
+    if (extras.loadMs !== undefined) observePageLoad(extras.path, extras.loadMs);
     tally.stored();
   };
 

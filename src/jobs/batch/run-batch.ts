@@ -25,7 +25,7 @@ export interface BrowserHooks {
   slot(signal: AbortSignal): Promise<SlotLease>;
   /** More pages for the browser; undefined when the batch has exactly the pages it started with. */
   more?(room: number): Promise<TargetSupply>;
-  page(target: ScrapeTarget, load: PageLoad, extras: Pick<LoadExtras, 'actions' | 'queuedMs'>): Promise<void>;
+  page(target: ScrapeTarget, load: PageLoad, extras: Pick<LoadExtras, 'actions' | 'queuedMs' | 'loadMs'>): Promise<void>;
   failure(target: ScrapeTarget, error: string): Promise<void>;
   /** True once the batch stops early: pages not opened yet are handed back (`returned`). */
   stopOpening(): boolean;
@@ -99,9 +99,10 @@ export async function runBatch(b: BatchParts): Promise<void> {
 
   /** Loads a file under a slot that is held for it already. */
   const loadFile = async (target: ScrapeTarget, waitedMs: number) => {
+    const started = performance.now();
     const load = await b.loaders.file(target);
     if ('failed' in load) return handler.fail(target, load.failed);
-    await store(target, load, { queuedMs: waitedMs || undefined, fromCache: false });
+    await store(target, load, { queuedMs: waitedMs || undefined, path: 'file', loadMs: performance.now() - started });
   };
   const fileLoads = new FileLoads<ScrapeTarget>(b.concurrency, async (target) => {
     const slot = await leases.take(signal);
@@ -129,7 +130,7 @@ export async function runBatch(b: BatchParts): Promise<void> {
       for (const { url, key } of claimed) {
         const target = { url, key };
         const route = routeTarget(url, cached.get(key), b.rules);
-        if (route.to === 'cache') await store(target, route.load, { fromCache: true });
+        if (route.to === 'cache') await store(target, route.load, { path: 'cache' });
         else if (route.to === 'refuse') await handler.fail(target, route.error);
         else if (route.to === 'file') fileLoads.add(target);
         else (route.to === 'http' ? http : browser).push(target);
@@ -140,19 +141,21 @@ export async function runBatch(b: BatchParts): Promise<void> {
 
   /** Loads a page in an HTTP lane that holds a slot for it; returns its conversion and storage, which run behind the lane. */
   const loadInLane = async (target: ScrapeTarget, waitedMs: number): Promise<(() => Promise<void>) | void> => {
+    const started = performance.now();
     const http = await b.loaders.overHttp(target);
     if ('failed' in http) return handler.fail(target, http.failed);
     if ('browser' in http) return needsBrowser(target, http.browser, false);
     // As the browser path does with a download: fetched again, with the file limits, under the lane's slot.
     if ('file' in http) return loadFile(target, waitedMs);
-    return () => store(target, http.load, { queuedMs: waitedMs || undefined, fromCache: false, overHttp: true });
+    const loadMs = performance.now() - started;
+    return () => store(target, http.load, { queuedMs: waitedMs || undefined, path: 'http', loadMs });
   };
 
   const runBrowser = (targets: ScrapeTarget[], more: ((room: number) => Promise<TargetSupply>) | undefined) =>
     b.loaders.browser(targets, {
       slot: (abort) => leases.take(abort),
       more,
-      page: (target, load, extras) => store(target, load, { ...extras, fromCache: false }),
+      page: (target, load, extras) => store(target, load, { ...extras, path: 'browser' }),
       failure: (target, error) => handler.fail(target, error),
       // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
       stopOpening: () => leases.yielding,

@@ -16,7 +16,8 @@ import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
-import { frontierCounts } from '../frontier/frontier.ts';
+import type { JobCounts } from '../definitions.ts';
+import { jobCounts } from '../job-status.ts';
 import { loadJob, type JobContext } from '../job-context.ts';
 import { cacheKey, lookupCache } from '../pages/page-cache.ts';
 import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite } from '../pages/page-store.ts';
@@ -52,6 +53,8 @@ export interface ScrapeBatchResult {
   starved?: boolean;
   /** The batch stopped claiming to give its browser to another crawl (fair share); its crawl has more to do. */
   yielded?: boolean;
+  /** The job's counts when the batch ended, for its workflow's progress (absent in results recorded before they were read). */
+  counts?: JobCounts;
 }
 
 /** Crawls whose script-rendered hosts a worker remembers (CRAWL_RENDERING=auto), and hosts per crawl. */
@@ -100,7 +103,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     const { crawlId } = input;
     const { options, team } = job;
     if (team.creditBalance <= 0) {
-      return { claimed: 0, succeeded: 0, failed: 0, queued: (await frontierCounts(db, crawlId)).queued, outOfCredits: true };
+      const counts = await jobCounts(db, crawlId);
+      return { claimed: 0, succeeded: 0, failed: 0, queued: counts.queued, outOfCredits: true, counts };
     }
     const so = options.scrapeOptions;
     const zdr = options.zeroDataRetention;
@@ -217,9 +221,9 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     }
     if (signal.aborted) throw signal.reason;
     if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);
-    const { queued } = await frontierCounts(db, crawlId);
+    const counts = await jobCounts(db, crawlId);
     const { claimed, succeeded, failed } = tally;
-    return { claimed, succeeded, failed, queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
+    return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
   }
 
   /**

@@ -18,6 +18,7 @@ import { addToFrontier, type NewFrontierUrl } from '../frontier/frontier.ts';
 import { FrontierState } from '../frontier/frontier-state.ts';
 import { indexPages, type IndexedPage } from '../search-index/index-page.ts';
 import { storeInCache, type CacheWrite } from './page-cache.ts';
+import { countFailedPage, countStoredPages, type LoadPath } from './page-metrics.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -37,6 +38,8 @@ export interface ScrapedPage {
   /** Key of the URL the page redirected to, when it differs from urlKey. */
   finalUrlKey?: string;
   finalUrl?: string;
+  /** How the page was loaded (counted in pages_stored_total). */
+  path: LoadPath;
 }
 
 export interface PageConsequences {
@@ -132,9 +135,10 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
   const crawlId = writes[0]!.page.crawlId;
   if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
   const pages = writes.map((w) => w.page);
-  return db.$transaction(async (tx) => {
+  const written = await db.$transaction(async (tx) => {
     for (const page of pages) await claimRedirectTarget(tx, page);
-    const stored = await tx.$queryRaw<{ id: bigint }[]>`
+    // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
+    const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
       INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
       SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
       FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
@@ -143,7 +147,7 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
       ORDER BY p.n
       ON CONFLICT (crawl_id, url_key) DO UPDATE SET
         url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
-      RETURNING id`;
+      RETURNING id, url_key, (xmax = 0) AS inserted`;
     await notifyPagesStored(
       tx,
       crawlId,
@@ -176,14 +180,18 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
     );
     // One insert of every page's links, in page order: what the pages stored one by one would admit.
     const { limit, queuedPerCredit } = writes[0]!.next;
-    return addToFrontier(
+    const added = await addToFrontier(
       tx,
       crawlId,
       writes.flatMap((w) => w.next.follow),
       limit,
       queuedPerCredit,
     );
+    const inserted = new Set(stored.filter((r) => r.inserted).map((r) => r.url_key));
+    return { added, inserted: pages.filter((p) => inserted.has(p.urlKey)).map((p) => p.path) };
   });
+  countStoredPages(written.inserted);
+  return written.added;
 }
 
 /**
@@ -201,10 +209,12 @@ export async function storeFailedPage(
   const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error };
   const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error, document: { metadata } };
   const where = { crawlId: page.crawlId, urlKey: page.urlKey };
-  await db.$transaction(async (tx) => {
+  const inserted = await db.$transaction(async (tx) => {
     const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
-    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return;
+    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return false;
     await tx.crawlUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
     await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error });
+    return created.count > 0;
   });
+  if (inserted) countFailedPage(error);
 }

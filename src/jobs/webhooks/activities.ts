@@ -13,6 +13,7 @@ import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { crawlOptions } from '../crawl-options.ts';
 import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
+import { countDelivery, type DeliveryOutcome } from './webhook-metrics.ts';
 
 export interface DeliverWebhooksInput {
   crawlId: string;
@@ -52,6 +53,13 @@ async function crawlDrained(db: Db, crawlId: string): Promise<boolean> {
   return final > 0 || (crawl.completedAt !== null && Date.now() - crawl.completedAt.getTime() > FINAL_EVENT_GRACE_MS);
 }
 
+function deliveryOutcome(state: 'delivered' | 'failed' | 'pending', result: WebhookAttemptResult): DeliveryOutcome {
+  if (state === 'delivered') return 'delivered';
+  if (state === 'pending') return 'retried';
+  if (result.outcome === 'retry') return 'gave_up';
+  return result.statusCode === undefined ? 'refused' : 'rejected';
+}
+
 export function createWebhookActivities({ db, config, log }: ActivityDeps) {
   const policy: WebhookRetryPolicy = {
     initialIntervalMs: config.webhooks.retryInitialMs,
@@ -77,7 +85,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
       state === 'failed' && result.outcome === 'retry'
         ? `Gave up after ${attempt} attempts over ${config.webhooks.giveUpAfterHours} h; last: ${result.error ?? `HTTP ${result.statusCode}`}`
         : (result.error ?? null);
-    await db.$transaction([
+    const [recorded] = await db.$transaction([
       db.webhookAttempt.createMany({
         data: [
           {
@@ -105,6 +113,8 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
         },
       }),
     ]);
+    // Two rounds that read the same event (a timed-out activity still running beside its retry) record one attempt, counted once.
+    if (recorded.count > 0) countDelivery(deliveryOutcome(state, result));
     return state;
   }
 

@@ -9,6 +9,8 @@
 // it is one, and at once whenever it has nothing to do itself. Each waiting demand is
 // promised to one yielding batch at a time, so one newcomer never empties the pool.
 import type { Db } from '../db/prisma.ts';
+import { DURATION_BUCKETS, histogram } from '../metrics/registry.ts';
+import { sharedGauge } from '../metrics/shared-gauges.ts';
 
 export interface BrowserWork {
   /** The batch (or session) key: one demand and one lease per holder. */
@@ -31,15 +33,46 @@ export async function requestBrowser(db: Db, work: BrowserWork): Promise<void> {
     ON CONFLICT (holder) DO NOTHING`;
 }
 
-/** The work started on a worker: its demand is met, its lease begins. */
+const browserWait = histogram({
+  name: 'browser_wait_seconds',
+  help: 'How long browser work (a scrape batch) waited from its demand to its lease, by pool',
+  labelNames: ['pool'],
+  buckets: DURATION_BUCKETS,
+});
+
+sharedGauge({
+  name: 'browser_leases_held',
+  help: 'Browser work running on a worker (live browser leases), by pool',
+  labelNames: ['pool'],
+  async query(db) {
+    const rows = await db.$queryRaw<{ pool: string; n: bigint }[]>`
+      SELECT pool, count(*) AS n FROM browser_lease WHERE alive_until > now() GROUP BY pool`;
+    return rows.map((r) => ({ labels: { pool: r.pool }, value: Number(r.n) }));
+  },
+});
+
+sharedGauge({
+  name: 'batches_waiting_for_browser',
+  help: 'Browser work queued and not started by a worker yet (browser demand rows), by pool',
+  labelNames: ['pool'],
+  async query(db) {
+    const rows = await db.$queryRaw<{ pool: string; n: bigint }[]>`SELECT pool, count(*) AS n FROM browser_demand GROUP BY pool`;
+    return rows.map((r) => ({ labels: { pool: r.pool }, value: Number(r.n) }));
+  },
+});
+
+/** The work started on a worker: its demand is met (its wait is measured on the database's clock), its lease begins. */
 export async function startBrowserLease(db: Db, work: BrowserWork, leaseMs: number): Promise<void> {
-  await db.$transaction([
-    db.$executeRaw`DELETE FROM browser_demand WHERE holder = ${work.holder}`,
+  const [met] = await db.$transaction([
+    db.$queryRaw<{ seconds: number }[]>`
+      DELETE FROM browser_demand WHERE holder = ${work.holder} RETURNING extract(epoch FROM now() - requested_at)::float8 AS seconds`,
     db.$executeRaw`
       INSERT INTO browser_lease (holder, pool, team_id, group_id, alive_until)
       VALUES (${work.holder}, ${work.pool}, ${work.teamId}::uuid, ${work.groupId}, now() + ${leaseMs}::int * interval '1 millisecond')
       ON CONFLICT (holder) DO UPDATE SET started_at = now(), alive_until = EXCLUDED.alive_until`,
   ]);
+  // No demand row: the work was never queued as such (a test, an abandoned demand already forgotten).
+  if (met[0]) browserWait.observe({ pool: work.pool }, Math.max(0, met[0].seconds));
 }
 
 export async function renewBrowserLease(db: Db, holder: string, leaseMs: number): Promise<void> {

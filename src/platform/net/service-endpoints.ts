@@ -20,7 +20,8 @@ export function urlPort(url: URL): number {
   return url.protocol === 'https:' || url.protocol === 'wss:' ? 443 : 80;
 }
 
-function hostPort(text: string, defaultPort: number): { host: string; port: number } | undefined {
+/** `host:port` (IPv6 in brackets), the port defaulted when absent; undefined when it is neither. */
+export function hostPort(text: string, defaultPort: number): { host: string; port: number } | undefined {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(text);
   if (!match) return undefined;
   return { host: match[1] ?? match[2], port: match[3] ? Number(match[3]) : defaultPort };

@@ -7,6 +7,16 @@
 // and in which order, is the batch's business (jobs/batch/batch-leases.ts): this
 // module only answers one try at a time.
 import type { Db } from '../db/prisma.ts';
+import { sharedGauge } from '../metrics/shared-gauges.ts';
+
+sharedGauge({
+  name: 'team_slots_held',
+  help: 'Team slots leased by a page being loaded, across all teams (a lapsed lease is not counted)',
+  async query(db) {
+    const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM team_slot WHERE holder IS NOT NULL AND leased_until >= now()`;
+    return [{ value: Number(row?.n ?? 0) }];
+  },
+});
 
 export interface SlotRequest {
   teamId: string;

@@ -1,17 +1,31 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { TemporalEndpoint } from './connection-options.ts';
+import { GrpcStatus, grpcStatus } from './grpc-status.ts';
 import { requestIdClientInterceptor } from './request-id-client-interceptor.ts';
+import { throwIfTlsFailure } from './tls-diagnosis.ts';
 
-/** Connects, retrying while the server is still starting (or restarting). */
-export async function connectTemporal(address: string, log: Logger, timeoutMs = 60_000): Promise<Connection> {
+/**
+ * Connects, retrying while the server is still starting (or restarting). A TLS failure (certificates,
+ * server name) or refused credentials stop at once: waiting would not change them.
+ */
+export async function connectTemporal(endpoint: TemporalEndpoint, log: Logger, timeoutMs = 60_000): Promise<Connection> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await Connection.connect({ address, connectTimeout: '3s' });
+      return await Connection.connect({ ...endpoint, connectTimeout: '3s' });
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}`, { cause: err });
-      if (attempt === 1) log.info('waiting for Temporal', { address });
+      const code = grpcStatus(err);
+      if (code === GrpcStatus.UNAUTHENTICATED || code === GrpcStatus.PERMISSION_DENIED) {
+        const refusal = (err as Error).cause instanceof Error ? ((err as Error).cause as Error) : (err as Error);
+        throw new Error(`Temporal at ${endpoint.address} refused this process's credentials (TEMPORAL_API_KEY or client certificate): ${refusal.message}`, {
+          cause: err,
+        });
+      }
+      await throwIfTlsFailure(endpoint);
+      if (Date.now() > deadline) throw new Error(`cannot reach Temporal at ${endpoint.address}: ${(err as Error).message}`, { cause: err });
+      if (attempt === 1) log.info('waiting for Temporal', { address: endpoint.address });
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -22,6 +36,6 @@ export function temporalClient(connection: Connection, namespace: string, log: L
   return new Client({ connection, namespace, interceptors: { workflow: [requestIdClientInterceptor(log)] } });
 }
 
-export async function createTemporalClient(config: Config, address: string, log: Logger): Promise<Client> {
-  return temporalClient(await connectTemporal(address, log), config.temporal.namespace, log);
+export async function createTemporalClient(config: Config, endpoint: TemporalEndpoint, log: Logger): Promise<Client> {
+  return temporalClient(await connectTemporal(endpoint, log), config.temporal.namespace, log);
 }

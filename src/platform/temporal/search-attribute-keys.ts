@@ -6,8 +6,10 @@ export const TeamIdAttribute = defineSearchAttributeKey('TeamId', SearchAttribut
 export const CrawlIdAttribute = defineSearchAttributeKey('CrawlId', SearchAttributeType.KEYWORD);
 export const CrawlStatusAttribute = defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD);
 export const PagesCrawledAttribute = defineSearchAttributeKey('PagesCrawled', SearchAttributeType.INT);
+/** URLs still queued in the crawl's frontier, kept current while it runs (at most every CRAWL_PROGRESS_INTERVAL_MS). */
+export const PagesQueuedAttribute = defineSearchAttributeKey('PagesQueued', SearchAttributeType.INT);
 
 /** A browser session's state: starting, active, destroyed or error. */
 export const SessionStatusAttribute = defineSearchAttributeKey('SessionStatus', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute, SessionStatusAttribute];
+export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute, SessionStatusAttribute];

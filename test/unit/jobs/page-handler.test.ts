@@ -128,7 +128,7 @@ const html = (path: string, rawHtml: string, over: Partial<PageLoad> = {}): Page
   rawHtml,
   ...over,
 });
-const stored = { fromCache: false };
+const stored = { path: 'browser' as const };
 
 const WEBHOOK = { url: 'https://hooks.test/crawl', metadata: { run: 7 } };
 const LINKS_PAGE = page(
@@ -188,7 +188,7 @@ describe('createPageHandler: a stored page', () => {
 
   it('leaves out the index entry when not indexing, and the cache copy for a page from the cache', async () => {
     const { h, writer } = handler({ indexing: false });
-    await h.store(target('/docs'), html('/docs', LINKS_PAGE), { fromCache: true });
+    await h.store(target('/docs'), html('/docs', LINKS_PAGE), { path: 'cache' });
     expect(writer.pages[0]!.next.index).toBeUndefined();
     expect(writer.pages[0]!.next.cache).toBeUndefined();
   });
@@ -305,7 +305,7 @@ describe('createPageHandler: rendering auto', () => {
 
   it('sends a script-rendered page fetched over HTTP to the browser and writes nothing', async () => {
     const { h, writer, tally } = handler({ limits: { rendering: 'auto' } });
-    const outcome = await h.store(target('/app'), html('/app', APP), { fromCache: false, overHttp: true });
+    const outcome = await h.store(target('/app'), html('/app', APP), { path: 'http' });
     expect(outcome).toEqual({ needsBrowser: 'little text besides scripts' });
     expect(writer.pages).toEqual([]);
     expect(writer.failures).toEqual([]);
@@ -317,14 +317,14 @@ describe('createPageHandler: rendering auto', () => {
     expect(await browser.h.store(target('/app'), html('/app', APP), stored)).toBeUndefined();
     expect(browser.writer.pages).toHaveLength(1);
     const http = handler({ limits: { rendering: 'http' } });
-    expect(await http.h.store(target('/app'), html('/app', APP), { fromCache: false, overHttp: true })).toBeUndefined();
+    expect(await http.h.store(target('/app'), html('/app', APP), { path: 'http' })).toBeUndefined();
     expect(http.writer.pages).toHaveLength(1);
   });
 
   it('probes the unsized images of an indexed page fetched over HTTP', async () => {
     const { h, writer, probed } = handler({ limits: { rendering: 'auto', imageProbes: 5 } });
     const withImage = page('Pictures', `<main><p>${TEXT.repeat(3)}</p><img src="/cat.jpg" alt="A cat"></main>`);
-    await h.store(target('/pictures'), html('/pictures', withImage), { fromCache: false, overHttp: true });
+    await h.store(target('/pictures'), html('/pictures', withImage), { path: 'http' });
     expect(probed).toEqual([[`${SITE}/cat.jpg`]]);
     expect(writer.pages).toHaveLength(1);
   });

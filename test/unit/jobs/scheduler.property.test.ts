@@ -125,7 +125,7 @@ function pageHandler(frontier: MemoryFrontier, tally: BatchTally, tick: (label: 
   return {
     async store(target: ScrapeTarget, load: PageLoad, extras: LoadExtras) {
       await tick('store');
-      if (load.rawHtml === 'script' && extras.overHttp && frontier.spec.rendering === 'auto') return { needsBrowser: 'script-rendered' };
+      if (load.rawHtml === 'script' && extras.path === 'http' && frontier.spec.rendering === 'auto') return { needsBrowser: 'script-rendered' };
       frontier.settle(pageOf(target), 'stored');
       tally.stored();
     },

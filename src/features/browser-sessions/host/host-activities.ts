@@ -7,6 +7,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { executeResponse } from '../execute/execute-response.ts';
+import { measuredExecute } from '../execute/execute-metrics.ts';
 import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
 import type { SessionProfile } from '../definitions.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
@@ -140,7 +141,7 @@ export function createHostActivities(deps: HostActivityDeps) {
       // Recorded for the session listing beside the run, not before it: the caller waits for neither.
       const recorded = db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
       const started = performance.now();
-      const outcome = await sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir });
+      const outcome = await measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
       log.debug('execute timings', {
         sessionId: input.sessionId,
         language: input.language,

@@ -1,0 +1,48 @@
+// The one line the Temporal UI shows as a running crawl's current details
+// (setCurrentDetails), built from its progress. Workflow code imports this
+// file, so it is pure and imports types only.
+import { durationText } from '../platform/duration-text.ts';
+import type { CrawlProgress } from './definitions.ts';
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function counts(p: CrawlProgress): string {
+  return `${p.completed} stored, ${p.queued} queued, ${p.failed} failed`;
+}
+
+function credits(p: CrawlProgress): string {
+  return `${plural(p.creditsUsed, 'credit')} used`;
+}
+
+function batches(p: CrawlProgress): string {
+  return p.batchesInFlight === 0 ? 'no batch running' : `${plural(p.batchesInFlight, 'batch', 'batches')} running`;
+}
+
+export function crawlDetails(p: CrawlProgress): string {
+  const parts: string[] = [];
+  switch (p.phase) {
+    case 'planning':
+      return 'planning: queueing the first URLs';
+    case 'scraping':
+      parts.push(`scraping: ${counts(p)}`, batches(p), credits(p));
+      break;
+    case 'delay':
+      parts.push(`waiting ${durationText(p.delayMs ?? 0)} (delay between pages)`, counts(p), credits(p));
+      break;
+    case 'finishing':
+      parts.push(`finishing: ${counts(p)}`, credits(p));
+      break;
+    case 'cancelling':
+    case 'failing':
+      parts.push(p.batchesInFlight > 0 ? `${p.phase}: waiting for ${plural(p.batchesInFlight, 'batch', 'batches')} to stop` : `${p.phase}: recording the end`);
+      parts.push(counts(p));
+      break;
+    case 'ended':
+      parts.push(`${p.status}: ${p.completed} stored, ${p.failed} failed`, credits(p));
+      break;
+  }
+  if (p.outOfCredits && p.phase !== 'ended') parts.push('out of credits: no new batches');
+  return parts.join(' · ');
+}
