@@ -82,7 +82,7 @@ const composeEnv: NodeJS.ProcessEnv = {
   COMPOSE_HTTP_TIMEOUT: '600',
 };
 const composeArgs = ['-p', PROJECT, '-f', join(ROOT, 'docker-compose.yml'), '-f', join(ROOT, 'test/compose/docker-compose.test-stack.yml')];
-const compose = (args: string[], show = false) => run('docker-compose', [...composeArgs, ...args], { env: composeEnv, cwd: ROOT, show });
+const compose = (args: string[]) => run('docker-compose', [...composeArgs, ...args], { env: composeEnv, cwd: ROOT });
 let api: Awaited<ReturnType<typeof startApiService>> | undefined;
 let healthchecks: ReturnType<typeof startHealthcheckLoop> | undefined;
 let failed = false;

@@ -5,8 +5,6 @@ import { spawn } from 'node:child_process';
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Passes the command's output through (long builds) instead of collecting it. */
-  show?: boolean;
   /** Answers the output of a failed command instead of throwing. */
   allowFailure?: boolean;
 }
@@ -16,14 +14,8 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      if (opts.show) process.stdout.write(d);
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-      if (opts.show) process.stderr.write(d);
-    });
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0 || opts.allowFailure) resolve(stdout);
