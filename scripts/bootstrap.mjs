@@ -40,6 +40,8 @@ const ENTRIES = {
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
   'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/load.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
+  // Everything it needs runs in containers it builds; it installs podman itself.
+  'test-compose': { needs: [], run: ['tsx', 'scripts/test-compose.ts'] },
 };
 
 class SetupError extends Error {}

@@ -194,6 +194,8 @@ export function loadConfig() {
       /** The dev server's Prometheus endpoint; pinned for the same reason. */
       devMetricsPort: int('TEMPORAL_DEV_METRICS_PORT', 7244),
       uiUrl: str('TEMPORAL_UI_URL'),
+      /** A workflow bundle built ahead of time (scripts/bundle-workflows.ts); unset: workers bundle the sources at start-up. */
+      workflowBundlePath: str('TEMPORAL_WORKFLOW_BUNDLE'),
     },
     worker: {
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000),

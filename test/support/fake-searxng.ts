@@ -17,7 +17,8 @@ export interface FakeSearxng {
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'searxng');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as { results: Record<string, unknown>[] };
 
-export async function startFakeSearxng(): Promise<FakeSearxng> {
+/** On a free port of 127.0.0.1 unless told where to listen (the compose test serves it to containers). */
+export async function startFakeSearxng(listen: { host: string; port: number } = { host: '127.0.0.1', port: 0 }): Promise<FakeSearxng> {
   const requests: URLSearchParams[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://searxng');
@@ -37,9 +38,9 @@ export async function startFakeSearxng(): Promise<FakeSearxng> {
     const results = page === 1 ? answer.results.filter((r) => categories.includes(String(r.category))) : [];
     send(200, { ...answer, query: q, results });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(listen.port, listen.host, () => resolve()));
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    url: `http://${listen.host}:${(server.address() as { port: number }).port}`,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

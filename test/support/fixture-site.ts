@@ -36,6 +36,8 @@ export interface FixtureOptions {
   host?: string;
   /** Interface to listen on; `host` unless set (0.0.0.0 makes all of 127/8 reach the site). */
   listen?: string;
+  /** A free port unless set. */
+  port?: number;
 }
 
 export function page(title: string, body: string, head = ''): string {
@@ -94,7 +96,7 @@ export async function startFixtureSite(resources: Record<string, FixtureResource
     else send();
   });
   const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(0, opts.listen ?? host, resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.listen ?? host, resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://${host}:${port}`,

@@ -52,8 +52,11 @@ function splitCommand(value: string | string[] | undefined): string[] {
   return out;
 }
 
+/** The program's arguments; a `sh -c "VAR=... exec program args"` wrapper is seen through. */
 function argsOf(service: Service): string[] {
-  return [...splitCommand(service.entrypoint), ...splitCommand(service.command)];
+  const args = [...splitCommand(service.entrypoint), ...splitCommand(service.command)];
+  if (args[0] !== 'sh' || args[1] !== '-c') return args;
+  return splitCommand(args[2]).filter((word) => word !== 'exec' && !/^[A-Z_][A-Z0-9_]*=/.test(word));
 }
 
 function environmentOf(service: Service): Record<string, string> {
@@ -235,9 +238,16 @@ describe('docker-compose.yml', () => {
       'browser-host': `http://127.0.0.1:${environmentOf(services['browser-host']).BROWSER_HOST_OPS_PORT}/ready`,
     };
     for (const [name, url] of Object.entries(readyUrls)) {
-      const test = services[name].healthcheck?.test ?? [];
-      expect(test.slice(0, 3), name).toEqual(['CMD', 'node', '-e']);
-      expect(test[3], name).toContain(`fetch('${url}')`);
+      expect(services[name].healthcheck?.test, name).toEqual(['CMD', 'node', 'scripts/probe-ready.mjs', url]);
+    }
+    expect(existsSync(join(ROOT, 'scripts', 'probe-ready.mjs'))).toBe(true);
+  });
+
+  it('writes healthcheck arguments without spaces (podman joins them and splits them again at spaces)', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const [kind, ...args] = service.healthcheck?.test ?? [];
+      if (kind !== 'CMD') continue;
+      for (const arg of args) expect(arg, name).not.toMatch(/\s/);
     }
   });
 
@@ -300,6 +310,18 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-ui'].image).toBe('temporalio/ui:2.34.0');
   });
 
+  it("gives each browser-host replica a relay URL of its own: the container's hostname", () => {
+    const host = services['browser-host'];
+    expect(environmentOf(host).BROWSER_HOST_URL).toBeUndefined();
+    const script = splitCommand(host.command)[2] ?? '';
+    expect(script).toContain(`BROWSER_HOST_URL=ws://$$(hostname):${environmentOf(host).BROWSER_HOST_PORT}`);
+  });
+
+  it('turns task-queue fairness on in the Temporal server, as the dev server of npm start has it', () => {
+    const config = parse(readFileSync(join(ROOT, 'docker', 'temporal-dynamicconfig.yaml'), 'utf8')) as Record<string, { value: unknown }[]>;
+    expect(config['matching.enableFairness']?.[0]?.value).toBe(true);
+  });
+
   it('registers the search attributes the app uses', () => {
     const script = readFileSync(join(ROOT, 'docker', 'temporal-namespace.sh'), 'utf8');
     for (const [name, type] of [
@@ -331,9 +353,21 @@ describe('Dockerfile', () => {
         .map((l) => l.replace(/^\/+|\/+$/g, ''))
     : [];
 
+  // ARG defaults given before the first FROM, which FROM lines may use.
+  const fromArgs = new Map(
+    instructions
+      .slice(
+        0,
+        instructions.findIndex((l) => /^FROM\s/i.test(l)),
+      )
+      .map((l) => /^ARG\s+(\w+)=(\S+)/i.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [m[1], m[2]]),
+  );
+
   it('is Debian-based, not Alpine', () => {
     const stages = new Set<string>();
-    const froms = instructions.filter((l) => /^FROM\s/i.test(l));
+    const froms = instructions.filter((l) => /^FROM\s/i.test(l)).map((l) => l.replace(/\$\{(\w+)\}/g, (_m, name: string) => fromArgs.get(name) ?? ''));
     expect(froms.length).toBeGreaterThan(0);
     for (const from of froms) {
       const words = from
@@ -385,5 +419,26 @@ describe('Dockerfile', () => {
     expect(users.at(-1)).not.toMatch(/^USER\s+(root|0)(:|$)/i);
     expect(instructions.find((l) => /^ENTRYPOINT\s/i.test(l))).toMatch(/tini/);
     expect(instructions.some((l) => /^EXPOSE\s+.*\b3002\b/i.test(l))).toBe(true);
+  });
+
+  it('takes its base as a build argument, a registry image with Node by default', () => {
+    expect(fromArgs.get('BASE_IMAGE')).toMatch(/^node:24-bookworm/);
+    expect(instructions.find((l) => /^FROM\s/i.test(l))).toMatch(/^FROM \$\{BASE_IMAGE\}/);
+  });
+
+  it('installs what the browser host needs: bubblewrap, python3 and Playwright for Python as npm start has it', () => {
+    expect(dockerfile).toMatch(/apt-get install[^\n]*(\\\n[^\n]*)*\bbubblewrap\b/);
+    expect(dockerfile).toMatch(/apt-get install[^\n]*(\\\n[^\n]*)*\bpython3\b/);
+    const bootstrap = readFileSync(join(ROOT, 'scripts', 'bootstrap.mjs'), 'utf8');
+    const version = /'playwright==([\d.]+)'/.exec(bootstrap)?.[1];
+    expect(version).toBeDefined();
+    expect(dockerfile).toContain(`PLAYWRIGHT_PYTHON_VERSION=${version}`);
+    expect(dockerfile).toMatch(/PYTHON_PACKAGES_PATH=\/opt\/python/);
+  });
+
+  it('builds the workflow bundle once, and workers load it', () => {
+    const bundle = /TEMPORAL_WORKFLOW_BUNDLE=(\S+)/.exec(dockerfile)?.[1];
+    expect(bundle).toBeDefined();
+    expect(instructions).toContain('RUN node --import tsx scripts/bundle-workflows.ts "$TEMPORAL_WORKFLOW_BUNDLE"');
   });
 });

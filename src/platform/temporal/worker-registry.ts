@@ -6,8 +6,8 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { FeatureActivities } from '../feature.ts';
 import type { Config } from '../config.ts';
-import { WORKFLOWS_PATH } from './workflows-path.ts';
-import { REQUEST_ID_WORKFLOW_INTERCEPTORS, requestIdActivityInterceptor } from './request-id-activity-interceptor.ts';
+import { requestIdActivityInterceptor } from './request-id-activity-interceptor.ts';
+import { workflowCodeOptions } from './workflow-code.ts';
 
 const WEBHOOK_LOOPS_PER_WORKER = 200;
 // A delivery loop has nothing to finish: cancelled, it stops and another worker takes
@@ -25,12 +25,13 @@ export async function createWorkers(connection: NativeConnection, config: Config
     maxHeartbeatThrottleInterval: Math.max(1000, Math.floor(config.crawl.heartbeatTimeoutMs / 4)),
     interceptors: { activity: [requestIdActivityInterceptor] },
   };
+  const { workflowModules, ...workflowCode } = workflowCodeOptions(config.temporal.workflowBundlePath);
   return Promise.all([
     Worker.create({
       ...common,
       taskQueue: config.temporal.taskQueue,
-      workflowsPath: WORKFLOWS_PATH,
-      interceptors: { ...common.interceptors, workflowModules: [REQUEST_ID_WORKFLOW_INTERCEPTORS] },
+      ...workflowCode,
+      interceptors: { ...common.interceptors, workflowModules },
       activities: activities.control,
       maxConcurrentActivityTaskExecutions: config.worker.controlSlots,
       maxCachedWorkflows: 200,
