@@ -7,9 +7,9 @@
 // cache, localhost/debian-base:bookworm. Needs root (apt-get, rootful podman).
 // --keep-images keeps the built images too, so a rerun builds only what changed.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../src/platform/process/ports.ts';
 import { browserSession, crawlPages, crawlProgress, searchWeb, startCrawl, type Gateway } from '../test/compose/gateway-checks.ts';
 import { healthOf, startHealthcheckLoop } from '../test/compose/healthcheck-loop.ts';
 import { recordHostNetwork, restoreHostNetwork } from '../test/compose/host-network-state.ts';
@@ -37,17 +37,6 @@ async function timed<T>(what: string, step: () => Promise<T>): Promise<T> {
   timings.push([what, seconds]);
   say(`${what}: ${seconds.toFixed(1)} s`);
   return value;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {

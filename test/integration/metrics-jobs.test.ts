@@ -6,21 +6,18 @@
 // and once it is cancelled they come back. The processes get a database of their
 // own, so the shared gauges (read from PostgreSQL for the whole deployment) count
 // this file's jobs alone.
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrate } from '../../src/platform/db/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
-import { createLogger } from '../../src/platform/log.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
 const M = 'crawl_service_';
-const databaseName = `metrics_${randomUUID().replaceAll('-', '')}`;
+let database: ScratchDatabase | undefined;
 
 let h: Harness;
 let db: Db;
@@ -34,21 +31,10 @@ const sites: FixtureSite[] = [];
 let receiver: WebhookReceiver;
 let releaseSlowPage: () => void;
 
-async function serverQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('postgresServerUrl') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  await serverQuery(`CREATE DATABASE ${databaseName}`);
-  const databaseUrl = inject('postgresServerUrl').replace(/\/postgres$/, `/${databaseName}`);
-  await migrate(databaseUrl, createLogger('error'));
+  database = await createScratchDatabase('metrics_jobs');
+  const databaseUrl = database.url;
   db = createDb(databaseUrl);
   const team = await createTeam(db, { name: 'metrics', credits: 100_000, concurrencyLimit: 4 });
   apiKey = (await issueApiKey(db, team.id)).key;
@@ -68,7 +54,7 @@ afterAll(async () => {
   await receiver?.close();
   await h?.stop();
   await db?.$disconnect();
-  await serverQuery(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await database?.drop();
 });
 
 function api(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {

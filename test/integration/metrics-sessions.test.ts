@@ -3,32 +3,27 @@
 // starts and searches, the browser host executes and its Chromiums, the worker
 // ends and the sessions by state. The three processes use a database of their
 // own, so other test files' sessions never move the deployment-wide gauge.
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrate } from '../../src/platform/db/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
-import { createLogger } from '../../src/platform/log.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { startFakeSearxng, type FakeSearxng } from '../support/fake-searxng.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { sampleOf, scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
 let h: Harness;
 let db: Db;
 let searxng: FakeSearxng;
 let apiKey: string;
 let gatewayUrl: string;
-let databaseName: string;
+let database: ScratchDatabase | undefined;
 const ops = { worker: '', host: '', gateway: '' };
 
 beforeAll(async () => {
   h = await startHarness();
-  databaseName = `metrics_sessions_${randomUUID().replaceAll('-', '')}`;
-  await adminQuery(`CREATE DATABASE ${databaseName}`);
-  const DATABASE_URL = inject('postgresServerUrl').replace(/\/postgres$/, `/${databaseName}`);
-  await migrate(DATABASE_URL, createLogger('warn'));
+  database = await createScratchDatabase('metrics_sessions');
+  const DATABASE_URL = database.url;
   db = createDb(DATABASE_URL);
   const team = await createTeam(db, { name: 'metrics', credits: 100_000, concurrencyLimit: 4 });
   apiKey = (await issueApiKey(db, team.id)).key;
@@ -51,18 +46,8 @@ afterAll(async () => {
   await h?.stop();
   await db?.$disconnect();
   await searxng?.close();
-  if (databaseName) await adminQuery(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await database?.drop();
 });
-
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: inject('postgresServerUrl') });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 function api(path: string, init: { method: string; json?: unknown }) {
   return fetch(`${gatewayUrl}${path}`, {
