@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
-import { createKey, exited, killServers, npmStart, npmStartEnv, pidFromFile } from '../support/npm-start.ts';
+import { exited, killServers, npmStart, npmStartEnv } from '../support/npm-start.ts';
 
 const PAGES = 16;
 let dataDir: string;
@@ -115,34 +115,4 @@ it('starts everything, survives Ctrl-C mid-crawl and kill -9 of itself, and fini
   third.proc.kill('SIGTERM');
   expect(await exited(third.proc)).toBe(0);
   expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
-});
-
-it('starts PostgreSQL and the Temporal dev server again when they die, and the crawl finishes exactly', async () => {
-  const run = await npmStart(env, started);
-  const key = await createKey(env);
-  const { id } = await (
-    await fetch(`${apiBase}/v2/crawl`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${site.url}/` }),
-    })
-  ).json();
-  await waitFor('a few pages', async () => ((await status(key, id).catch(() => undefined))?.completed ?? 0) >= 2);
-
-  process.kill(pidFromFile(dataDir, 'postgres/postmaster.pid')!, 'SIGKILL');
-  await waitFor('PostgreSQL restarted', () => run.output().includes('PostgreSQL is running again'), 120_000);
-  process.kill(pidFromFile(dataDir, 'temporal.pid')!, 'SIGKILL');
-  await waitFor('Temporal restarted', () => run.output().includes('the Temporal dev server is running again'), 120_000);
-  expect(run.output()).toContain('PostgreSQL is not running; starting it again');
-
-  const done = await waitFor('the crawl to complete', async () => {
-    const s = await status(key, id).catch(() => undefined);
-    return s?.status === 'completed' && s;
-  });
-  expect(done.completed).toBe(PAGES);
-  expect(new Set(done.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL)).size).toBe(PAGES);
-  run.proc.kill('SIGTERM');
-  expect(await exited(run.proc)).toBe(0);
-  expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
-  expect(existsSync(join(dataDir, 'temporal.pid'))).toBe(false);
 });
