@@ -30,6 +30,11 @@ export function requireSetting(value: string | undefined, name: string): string 
 function exitWithParent(onOrphaned: () => void): void {
   if (process.env.SUPERVISED_BY_PID === undefined) return;
   const parent = Number(process.env.SUPERVISED_BY_PID);
+  // Log lines go through the supervisor's pipe; once it is gone they have no reader, and a write
+  // failing with EPIPE must not crash the drain that follows.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const timer = setInterval(() => {
     try {
       process.kill(parent, 0);

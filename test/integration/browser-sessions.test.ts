@@ -14,8 +14,7 @@ import puppeteer from 'puppeteer-core';
 import { statSync } from 'node:fs';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -146,7 +145,7 @@ describe('a session', () => {
     // The session's history (touches, an execute, the destroy signal) replays against the current code;
     // RECORD_HISTORY_DIR=<dir> keeps it as a fixture for test/unit/workflow-replay.test.ts.
     const history = await h.temporal.workflow.getHandle(`browser-${s.id}`).fetchHistory();
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, `browser-${s.id}`);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, `browser-${s.id}`);
     if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'browser-session.json'), historyToJSON(history));
   }, 180_000);
 

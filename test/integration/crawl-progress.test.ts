@@ -7,10 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { adminCli } from '../support/admin-cli.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -121,7 +120,7 @@ describe('crawl progress in the Temporal UI', () => {
     expect(upsertsOf(history, 'PagesQueued')).toBeGreaterThan(2);
 
     // The new commands replay; RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts.
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, crawlWorkflowId(id));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
     if (process.env.RECORD_HISTORY_DIR) {
       mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
       writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'crawl-progress.json'), historyToJSON(history));

@@ -10,17 +10,16 @@ import { Client, Connection, WorkflowFailedError, type WorkflowHandleWithFirstEx
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/jobs/activities.ts';
 import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/jobs/definitions.ts';
 import { BATCH_RETRY } from '../../src/jobs/retry-policies.ts';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-let bundle: WorkflowBundleWithSourceMap;
+const bundle = { codePath: inject('workflowBundlePath') };
 let connection: NativeConnection;
 let clientConnection: Connection;
 let client: Client;
@@ -28,7 +27,6 @@ const running: { workers: Worker[]; done: Promise<unknown> }[] = [];
 
 beforeAll(async () => {
   const address = inject('temporalAddress');
-  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
   connection = await NativeConnection.connect({ address });
   clientConnection = await Connection.connect({ address });
   client = new Client({ connection: clientConnection });

@@ -3,9 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -83,7 +82,7 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
     expect(description.typedSearchAttributes.get({ name: 'TeamId', type: 'KEYWORD' } as never)).toBe(h.teamId);
 
     const history = await handle.fetchHistory();
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, crawlWorkflowId(started.id));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(started.id));
     // RECORD_HISTORY=<file> saves it as a fixture for the offline replay test (test/unit/workflow-replay.test.ts).
     if (process.env.RECORD_HISTORY) writeFileSync(process.env.RECORD_HISTORY, historyToJSON(history));
   });

@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -108,7 +107,7 @@ describe('crawl webhooks', () => {
       [crawlWebhooksWorkflowId(id), 'crawl-webhooks.json'],
     ] as const) {
       const history = await h.temporal.workflow.getHandle(workflowId).fetchHistory();
-      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, workflowId);
+      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId);
       if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, file), historyToJSON(history));
     }
   });

@@ -1,14 +1,18 @@
 // Starts the real servers the integration tests share: an embedded PostgreSQL
 // and a Temporal dev server, each on free ports with temporary data (never
 // .data/). A server that cannot start fails the run, nothing is skipped, and
-// the other server is stopped.
-import { rmSync } from 'node:fs';
+// the other server is stopped. The workflow code is bundled once here, as an
+// image does at build time: every worker of the run (in-process or spawned)
+// loads that bundle instead of running webpack for seconds of CPU at its start.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../../src/platform/temporal/dev-server.ts';
+import { bundleWorkflows } from '../../src/platform/temporal/workflow-code.ts';
+import { killLeftovers, markTestRun } from './leftover-processes.ts';
 import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 
@@ -18,6 +22,8 @@ declare module 'vitest' {
     /** Server URL of the same PostgreSQL (database `postgres`), for tests that create databases. */
     postgresServerUrl: string;
     temporalAddress: string;
+    /** The workflow code of this checkout, bundled (TEMPORAL_WORKFLOW_BUNDLE). */
+    workflowBundlePath: string;
   }
 }
 
@@ -26,13 +32,16 @@ export default async function setup(project: TestProject) {
   if (!cli) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests with `npm test`, which installs the Temporal CLI');
   if (!process.env.CHROMIUM_PATH) throw new Error('CHROMIUM_PATH is not set: run the tests with `npm test`, which finds or installs Chromium');
   const log = createLogger('warn', { process: 'test-setup' });
+  const marker = markTestRun();
   const dir = scratchDataDir('crawl-test-');
+  const workflowBundlePath = join(dir, 'workflow-bundle.js');
   const started = await Promise.allSettled([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'crawl_test', log })),
     freePort().then((port) => startTemporalDevServer({ cliPath: cli, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log })),
   ]);
   const teardown = async () => {
     for (const s of started.toReversed()) if (s.status === 'fulfilled') await s.value.stop();
+    for (const leftover of await killLeftovers(marker)) process.stderr.write(`[test teardown] killed a process a test left running: ${leftover}\n`);
     rmSync(dir, { recursive: true, force: true });
   };
   // A setup that fails returns no teardown: stop here whatever did start.
@@ -42,9 +51,11 @@ export default async function setup(project: TestProject) {
       return s.value;
     }) as [EmbeddedPostgres, TemporalDevServer];
     await migrate(pg.url, log);
+    writeFileSync(workflowBundlePath, await bundleWorkflows());
     project.provide('databaseUrl', pg.url);
     project.provide('postgresServerUrl', pg.url.replace(/\/crawl_test$/, '/postgres'));
     project.provide('temporalAddress', temporal.address);
+    project.provide('workflowBundlePath', workflowBundlePath);
   } catch (err) {
     await teardown();
     throw err;

@@ -82,7 +82,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     database: { ...base.database, url: databaseUrl },
     // Tests make requests faster than any client should; the limits have tests of their own.
     gateway: { ...base.gateway, rateLimit: { perMinute: 1_000_000, burst: 100_000 }, ...overrides.gateway },
-    temporal: { ...base.temporal, address: temporalAddress, ...testQueues() },
+    temporal: { ...base.temporal, address: temporalAddress, workflowBundlePath: inject('workflowBundlePath'), ...testQueues() },
     // The fixture sites live on 127.0.0.1, which the address guard refuses by default.
     crawl: { ...base.crawl, heartbeatTimeoutMs: 5000, allowPrivateAddresses: true, maxActivePerTeam: 1000, ...overrides.crawl },
     llm: { ...base.llm, ...overrides.llm },
@@ -152,6 +152,8 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
         cwd: opts.cwd,
         env: {
           ...process.env,
+          // Another copy of the code bundles its own workflows.
+          ...(opts.cwd === undefined && { TEMPORAL_WORKFLOW_BUNDLE: config.temporal.workflowBundlePath }),
           DATABASE_URL: databaseUrl,
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,

@@ -4,6 +4,7 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { freePort } from '../../src/platform/process/ports.ts';
 
 export interface NpmStart {
@@ -30,6 +31,8 @@ export async function npmStartEnv(dataDir: string, extra: Record<string, string>
     HOST: '127.0.0.1',
     // The fixture sites are on 127.0.0.1, which the address guard refuses by default.
     CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+    // The run's bundle of this checkout's workflows (global-setup.ts), so no start spends seconds of CPU on webpack.
+    TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     ...extra,
   };
   delete env.DATABASE_URL;
