@@ -6,6 +6,7 @@
 // A start that fails or is stopped midway stops what it had already started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../platform/config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
@@ -20,7 +21,7 @@ import { ensureSearchAttributes } from '../platform/temporal/search-attributes.t
 import { runMain } from './process-helpers.ts';
 import { publicBase } from '../platform/http/public-url.ts';
 import { freePort } from '../platform/process/ports.ts';
-import { pidAlive } from '../platform/process/detached.ts';
+import { pidAlive, tail } from '../platform/process/detached.ts';
 import { watchServer, type ServerWatch } from '../platform/process/server-watch.ts';
 
 /** Where this machine reaches a listener bound to `host` (any-address binds are reached on loopback). */
@@ -172,7 +173,13 @@ runMain('start', async () => {
       const how = temporalServer.adopted ? 'adopted the dev server an earlier start left running' : 'dev server';
       progress(`Temporal: ${how} on ${address}, history in ${config.dataDir}/temporal.db (${seconds(t)})`);
     }
-    const connection = await connectTemporal(temporalEndpoint(address, config.temporal), log);
+    const connection = await connectTemporal(temporalEndpoint(address, config.temporal), log).catch((err: Error) => {
+      if (!temporalServer) throw err;
+      const state = pidAlive(temporalServer.pid) ? 'is running but does not answer' : 'has exited';
+      throw new Error(
+        `${err.message}; the dev server (pid ${temporalServer.pid}) ${state}; last lines of ${config.dataDir}/temporal.log:\n${tail(join(config.dataDir, 'temporal.log'))}`,
+      );
+    });
     const added = await step(ensureSearchAttributes(connection, config.temporal.namespace, log).finally(() => connection.close()));
     if (added.length) progress(`Temporal: registered search attributes ${added.join(', ')}`);
 

@@ -71,15 +71,20 @@ it('keeps every crawl and the surviving sessions going when one gateway, one wor
   const hostIds = [...new Set(sessions.map((s) => s.hostId))];
   expect(hostIds).toHaveLength(2);
 
+  let seen = '';
   await waitFor(
     'pages of every crawl stored while batches are in flight',
     async () => {
-      for (const { id } of crawls) if ((await h.db.crawlPage.count({ where: { crawlId: id } })) < 2) return false;
-      return (await h.db.crawlUrl.count({ where: { crawlId: { in: crawls.map((c) => c.id) }, state: 'claimed' } })) > 0;
+      const stored = await Promise.all(crawls.map(({ id }) => h.db.crawlPage.count({ where: { crawlId: id } })));
+      const claimed = await h.db.crawlUrl.count({ where: { crawlId: { in: crawls.map((c) => c.id) }, state: 'claimed' } });
+      seen = `pages stored per crawl ${stored.join(', ')}; URLs claimed ${claimed}`;
+      return stored.every((n) => n >= 2) && claimed > 0;
     },
     90_000,
     50,
-  );
+  ).catch((err: Error) => {
+    throw new Error(`${err.message} (last seen: ${seen})`);
+  });
   for (const child of [workers[0], hosts[0], gateways[0].child]) child.kill('SIGKILL');
   await Promise.all([exited(workers[0]), exited(hosts[0]), exited(gateways[0].child)]);
 
