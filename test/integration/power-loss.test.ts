@@ -3,41 +3,31 @@
 // 300-page crawl with a webhook, then `npm start` again on the same folder. The
 // crawl completes with every page stored once, charged once and announced by one
 // webhook event each.
-import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
-import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { pidAlive } from '../../src/platform/process/detached.ts';
-import { exited, killServers, npmStart, npmStartEnv, pidFromFile, processTree } from '../support/npm-start.ts';
+import { exited, npmStart, npmStartSuite, pidFromFile, processTree } from '../support/npm-start.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const PAGES = 300;
 const HEARTBEAT_TIMEOUT_MS = 10_000;
-let dataDir: string;
-let site: FixtureSite;
+const suite = npmStartSuite({
+  prefix: 'power-loss-test-',
+  pages: PAGES,
+  settings: { CRAWL_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_TIMEOUT_MS), DEFAULT_TEAM_CONCURRENCY: '4' },
+});
 let receiver: WebhookReceiver;
-let env: NodeJS.ProcessEnv;
-const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  dataDir = scratchDataDir('power-loss-test-');
-  site = await startFixtureSite(treeSite(PAGES));
   receiver = await startWebhookReceiver();
-  env = await npmStartEnv(dataDir, { CRAWL_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_TIMEOUT_MS), DEFAULT_TEAM_CONCURRENCY: '4' });
 });
 
 afterAll(async () => {
-  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-  killServers(dataDir);
-  await site?.close();
   await receiver?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('finishes a crawl after SIGKILL of every process, with every page, charge and page event once', async () => {
-  const apiBase = `http://127.0.0.1:${env.PORT}`;
+  const { apiBase, env, started, dataDir } = suite;
   const first = await npmStart(env, started);
   const key = /API key:\s+(fc-[0-9a-f]{32})/.exec(first.output())![1];
   const call = async (path: string, init: { method?: string; json?: unknown } = {}) =>
@@ -48,7 +38,7 @@ it('finishes a crawl after SIGKILL of every process, with every page, charge and
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       })
     ).json() as Promise<any>;
-  const { id } = await call('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 1000, sitemap: 'skip', webhook: receiver.url } });
+  const { id } = await call('/v2/crawl', { method: 'POST', json: { url: `${suite.site.url}/`, limit: 1000, sitemap: 'skip', webhook: receiver.url } });
   await waitFor('a third of the pages', async () => ((await call(`/v2/crawl/${id}?limit=1`).catch(() => undefined))?.completed ?? 0) >= 105, 120_000, 50);
 
   const everything = [first.proc.pid!, pidFromFile(dataDir, 'postgres/postmaster.pid')!, pidFromFile(dataDir, 'temporal.pid')!].flatMap(processTree);

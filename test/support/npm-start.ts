@@ -1,11 +1,13 @@
 // `npm start` as a child process on a scratch data folder and free ports, for the
 // tests of the one-machine service: its banner, restarts, adopted and watched servers.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
+import { startFixtureSite, treeSite, type FixtureSite } from './fixture-site.ts';
 
 export interface NpmStart {
   proc: ChildProcess;
@@ -101,4 +103,60 @@ export function processTree(pid: number): number[] {
     // pgrep exits 1 when there are none
   }
   return [pid, ...children.flatMap(processTree)];
+}
+
+/** Settings under which a crawl resumes within seconds of a crash or restart, and two pages at a time keep batches in flight. */
+export const QUICK_RECOVERY = {
+  CRAWL_HEARTBEAT_TIMEOUT_MS: '3000',
+  WORKER_SHUTDOWN_GRACE_MS: '2000',
+  CRAWL_PAGES_PER_BROWSER: '2',
+  DEFAULT_TEAM_CONCURRENCY: '2',
+};
+
+/** A test file's `npm start` folder, settings and fixture site, set up before its tests and removed after them. */
+export interface NpmStartSuite {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  site: FixtureSite;
+  /** The gateway's address, `http://127.0.0.1:<PORT>`. */
+  apiBase: string;
+  /** Every `npm start` of the file (npmStart), killed after it if still running. */
+  started: ChildProcess[];
+  /** A crawl's status with up to 1000 pages. */
+  crawlStatus(key: string, id: string): Promise<any>;
+  /** Starts a crawl of the fixture site; returns its id. */
+  startCrawl(key: string, body?: Record<string, unknown>): Promise<string>;
+}
+
+/**
+ * Registers beforeAll/afterAll: a scratch folder, a tree site of `pages` pages (each answered after
+ * `delayMs`), free ports and `settings`; afterwards every start and server of the folder is killed.
+ */
+export function npmStartSuite(opts: { prefix: string; pages: number; delayMs?: number; settings?: Record<string, string> }): NpmStartSuite {
+  const suite = { started: [] as ChildProcess[] } as NpmStartSuite;
+  const call = async (key: string, path: string, body?: unknown) =>
+    (
+      await fetch(`${suite.apiBase}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json() as Promise<any>;
+  suite.crawlStatus = (key, id) => call(key, `/v2/crawl/${id}?limit=1000`);
+  suite.startCrawl = async (key, body = {}) => (await call(key, '/v2/crawl', { url: `${suite.site.url}/`, ...body })).id;
+  beforeAll(async () => {
+    suite.dataDir = scratchDataDir(opts.prefix);
+    suite.site = await startFixtureSite(treeSite(opts.pages), opts.delayMs === undefined ? {} : { delayMs: () => opts.delayMs! });
+    suite.env = await npmStartEnv(suite.dataDir, opts.settings);
+    suite.apiBase = `http://127.0.0.1:${suite.env.PORT}`;
+  });
+  afterAll(async () => {
+    for (const p of suite.started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    await suite.site?.close();
+    if (suite.dataDir) {
+      killServers(suite.dataDir);
+      rmSync(suite.dataDir, { recursive: true, force: true });
+    }
+  });
+  return suite;
 }
