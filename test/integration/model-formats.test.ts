@@ -1,7 +1,7 @@
 // The model-backed formats (json, question, highlights) against a local fake
 // OpenAI-compatible server (test/support/fake-llm.ts): structured output, a
 // model that answers badly once, one that never answers, one without
-// json_schema support; on scrape, crawl, batch scrape and through the JS SDK;
+// json_schema support; on scrape, crawl, batch scrape, search and through the JS SDK;
 // what they cost in credits and tokens; and the 400s without a usable model.
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ describe('json format', () => {
     expect(await tokenHistory(team.apiKey)).toBe(15);
   });
 
-  it('fills every page of a crawl and of a batch scrape, 5 credits each', async () => {
+  it('fills every page of a crawl, of a batch scrape and of search results, 5 credits each', async () => {
     const formats = [{ type: 'json', prompt: 'the product name' }];
     const started = await (
       await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { formats, maxAge: 0 } } })
@@ -144,6 +144,17 @@ describe('json format', () => {
     expect(status.status).toBe('completed');
     expect(status.data.map((d: { json: { name: string } }) => d.json.name).sort()).toEqual(['Blue Widget', 'Red Gadget']);
     expect(status.creditsUsed).toBe(2 * 5);
+
+    // Search's scrapeOptions: the crawl put the pages in the local index.
+    const found = await (
+      await h.api('/v2/search', {
+        method: 'POST',
+        json: { query: 'gadget', limit: 1, scrapeOptions: { formats: [{ type: 'json', prompt: 'the product' }], maxAge: 0 } },
+      })
+    ).json();
+    expect(found.data.web).toHaveLength(1);
+    expect(found.data.web[0]).toMatchObject({ url: `${site.url}/gadget`, json: { title: 'Red Gadget' } });
+    expect(found.creditsUsed).toBe(2 + 5);
   });
 });
 
