@@ -177,6 +177,23 @@ describe('question and highlights formats', () => {
   });
 });
 
+describe('a crawl prompt', () => {
+  it('writes its tokens to the ledger beside the pages, no credits', async () => {
+    const team = await h.newTeam({ credits: 1000 });
+    const res = await h.api('/v2/crawl', {
+      method: 'POST',
+      key: team.apiKey,
+      json: { url: `${site.url}/widget`, prompt: 'just this page', limit: 1, sitemap: 'skip' },
+    });
+    expect(res.status).toBe(200);
+    const started = await res.json();
+    expect(started.promptGeneratedOptions).toEqual({});
+    expect((await waitForCrawl(h, started.id, 120_000, team.apiKey)).creditsUsed).toBe(1);
+    expect(await creditsLeft(team.apiKey)).toBe(1000 - 1);
+    expect(await tokenHistory(team.apiKey)).toBe(15 + CALL_TOKENS);
+  });
+});
+
 describe('requests a model cannot serve', () => {
   it('is a 400 naming LLM_BASE_URL on a server without a model, for scrape, crawl, batch and search', async () => {
     const saved = h.config.llm.baseUrl;

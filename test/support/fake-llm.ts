@@ -74,6 +74,8 @@ function reply(req: ChatRequest): string | 'hang' {
   if (system.includes('[fake:hang]')) return 'hang';
   if (system.includes('[fake:invalid-always]') || (system.includes('[fake:invalid-once]') && !retried)) return 'Sure! Here is the data you asked for: {oops';
   if (system.startsWith('You summarize')) return `Fake summary of ${pageTitle(page)}.`;
+  // A crawl prompt: no options, so the caller's own decide.
+  if (system.startsWith('You configure a web crawler')) return '{}';
   if (system.startsWith('You answer')) {
     const question = /The question: (.+)$/m.exec(system)?.[1] ?? '';
     return JSON.stringify({ answer: `${pageTitle(page)} answers "${question}".` });

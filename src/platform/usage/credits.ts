@@ -71,6 +71,15 @@ export async function chargeItemsOnce(
   return charged > 0;
 }
 
+/**
+ * Model tokens a job spent outside its pages (a crawl's prompt): a ledger row of 0 credits and
+ * those tokens, once per item like every charge.
+ */
+export async function recordModelTokens(db: Db, item: Omit<Charge, 'credits' | 'modelTokens'>, tokens: number): Promise<void> {
+  if (tokens <= 0) return;
+  await db.$transaction((tx) => chargeOnce(tx, { ...item, credits: 0, modelTokens: tokens }));
+}
+
 export async function creditsUsedByJob(db: Db, jobId: string): Promise<number> {
   const { _sum } = await db.usageEntry.aggregate({ where: { jobId }, _sum: { credits: true } });
   return _sum.credits ?? 0;
