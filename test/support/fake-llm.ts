@@ -7,7 +7,8 @@
 //   [fake:invalid-always]  never JSON
 //   [fake:mismatch-once]   JSON that breaks the schema first, then valid
 //   [fake:hang]            never answers (the client's timeout ends the call)
-// Every call reports the same token usage (`usage`), so tests can count.
+// Every call reports the same token usage (`usage`), so tests can count. A test
+// can also `script` replies of its own.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -28,6 +29,8 @@ export interface FakeLlm {
   usage: { prompt_tokens: number; completion_tokens: number };
   /** Calls that produced an answer (a hung call is counted in requests only). */
   answered: number;
+  /** A test's own reply content, when it returns one; the deterministic reply otherwise. */
+  script?: (req: ChatRequest) => string | undefined;
   close(): Promise<void>;
 }
 
@@ -109,7 +112,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: 'response_format json_schema is not supported' } }));
       }
-      const content = reply(chat);
+      const content = fake.script?.(chat) ?? reply(chat);
       if (content === 'hang') return;
       fake.answered++;
       res.writeHead(200, { 'content-type': 'application/json' }).end(
