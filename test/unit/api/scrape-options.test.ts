@@ -280,3 +280,11 @@ describe('model formats', () => {
     ).toBe('formats: Only one json format is allowed');
   });
 });
+
+describe('json.schema depth', () => {
+  it('refuses a schema nested too deeply for the validators, whatever its depth', () => {
+    let schema: unknown = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) schema = { type: 'object', properties: { a: schema } };
+    expect(reject({ formats: [{ type: 'json', schema }] })).toBe('formats.0.schema: json.schema may be nested at most 64 levels deep');
+  });
+});
