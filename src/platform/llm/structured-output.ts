@@ -6,7 +6,11 @@
 // server's own guarantee varies) and, when it does not parse or does not match,
 // the model is asked once more with the errors; a second bad answer is an LlmError.
 import { addUsage, complete, LlmError, NO_TOKENS, type ChatMessage, type LlmSettings, type TokenUsage } from './chat-completion.ts';
+import { nestedDeeperThan } from '../json-depth.ts';
 import { compileJsonSchema, describeSchemaErrors, type JsonSchema } from './json-schema.ts';
+
+/** Deepest answer accepted: the validator and the document's serializers recurse. */
+const MAX_ANSWER_DEPTH = 64;
 
 /** Endpoints (base URL and model) that refused a json_schema response format. */
 const jsonObjectOnly = new Set<string>();
@@ -44,6 +48,8 @@ function problemWith(content: string, validate: ReturnType<typeof compileJsonSch
   } catch {
     return { problem: 'the answer is not valid JSON' };
   }
+  // Before the validator, which recurses: a page can talk a model into any shape.
+  if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) return { problem: `the answer is nested more than ${MAX_ANSWER_DEPTH} levels deep` };
   if (!validate(value)) return { problem: `the answer does not match the schema: ${describeSchemaErrors(validate.errors)}` };
   return { value };
 }

@@ -84,6 +84,21 @@ describe('structuredCompletion', () => {
   });
 });
 
+describe('deep answers', () => {
+  it('refuses an answer nested too deeply for the validator, then takes the retry', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const sent: Sent[] = [];
+    const answer = await structuredCompletion(llm, {
+      name: 'x',
+      schema: {},
+      messages,
+      fetchImpl: scripted([{ content: deep }, { content: '{"ok": true}' }], sent),
+    });
+    expect(answer.value).toEqual({ ok: true });
+    expect(sent[1].messages.at(-1)?.content).toContain('the answer is nested more than 64 levels deep');
+  });
+});
+
 describe('complete', () => {
   it('reads token counts, treating missing or bogus ones as 0', async () => {
     expect((await complete(llm, messages, { fetchImpl: scripted([{ content: 'hi', usage: { prompt_tokens: 'x', completion_tokens: -4 } }]) })).usage).toEqual({
