@@ -22,6 +22,7 @@ import { addressPolicyOf, servesPort, urlPort } from '../platform/net/service-en
 import { startCrawlWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
+import { checkModelFormats } from './job-model.ts';
 import type { Logger } from '../platform/log.ts';
 
 const ENTERPRISE = (option: string) =>
@@ -86,6 +87,7 @@ export interface JobToCommit {
 const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
+  checkModelFormats(job.options.scrapeOptions, job.options.zeroDataRetention, deps.config.llm);
   const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);

@@ -3,6 +3,7 @@ import { htmlToMarkdown } from './html-to-markdown.ts';
 import { documentBaseUrl, extractLinks } from './links.ts';
 import { extractMetadata } from './metadata.ts';
 import { parseHtmlDocument } from './parse-html.ts';
+import { MODEL_FORMATS } from './model-formats/format-names.ts';
 
 import type { DocumentFormat, PageDocument, PageMetadata } from './document-schema.ts';
 
@@ -31,13 +32,13 @@ const SERVICE_METADATA_KEYS = new Set(['sourceURL', 'url', 'statusCode', 'error'
 export interface BuiltDocument {
   document: PageDocument;
   discoveredLinks: string[];
-  /** The page's markdown, made whenever `summary` was asked for, to summarize it from. */
+  /** The page's markdown, made whenever `summary` or a model format was asked for, as the text they read. */
   markdown?: string;
 }
 
 /**
- * The crawl result for one fetched page, holding only the requested formats (all but `summary`,
- * which the caller writes from `markdown`), plus the page's links, which the crawler needs for
+ * The crawl result for one fetched page, holding only the requested formats (all but `summary` and
+ * the model formats, which the caller writes from `markdown`), plus the page's links, which the crawler needs for
  * discovery whatever formats were requested.
  */
 export function buildDocument(input: BuildDocumentInput): BuiltDocument {
@@ -60,7 +61,8 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
 
   const content: Omit<PageDocument, 'metadata'> = {};
   let markdown: string | undefined;
-  if (formats.has('markdown') || formats.has('html') || formats.has('summary')) {
+  const readsText = formats.has('summary') || MODEL_FORMATS.some((f) => formats.has(f));
+  if (formats.has('markdown') || formats.has('html') || readsText) {
     // Last reader of the parsed page: everything above has read what it needs.
     const html = cleanHtml(parsed, {
       baseUrl: documentBaseUrl(parsed, input.url),
@@ -69,7 +71,7 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
       excludeTags: input.excludeTags,
       removeBase64Images: input.removeBase64Images,
     });
-    if (formats.has('markdown') || formats.has('summary')) markdown = htmlToMarkdown(html);
+    if (formats.has('markdown') || readsText) markdown = htmlToMarkdown(html);
     if (formats.has('markdown')) content.markdown = markdown;
     if (formats.has('html')) content.html = html;
   }
@@ -77,5 +79,5 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // A copy, so the crawler's handling of discoveredLinks cannot alter the stored document.
   if (formats.has('links')) content.links = [...discoveredLinks];
   if (formats.has('screenshot') && input.screenshot !== undefined) content.screenshot = input.screenshot;
-  return { document: { ...content, metadata }, discoveredLinks, ...(formats.has('summary') && { markdown }) };
+  return { document: { ...content, metadata }, discoveredLinks, ...(readsText && { markdown }) };
 }

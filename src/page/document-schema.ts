@@ -31,7 +31,13 @@ export const pageDocumentSchema = z.object({
   links: z.array(z.string()).optional(),
   summary: z.string().optional(),
   screenshot: z.string().optional().describe('A data: URL of a PNG.'),
-  warning: z.string().optional().describe('What the service could not do as asked for this page (an LLM summary that fell back to the extractive one).'),
+  json: z.unknown().optional().describe('The json format: what the model extracted, valid under the request’s schema when it gave one.'),
+  answer: z.string().optional().describe('The question format: the model’s answer from the page.'),
+  highlights: z.string().optional().describe('The highlights format: passages of the page relevant to the query, one per line.'),
+  warning: z
+    .string()
+    .optional()
+    .describe('What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed).'),
   metadata: pageMetadataSchema,
 });
 export type PageDocument = z.infer<typeof pageDocumentSchema>;

@@ -11,7 +11,9 @@ import {
   type HtmlOutcome,
 } from './conversion/html-conversion.ts';
 import { summarizePage } from './summary/page-summary.ts';
-import type { LlmSettings } from '../platform/llm/chat-completion.ts';
+import { addUsage, NO_TOKENS, type LlmSettings, type TokenUsage } from '../platform/llm/chat-completion.ts';
+import type { ModelFormat } from './model-formats/format-names.ts';
+import { runModelFormats } from './model-formats/run-model-formats.ts';
 import type { PageLoad } from './page-load.ts';
 
 /** `checkScripted`, `listImages`: see HtmlConversionInput (a page fetched over HTTP). */
@@ -25,9 +27,20 @@ export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 
   indexAs?: string;
   /** Where HTML is converted (a conversion thread); inline when unset. */
   convert?: HtmlConverter;
-  /** Writes the `summary` format when configured (LLM_BASE_URL); else it is extractive. */
+  /**
+   * The model the job may use (LLM_BASE_URL; under zero data retention only one marked LLM_IS_LOCAL):
+   * it writes the `summary` format, else extractive, and the json, question and highlights formats.
+   */
   llm?: LlmSettings;
 }
+
+/** What the page's model calls used: tokens for the ledger, answered formats for the credits. */
+export interface ModelUse {
+  usage: TokenUsage;
+  answered: ModelFormat[];
+}
+
+export type DocumentOutcome = (HtmlConversion & { modelUse: ModelUse }) | Exclude<HtmlOutcome, HtmlConversion>;
 
 function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
   const { pdf } = load;
@@ -48,7 +61,7 @@ function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, for
   };
 }
 
-export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlOutcome> {
+export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<DocumentOutcome> {
   const formats = requestedFormats(so);
   let converted: HtmlConversion;
   if (load.pdf) {
@@ -70,13 +83,22 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
   }
   const { built } = converted;
   const { document } = built;
+  const warnings: string[] = [];
+  const modelUse: ModelUse = { usage: NO_TOKENS, answered: [] };
   if (formats.includes('summary')) {
-    const { summary, warning } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
+    const { summary, warning, usage } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
     document.summary = summary;
-    if (warning) document.warning = warning;
+    if (warning) warnings.push(warning);
+    modelUse.usage = addUsage(modelUse.usage, usage);
   }
+  const model = await runModelFormats(so.formats, built.markdown ?? '', extras.llm);
+  Object.assign(document, model.fields);
+  warnings.push(...model.warnings);
+  modelUse.usage = addUsage(modelUse.usage, model.usage);
+  modelUse.answered = model.answered;
+  if (warnings.length > 0) document.warning = warnings.join(' ');
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
   if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;
-  return converted;
+  return { ...converted, modelUse };
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { headerMapSchema } from '../platform/http/header-fields.ts';
+import { nestedDeeperThan } from '../platform/json-depth.ts';
+import { compileJsonSchema, InvalidJsonSchemaError } from '../platform/llm/json-schema.ts';
+import { MODEL_FORMATS } from './model-formats/format-names.ts';
 
 /**
  * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
@@ -26,8 +29,11 @@ const qualitySchema = z.int().min(1).max(100);
 // ---------------------------------------------------------------------------------------------
 
 /** Format types this service produces. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot', 'json', 'question', 'highlights'] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
+
+/** Longest json prompt, question or highlights query (as upstream). */
+export const MAX_MODEL_PROMPT_CHARS = 10_000;
 
 /** Format names accepted in their string form. */
 export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as const;
@@ -46,6 +52,48 @@ const screenshotFormatSchema = z.strictObject({
   viewport: viewportSchema.optional(),
 });
 
+export const JSON_FORMAT_NEEDS_MESSAGE = 'The json format needs a prompt, a schema or both';
+
+/** Deeper schemas would overflow the stack of the recursive validators (zod's, Ajv's); real ones nest far less. */
+export const MAX_JSON_SCHEMA_DEPTH = 64;
+
+const jsonSchemaSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (nestedDeeperThan(value, MAX_JSON_SCHEMA_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: `json.schema may be nested at most ${MAX_JSON_SCHEMA_DEPTH} levels deep`, input: value });
+    }
+  })
+  .pipe(
+    z.record(z.string(), z.json(), { error: 'json.schema must be a JSON schema object' }).superRefine((schema, ctx) => {
+      try {
+        compileJsonSchema(schema);
+      } catch (err) {
+        if (!(err instanceof InvalidJsonSchemaError)) throw err;
+        ctx.addIssue({ code: 'custom', message: `json.schema is ${err.message}`, input: schema });
+      }
+    }),
+  );
+
+const jsonFormatSchema = z
+  .strictObject({
+    type: z.literal('json'),
+    prompt: z.string().trim().min(1, 'json.prompt must not be empty').max(MAX_MODEL_PROMPT_CHARS).optional(),
+    schema: jsonSchemaSchema.optional(),
+    /** Accepted for the SDKs; every model call already treats the page as untrusted data. */
+    checkPromptInjection: z.boolean().optional(),
+  })
+  .superRefine((format, ctx) => {
+    if (format.prompt === undefined && format.schema === undefined) ctx.addIssue({ code: 'custom', message: JSON_FORMAT_NEEDS_MESSAGE, input: format });
+  });
+
+const modelTextSchema = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(MAX_MODEL_PROMPT_CHARS, `${field} must be at most ${MAX_MODEL_PROMPT_CHARS} characters`);
+
 const formatObjectSchema = z.discriminatedUnion(
   'type',
   [
@@ -55,6 +103,9 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('links') }),
     z.strictObject({ type: z.literal('summary') }),
     screenshotFormatSchema,
+    jsonFormatSchema,
+    z.strictObject({ type: z.literal('question'), question: modelTextSchema('question.question') }),
+    z.strictObject({ type: z.literal('highlights'), query: modelTextSchema('highlights.query') }),
   ],
   {
     error: (iss) =>
@@ -92,6 +143,10 @@ const formatsSchema = z
   .superRefine((formats, ctx) => {
     if (formats.filter((f) => f.type === 'screenshot').length > 1) {
       ctx.addIssue({ code: 'custom', message: SCREENSHOT_FORMAT_LIMIT_MESSAGE, input: formats });
+    }
+    // Each fills one field of the document.
+    for (const type of MODEL_FORMATS) {
+      if (formats.filter((f) => f.type === type).length > 1) ctx.addIssue({ code: 'custom', message: `Only one ${type} format is allowed`, input: formats });
     }
   })
   .prefault(['markdown']);
@@ -255,6 +310,9 @@ export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
 export type ScrapeFormat = ScrapeOptions['formats'][number];
 export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
+export type JsonFormat = Extract<ScrapeFormat, { type: 'json' }>;
+export type QuestionFormat = Extract<ScrapeFormat, { type: 'question' }>;
+export type HighlightsFormat = Extract<ScrapeFormat, { type: 'highlights' }>;
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;

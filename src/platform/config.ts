@@ -307,11 +307,20 @@ export function loadConfig() {
       pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500),
     },
     llm: {
-      /** OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options; unset: prompts are refused. */
+      /**
+       * OpenAI-compatible endpoint (…/v1): crawl prompts, summaries and the json, question and highlights
+       * formats; unset: prompts and those three formats are refused (400), summaries are extractive.
+       */
       baseUrl: str('LLM_BASE_URL'),
       apiKey: str('LLM_API_KEY'),
       model: str('LLM_MODEL') ?? 'gpt-4o-mini',
+      /** A cheaper model of the same endpoint for small tasks (summary, question, highlights); LLM_MODEL when unset. */
+      smallModel: str('LLM_SMALL_MODEL'),
       timeoutMs: int('LLM_TIMEOUT_MS', 30_000),
+      /** The endpoint runs where the operator keeps data (a local Ollama, vLLM…): only then may zero-data-retention jobs send it pages. */
+      local: bool('LLM_IS_LOCAL', false),
+      /** Most characters of page text sent to the model for one format (the start of the page's markdown). */
+      maxInputChars: positiveInt('LLM_MAX_INPUT_CHARS', 32_000),
     },
     chromium: {
       path: str('CHROMIUM_PATH'),

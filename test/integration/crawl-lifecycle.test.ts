@@ -1,30 +1,22 @@
 // What happens to a crawl's data and the team's money: credits, the page
 // cache, zero data retention, prompts, expiry and the purge, failed pages.
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRetentionActivities } from '../../src/features/retention/activities.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { ensurePurgeSchedule, PURGE_SCHEDULE_ID } from '../../src/features/retention/purge-schedule.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
 let h: Harness;
 let site: FixtureSite;
-let llm: Server;
-const llmRequests: unknown[] = [];
+let llm: FakeLlm;
 let llmReply = '{}';
 
 beforeAll(async () => {
-  llm = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      llmRequests.push(JSON.parse(body));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: llmReply } }] }));
-    });
-  });
-  await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
-  h = await startHarness({ llm: { baseUrl: `http://127.0.0.1:${(llm.address() as { port: number }).port}/v1`, model: 'fake-model' } });
+  llm = await startFakeLlm();
+  llm.script = () => llmReply;
+  h = await startHarness({ llm: { baseUrl: llm.url, model: 'fake-model' } });
   await h.startWorker();
   site = await startFixtureSite({
     ...treeSite(6),
@@ -36,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
   await h?.stop();
-  llm?.close();
+  await llm?.close();
 });
 
 async function run(json: Record<string, unknown>, key = h.apiKey) {
@@ -136,7 +128,7 @@ describe('prompt', () => {
     expect(start.promptGeneratedOptions).toEqual({ includePaths: ['^/p/1$', '^/$'], limit: 2, sitemap: 'skip' });
     expect(start.finalCrawlerOptions).toMatchObject({ includePaths: ['^/p/1$', '^/$'], limit: 5 });
     expect(status.data.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(['/', '/p/1']);
-    expect(JSON.stringify(llmRequests.at(-1))).toContain('only the first child page');
+    expect(JSON.stringify(llm.requests.at(-1))).toContain('only the first child page');
   });
 
   it('answers 400 naming the problem when the LLM produces an invalid pattern', async () => {
@@ -150,13 +142,13 @@ describe('prompt', () => {
 describe('summary', () => {
   it('is written by the configured LLM from the page', async () => {
     llmReply = 'The LLM summary of this page.';
-    const before = llmRequests.length;
+    const before = llm.requests.length;
     const { status } = await run({ url: `${site.url}/p/1`, limit: 1, scrapeOptions: { formats: ['summary'], maxAge: 0 } });
     expect(status.data).toHaveLength(1);
     expect(status.data[0].summary).toBe('The LLM summary of this page.');
     expect(status.data[0]).not.toHaveProperty('markdown');
-    expect(llmRequests).toHaveLength(before + 1);
-    expect(JSON.stringify(llmRequests.at(-1))).toContain('Content of page 1.');
+    expect(llm.requests).toHaveLength(before + 1);
+    expect(JSON.stringify(llm.requests.at(-1))).toContain('Content of page 1.');
   });
 });
 

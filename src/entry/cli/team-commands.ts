@@ -1,6 +1,6 @@
 // Teams and their API keys: create, list, flags, limits, plan, credits, usage,
 // the webhook signing secret, keys issued and revoked.
-import { toTokens, usageHistory } from '../../features/team/usage-report.ts';
+import { usageHistory } from '../../features/team/usage-report.ts';
 import {
   createTeam,
   FLAG_NAMES,
@@ -141,7 +141,7 @@ export const TEAM_COMMANDS: Record<string, Command> = {
       const periods = await usageHistory(db, team.id, byKey);
       const lastMonths = new Set([...new Set(periods.map((p) => p.startDate))].slice(-(months ?? Infinity)));
       const shown = periods.filter((p) => lastMonths.has(p.startDate));
-      const data = { team: team.name, balance: team.creditBalance, periods: shown.map((p) => ({ ...p, tokens: toTokens(p.credits) })) };
+      const data = { team: team.name, balance: team.creditBalance, periods: shown };
       const text = [`credit usage of ${team.name} (balance ${team.creditBalance})`];
       if (shown.length === 0) return { data, text: [...text, 'no usage yet'] };
       text.push(
@@ -151,7 +151,7 @@ export const TEAM_COMMANDS: Record<string, Command> = {
       );
       for (const p of shown) {
         const key = byKey ? ` ${(p.apiKey ?? '(no key)').slice(0, 24).padEnd(24)}` : '';
-        text.push(`${p.startDate.slice(0, 7).padEnd(8)}${key} ${String(p.credits).padStart(10)} ${String(toTokens(p.credits)).padStart(12)}`);
+        text.push(`${p.startDate.slice(0, 7).padEnd(8)}${key} ${String(p.credits).padStart(10)} ${String(p.tokens).padStart(12)}`);
       }
       return { data, text };
     },

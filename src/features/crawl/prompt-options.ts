@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DomainError } from '../../platform/domain-error.ts';
 import { crawlRequestSchema } from '../../jobs/crawl-request.ts';
 import { formatZodError } from '../../platform/http/validation-error.ts';
-import { chatCompletion, LlmError, type ChatMessage, type LlmSettings } from '../../platform/llm/chat-completion.ts';
+import { complete, LlmError, type ChatMessage, type LlmSettings, type TokenUsage } from '../../platform/llm/chat-completion.ts';
 
 export const PROMPT_FAILURE_MESSAGE = 'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.';
 
@@ -64,13 +64,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function askLlm(prompt: string, url: string, llm: LlmSettings, fetchImpl: typeof fetch): Promise<string> {
+async function askLlm(prompt: string, url: string, llm: LlmSettings, fetchImpl: typeof fetch, onUsage?: (usage: TokenUsage) => void): Promise<string> {
   const messages: ChatMessage[] = [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: `Start URL: ${url}\n\nWhat to crawl:\n${prompt}` },
   ];
   try {
-    return await chatCompletion(llm, messages, { json: true, fetchImpl });
+    const { content, usage } = await complete(llm, messages, { responseFormat: { type: 'json_object' }, fetchImpl });
+    onUsage?.(usage);
+    return content;
   } catch (err) {
     if (err instanceof LlmError) throw failure(err.message);
     throw err;
@@ -83,9 +85,11 @@ export async function generateCrawlOptions(
   url: string,
   llm: LlmSettings | undefined,
   fetchImpl: typeof fetch = fetch,
+  /** Told the tokens the call used, once it answered (for the usage ledger). */
+  onUsage?: (usage: TokenUsage) => void,
 ): Promise<GeneratedCrawlOptions> {
   if (!llm) throw new DomainError('invalid', NO_LLM_MESSAGE);
-  const content = await askLlm(prompt, url, llm, fetchImpl);
+  const content = await askLlm(prompt, url, llm, fetchImpl, onUsage);
   let parsed: unknown;
   try {
     parsed = JSON.parse(stripFence(content));

@@ -6,14 +6,19 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
 import { jobStatusRoutes } from '../../jobs/job-routes.ts';
+import { recordModelTokens } from '../../platform/usage/credits.ts';
 
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
   router.post('/crawl', async (req, res) => {
-    const { request, prompt } = await parseCrawlRequest(req.body, deps.config);
+    const { request, prompt, promptUsage } = await parseCrawlRequest(req.body, deps.config);
     const { team, apiKeyId } = authOf(res);
     const id = await startCrawl(deps, team, apiKeyId, request);
+    if (promptUsage) {
+      const tokens = promptUsage.promptTokens + promptUsage.completionTokens;
+      await recordModelTokens(deps.db, { teamId: team.id, apiKeyId, endpoint: 'crawl', jobId: id, itemKey: 'prompt' }, tokens);
+    }
     noteActivityJob(res, id);
     res.json({ success: true, id, url: `${publicBase(deps.config)}/v2/crawl/${id}`, ...prompt });
   });

@@ -3,7 +3,7 @@
 import type { Team } from '../../generated/prisma/client.ts';
 import type { Config } from '../../platform/config.ts';
 import { DomainError } from '../../platform/domain-error.ts';
-import { configuredLlm } from '../../platform/llm/chat-completion.ts';
+import { configuredLlm, type TokenUsage } from '../../platform/llm/chat-completion.ts';
 import { checkAddress, checkSelectors, checkTeamPermissions, commitJob, type JobDeps } from '../../jobs/commit-job.ts';
 import { crawlRequestSchema, type CrawlRequest } from '../../jobs/crawl-request.ts';
 import { canonicalUrl, urlKey } from '../../jobs/frontier/normalize-url.ts';
@@ -26,12 +26,13 @@ export interface PromptResult {
  * Validates the body as sent, then, with a prompt, asks the LLM for options and
  * validates the merge again: the caller's explicit options win.
  */
-export async function parseCrawlRequest(body: unknown, config: Config): Promise<{ request: CrawlRequest; prompt?: PromptResult }> {
+export async function parseCrawlRequest(body: unknown, config: Config): Promise<{ request: CrawlRequest; prompt?: PromptResult; promptUsage?: TokenUsage }> {
   const request = crawlRequestSchema.parse(body ?? {});
   if (request.prompt === undefined) return { request };
-  const generated = await generateCrawlOptions(request.prompt, request.url, configuredLlm(config.llm));
+  let promptUsage: TokenUsage | undefined;
+  const generated = await generateCrawlOptions(request.prompt, request.url, configuredLlm(config.llm), fetch, (usage) => (promptUsage = usage));
   const merged = crawlRequestSchema.parse(mergePromptOptions(body as Record<string, unknown>, generated));
-  return { request: merged, prompt: { promptGeneratedOptions: generated, finalCrawlerOptions: merged } };
+  return { request: merged, prompt: { promptGeneratedOptions: generated, finalCrawlerOptions: merged }, promptUsage };
 }
 
 export async function startCrawl(deps: JobDeps, team: Team, apiKeyId: string, req: CrawlRequest) {

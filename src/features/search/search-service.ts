@@ -9,6 +9,7 @@ import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { chargeOnce, creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { checkModelFormats } from '../../jobs/job-model.ts';
 import type { ScrapeRequest } from '../../page/scrape-request.ts';
 import { mergeHits } from './merge.ts';
 import { postFilter } from './post-filter.ts';
@@ -94,6 +95,8 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
       'PAYMENT_REQUIRED',
     );
   }
+  // Here and not only per result: a model format the search cannot have is the request's 400, not each result's error.
+  if (req.scrapeOptions) checkModelFormats(req.scrapeOptions, zdr, deps.config.llm);
   if (providers.length === 0)
     throw new DomainError('unavailable', 'No search provider is configured (SEARCH_LOCAL is off and SEARXNG_URL is unset).', 'NO_SEARCH_PROVIDER');
   const query = searchQueryOf(req, new Date());

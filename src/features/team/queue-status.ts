@@ -25,10 +25,11 @@ export async function queueStatus(db: Db, team: { id: string; concurrencyLimit: 
              SELECT 1 FROM team_slot s WHERE s.team_id = c.team_id AND s.holder_group = c.id::text AND s.leased_until > now()
            )) AS active
     FROM crawl c WHERE c.team_id = ${team.id}::uuid AND c.status = 'scraping'`;
-  // A successful page is a charged one: the ledger's (team, created_at) index finds the newest at once.
+  // A successful page is a charged one (a crawl prompt's 0-credit token row is none): the ledger's
+  // (team, created_at) index finds the newest at once.
   const [last] = await db.$queryRaw<{ at: Date }[]>`
     SELECT created_at AS at FROM usage_entry
-    WHERE team_id = ${team.id}::uuid AND endpoint IN ('crawl', 'batch_scrape', 'scrape')
+    WHERE team_id = ${team.id}::uuid AND endpoint IN ('crawl', 'batch_scrape', 'scrape') AND credits > 0
     ORDER BY created_at DESC LIMIT 1`;
   const running = Number(counts.running);
   const active = Number(counts.active);

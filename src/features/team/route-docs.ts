@@ -23,7 +23,12 @@ export const creditHistorySchema = z.object({
 });
 export const tokenHistorySchema = z.object({
   success: z.literal(true),
-  periods: z.array(period.extend({ tokensUsed: z.number(), totalTokens: z.number().describe('The same as tokensUsed (the spec’s name).') })),
+  periods: z.array(
+    period.extend({
+      tokensUsed: z.number().describe('Credits used × 15, plus the prompt and completion tokens of the model calls made for the team.'),
+      totalTokens: z.number().describe('The same as tokensUsed (the spec’s name).'),
+    }),
+  ),
 });
 
 const ok = z.object({ success: z.literal(true) });

@@ -36,13 +36,14 @@ export function teamRoutes(deps: GatewayDeps): Router {
   router.get('/team/credit-usage/historical', async (req, res) => {
     const { byApiKey } = historyQuerySchema.parse(req.query);
     const periods = await usageHistory(deps.db, authOf(res).team.id, byApiKey === 'true');
-    res.json({ success: true, periods: periods.map(({ credits, ...p }) => ({ ...p, creditsUsed: credits, totalCredits: credits })) });
+    res.json({ success: true, periods: periods.map(({ credits, tokens: _tokens, ...p }) => ({ ...p, creditsUsed: credits, totalCredits: credits })) });
   });
 
   router.get('/team/token-usage/historical', async (req, res) => {
     const { byApiKey } = historyQuerySchema.parse(req.query);
     const periods = await usageHistory(deps.db, authOf(res).team.id, byApiKey === 'true');
-    res.json({ success: true, periods: periods.map(({ credits, ...p }) => ({ ...p, tokensUsed: toTokens(credits), totalTokens: toTokens(credits) })) });
+    // Model tokens count on top of the credits' 15 each (docs/api/team.md).
+    res.json({ success: true, periods: periods.map(({ credits: _credits, tokens, ...p }) => ({ ...p, tokensUsed: tokens, totalTokens: tokens })) });
   });
 
   router.get('/team/queue-status', async (_req, res) => {

@@ -44,13 +44,19 @@ export interface UsagePeriod {
   /** The key's name, with byApiKey; null for usage made without a key. */
   apiKey?: string | null;
   credits: number;
+  /** Credits × 15 plus the prompt and completion tokens of model calls (see platform/usage/credits.ts). */
+  tokens: number;
 }
 
 interface MonthRow {
   month: Date;
   apiKeyId: string;
   credits: bigint;
+  tokens: bigint;
 }
+
+type Sums = { credits: number; tokens: number };
+const NOTHING: Sums = { credits: 0, tokens: 0 };
 
 /**
  * Month by month (UTC) from the team's first usage to now, ascending; with byApiKey, every key that
@@ -58,17 +64,18 @@ interface MonthRow {
  */
 export async function usageHistory(db: Db, teamId: string, byApiKey: boolean, now = new Date()): Promise<UsagePeriod[]> {
   const rows = await db.$queryRaw<MonthRow[]>`
-    SELECT month, api_key_id AS "apiKeyId", credits FROM usage_month WHERE team_id = ${teamId}::uuid ORDER BY month`;
+    SELECT month, api_key_id AS "apiKeyId", credits, tokens FROM usage_month WHERE team_id = ${teamId}::uuid ORDER BY month`;
   if (rows.length === 0) return [];
   const months = monthsBetween(rows[0].month, now);
   const period = (m: Date) => ({ startDate: m.toISOString(), endDate: nextMonth(m).toISOString() });
   const key = (m: Date, apiKeyId: string) => `${m.toISOString()} ${apiKeyId}`;
-  const credits = new Map<string, number>();
+  const sums = new Map<string, Sums>();
   for (const r of rows) {
     const k = key(r.month, byApiKey ? r.apiKeyId : '');
-    credits.set(k, (credits.get(k) ?? 0) + Number(r.credits));
+    const sum = sums.get(k) ?? NOTHING;
+    sums.set(k, { credits: sum.credits + Number(r.credits), tokens: sum.tokens + Number(r.tokens) });
   }
-  if (!byApiKey) return months.map((m) => ({ ...period(m), credits: credits.get(key(m, '')) ?? 0 }));
+  if (!byApiKey) return months.map((m) => ({ ...period(m), ...(sums.get(key(m, '')) ?? NOTHING) }));
 
   const keyIds = [...new Set(rows.map((r) => r.apiKeyId))];
   const keys = await db.apiKey.findMany({ where: { id: { in: keyIds.filter((id) => id !== NO_API_KEY) } }, select: { id: true, name: true } });
@@ -76,7 +83,7 @@ export async function usageHistory(db: Db, teamId: string, byApiKey: boolean, no
   const named = keyIds
     .map((id) => ({ id, name: id === NO_API_KEY ? null : (names.get(id) ?? id) }))
     .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id));
-  return months.flatMap((m) => named.map((k) => ({ ...period(m), apiKey: k.name, credits: credits.get(key(m, k.id)) ?? 0 })));
+  return months.flatMap((m) => named.map((k) => ({ ...period(m), apiKey: k.name, ...(sums.get(key(m, k.id)) ?? NOTHING) })));
 }
 
 export function toTokens(credits: number): number {

@@ -12,7 +12,7 @@ import { pageCredits } from '../../platform/usage/credits.ts';
 import { describeError, type ScrapeTarget } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import { pageEntryFromText, withImageSizes, type PageEntry } from '../../page/index-entry/page-entry.ts';
-import { documentFromLoad } from '../../page/page-document.ts';
+import { documentFromLoad, type ModelUse } from '../../page/page-document.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
@@ -107,7 +107,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     return undefined;
   };
 
-  type Converted = { document: PreparedDocument; links: string[]; entry?: PageEntry; unsized?: string[] };
+  type Converted = { document: PreparedDocument; links: string[]; entry?: PageEntry; unsized?: string[]; modelUse: ModelUse };
 
   /** The page as a document: `{ failure }` when the page itself cannot be one, `{ needsBrowser }` when it must be rendered. */
   const convert = async (
@@ -140,7 +140,13 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
               text: load.pdf.markdown,
             })
           : converted.entry;
-      return { document: prepareDocument(built.document, limits.maxDocumentBytes), links: built.discoveredLinks, entry, unsized: converted.unsized };
+      return {
+        document: prepareDocument(built.document, limits.maxDocumentBytes),
+        links: built.discoveredLinks,
+        entry,
+        unsized: converted.unsized,
+        modelUse: converted.modelUse,
+      };
     } catch (err) {
       if (err instanceof DocumentTooLargeError) return { failure: err.message };
       // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
@@ -175,6 +181,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
     if ('failure' in converted) return fail(target, converted.failure, load.statusCode);
     const convertMs = performance.now() - converting;
+    const { modelUse } = converted;
     let entry = converted.entry;
     if (entry && converted.unsized) {
       // What Chromium would have measured for the index (see page/rendering/image-probe.ts); cached copies keep it.
@@ -206,7 +213,15 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
           queuedPerCredit: limits.queuedUrlsPerCredit,
           webhook,
           ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
-          charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
+          charge: {
+            ...charge,
+            credits: pageCredits({
+              zeroDataRetention: zdr,
+              pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
+              modelFormats: modelUse.answered.length,
+            }),
+            modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,
+          },
           ...(extras.path !== 'cache' &&
             load.statusCode < 400 &&
             cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),

@@ -9,7 +9,6 @@ import { endBrowserLease, renewBrowserLease, shouldYield, startBrowserLease, typ
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
-import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
@@ -18,6 +17,7 @@ import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
 import type { JobCounts } from '../definitions.ts';
 import { jobCounts } from '../job-status.ts';
+import { jobModel } from '../job-model.ts';
 import { loadJob, type JobContext } from '../job-context.ts';
 import { cacheKey, lookupCache } from '../pages/page-cache.ts';
 import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite } from '../pages/page-store.ts';
@@ -142,8 +142,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       job,
       limits: config.crawl,
       indexing,
-      // Under zero data retention the page goes to no one else, an LLM provider included.
-      llm: zdr ? undefined : configuredLlm(config.llm),
+      // Under zero data retention the page goes to no one else, a model not marked local included.
+      llm: jobModel(config.llm, zdr),
       convert: deps.convert,
       probeImages: deps.probeImages,
       writer: { page: (write) => pageWrites.write(write), failure: (page, webhook) => storeFailedPage(db, page, webhook) },

@@ -160,7 +160,7 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
     await chargeItemsOnce(
       tx,
       { ...charge, jobId: crawlId },
-      writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits })),
+      writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits, modelTokens: w.next.charge.modelTokens })),
     );
     for (const { page, next } of writes) {
       await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });

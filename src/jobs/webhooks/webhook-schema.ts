@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { headerMapSchema } from '../../platform/http/header-fields.ts';
+import { nestedDeeperThan } from '../../platform/json-depth.ts';
 
 /**
  * Webhook configuration of a crawl: a bare URL string (normalised to `{url}`) or a strict object.
@@ -17,18 +18,6 @@ const webhookHeadersSchema = headerMapSchema(RESERVED_WEBHOOK_HEADERS).default((
 
 /** Deeper metadata would overflow the stack of the recursive JSON schema (and of every serializer after it). */
 export const MAX_METADATA_DEPTH = 32;
-
-/** Whether any value inside `root` is nested more than `limit` levels deep; iterative, so no input can overflow it. */
-function nestedDeeperThan(root: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 const metadataSchema = z
   .unknown()

@@ -2,7 +2,7 @@
 // there is one, else extracted from the page offline. An LLM that fails leaves
 // the extractive summary and says so in the document's `warning`, so one
 // unreachable endpoint never fails a page.
-import { chatCompletion, LlmError, type LlmSettings } from '../../platform/llm/chat-completion.ts';
+import { addUsage, complete, LlmError, NO_TOKENS, type LlmSettings, type TokenUsage } from '../../platform/llm/chat-completion.ts';
 import { extractiveSummary, SUMMARY_MAX_CHARS } from './extractive-summary.ts';
 
 /** The page text sent to the LLM: its start, which is what a summary is made of, at a bounded cost. */
@@ -13,6 +13,8 @@ const SYSTEM_PROMPT = `You summarize web pages. Reply with a summary of the page
 export interface PageSummary {
   summary: string;
   warning?: string;
+  /** What the LLM calls cost (none for an extractive summary made without one). */
+  usage: TokenUsage;
 }
 
 export async function summarizePage(
@@ -20,21 +22,27 @@ export async function summarizePage(
   llm: LlmSettings | undefined,
   fetchImpl?: typeof fetch,
 ): Promise<PageSummary> {
-  if (!llm || page.markdown.trim() === '') return { summary: extractiveSummary(page.markdown, page.language) };
+  if (!llm || page.markdown.trim() === '') return { summary: extractiveSummary(page.markdown, page.language), usage: NO_TOKENS };
+  let usage = NO_TOKENS;
   try {
-    const reply = await chatCompletion(
+    const reply = await complete(
       llm,
       [
         { role: 'system', content: SYSTEM_PROMPT },
         { role: 'user', content: page.markdown.slice(0, LLM_SUMMARY_INPUT_CHARS) },
       ],
-      { fetchImpl },
+      { fetchImpl, model: llm.smallModel },
     );
-    const summary = reply.trim();
-    if (summary !== '') return { summary };
+    usage = reply.usage;
+    const summary = reply.content.trim();
+    if (summary !== '') return { summary, usage };
     throw new LlmError('the LLM answered with an empty summary');
   } catch (err) {
     if (!(err instanceof LlmError)) throw err;
-    return { summary: extractiveSummary(page.markdown, page.language), warning: `The summary is extractive: ${err.message}.` };
+    return {
+      summary: extractiveSummary(page.markdown, page.language),
+      warning: `The summary is extractive: ${err.message}.`,
+      usage: addUsage(usage, err.usage),
+    };
   }
 }

@@ -1,6 +1,9 @@
 // Credit math and the usage ledger. A page costs one credit; zero data
-// retention adds one (as upstream bills it), and a parsed PDF adds one per page
-// beyond the first. Charges are rows keyed by (endpoint, job, item), so a
+// retention adds one (as upstream bills it), a parsed PDF adds one per page
+// beyond the first, and each model format the model answered (json, question,
+// highlights) adds four (a json page costs 5, as upstream). A row's tokens are
+// its credits × 15 plus the prompt and completion tokens of the model calls
+// made for it, so token history shows what the models used. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same
 // transaction as the ledger row, and so does the team's monthly summary (usage_month,
 // kept by a trigger on the ledger, so every row that enters it is counted).
@@ -9,6 +12,9 @@ import { DomainError } from '../domain-error.ts';
 
 export const TOKENS_PER_CREDIT = 15;
 
+/** Added to a page's cost by each model format (json, question, highlights) the model answered. */
+export const MODEL_FORMAT_CREDITS = 4;
+
 /** usage_month's key for charges made without an API key (see the usage_month trigger). */
 export const NO_API_KEY = '00000000-0000-0000-0000-000000000000';
 
@@ -16,10 +22,12 @@ export interface PageCostInput {
   zeroDataRetention: boolean;
   /** Pages of a parsed PDF; undefined for HTML pages. */
   pdfPages?: number;
+  /** Model formats the model answered for the page. */
+  modelFormats?: number;
 }
 
-export function pageCredits({ zeroDataRetention, pdfPages }: PageCostInput): number {
-  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1);
+export function pageCredits({ zeroDataRetention, pdfPages, modelFormats = 0 }: PageCostInput): number {
+  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1) + modelFormats * MODEL_FORMAT_CREDITS;
 }
 
 export interface Charge {
@@ -30,6 +38,8 @@ export interface Charge {
   jobId: string;
   itemKey: string;
   credits: number;
+  /** Prompt and completion tokens of the model calls made for the item, on top of credits × 15. */
+  modelTokens?: number;
 }
 
 /** Records a charge once and lowers the team's balance by it; returns false when this item was already billed. */
@@ -41,19 +51,33 @@ export async function chargeOnce(tx: Tx, charge: Charge): Promise<boolean> {
  * chargeOnce for several items of one job in one statement (a group of a crawl's pages);
  * returns whether any of them was not billed before.
  */
-export async function chargeItemsOnce(tx: Tx, job: Omit<Charge, 'itemKey' | 'credits'>, items: Pick<Charge, 'itemKey' | 'credits'>[]): Promise<boolean> {
+export async function chargeItemsOnce(
+  tx: Tx,
+  job: Omit<Charge, 'itemKey' | 'credits' | 'modelTokens'>,
+  items: Pick<Charge, 'itemKey' | 'credits' | 'modelTokens'>[],
+): Promise<boolean> {
   if (items.length === 0) return false;
   const charged = await tx.$executeRaw`
     WITH entry AS (
       INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
-      SELECT ${job.teamId}::uuid, ${job.apiKeyId}::uuid, ${job.endpoint}, ${job.jobId}, i.item_key, i.credits, i.credits * ${TOKENS_PER_CREDIT}
-      FROM unnest(${items.map((i) => i.itemKey)}::text[], ${items.map((i) => i.credits)}::int[]) AS i(item_key, credits)
+      SELECT ${job.teamId}::uuid, ${job.apiKeyId}::uuid, ${job.endpoint}, ${job.jobId}, i.item_key, i.credits, i.credits * ${TOKENS_PER_CREDIT} + i.model_tokens
+      FROM unnest(${items.map((i) => i.itemKey)}::text[], ${items.map((i) => i.credits)}::int[], ${items.map((i) => i.modelTokens ?? 0)}::int[])
+        AS i(item_key, credits, model_tokens)
       ON CONFLICT (endpoint, job_id, item_key) DO NOTHING
       RETURNING credits
     )
     UPDATE team SET credit_balance = team.credit_balance - (SELECT sum(credits) FROM entry)
     WHERE team.id = ${job.teamId}::uuid AND EXISTS (SELECT 1 FROM entry)`;
   return charged > 0;
+}
+
+/**
+ * Model tokens a job spent outside its pages (a crawl's prompt): a ledger row of 0 credits and
+ * those tokens, once per item like every charge.
+ */
+export async function recordModelTokens(db: Db, item: Omit<Charge, 'credits' | 'modelTokens'>, tokens: number): Promise<void> {
+  if (tokens <= 0) return;
+  await db.$transaction((tx) => chargeOnce(tx, { ...item, credits: 0, modelTokens: tokens }));
 }
 
 export async function creditsUsedByJob(db: Db, jobId: string): Promise<number> {

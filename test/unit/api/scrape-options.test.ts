@@ -93,7 +93,7 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['json', 'changeTracking', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
+  it.each(['changeTracking', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
     'rejects the Firecrawl format %s, as a string and as an object',
     (name) => {
       const message = `formats.0: Format "${name}" is not supported by this service`;
@@ -103,7 +103,7 @@ describe('scrapeOptionsSchema formats', () => {
   );
 
   it('names the offending item index', () => {
-    expect(reject({ formats: ['markdown', 'json'] })).toBe('formats.1: Format "json" is not supported by this service');
+    expect(reject({ formats: ['markdown', 'images'] })).toBe('formats.1: Format "images" is not supported by this service');
   });
 
   it('rejects two screenshot formats', () => {
@@ -230,5 +230,61 @@ describe('scrapeOptionsSchema ranges and refinements', () => {
 
   it.each(['fastMode', 'redactPII', 'useMock', 'jsonOptions', 'extract'])('rejects the unknown key %s', (key) => {
     expect(reject({ [key]: true })).toBe(UNRECOGNIZED_KEY_MESSAGE);
+  });
+});
+
+describe('model formats', () => {
+  it('accepts json with a prompt, a schema or both, question and highlights', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string' } } };
+    const parsed = scrapeOptionsSchema.parse({
+      formats: [
+        { type: 'json', schema, checkPromptInjection: true },
+        { type: 'question', question: ' Who? ' },
+        { type: 'highlights', query: 'pricing' },
+      ],
+    });
+    expect(parsed.formats).toEqual([
+      { type: 'json', schema, checkPromptInjection: true },
+      { type: 'question', question: 'Who?' },
+      { type: 'highlights', query: 'pricing' },
+    ]);
+    expect(scrapeOptionsSchema.parse({ formats: [{ type: 'json', prompt: 'the price' }] }).formats).toEqual([{ type: 'json', prompt: 'the price' }]);
+  });
+
+  it.each([
+    [{ type: 'json' }, 'formats.0: The json format needs a prompt, a schema or both'],
+    ['json', 'formats.0: The json format needs a prompt, a schema or both'],
+    [{ type: 'json', schema: [] }, 'formats.0.schema: json.schema must be a JSON schema object'],
+    [
+      { type: 'json', schema: { type: 'nope' } },
+      /^formats\.0\.schema: json\.schema is not a usable JSON schema: schema is invalid: data\/type must be equal to one of the allowed values/,
+    ],
+    [{ type: 'json', prompt: 'x'.repeat(10_001) }, /^formats\.0\.prompt: /],
+    [{ type: 'question' }, 'formats.0.question: question.question is required'],
+    [{ type: 'question', question: '  ' }, 'formats.0.question: question.question must not be empty'],
+    ['highlights', 'formats.0.query: highlights.query is required'],
+    [{ type: 'highlights', query: 'x'.repeat(10_001) }, 'formats.0.query: highlights.query must be at most 10000 characters'],
+    [{ type: 'highlights', query: 'a', mode: 'directQuote' }, UNRECOGNIZED_KEY_MESSAGE],
+  ])('rejects format %# as it should', (format, message) => {
+    expect(reject({ formats: [format] })).toMatch(message);
+  });
+
+  it('allows one of each model format', () => {
+    expect(
+      reject({
+        formats: [
+          { type: 'json', prompt: 'a' },
+          { type: 'json', prompt: 'b' },
+        ],
+      }),
+    ).toBe('formats: Only one json format is allowed');
+  });
+});
+
+describe('json.schema depth', () => {
+  it('refuses a schema nested too deeply for the validators, whatever its depth', () => {
+    let schema: unknown = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) schema = { type: 'object', properties: { a: schema } };
+    expect(reject({ formats: [{ type: 'json', schema }] })).toBe('formats.0.schema: json.schema may be nested at most 64 levels deep');
   });
 });

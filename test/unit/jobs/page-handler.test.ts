@@ -156,7 +156,7 @@ describe('createPageHandler: a stored page', () => {
     });
     expect(p.document.document.markdown).toContain('Static pages carry their words');
     expect(p.document.sizeBytes).toBe(Buffer.byteLength(p.document.json));
-    expect(next.charge).toEqual({ teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl', credits: 1 });
+    expect(next.charge).toEqual({ teamId: team.id, apiKeyId: ctx.crawl.apiKeyId, endpoint: 'crawl', credits: 1, modelTokens: 0 });
     // /private is excluded, elsewhere.test is external, the image is no page: two links at depth 2.
     expect(next.follow).toEqual([
       { url: `${SITE}/docs/a`, urlKey: 'site.test/docs/a', depth: 2 },

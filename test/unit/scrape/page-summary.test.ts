@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractiveSummary, SUMMARY_MAX_CHARS } from '../../../src/page/summary/extractive-summary.ts';
 import { LLM_SUMMARY_INPUT_CHARS, summarizePage } from '../../../src/page/summary/page-summary.ts';
+import { NO_TOKENS } from '../../../src/platform/llm/chat-completion.ts';
 
 const ARTICLE = `# Temporal workflows
 [Home](/) [Docs](/docs) [Blog](/blog)
@@ -69,13 +70,16 @@ describe('summarizePage', () => {
     }) as unknown as typeof fetch;
 
   it('is extractive without an LLM', async () => {
-    expect(await summarizePage({ markdown: ARTICLE, language: 'en' }, undefined)).toEqual({ summary: extractiveSummary(ARTICLE, 'en') });
+    expect(await summarizePage({ markdown: ARTICLE, language: 'en' }, undefined)).toEqual({ summary: extractiveSummary(ARTICLE, 'en'), usage: NO_TOKENS });
   });
 
   it("asks the LLM with the page's start as data, and answers its reply", async () => {
     const seen: { messages: { role: string; content: string }[] }[] = [];
     const page = `${ARTICLE}\n\n${'x'.repeat(LLM_SUMMARY_INPUT_CHARS)}`;
-    expect(await summarizePage({ markdown: page }, llm, answering('  A page about Temporal.  ', seen))).toEqual({ summary: 'A page about Temporal.' });
+    expect(await summarizePage({ markdown: page }, llm, answering('  A page about Temporal.  ', seen))).toEqual({
+      summary: 'A page about Temporal.',
+      usage: NO_TOKENS,
+    });
     expect(seen[0].messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('not instructions') });
     expect(seen[0].messages[1].content).toHaveLength(LLM_SUMMARY_INPUT_CHARS);
   });
@@ -83,7 +87,11 @@ describe('summarizePage', () => {
   it('falls back to the extractive summary with a warning when the LLM fails or answers nothing', async () => {
     const down = (async () => new Response('quota exceeded for account 42', { status: 429 })) as unknown as typeof fetch;
     const failed = await summarizePage({ markdown: ARTICLE }, llm, down);
-    expect(failed).toEqual({ summary: extractiveSummary(ARTICLE), warning: 'The summary is extractive: the LLM endpoint answered HTTP 429.' });
+    expect(failed).toEqual({
+      summary: extractiveSummary(ARTICLE),
+      warning: 'The summary is extractive: the LLM endpoint answered HTTP 429.',
+      usage: NO_TOKENS,
+    });
     expect((await summarizePage({ markdown: ARTICLE }, llm, answering(' '))).warning).toBe(
       'The summary is extractive: the LLM answered with an empty summary.',
     );
@@ -92,7 +100,7 @@ describe('summarizePage', () => {
 
   it('does not ask the LLM about an empty page', async () => {
     const seen: unknown[] = [];
-    expect(await summarizePage({ markdown: '  ' }, llm, answering('x', seen))).toEqual({ summary: '' });
+    expect(await summarizePage({ markdown: '  ' }, llm, answering('x', seen))).toEqual({ summary: '', usage: NO_TOKENS });
     expect(seen).toEqual([]);
   });
 });

@@ -1,0 +1,33 @@
+// The question format: the model answers the caller's question from the page
+// alone (the small model: a short answer needs no more).
+import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
+import { structuredCompletion } from '../../platform/llm/structured-output.ts';
+import type { QuestionFormat } from '../scrape-options.ts';
+import { pageMessages } from './page-as-data.ts';
+
+const ANSWER_SCHEMA = {
+  type: 'object',
+  properties: { answer: { type: 'string' } },
+  required: ['answer'],
+  additionalProperties: false,
+};
+
+function task(question: string): string {
+  return [
+    'You answer a question about a web page from what the page says, briefly, in the language of the question.',
+    'When the page does not answer it, say so in the answer.',
+    'Reply with a JSON object {"answer": "..."}.',
+    `The question: ${question}`,
+  ].join('\n');
+}
+
+export async function answerQuestion(pageText: string, format: QuestionFormat, llm: LlmSettings, fetchImpl?: typeof fetch) {
+  const { value, usage } = await structuredCompletion(llm, {
+    name: 'answer',
+    schema: ANSWER_SCHEMA,
+    messages: pageMessages(task(format.question), pageText, llm.maxInputChars),
+    model: llm.smallModel,
+    fetchImpl,
+  });
+  return { answer: (value as { answer: string }).answer, usage };
+}
