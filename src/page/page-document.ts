@@ -11,6 +11,7 @@ import {
   type HtmlOutcome,
 } from './conversion/html-conversion.ts';
 import { summarizePage } from './summary/page-summary.ts';
+import { deriveBranding } from './branding/derive-branding.ts';
 import type { LlmSettings } from '../platform/llm/chat-completion.ts';
 import type { PageLoad } from './page-load.ts';
 
@@ -36,6 +37,8 @@ function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, for
     ...(formats.has('html') && { html: pdf.html }),
     ...(formats.has('rawHtml') && { rawHtml: pdf.html }),
     ...(formats.has('links') && { links: [] }),
+    ...(formats.has('images') && { images: [] }),
+    ...(formats.has('branding') && { warning: 'No branding: the URL is a PDF, not a web page.' }),
     metadata: {
       ...pdf.metadata,
       ...(pdf.title !== undefined && { title: pdf.title }),
@@ -46,6 +49,10 @@ function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, for
       ...(load.contentType !== undefined && { contentType: load.contentType }),
     },
   };
+}
+
+function addWarning(document: PageDocument, warning: string): void {
+  document.warning = document.warning ? `${document.warning} ${warning}` : warning;
 }
 
 export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<HtmlOutcome> {
@@ -60,20 +67,24 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
       },
     };
   } else {
-    const { screenshot, ...html } = load;
+    const { screenshot, branding, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;
     const outcome = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, indexAs, checkScripted, listImages });
     if ('needsBrowser' in outcome) return outcome;
     converted = outcome;
     // Kept out of the conversion: a screenshot is large and needs no work.
     if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
+    if (formats.includes('branding')) {
+      if (branding && !('error' in branding)) converted.built.document.branding = deriveBranding(branding);
+      else addWarning(converted.built.document, `No branding: ${branding?.error ?? 'the page was not rendered in a browser'}.`);
+    }
   }
   const { built } = converted;
   const { document } = built;
   if (formats.includes('summary')) {
     const { summary, warning } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
     document.summary = summary;
-    if (warning) document.warning = warning;
+    if (warning) addWarning(document, warning);
   }
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;

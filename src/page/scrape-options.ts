@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { headerMapSchema } from '../platform/http/header-fields.ts';
+import { assertValidSelectors, InvalidSelectorError } from './clean-html.ts';
 
 /**
  * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
@@ -26,7 +27,7 @@ const qualitySchema = z.int().min(1).max(100);
 // ---------------------------------------------------------------------------------------------
 
 /** Format types this service produces. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'screenshot', 'attributes', 'branding'] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Format names accepted in their string form. */
@@ -34,6 +35,10 @@ export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as con
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export const SCREENSHOT_FORMAT_LIMIT_MESSAGE = 'Only one screenshot format is allowed';
+export const ATTRIBUTES_FORMAT_LIMIT_MESSAGE = 'Only one attributes format is allowed; list every selector in it';
+
+/** Selectors one attributes format may list. */
+export const MAX_ATTRIBUTE_SELECTORS = 50;
 
 export function unsupportedFormatMessage(name: string): string {
   return `Format "${name}" is not supported by this service`;
@@ -46,6 +51,29 @@ const screenshotFormatSchema = z.strictObject({
   viewport: viewportSchema.optional(),
 });
 
+// Checked here, with the parser the values are read with, so a selector it cannot run is a 400 before any job exists.
+const cssSelectorSchema = z
+  .string()
+  .max(1000)
+  .superRefine((selector, ctx) => {
+    try {
+      assertValidSelectors([selector]);
+    } catch (err) {
+      if (!(err instanceof InvalidSelectorError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message, input: selector });
+    }
+  });
+
+const attributesFormatSchema = z.strictObject({
+  type: z.literal('attributes'),
+  selectors: z
+    .array(z.strictObject({ selector: cssSelectorSchema, attribute: z.string().min(1).max(256) }), {
+      error: (iss) => (iss.input === undefined ? 'The attributes format needs selectors: [{selector, attribute}, ...]' : undefined),
+    })
+    .min(1, 'The attributes format needs at least one {selector, attribute}')
+    .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`),
+});
+
 const formatObjectSchema = z.discriminatedUnion(
   'type',
   [
@@ -53,8 +81,11 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('html') }),
     z.strictObject({ type: z.literal('rawHtml') }),
     z.strictObject({ type: z.literal('links') }),
+    z.strictObject({ type: z.literal('images') }),
     z.strictObject({ type: z.literal('summary') }),
     screenshotFormatSchema,
+    attributesFormatSchema,
+    z.strictObject({ type: z.literal('branding') }),
   ],
   {
     error: (iss) =>
@@ -68,7 +99,7 @@ type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
 
 /**
  * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
- * any other Firecrawl format name (json, summary, changeTracking, images, …) is reported here, at the
+ * any other Firecrawl format name (json, changeTracking, audio, …) is reported here, at the
  * path of the item, so the message names the format.
  */
 const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
@@ -92,6 +123,9 @@ const formatsSchema = z
   .superRefine((formats, ctx) => {
     if (formats.filter((f) => f.type === 'screenshot').length > 1) {
       ctx.addIssue({ code: 'custom', message: SCREENSHOT_FORMAT_LIMIT_MESSAGE, input: formats });
+    }
+    if (formats.filter((f) => f.type === 'attributes').length > 1) {
+      ctx.addIssue({ code: 'custom', message: ATTRIBUTES_FORMAT_LIMIT_MESSAGE, input: formats });
     }
   })
   .prefault(['markdown']);
@@ -255,6 +289,7 @@ export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
 export type ScrapeFormat = ScrapeOptions['formats'][number];
 export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
+export type AttributeSelector = Extract<ScrapeFormat, { type: 'attributes' }>['selectors'][number];
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;
