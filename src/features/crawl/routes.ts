@@ -6,6 +6,8 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
 import { jobStatusRoutes } from '../../jobs/job-routes.ts';
+import { configuredLlm } from '../../platform/llm/chat-completion.ts';
+import { previewCrawlParams } from './params-preview.ts';
 
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -16,6 +18,10 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     const id = await startCrawl(deps, team, apiKeyId, request);
     noteActivityJob(res, id);
     res.json({ success: true, id, url: `${publicBase(deps.config)}/v2/crawl/${id}`, ...prompt });
+  });
+
+  router.post('/crawl/params-preview', async (req, res) => {
+    res.json(await previewCrawlParams(req.body, configuredLlm(deps.config.llm)));
   });
 
   // Before /crawl/:id, which would take "active" for an id.
