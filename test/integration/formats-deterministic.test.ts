@@ -10,6 +10,7 @@ import { page, startFixtureSite, type FixtureSite } from '../support/fixture-sit
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { solidPng } from '../support/png.ts';
+import { SAMPLE_TIMEOUT_MS } from '../../src/page/branding/branding-sample.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -62,6 +63,8 @@ beforeAll(async () => {
     '/static': STATIC_PAGE,
     '/brand': BRAND_PAGE,
     '/slow': { until: slow, body: page('Slow', '<p>slow</p>') },
+    // Hangs whoever reads its styles: the branding read gives up, the page is stored without it.
+    '/hostile': page('Hostile', '<p>Styles are a trap here.</p><script>window.getComputedStyle = () => { for (;;) {} };</script>'),
     '/logo.png': { headers: { 'content-type': 'image/png' }, body: solidPng(120, 40) },
     '/img/a.png': { headers: { 'content-type': 'image/png' }, body: solidPng(20, 20) },
   });
@@ -112,6 +115,14 @@ describe('POST /v2/scrape', () => {
     expect(body.data.images).toEqual([`${site.url}/favicon.png`, `${site.url}/og.png`, `${site.url}/logo.png`]);
     expect(body.data.markdown).toContain('Acme tools');
     expect(body.data.warning).toBeUndefined();
+  });
+
+  it('a page that hangs the style read gets no branding and a warning, and is stored all the same', async () => {
+    const { status, body } = await scrape({ url: `${site.url}/hostile`, formats: ['markdown', 'branding'], maxAge: 0 });
+    expect(status).toBe(200);
+    expect(body.data.markdown).toContain('Styles are a trap here.');
+    expect(body.data).not.toHaveProperty('branding');
+    expect(body.data.warning).toBe(`No branding: the page did not answer the style read within ${SAMPLE_TIMEOUT_MS} ms.`);
   });
 
   it('refuses an attributes selector the parser cannot run, before any job exists', async () => {
