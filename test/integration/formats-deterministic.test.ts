@@ -46,7 +46,8 @@ const BRAND_PAGE = page(
 
 const STATIC_PAGE = page(
   'Static shop',
-  `<main><h1>Widgets</h1><p>The zanzibarwidget catalogue lists every widget we make, large and small, old and new.</p>
+  `<header><svg class="logo" width="40" height="40"><circle cx="20" cy="20" r="10" fill="#ff5a1f"/></svg></header>
+   <main><h1>Widgets</h1><p>The zanzibarwidget catalogue lists every widget we make, large and small, old and new.</p>
    <img src="/img/a.png" srcset="/img/a-2x.png 2x"><img src="data:image/png;base64,iVBORw0KGgo=">
    <div class="item" data-sku="S1">one</div><div class="item" data-sku="S2">two</div><div class="item">none</div>
    <a href="/brand">brand</a></main>`,
@@ -169,7 +170,11 @@ describe('crawl, batch scrape and search', () => {
     const bySource = new Map(status.data.map((d: any) => [new URL(d.metadata.sourceURL).pathname, d]));
     expect((bySource.get('/static') as any).images).toEqual(staticImages());
     expect((bySource.get('/static') as any).attributes[0].values).toEqual(['S1', 'S2']);
-    expect((bySource.get('/static') as any).branding).toMatchObject({ colorScheme: 'light' });
+    // Its logo is an inline <svg>, handed out as a data: URL.
+    expect((bySource.get('/static') as any).branding).toMatchObject({
+      colorScheme: 'light',
+      logo: expect.stringMatching(/^data:image\/svg\+xml,%3Csvg[^]*circle/),
+    });
     expect((bySource.get('/brand') as any).branding).toMatchObject(brandExpectations());
   });
 

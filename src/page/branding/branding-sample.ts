@@ -14,11 +14,15 @@ import { PageBudget, PageTimeoutError } from '../page-budget.ts';
 export const MAX_ELEMENTS = 400;
 /** How long the read may take; a page that keeps its thread busy longer gets no branding. */
 export const SAMPLE_TIMEOUT_MS = 5000;
-/** An inline <svg> logo larger than this (characters of markup) is not returned as a data: URL. */
-const MAX_SVG_LOGO_CHARS = 20_000;
+/** A logo URL longer than this (an inline <svg> as a data: URL, a data: image) is left out. */
+export const MAX_LOGO_URL_CHARS = 30_000;
+/** An icon or og:image URL longer than this is left out. */
+const MAX_URL_CHARS = 8192;
+/** Computed style values are cut to this many characters (a font stack can be long). */
+const MAX_CSS_CHARS = 500;
 
 const text = (max: number) => z.string().max(max);
-const css = text(500);
+const css = text(MAX_CSS_CHARS);
 
 const styledSchema = z.object({
   /** What the element is taken for. */
@@ -36,7 +40,7 @@ const styledSchema = z.object({
 });
 
 const logoSchema = z.object({
-  src: text(30_000),
+  src: text(MAX_LOGO_URL_CHARS),
   inHeader: z.boolean(),
   /** Its id, class, alt or file name says "logo", or it sits in a link to the home page. */
   named: z.boolean(),
@@ -44,13 +48,11 @@ const logoSchema = z.object({
 });
 
 export const brandingSampleSchema = z.object({
-  url: text(8192),
-  colorScheme: css,
   root: z.object({ htmlBackground: css, bodyBackground: css, color: css, fontFamily: css, fontSize: css }),
   elements: z.array(styledSchema).max(MAX_ELEMENTS),
   logos: z.array(logoSchema).max(20),
-  icons: z.array(z.object({ href: text(8192), rel: text(100), sizes: text(100) })).max(20),
-  ogImage: text(8192),
+  icons: z.array(z.object({ href: text(MAX_URL_CHARS), rel: css, sizes: css })).max(20),
+  ogImage: text(MAX_URL_CHARS),
 });
 export type BrandingSample = z.infer<typeof brandingSampleSchema>;
 export type StyledElement = BrandingSample['elements'][number];
@@ -58,12 +60,16 @@ export type LogoCandidate = BrandingSample['logos'][number];
 
 interface ReadLimits {
   maxElements: number;
-  maxSvgChars: number;
+  maxLogoChars: number;
+  maxUrlChars: number;
+  maxCssChars: number;
 }
 
-// Runs in the page: self-contained, no closure over this module.
-function readPage({ maxElements, maxSvgChars }: ReadLimits): unknown {
+// Runs in the page: self-contained, no closure over this module. Values are cut or left out
+// here to the limits the schema checks, so that one odd value never costs a page its profile.
+function readPage({ maxElements, maxLogoChars, maxUrlChars, maxCssChars }: ReadLimits): unknown {
   const MAX_AREA = 1e6;
+  const clip = (value: string | null | undefined) => (value ?? '').slice(0, maxCssChars);
   const elements: unknown[] = [];
   const seen = new Set<Element>();
   const visible = (el: Element, style: CSSStyleDeclaration): DOMRect | undefined => {
@@ -82,14 +88,14 @@ function readPage({ maxElements, maxSvgChars }: ReadLimits): unknown {
     if (weight === 0) return;
     elements.push({
       kind,
-      color: style.color,
-      background: style.backgroundColor,
-      borderColor: style.borderTopColor,
-      borderRadius: style.borderTopLeftRadius,
-      fontFamily: style.fontFamily,
-      fontSize: style.fontSize,
-      fontWeight: style.fontWeight,
-      lineHeight: style.lineHeight,
+      color: clip(style.color),
+      background: clip(style.backgroundColor),
+      borderColor: clip(style.borderTopColor),
+      borderRadius: clip(style.borderTopLeftRadius),
+      fontFamily: clip(style.fontFamily),
+      fontSize: clip(style.fontSize),
+      fontWeight: clip(style.fontWeight),
+      lineHeight: clip(style.lineHeight),
       weight,
     });
   };
@@ -131,33 +137,33 @@ function readPage({ maxElements, maxSvgChars }: ReadLimits): unknown {
     if (el instanceof HTMLImageElement) src = el.currentSrc || el.src;
     else {
       const markup = new XMLSerializer().serializeToString(el);
-      if (markup.length <= maxSvgChars) src = `data:image/svg+xml;base64,${btoa(unescape(encodeURIComponent(markup)))}`;
+      // Encoding at most triples it: markup that cannot fit is not encoded at all.
+      if (markup.length <= maxLogoChars) src = `data:image/svg+xml,${encodeURIComponent(markup)}`;
     }
-    if (src) logos.push({ src, inHeader: inHeader(el), named, area: Math.min(rect.width * rect.height, MAX_AREA) });
+    if (src && src.length <= maxLogoChars) logos.push({ src, inHeader: inHeader(el), named, area: Math.min(rect.width * rect.height, MAX_AREA) });
   }
 
   const icons = Array.from(document.querySelectorAll('link[rel][href]'))
-    .filter((l) => /(^|\s)(icon|apple-touch-icon)(\s|$)/i.test(l.getAttribute('rel') ?? ''))
+    .filter((l) => /(^|\s)(icon|apple-touch-icon)(\s|$)/i.test(l.getAttribute('rel') ?? '') && (l as HTMLLinkElement).href.length <= maxUrlChars)
     .slice(0, 20)
-    .map((l) => ({ href: (l as HTMLLinkElement).href, rel: l.getAttribute('rel') ?? '', sizes: l.getAttribute('sizes') ?? '' }));
+    .map((l) => ({ href: (l as HTMLLinkElement).href, rel: clip(l.getAttribute('rel')), sizes: clip(l.getAttribute('sizes')) }));
   const og = document.querySelector('meta[property="og:image"], meta[name="twitter:image"]');
   const ogContent = og?.getAttribute('content');
+  const ogImage = ogContent ? (URL.parse(ogContent, document.baseURI)?.href ?? '') : '';
   const rootStyle = getComputedStyle(document.documentElement);
   const bodyStyle = document.body ? getComputedStyle(document.body) : rootStyle;
   return {
-    url: location.href,
-    colorScheme: document.querySelector('meta[name=color-scheme]')?.getAttribute('content') ?? rootStyle.colorScheme,
     root: {
-      htmlBackground: rootStyle.backgroundColor,
-      bodyBackground: bodyStyle.backgroundColor,
-      color: bodyStyle.color,
-      fontFamily: bodyStyle.fontFamily,
-      fontSize: bodyStyle.fontSize,
+      htmlBackground: clip(rootStyle.backgroundColor),
+      bodyBackground: clip(bodyStyle.backgroundColor),
+      color: clip(bodyStyle.color),
+      fontFamily: clip(bodyStyle.fontFamily),
+      fontSize: clip(bodyStyle.fontSize),
     },
     elements,
     logos,
     icons,
-    ogImage: ogContent ? new URL(ogContent, document.baseURI).href : '',
+    ogImage: ogImage.length <= maxUrlChars ? ogImage : '',
   };
 }
 
@@ -166,7 +172,9 @@ export async function sampleBranding(page: Page, budget: PageBudget): Promise<Br
   const limit = new PageBudget(Math.min(SAMPLE_TIMEOUT_MS, budget.remaining()));
   let raw: unknown;
   try {
-    raw = await limit.race(page.evaluate(readPage, { maxElements: MAX_ELEMENTS, maxSvgChars: MAX_SVG_LOGO_CHARS }));
+    raw = await limit.race(
+      page.evaluate(readPage, { maxElements: MAX_ELEMENTS, maxLogoChars: MAX_LOGO_URL_CHARS, maxUrlChars: MAX_URL_CHARS, maxCssChars: MAX_CSS_CHARS }),
+    );
   } catch (err) {
     if (err instanceof PageTimeoutError) return { error: `the page did not answer the style read within ${limit.totalMs} ms` };
     return { error: `the page's styles could not be read: ${(err as Error).message.split('\n')[0]}` };

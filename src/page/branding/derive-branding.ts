@@ -122,7 +122,7 @@ function fontWeight(elements: StyledElement[]): number | undefined {
 }
 
 function pickLogo(logos: LogoCandidate[], ogImage: string): string | null {
-  const usable = logos.filter((l) => (l.named || l.inHeader) && /^(https?:|data:image\/svg\+xml;)/i.test(l.src));
+  const usable = logos.filter((l) => (l.named || l.inHeader) && /^(https?:|data:image\/svg\+xml[,;])/i.test(l.src));
   const score = (l: LogoCandidate) => (l.named ? 2 : 0) + (l.inHeader ? 1 : 0);
   const best = usable.reduce<LogoCandidate | undefined>((a, l) => (!a || score(l) > score(a) ? l : a), undefined);
   return best?.src ?? (ogImage || null);

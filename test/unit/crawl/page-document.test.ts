@@ -37,8 +37,6 @@ describe('documentFromLoad and the branding format', () => {
   const so = scrapeOptionsSchema.parse({ formats: ['branding', 'images'] });
   const rawHtml = '<html><head><meta property="og:image" content="/og.png"></head><body><p>Hi</p></body></html>';
   const sample = {
-    url: 'https://a.test/',
-    colorScheme: 'normal',
     root: { htmlBackground: 'rgba(0, 0, 0, 0)', bodyBackground: 'rgb(0, 0, 0)', color: 'rgb(250, 250, 250)', fontFamily: 'Inter', fontSize: '16px' },
     elements: [],
     logos: [],

@@ -18,8 +18,6 @@ const el = (kind: StyledElement['kind'], overrides: Partial<StyledElement> = {})
 
 function sample(overrides: Partial<BrandingSample> = {}): BrandingSample {
   return {
-    url: 'https://brand.example/',
-    colorScheme: 'normal',
     root: {
       htmlBackground: 'rgba(0, 0, 0, 0)',
       bodyBackground: 'rgb(255, 255, 255)',
@@ -150,9 +148,9 @@ describe('deriveBranding', () => {
     const logos = [
       { src: 'javascript:alert(1)', inHeader: true, named: true, area: 10 },
       { src: 'https://brand.example/avatar.png', inHeader: true, named: false, area: 10 },
-      { src: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=', inHeader: false, named: true, area: 10 },
+      { src: 'data:image/svg+xml,%3Csvg%3E%3C%2Fsvg%3E', inHeader: false, named: true, area: 10 },
     ];
-    expect(deriveBranding(sample({ logos })).logo).toBe('data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=');
+    expect(deriveBranding(sample({ logos })).logo).toBe('data:image/svg+xml,%3Csvg%3E%3C%2Fsvg%3E');
   });
 
   it('gives an empty page only what it can know', () => {
