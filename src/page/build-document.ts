@@ -42,8 +42,8 @@ export interface BuiltDocument {
 
 /**
  * The crawl result for one fetched page, holding only the requested formats (all but `summary`,
- * which the caller writes from `markdown`, and `branding`, which needs the rendered page), plus the page's links, which the crawler needs for
- * discovery whatever formats were requested.
+ * which the caller writes from `markdown`, and `branding`, which needs the rendered page), plus
+ * the page's links, which the crawler needs for discovery whatever formats were requested.
  */
 export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Checked whatever the formats, so a bad selector fails the same way for every request.
