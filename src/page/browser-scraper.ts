@@ -15,6 +15,7 @@ import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
 import { imageSizes, type ImageSizes } from './image-sizes.ts';
+import { sampleBranding, type BrandingSample } from './branding/branding-sample.ts';
 import { failedContentType, isDownloadError, isFileContentType, isNetworkError, watchNavigation, type NavigationWatch } from './navigation-failure.ts';
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { PageTooLargeError } from './page-size.ts';
@@ -40,6 +41,8 @@ export interface FetchedPage {
   screenshot?: string;
   /** With measureImages: what the browser decoded of the page's images. */
   imageSizes?: ImageSizes;
+  /** With the `branding` format: the page's styles, or why it gave none. */
+  branding?: BrandingSample | { error: string };
   /** Products of scrapeOptions.actions; present only when actions were requested. */
   actions?: ActionResults;
   /** Time spent waiting for a team concurrency slot before navigating (0 without acquireSlot). */
@@ -144,6 +147,7 @@ async function capture(
     rawHtml,
     actions,
     ...(measureImages && { imageSizes: await imageSizes(page, budget) }),
+    ...(so.formats.some((f) => f.type === 'branding') && { branding: await sampleBranding(page, budget) }),
     screenshot: screenshot ? await screenshotDataUrl(page, screenshot, budget) : undefined,
   };
 }

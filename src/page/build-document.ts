@@ -2,10 +2,13 @@ import { assertValidSelectors, cleanHtml } from './clean-html.ts';
 import { htmlToMarkdown } from './html-to-markdown.ts';
 import { documentBaseUrl, extractLinks } from './links.ts';
 import { extractMetadata } from './metadata.ts';
+import { extractImages } from './images.ts';
+import { attributeValues } from './attribute-values.ts';
 import { parseHtmlDocument } from './parse-html.ts';
 import { MODEL_FORMATS } from './model-formats/format-names.ts';
 
 import type { DocumentFormat, PageDocument, PageMetadata } from './document-schema.ts';
+import type { AttributeSelector } from './scrape-options.ts';
 
 export interface BuildDocumentInput {
   rawHtml: string;
@@ -14,6 +17,8 @@ export interface BuildDocumentInput {
   statusCode: number;
   contentType?: string;
   formats: DocumentFormat[];
+  /** The selectors of the `attributes` format, when it is requested. */
+  attributes?: readonly AttributeSelector[];
   onlyMainContent: boolean;
   includeTags?: string[];
   excludeTags?: string[];
@@ -38,8 +43,8 @@ export interface BuiltDocument {
 
 /**
  * The crawl result for one fetched page, holding only the requested formats (all but `summary` and
- * the model formats, which the caller writes from `markdown`), plus the page's links, which the crawler needs for
- * discovery whatever formats were requested.
+ * the model formats, which the caller writes from `markdown`, and `branding`, which needs the rendered
+ * page), plus the page's links, which the crawler needs for discovery whatever formats were requested.
  */
 export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Checked whatever the formats, so a bad selector fails the same way for every request.
@@ -60,6 +65,9 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   input.inspect?.(parsed, discoveredLinks, metadata);
 
   const content: Omit<PageDocument, 'metadata'> = {};
+  // Read before cleaning, which removes elements (and rewrites image sources) in place.
+  if (formats.has('images')) content.images = extractImages(parsed, input.url);
+  if (formats.has('attributes')) content.attributes = attributeValues(parsed, input.attributes ?? []);
   let markdown: string | undefined;
   const readsText = formats.has('summary') || MODEL_FORMATS.some((f) => formats.has(f));
   if (formats.has('markdown') || formats.has('html') || readsText) {

@@ -1,5 +1,6 @@
 import { resolveHref } from './links.ts';
 import { parseHtmlDocument } from './parse-html.ts';
+import { parseSrcset, type SrcsetCandidate } from './srcset.ts';
 
 export interface CleanHtmlOptions {
   baseUrl: string;
@@ -163,12 +164,6 @@ function removeBase64Images(document: Document): void {
   }
 }
 
-interface SrcsetCandidate {
-  url: string;
-  size: number;
-  isDensity: boolean;
-}
-
 /**
  * The URL of the widest (or densest) srcset candidate. Like Firecrawl, when every candidate is a
  * density descriptor the existing src competes as 1x, so a 0.5x thumbnail never replaces it.
@@ -177,28 +172,4 @@ function largestSrcsetCandidate(srcset: string, src: string | null): string | un
   const candidates = parseSrcset(srcset);
   if (src && candidates.every((candidate) => candidate.isDensity)) candidates.push({ url: src, size: 1, isDensity: true });
   return candidates.reduce<SrcsetCandidate | undefined>((best, candidate) => (!best || candidate.size > best.size ? candidate : best), undefined)?.url;
-}
-
-// Follows the HTML srcset grammar: a URL is a run of non-whitespace (data: URLs contain commas),
-// a URL ending in commas has no descriptor, otherwise the descriptor runs to the next comma.
-function parseSrcset(srcset: string): SrcsetCandidate[] {
-  const candidates: SrcsetCandidate[] = [];
-  const urlPattern = /[\s,]*(\S+)/y;
-  const descriptorPattern = /([^,]*),?/y;
-  while (urlPattern.lastIndex < srcset.length) {
-    const urlMatch = urlPattern.exec(srcset);
-    if (!urlMatch) break;
-    let url = urlMatch[1];
-    let descriptor = '';
-    if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
-    } else {
-      descriptorPattern.lastIndex = urlPattern.lastIndex;
-      descriptor = descriptorPattern.exec(srcset)?.[1].trim() ?? '';
-      urlPattern.lastIndex = descriptorPattern.lastIndex;
-    }
-    const size = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor);
-    candidates.push({ url, size: size ? Number(size[1]) : 1, isDensity: !size || size[2].toLowerCase() === 'x' });
-  }
-  return candidates;
 }

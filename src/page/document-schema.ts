@@ -2,6 +2,7 @@
 // results): the one source of its TypeScript type and of its OpenAPI schema.
 import { z } from 'zod';
 import type { SUPPORTED_FORMATS } from './scrape-options.ts';
+import { brandingProfileSchema } from './branding/branding-profile.ts';
 
 export type DocumentFormat = (typeof SUPPORTED_FORMATS)[number];
 
@@ -29,6 +30,19 @@ export const pageDocumentSchema = z.object({
   html: z.string().optional(),
   rawHtml: z.string().optional(),
   links: z.array(z.string()).optional(),
+  images: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Every http(s) image URL the page names (img src, data-src and srcset, picture sources, video posters, icons, og:image), absolute, each once; at most 1000.',
+    ),
+  attributes: z
+    .array(z.object({ selector: z.string(), attribute: z.string(), values: z.array(z.string()) }))
+    .optional()
+    .describe('Per selector of the attributes format, the attribute’s values on the matching elements, in document order; at most 1000 per selector.'),
+  branding: brandingProfileSchema
+    .optional()
+    .describe('Colors, fonts, typography, logo and icons read from the rendered page (no model: brand names and descriptions are never filled).'),
   summary: z.string().optional(),
   screenshot: z.string().optional().describe('A data: URL of a PNG.'),
   json: z.unknown().optional().describe('The json format: what the model extracted, valid under the request’s schema when it gave one.'),
@@ -37,7 +51,9 @@ export const pageDocumentSchema = z.object({
   warning: z
     .string()
     .optional()
-    .describe('What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed).'),
+    .describe(
+      'What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed, a branding profile the page gave no styles for).',
+    ),
   metadata: pageMetadataSchema,
 });
 export type PageDocument = z.infer<typeof pageDocumentSchema>;

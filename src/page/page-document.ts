@@ -14,6 +14,7 @@ import { summarizePage } from './summary/page-summary.ts';
 import { addUsage, NO_TOKENS, type LlmSettings, type TokenUsage } from '../platform/llm/chat-completion.ts';
 import type { ModelFormat } from './model-formats/format-names.ts';
 import { runModelFormats } from './model-formats/run-model-formats.ts';
+import { deriveBranding } from './branding/derive-branding.ts';
 import type { PageLoad } from './page-load.ts';
 
 /** `checkScripted`, `listImages`: see HtmlConversionInput (a page fetched over HTTP). */
@@ -63,6 +64,7 @@ function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, for
 
 export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<DocumentOutcome> {
   const formats = requestedFormats(so);
+  const warnings: string[] = [];
   let converted: HtmlConversion;
   if (load.pdf) {
     converted = {
@@ -73,17 +75,20 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
       },
     };
   } else {
-    const { screenshot, ...html } = load;
+    const { screenshot, branding, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;
     const outcome = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, indexAs, checkScripted, listImages });
     if ('needsBrowser' in outcome) return outcome;
     converted = outcome;
     // Kept out of the conversion: a screenshot is large and needs no work.
     if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
+    if (formats.includes('branding')) {
+      if (branding && !('error' in branding)) converted.built.document.branding = deriveBranding(branding);
+      else warnings.push(`No branding: ${branding?.error ?? 'the page was not rendered in a browser'}.`);
+    }
   }
   const { built } = converted;
   const { document } = built;
-  const warnings: string[] = [];
   const modelUse: ModelUse = { usage: NO_TOKENS, answered: [] };
   if (formats.includes('summary')) {
     const { summary, warning, usage } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);

@@ -1,6 +1,7 @@
 // What loading one page gives, whichever way it was loaded (Chromium, an HTTP
 // fetch, a file, the page cache): the raw material a document is built from.
 import type { ImageSizes } from './image-sizes.ts';
+import type { BrandingSample } from './branding/branding-sample.ts';
 
 export interface PageLoad {
   finalUrl: string;
@@ -9,5 +10,7 @@ export interface PageLoad {
   rawHtml?: string;
   screenshot?: string;
   imageSizes?: ImageSizes;
+  /** With the `branding` format, from Chromium: the styles it is derived from, or why there are none. */
+  branding?: BrandingSample | { error: string };
   pdf?: { markdown: string; html: string; numPages: number; title?: string; metadata: Record<string, string> };
 }

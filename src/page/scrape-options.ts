@@ -3,6 +3,7 @@ import { headerMapSchema } from '../platform/http/header-fields.ts';
 import { nestedDeeperThan } from '../platform/json-depth.ts';
 import { compileJsonSchema, InvalidJsonSchemaError } from '../platform/llm/json-schema.ts';
 import { MODEL_FORMATS } from './model-formats/format-names.ts';
+import { assertValidSelectors, InvalidSelectorError } from './clean-html.ts';
 
 /**
  * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
@@ -29,7 +30,20 @@ const qualitySchema = z.int().min(1).max(100);
 // ---------------------------------------------------------------------------------------------
 
 /** Format types this service produces. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot', 'json', 'question', 'highlights'] as const;
+export const SUPPORTED_FORMATS = [
+  'markdown',
+  'html',
+  'rawHtml',
+  'links',
+  'images',
+  'summary',
+  'screenshot',
+  'attributes',
+  'branding',
+  'json',
+  'question',
+  'highlights',
+] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Longest json prompt, question or highlights query (as upstream). */
@@ -40,6 +54,10 @@ export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as con
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export const SCREENSHOT_FORMAT_LIMIT_MESSAGE = 'Only one screenshot format is allowed';
+export const ATTRIBUTES_FORMAT_LIMIT_MESSAGE = 'Only one attributes format is allowed; list every selector in it';
+
+/** Selectors one attributes format may list. */
+export const MAX_ATTRIBUTE_SELECTORS = 50;
 
 export function unsupportedFormatMessage(name: string): string {
   return `Format "${name}" is not supported by this service`;
@@ -93,6 +111,28 @@ const modelTextSchema = (field: string) =>
     .trim()
     .min(1, `${field} must not be empty`)
     .max(MAX_MODEL_PROMPT_CHARS, `${field} must be at most ${MAX_MODEL_PROMPT_CHARS} characters`);
+// Checked here, with the parser the values are read with, so a selector it cannot run is a 400 before any job exists.
+const cssSelectorSchema = z
+  .string()
+  .max(1000)
+  .superRefine((selector, ctx) => {
+    try {
+      assertValidSelectors([selector]);
+    } catch (err) {
+      if (!(err instanceof InvalidSelectorError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message, input: selector });
+    }
+  });
+
+const attributesFormatSchema = z.strictObject({
+  type: z.literal('attributes'),
+  selectors: z
+    .array(z.strictObject({ selector: cssSelectorSchema, attribute: z.string().min(1).max(256) }), {
+      error: (iss) => (iss.input === undefined ? 'The attributes format needs selectors: [{selector, attribute}, ...]' : undefined),
+    })
+    .min(1, 'The attributes format needs at least one {selector, attribute}')
+    .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`),
+});
 
 const formatObjectSchema = z.discriminatedUnion(
   'type',
@@ -101,11 +141,14 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('html') }),
     z.strictObject({ type: z.literal('rawHtml') }),
     z.strictObject({ type: z.literal('links') }),
+    z.strictObject({ type: z.literal('images') }),
     z.strictObject({ type: z.literal('summary') }),
     screenshotFormatSchema,
     jsonFormatSchema,
     z.strictObject({ type: z.literal('question'), question: modelTextSchema('question.question') }),
     z.strictObject({ type: z.literal('highlights'), query: modelTextSchema('highlights.query') }),
+    attributesFormatSchema,
+    z.strictObject({ type: z.literal('branding') }),
   ],
   {
     error: (iss) =>
@@ -119,7 +162,7 @@ type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
 
 /**
  * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
- * any other Firecrawl format name (json, summary, changeTracking, images, …) is reported here, at the
+ * any other Firecrawl format name (json, changeTracking, audio, …) is reported here, at the
  * path of the item, so the message names the format.
  */
 const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
@@ -147,6 +190,9 @@ const formatsSchema = z
     // Each fills one field of the document.
     for (const type of MODEL_FORMATS) {
       if (formats.filter((f) => f.type === type).length > 1) ctx.addIssue({ code: 'custom', message: `Only one ${type} format is allowed`, input: formats });
+    }
+    if (formats.filter((f) => f.type === 'attributes').length > 1) {
+      ctx.addIssue({ code: 'custom', message: ATTRIBUTES_FORMAT_LIMIT_MESSAGE, input: formats });
     }
   })
   .prefault(['markdown']);
@@ -313,6 +359,7 @@ export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
 export type JsonFormat = Extract<ScrapeFormat, { type: 'json' }>;
 export type QuestionFormat = Extract<ScrapeFormat, { type: 'question' }>;
 export type HighlightsFormat = Extract<ScrapeFormat, { type: 'highlights' }>;
+export type AttributeSelector = Extract<ScrapeFormat, { type: 'attributes' }>['selectors'][number];
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;

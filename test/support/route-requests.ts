@@ -109,8 +109,16 @@ const scrapeOptions = fc.record(
     formats: maybe(
       fc.array(
         fc.oneof(
-          fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'),
+          fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'images', 'branding', 'attributes', 'screenshot', 'screenshot@fullPage', 'json'),
           fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) }),
+          fc.record({
+            type: fc.constant('attributes'),
+            selectors: maybe(
+              fc.array(fc.record({ selector: maybe(fc.oneof(fc.constantFrom('a', '.item[data-id]', 'div[[', ''), text)), attribute: maybe(text) }), {
+                maxLength: 3,
+              }),
+            ),
+          }),
         ),
         { maxLength: 4 },
       ),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { activeCrawls } from '../../jobs/job-admin.ts';
 import { parseCrawlRequest, startCrawl } from './start-crawl.ts';
@@ -7,6 +8,8 @@ import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
 import { jobStatusRoutes } from '../../jobs/job-routes.ts';
 import { recordModelTokens } from '../../platform/usage/credits.ts';
+import { configuredLlm } from '../../platform/llm/chat-completion.ts';
+import { previewCrawlParams } from './params-preview.ts';
 
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -21,6 +24,15 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     }
     noteActivityJob(res, id);
     res.json({ success: true, id, url: `${publicBase(deps.config)}/v2/crawl/${id}`, ...prompt });
+  });
+
+  router.post('/crawl/params-preview', async (req, res) => {
+    const { team, apiKeyId } = authOf(res);
+    let tokens = 0;
+    const preview = await previewCrawlParams(req.body, configuredLlm(deps.config.llm), (u) => (tokens += u.promptTokens + u.completionTokens));
+    // Nothing is started, so the tokens are the ledger's only trace of the call: an item of their own.
+    await recordModelTokens(deps.db, { teamId: team.id, apiKeyId, endpoint: 'crawl', jobId: randomUUID(), itemKey: 'params-preview' }, tokens);
+    res.json(preview);
   });
 
   // Before /crawl/:id, which would take "active" for an id.

@@ -17,6 +17,8 @@ export function cacheKey(url: string, so: ScrapeOptions): string {
     waitFor: so.waitFor,
     blockAds: so.blockAds,
     parsers: so.parsers,
+    // Only when asked for, so the keys of every other request stay what they were.
+    ...(so.formats.some((f) => f.type === 'branding') && { branding: true }),
   };
   return createHash('sha256').update(JSON.stringify(shaping)).digest('hex');
 }

@@ -64,6 +64,7 @@ export function convertHtml({ load, so, sourceURL, indexAs, checkScripted, listI
     statusCode: load.statusCode,
     contentType: load.contentType,
     formats: requestedFormats(so),
+    attributes: so.formats.find((f) => f.type === 'attributes')?.selectors,
     onlyMainContent: so.onlyMainContent,
     includeTags: so.includeTags,
     excludeTags: so.excludeTags,

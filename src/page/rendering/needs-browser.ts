@@ -2,7 +2,8 @@
 // over HTTP; it goes to the browser when the request asks for what only a
 // browser does, or when the HTML it got looks written by scripts. The rule,
 // in order (the first that holds is the reason given):
-//   request: actions, a screenshot, waitFor, mobile emulation, a location;
+//   request: actions, a screenshot, the branding format (computed styles),
+//     waitFor, mobile emulation, a location;
 //   answer: not HTML (anything but a PDF, which has its own path), or a status
 //     that bot filters answer non-browsers with (401, 403, 429, 503);
 //   page: a <meta http-equiv="refresh"> or a script that navigates (client-side
@@ -31,6 +32,7 @@ const MAX_INLINE_SCRIPT_CHARS = 200_000;
 export function requestNeedsBrowser(so: ScrapeOptions): string | undefined {
   if (so.actions?.length) return 'actions';
   if (so.formats.some((f) => f.type === 'screenshot')) return 'a screenshot';
+  if (so.formats.some((f) => f.type === 'branding')) return 'the branding format';
   if (so.waitFor > 0) return 'waitFor';
   if (so.mobile) return 'mobile emulation';
   if (so.location) return 'a location';

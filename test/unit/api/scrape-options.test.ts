@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScrapeOptions, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
+import { defaultScrapeOptions, MAX_ATTRIBUTE_SELECTORS, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -93,17 +93,58 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['changeTracking', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
-    'rejects the Firecrawl format %s, as a string and as an object',
-    (name) => {
-      const message = `formats.0: Format "${name}" is not supported by this service`;
-      expect(reject({ formats: [name] })).toBe(message);
-      expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
-    },
-  );
+  it.each(['changeTracking', 'audio', 'video', 'rawBase64', 'query', 'product'])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
+    const message = `formats.0: Format "${name}" is not supported by this service`;
+    expect(reject({ formats: [name] })).toBe(message);
+    expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
+  });
+
+  it('accepts images and branding as strings and objects, and attributes with its selectors', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      formats: ['images', { type: 'branding' }, { type: 'attributes', selectors: [{ selector: 'a.item[data-id]', attribute: 'data-id' }] }],
+    });
+    expect(parsed.formats).toStrictEqual([
+      { type: 'images' },
+      { type: 'branding' },
+      { type: 'attributes', selectors: [{ selector: 'a.item[data-id]', attribute: 'data-id' }] },
+    ]);
+  });
+
+  it.each([
+    [{ formats: ['attributes'] }, 'formats.0.selectors: The attributes format needs selectors: [{selector, attribute}, ...]'],
+    [{ formats: [{ type: 'attributes', selectors: [] }] }, 'formats.0.selectors: The attributes format needs at least one {selector, attribute}'],
+    [
+      { formats: [{ type: 'attributes', selectors: [{ selector: 'div[[', attribute: 'id' }] }] },
+      'formats.0.selectors.0.selector: Invalid CSS selector: "div[["',
+    ],
+    [{ formats: [{ type: 'attributes', selectors: [{ selector: ' ', attribute: 'id' }] }] }, 'formats.0.selectors.0.selector: Invalid CSS selector: " "'],
+    [
+      { formats: [{ type: 'attributes', selectors: [{ selector: 'a', attribute: '' }] }] },
+      'formats.0.selectors.0.attribute: Too small: expected string to have >=1 characters',
+    ],
+    [
+      { formats: [{ type: 'attributes', selectors: Array.from({ length: MAX_ATTRIBUTE_SELECTORS + 1 }, () => ({ selector: 'a', attribute: 'href' })) }] },
+      `formats.0.selectors: The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`,
+    ],
+    [
+      {
+        formats: [
+          { type: 'attributes', selectors: [{ selector: 'a', attribute: 'href' }] },
+          { type: 'attributes', selectors: [{ selector: 'img', attribute: 'src' }] },
+        ],
+      },
+      'formats: Only one attributes format is allowed; list every selector in it',
+    ],
+  ])('rejects the attributes format %j', (options, message) => {
+    expect(reject(options)).toBe(message);
+  });
+
+  it('rejects unknown keys in an attributes selector', () => {
+    expect(reject({ formats: [{ type: 'attributes', selectors: [{ selector: 'a', attribute: 'href', all: true }] }] })).toBe(UNRECOGNIZED_KEY_MESSAGE);
+  });
 
   it('names the offending item index', () => {
-    expect(reject({ formats: ['markdown', 'images'] })).toBe('formats.1: Format "images" is not supported by this service');
+    expect(reject({ formats: ['markdown', 'audio'] })).toBe('formats.1: Format "audio" is not supported by this service');
   });
 
   it('rejects two screenshot formats', () => {

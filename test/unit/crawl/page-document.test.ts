@@ -32,3 +32,36 @@ describe('documentFromLoad and the summary format', () => {
     expect(built.built.markdown).toBeUndefined();
   });
 });
+
+describe('documentFromLoad and the branding format', () => {
+  const so = scrapeOptionsSchema.parse({ formats: ['branding', 'images'] });
+  const rawHtml = '<html><head><meta property="og:image" content="/og.png"></head><body><p>Hi</p></body></html>';
+  const sample = {
+    root: { htmlBackground: 'rgba(0, 0, 0, 0)', bodyBackground: 'rgb(0, 0, 0)', color: 'rgb(250, 250, 250)', fontFamily: 'Inter', fontSize: '16px' },
+    elements: [],
+    logos: [],
+    icons: [],
+    ogImage: 'https://a.test/og.png',
+  };
+
+  it('derives the profile from the sample the browser took', async () => {
+    const load = { finalUrl: 'https://a.test/', statusCode: 200, rawHtml, branding: sample };
+    const { document } = converted(await documentFromLoad(load, so, { sourceURL: load.finalUrl })).built;
+    expect(document.branding).toMatchObject({ colorScheme: 'dark', colors: { background: '#000000', textPrimary: '#FAFAFA' }, logo: 'https://a.test/og.png' });
+    expect(document.images).toEqual(['https://a.test/og.png']);
+    expect(document).not.toHaveProperty('warning');
+  });
+
+  it('says why there is no branding: no sample, a failed read, a PDF', async () => {
+    const bare = { finalUrl: 'https://a.test/', statusCode: 200, rawHtml };
+    const none = converted(await documentFromLoad(bare, so, { sourceURL: bare.finalUrl })).built.document;
+    expect(none).not.toHaveProperty('branding');
+    expect(none.warning).toBe('No branding: the page was not rendered in a browser.');
+    const failed = converted(await documentFromLoad({ ...bare, branding: { error: 'it broke' } }, so, { sourceURL: bare.finalUrl })).built.document;
+    expect(failed.warning).toBe('No branding: it broke.');
+    const pdf = { finalUrl: 'https://a.test/r.pdf', statusCode: 200, pdf: { markdown: 'x', html: '', numPages: 1, metadata: {} } };
+    const fromPdf = converted(await documentFromLoad(pdf, so, { sourceURL: pdf.finalUrl })).built.document;
+    expect(fromPdf).toMatchObject({ images: [], warning: 'No branding: the URL is a PDF, not a web page.' });
+    expect(fromPdf).not.toHaveProperty('branding');
+  });
+});

@@ -86,4 +86,22 @@ describe('buildDocument', () => {
     expect(document.links).toEqual([]);
     expect(discoveredLinks).toEqual([]);
   });
+
+  it('reads images and attributes from the whole page, before the cleaning that drops its chrome', () => {
+    const { document } = buildDocument(
+      input({
+        formats: ['markdown', 'images', 'attributes'],
+        attributes: [
+          { selector: 'a', attribute: 'href' },
+          { selector: 'meta[property]', attribute: 'content' },
+        ],
+      }),
+    );
+    expect(document.images).toEqual(['https://docs.example.com/og.png']);
+    expect(document.attributes).toEqual([
+      { selector: 'a', attribute: 'href', values: ['/', 'intro#start', 'mailto:help@example.com', '/legal'] },
+      { selector: 'meta[property]', attribute: 'content', values: ['https://docs.example.com/og.png'] },
+    ]);
+    expect(document.markdown).not.toContain('Legal');
+  });
 });

@@ -60,6 +60,8 @@ describe('requestNeedsBrowser and answerNeedsBrowser', () => {
     expect(requestNeedsBrowser(so({ formats: ['markdown', 'links', 'html', 'rawHtml', 'summary'], headers: { 'x-a': '1' } }))).toBeUndefined();
     expect(requestNeedsBrowser(so({ actions: [{ type: 'click', selector: 'a' }] }))).toBe('actions');
     expect(requestNeedsBrowser(so({ formats: ['screenshot'] }))).toBe('a screenshot');
+    expect(requestNeedsBrowser(so({ formats: ['markdown', 'branding'] }))).toBe('the branding format');
+    expect(requestNeedsBrowser(so({ formats: ['images', { type: 'attributes', selectors: [{ selector: 'a', attribute: 'href' }] }] }))).toBeUndefined();
     expect(requestNeedsBrowser(so({ waitFor: 100 }))).toBe('waitFor');
     expect(requestNeedsBrowser(so({ mobile: true }))).toBe('mobile emulation');
     expect(requestNeedsBrowser(so({ location: { country: 'DE' } }))).toBe('a location');
