@@ -26,7 +26,7 @@ const qualitySchema = z.int().min(1).max(100);
 // ---------------------------------------------------------------------------------------------
 
 /** Format types this service produces. */
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'summary', 'screenshot', 'changeTracking'] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
 /** Format names accepted in their string form. */
@@ -34,6 +34,10 @@ export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as con
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export const SCREENSHOT_FORMAT_LIMIT_MESSAGE = 'Only one screenshot format is allowed';
+export const CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE = 'The changeTracking format requires the markdown format: pages are compared by their markdown';
+export const CHANGE_TRACKING_LIMIT_MESSAGE = 'Only one changeTracking format is allowed';
+export const CHANGE_TRACKING_MODES = ['git-diff', 'json'] as const;
+export const MAX_CHANGE_TRACKING_TAG_CHARS = 256;
 
 export function unsupportedFormatMessage(name: string): string {
   return `Format "${name}" is not supported by this service`;
@@ -46,6 +50,22 @@ const screenshotFormatSchema = z.strictObject({
   viewport: viewportSchema.optional(),
 });
 
+/** Compared against the team's previous snapshot of the URL under the same tag (docs/api/change-tracking.md). */
+const changeTrackingFormatSchema = z.strictObject({
+  type: z.literal('changeTracking'),
+  modes: z.array(z.enum(CHANGE_TRACKING_MODES, { error: 'changeTracking modes are "git-diff" and "json"' })).default([]),
+  // A JSON Schema for the json mode's fields; the SDKs convert a Zod schema to one before sending.
+  schema: z.record(z.string(), z.json()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  // null is what the Python SDK sends for "no tag".
+  tag: z
+    .string()
+    .min(1)
+    .max(MAX_CHANGE_TRACKING_TAG_CHARS)
+    .nullish()
+    .transform((t) => t ?? undefined),
+});
+
 const formatObjectSchema = z.discriminatedUnion(
   'type',
   [
@@ -55,6 +75,7 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('links') }),
     z.strictObject({ type: z.literal('summary') }),
     screenshotFormatSchema,
+    changeTrackingFormatSchema,
   ],
   {
     error: (iss) =>
@@ -68,7 +89,7 @@ type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
 
 /**
  * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
- * any other Firecrawl format name (json, summary, changeTracking, images, …) is reported here, at the
+ * any other Firecrawl format name (json, images, branding, …) is reported here, at the
  * path of the item, so the message names the format.
  */
 const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
@@ -92,6 +113,11 @@ const formatsSchema = z
   .superRefine((formats, ctx) => {
     if (formats.filter((f) => f.type === 'screenshot').length > 1) {
       ctx.addIssue({ code: 'custom', message: SCREENSHOT_FORMAT_LIMIT_MESSAGE, input: formats });
+    }
+    const tracking = formats.filter((f) => f.type === 'changeTracking').length;
+    if (tracking > 1) ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_LIMIT_MESSAGE, input: formats });
+    if (tracking > 0 && !formats.some((f) => f.type === 'markdown')) {
+      ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE, input: formats });
     }
   })
   .prefault(['markdown']);
@@ -255,6 +281,11 @@ export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
 export type ScrapeFormat = ScrapeOptions['formats'][number];
 export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
+export type ChangeTrackingFormat = Extract<ScrapeFormat, { type: 'changeTracking' }>;
+
+export function changeTrackingFormat(so: Pick<ScrapeOptions, 'formats'>): ChangeTrackingFormat | undefined {
+  return so.formats.find((f): f is ChangeTrackingFormat => f.type === 'changeTracking');
+}
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;
