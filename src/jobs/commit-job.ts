@@ -23,6 +23,11 @@ import { startCrawlWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
 import type { Logger } from '../platform/log.ts';
+import { configuredLlm } from '../platform/llm/chat-completion.ts';
+import { changeTrackingFormat } from '../page/scrape-options.ts';
+
+export const JSON_MODE_NEEDS_LLM_MESSAGE =
+  'The changeTracking format\'s "json" mode needs an LLM endpoint and none is configured on this server (LLM_BASE_URL); use the "git-diff" mode instead.';
 
 const ENTERPRISE = (option: string) =>
   `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
@@ -86,6 +91,9 @@ export interface JobToCommit {
 const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
+  if (changeTrackingFormat(job.options.scrapeOptions)?.modes.includes('json') && !configuredLlm(deps.config.llm)) {
+    throw new DomainError('invalid', JSON_MODE_NEEDS_LLM_MESSAGE);
+  }
   const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScrapeOptions, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
+import {
+  CHANGE_TRACKING_LIMIT_MESSAGE,
+  CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE,
+  defaultScrapeOptions,
+  scrapeOptionsSchema,
+  type ScrapeOptions,
+} from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -93,7 +99,7 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['json', 'changeTracking', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
+  it.each(['json', 'images', 'branding', 'attributes', 'audio', 'video', 'rawBase64', 'query'])(
     'rejects the Firecrawl format %s, as a string and as an object',
     (name) => {
       const message = `formats.0: Format "${name}" is not supported by this service`;
@@ -101,6 +107,28 @@ describe('scrapeOptionsSchema formats', () => {
       expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
     },
   );
+
+  it('accepts changeTracking beside markdown, as a name or with its options', () => {
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', 'changeTracking'] }).formats).toEqual([
+      { type: 'markdown' },
+      { type: 'changeTracking', modes: [], tag: undefined },
+    ]);
+    const format = { type: 'changeTracking', modes: ['git-diff', 'json'], tag: 'prices', prompt: 'the price', schema: { type: 'object' } };
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', format] }).formats[1]).toEqual(format);
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', { type: 'changeTracking', tag: null }] }).formats[1]).toEqual({
+      type: 'changeTracking',
+      modes: [],
+      tag: undefined,
+    });
+  });
+
+  it('rejects changeTracking without markdown, twice, or with an unknown mode', () => {
+    expect(reject({ formats: ['changeTracking'] })).toBe(`formats: ${CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE}`);
+    expect(reject({ formats: ['markdown', 'changeTracking', { type: 'changeTracking', tag: 'x' }] })).toBe(`formats: ${CHANGE_TRACKING_LIMIT_MESSAGE}`);
+    expect(reject({ formats: ['markdown', { type: 'changeTracking', modes: ['text'] }] })).toBe(
+      'formats.1.modes.0: changeTracking modes are "git-diff" and "json"',
+    );
+  });
 
   it('names the offending item index', () => {
     expect(reject({ formats: ['markdown', 'json'] })).toBe('formats.1: Format "json" is not supported by this service');
