@@ -55,7 +55,11 @@ const changeTrackingFormatSchema = z.strictObject({
   type: z.literal('changeTracking'),
   modes: z.array(z.enum(CHANGE_TRACKING_MODES, { error: 'changeTracking modes are "git-diff" and "json"' })).default([]),
   // A JSON Schema for the json mode's fields; the SDKs convert a Zod schema to one before sending.
-  schema: z.record(z.string(), z.json()).optional(),
+  // Parsed JSON is JSON: the cast only tells the stored options' type so.
+  schema: z
+    .record(z.string(), z.unknown())
+    .transform((schema) => schema as Record<string, z.core.util.JSONType>)
+    .optional(),
   prompt: z.string().max(10_000).optional(),
   // null is what the Python SDK sends for "no tag".
   tag: z
