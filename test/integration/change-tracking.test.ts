@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_MODE_NEEDS_LLM_MESSAGE } from '../../src/jobs/commit-job.ts';
 import { ZDR_CHANGE_TRACKING_WARNING } from '../../src/jobs/batch/page-handler.ts';
+import { storeScrapedPage, storeScrapedPages, type PageWrite } from '../../src/jobs/pages/page-store.ts';
+import { insertCrawl, scrapedPage, seedStartUrl } from '../support/crawl-rows.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -205,5 +207,46 @@ describe('changeTracking on crawls and batch scrapes', () => {
       return body.status !== 'scraping' ? body : undefined;
     });
     expect(statuses(status.data)).toEqual({ '/site/a': 'changed', '/site/b': 'same' });
+  });
+});
+
+describe('snapshots in the page store', () => {
+  async function pageWrite(url: string, markdown: string): Promise<PageWrite> {
+    const crawl = await insertCrawl(h.db, h.teamId, { url });
+    const start = await seedStartUrl(h.db, crawl.id, crawl.options);
+    const snapshotKey = `retry.test/${crawl.id}`;
+    return {
+      page: scrapedPage(crawl.id, start),
+      next: {
+        follow: [],
+        robotsBlocked: [],
+        limit: 10,
+        charge: { teamId: h.teamId, apiKeyId: null, endpoint: 'crawl', credits: 1 },
+        changeTracking: { teamId: h.teamId, url: snapshotKey, tag: '', format: { modes: ['git-diff'] }, markdown },
+      },
+    };
+  }
+  const stored = async (write: PageWrite) =>
+    (await h.db.crawlPage.findFirstOrThrow({ where: { crawlId: write.page.crawlId, urlKey: write.page.urlKey } })).document as {
+      changeTracking: { changeStatus: string };
+    };
+
+  it('reuses the result a retried write finds stored with its page, never comparing the page with itself', async () => {
+    const write = await pageWrite('http://retry.test/once', 'version one');
+    await storeScrapedPage(h.db, write.page, write.next);
+    const snapshot = await h.db.changeSnapshot.findFirstOrThrow({ where: { teamId: h.teamId, url: write.next.changeTracking!.url } });
+    await storeScrapedPage(h.db, write.page, write.next);
+    expect((await stored(write)).changeTracking.changeStatus).toBe('new');
+    expect(await h.db.changeSnapshot.findFirstOrThrow({ where: { teamId: h.teamId, url: write.next.changeTracking!.url } })).toEqual(snapshot);
+  });
+
+  it('writes no snapshot when the transaction of the pages rolls back', async () => {
+    const write = await pageWrite('http://retry.test/rolled-back', 'version one');
+    const orphan = { ...write, page: { ...write.page, urlKey: 'retry.test/no-frontier-row' } };
+    await expect(storeScrapedPages(h.db, [write, orphan])).rejects.toThrow(/no frontier row/);
+    expect(await h.db.changeSnapshot.count({ where: { teamId: h.teamId, url: write.next.changeTracking!.url } })).toBe(0);
+    // Stored alone afterwards, as the batch does, it is still new.
+    await storeScrapedPage(h.db, write.page, write.next);
+    expect((await stored(write)).changeTracking.changeStatus).toBe('new');
   });
 });
