@@ -88,6 +88,14 @@ describe('changeTracking on POST /v2/scrape', () => {
     expect(await h.db.changeSnapshot.count({ where: { teamId: h.teamId, url: { endsWith: '/pricing' } } })).toBe(1);
   });
 
+  it('fetches the page whatever maxAge says, so a cached copy never stands for the current version', async () => {
+    const hits = site.hits.get('/pricing') ?? 0;
+    text['/pricing'] = 'Starter costs $15 a month.';
+    const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/pricing`, formats: WITH_DIFF } });
+    expect((await res.json()).data.changeTracking.changeStatus).toBe('changed');
+    expect(site.hits.get('/pricing')).toBe(hits + 1);
+  });
+
   it('keeps snapshots per team: another team sees the same URL as new, and they go with the team', async () => {
     const other = await h.newTeam();
     const theirs = await scrape('/pricing', WITH_DIFF, other.apiKey);
