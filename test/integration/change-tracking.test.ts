@@ -15,7 +15,7 @@ let h: Harness;
 let site: FixtureSite;
 let llm: Server;
 const llmRequests: { messages: { role: string; content: string }[]; response_format?: unknown }[] = [];
-let llmReply: Record<string, unknown> = {};
+let llmReply: Record<string, unknown> | string = {};
 /** The text of each page of the fixture site, changed by the tests. */
 const text: Record<string, string> = {
   '/pricing': 'Starter costs $9 a month.',
@@ -44,7 +44,9 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       llmRequests.push(JSON.parse(body));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: JSON.stringify(llmReply) } }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { content: typeof llmReply === 'string' ? llmReply : JSON.stringify(llmReply) } }] }));
     });
   });
   await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
@@ -175,6 +177,24 @@ describe('changeTracking json mode', () => {
     const second = await scrape('/json', jsonMode);
     expect(second.changeTracking).toMatchObject({ changeStatus: 'changed', json: { price: { previous: '$29', current: '$39' } } });
     expect(second.changeTracking).not.toHaveProperty('diff');
+    // A page whose fields a model extracted costs 5 credits, as upstream bills it.
+    expect(await h.db.usageEntry.findMany({ where: { jobId: second.metadata.scrapeId }, select: { credits: true } })).toEqual([{ credits: 5 }]);
+  });
+
+  it('says so when the model fails, charges no extraction and keeps the last fields to compare with', async () => {
+    llmReply = 'not JSON at all';
+    text['/json'] = 'Pro costs $49 a month.';
+    const failed = await scrape('/json', jsonMode);
+    expect(failed.changeTracking.changeStatus).toBe('changed');
+    expect(failed.changeTracking).not.toHaveProperty('json');
+    expect(failed.warning).toBe('changeTracking json mode: the fields could not be extracted: the LLM did not answer with JSON.');
+    expect(await h.db.usageEntry.findMany({ where: { jobId: failed.metadata.scrapeId }, select: { credits: true } })).toEqual([{ credits: 1 }]);
+    llmReply = { price: '$49' };
+    const next = await scrape('/json', jsonMode);
+    expect(next.changeTracking).toMatchObject({ changeStatus: 'same' });
+    text['/json'] = 'Pro costs $59 a month.';
+    llmReply = { price: '$59' };
+    expect((await scrape('/json', jsonMode)).changeTracking.json).toEqual({ price: { previous: '$49', current: '$59' } });
   });
 });
 

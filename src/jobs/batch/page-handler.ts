@@ -242,7 +242,14 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
           queuedPerCredit: limits.queuedUrlsPerCredit,
           webhook,
           ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
-          charge: { ...charge, credits: pageCredits({ zeroDataRetention: zdr, pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity) }) },
+          charge: {
+            ...charge,
+            credits: pageCredits({
+              zeroDataRetention: zdr,
+              pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
+              extracted: converted.fields !== undefined,
+            }),
+          },
           ...(extras.path !== 'cache' &&
             load.statusCode < 400 &&
             cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),

@@ -1,6 +1,7 @@
 // Credit math and the usage ledger. A page costs one credit; zero data
-// retention adds one (as upstream bills it), and a parsed PDF adds one per page
-// beyond the first. Charges are rows keyed by (endpoint, job, item), so a
+// retention adds one (as upstream bills it), a parsed PDF adds one per page
+// beyond the first, and fields a model extracted (change tracking's json mode)
+// add four, as upstream's 5 credits for a page with extraction. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same
 // transaction as the ledger row, and so does the team's monthly summary (usage_month,
 // kept by a trigger on the ledger, so every row that enters it is counted).
@@ -16,10 +17,14 @@ export interface PageCostInput {
   zeroDataRetention: boolean;
   /** Pages of a parsed PDF; undefined for HTML pages. */
   pdfPages?: number;
+  /** A model extracted fields of the page. */
+  extracted?: boolean;
 }
 
-export function pageCredits({ zeroDataRetention, pdfPages }: PageCostInput): number {
-  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1);
+export const EXTRACTION_CREDITS = 4;
+
+export function pageCredits({ zeroDataRetention, pdfPages, extracted }: PageCostInput): number {
+  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1) + (extracted ? EXTRACTION_CREDITS : 0);
 }
 
 export interface Charge {
