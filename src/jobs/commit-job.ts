@@ -52,6 +52,11 @@ export function checkSelectors(so: CrawlRequest['scrapeOptions'], prefix = 'scra
   }
 }
 
+/** Formats that need a model are refused on a server without one (LLM_BASE_URL), before any job exists. */
+export function checkModelFormats(so: Pick<CrawlRequest['scrapeOptions'], 'formats'>, config: Config): void {
+  if (changeTrackingFormat(so)?.modes.includes('json') && !configuredLlm(config.llm)) throw new DomainError('invalid', JSON_MODE_NEEDS_LLM_MESSAGE);
+}
+
 /**
  * Refuses a start URL on a private address, or on one of the service's own
  * listeners, before any job exists. The worker checks every connection again,
@@ -91,9 +96,7 @@ export interface JobToCommit {
 const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
-  if (changeTrackingFormat(job.options.scrapeOptions)?.modes.includes('json') && !configuredLlm(deps.config.llm)) {
-    throw new DomainError('invalid', JSON_MODE_NEEDS_LLM_MESSAGE);
-  }
+  checkModelFormats(job.options.scrapeOptions, deps.config);
   const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);

@@ -307,7 +307,10 @@ export function loadConfig() {
       pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500),
     },
     llm: {
-      /** OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options; unset: prompts are refused. */
+      /**
+       * OpenAI-compatible endpoint (…/v1) that turns crawl prompts into options, writes summaries and extracts the fields
+       * of change tracking's json mode; unset: prompts and json mode are refused, summaries are extractive.
+       */
       baseUrl: str('LLM_BASE_URL'),
       apiKey: str('LLM_API_KEY'),
       model: str('LLM_MODEL') ?? 'gpt-4o-mini',

@@ -141,7 +141,7 @@ describe('changeTracking json mode', () => {
     { type: 'changeTracking', modes: ['json'], schema: { type: 'object', properties: { price: { type: 'string' } } }, tag: 'json' },
   ];
 
-  it('is a 400 naming LLM_BASE_URL on scrape, crawl and batch scrape when no model is configured', async () => {
+  it('is a 400 naming LLM_BASE_URL on scrape, crawl, batch scrape and search when no model is configured', async () => {
     const configured = h.config.llm.baseUrl;
     // The gateway reads this config object: the server as it would run without LLM_BASE_URL.
     h.config.llm.baseUrl = undefined;
@@ -150,6 +150,7 @@ describe('changeTracking json mode', () => {
         ['/v2/scrape', { url: `${site.url}/json`, formats: jsonMode }],
         ['/v2/crawl', { url: `${site.url}/json`, scrapeOptions: { formats: jsonMode } }],
         ['/v2/batch/scrape', { urls: [`${site.url}/json`], formats: jsonMode }],
+        ['/v2/search', { query: 'pricing', scrapeOptions: { formats: jsonMode } }],
       ] as const;
       for (const [path, json] of bodies) {
         const res = await h.api(path, { method: 'POST', json });

@@ -9,6 +9,7 @@ import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { chargeOnce, creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { checkModelFormats } from '../../jobs/commit-job.ts';
 import type { ScrapeRequest } from '../../page/scrape-request.ts';
 import { mergeHits } from './merge.ts';
 import { postFilter } from './post-filter.ts';
@@ -87,6 +88,8 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;
   if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
+  // Each result's scrape would be refused alike: one clear 400 instead.
+  if (req.scrapeOptions) checkModelFormats(req.scrapeOptions, deps.config);
   if (team.creditBalance < 1) {
     throw new DomainError(
       'payment-required',
