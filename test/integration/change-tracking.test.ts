@@ -3,6 +3,7 @@
 // whose text the test changes between calls, and a fake OpenAI-compatible model
 // for the json mode.
 import { createServer, type Server } from 'node:http';
+import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_MODE_NEEDS_LLM_MESSAGE } from '../../src/jobs/commit-job.ts';
 import { ZDR_CHANGE_TRACKING_WARNING } from '../../src/jobs/batch/page-handler.ts';
@@ -20,6 +21,7 @@ let llmReply: Record<string, unknown> | string = {};
 const text: Record<string, string> = {
   '/pricing': 'Starter costs $9 a month.',
   '/tagged': 'Tagged page.',
+  '/sdk': 'Scraped by the SDK.',
   '/json': 'Pro costs $29 a month.',
   '/zdr': 'Private page.',
   '/site': 'Site home.',
@@ -96,6 +98,14 @@ describe('changeTracking on POST /v2/scrape', () => {
     const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/pricing`, formats: WITH_DIFF } });
     expect((await res.json()).data.changeTracking.changeStatus).toBe('changed');
     expect(site.hits.get('/pricing')).toBe(hits + 1);
+  });
+
+  it('works from the JS SDK unchanged, with its ChangeTrackingFormat', async () => {
+    const client = new Firecrawl({ apiKey: h.apiKey, apiUrl: h.baseUrl });
+    const doc = await client.scrape(`${site.url}/sdk`, { formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: 'sdk' }], maxAge: 0 });
+    expect(doc.changeTracking).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    const again = await client.scrape(`${site.url}/sdk`, { formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: 'sdk' }], maxAge: 0 });
+    expect(again.changeTracking).toMatchObject({ changeStatus: 'same' });
   });
 
   it('keeps snapshots per team: another team sees the same URL as new, and they go with the team', async () => {
