@@ -1,7 +1,8 @@
 // What happens to a loaded page, whichever runner loaded it: the job's rules on
 // its redirect, its conversion into a document (off the event loop), its index
-// entry, its fields for change tracking's json mode, the links it adds to the frontier, its charge, its webhook event and its
-// cache copy, all written by the injected writer in the page's own transaction.
+// entry, its fields for change tracking's json mode, the links it adds to the
+// frontier, its charge, its webhook event, its cache copy and its change-tracking
+// snapshot, all written by the injected writer in the page's own transaction.
 // A page that fails for what it is (too large, unconvertible, refused by the
 // database) fails alone; a writer that fails fails the batch.
 import type { Config } from '../../platform/config.ts';

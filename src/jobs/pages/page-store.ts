@@ -1,7 +1,7 @@
 // Writes handled pages and their consequences in a single transaction: the
-// page rows, their change-tracking snapshots, their frontier rows' state, their credit charges, their search index
-// entries, their copies in the page cache, the links they add to the frontier and
-// the links robots.txt kept out.
+// page rows, their change-tracking snapshots, their frontier rows' state, their
+// credit charges, their search index entries, their copies in the page cache,
+// the links they add to the frontier and the links robots.txt kept out.
 // Several pages of a crawl go in one transaction of a few multi-row statements
 // (per-page statements were most of a worker's CPU on the HTTP path); upserts
 // keyed by (crawl, url key) and the ledger's unique key make a retried write a

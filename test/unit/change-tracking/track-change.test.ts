@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_TOO_LARGE_WARNING, MAX_DIFF_MARKDOWN_CHARS, trackChange } from '../../../src/page/change-tracking/track-change.ts';
+import { DIFF_TOO_LARGE_WARNING, MAX_DIFF_MARKDOWN_CHARS, MAX_DIFF_MARKDOWN_LINES, trackChange } from '../../../src/page/change-tracking/track-change.ts';
 
 const at = new Date('2026-11-27T10:00:00.000Z');
 
@@ -37,11 +37,25 @@ describe('trackChange', () => {
     ).not.toHaveProperty('json');
   });
 
-  it('omits the diff of markdown over the cap, with a warning', () => {
-    const big = 'x\n'.repeat(MAX_DIFF_MARKDOWN_CHARS / 2 + 1);
-    const result = trackChange({ markdown: 'small', scrapedAt: at }, { markdown: big }, { modes: ['git-diff'] });
-    expect(result.changeTracking.changeStatus).toBe('changed');
-    expect(result.changeTracking).not.toHaveProperty('diff');
-    expect(result.warning).toBe(DIFF_TOO_LARGE_WARNING);
+  it.each([
+    ['characters', 'x'.repeat(MAX_DIFF_MARKDOWN_CHARS + 1)],
+    ['lines', 'x\n'.repeat(MAX_DIFF_MARKDOWN_LINES + 1)],
+  ])('omits the diff of markdown over the cap in %s, on either side, with a warning', (_, big) => {
+    for (const [previous, current] of [
+      ['small', big],
+      [big, 'small'],
+    ]) {
+      const result = trackChange({ markdown: previous!, scrapedAt: at }, { markdown: current! }, { modes: ['git-diff'] });
+      expect(result.changeTracking.changeStatus).toBe('changed');
+      expect(result.changeTracking).not.toHaveProperty('diff');
+      expect(result.warning).toBe(DIFF_TOO_LARGE_WARNING);
+    }
+  });
+
+  it('diffs markdown right at the caps', () => {
+    const lines = 'x\n'.repeat(MAX_DIFF_MARKDOWN_LINES);
+    const result = trackChange({ markdown: 'small', scrapedAt: at }, { markdown: lines }, { modes: ['git-diff'] });
+    expect(result.warning).toBeUndefined();
+    expect(result.changeTracking.diff?.json.files[0]!.additions).toBe(MAX_DIFF_MARKDOWN_LINES);
   });
 });
