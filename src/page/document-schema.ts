@@ -25,6 +25,56 @@ export const pageMetadataSchema = z.looseObject({
 });
 export type PageMetadata = z.infer<typeof pageMetadataSchema>;
 
+const diffChangeSchema = z.object({
+  type: z.enum(['normal', 'add', 'del']),
+  normal: z.literal(true).optional(),
+  add: z.literal(true).optional(),
+  del: z.literal(true).optional(),
+  ln: z.number().int().optional().describe('The line number of an added (current) or removed (previous) line.'),
+  ln1: z.number().int().optional().describe('The line number of an unchanged line in the previous version.'),
+  ln2: z.number().int().optional().describe('The line number of an unchanged line in the current version.'),
+  content: z.string().describe('The line with its diff mark: " ", "+" or "-".'),
+});
+
+export const changeTrackingSchema = z
+  .object({
+    previousScrapeAt: z.string().nullable().describe('When the snapshot compared against was taken; null when there was none.'),
+    changeStatus: z.enum(['new', 'same', 'changed', 'removed']).describe('"removed" comes from monitors only, never from a scrape or crawl.'),
+    visibility: z.enum(['visible', 'hidden']),
+    diff: z
+      .object({
+        text: z.string().describe('A unified diff of the markdown, previous to current.'),
+        json: z.object({
+          files: z.array(
+            z.object({
+              from: z.string().nullable(),
+              to: z.string().nullable(),
+              additions: z.number().int().optional(),
+              deletions: z.number().int().optional(),
+              chunks: z.array(
+                z.object({
+                  content: z.string().describe('The hunk header, "@@ -a,b +c,d @@".'),
+                  oldStart: z.number().int().optional(),
+                  oldLines: z.number().int().optional(),
+                  newStart: z.number().int().optional(),
+                  newLines: z.number().int().optional(),
+                  changes: z.array(diffChangeSchema),
+                }),
+              ),
+            }),
+          ),
+        }),
+      })
+      .optional()
+      .describe('git-diff mode, when the page changed.'),
+    json: z
+      .record(z.string(), z.object({ previous: z.unknown(), current: z.unknown() }))
+      .optional()
+      .describe('json mode, when the page changed: the extracted fields whose values differ.'),
+  })
+  .describe('The page against the team’s previous snapshot of the same URL and tag (docs/api/change-tracking.md).');
+export type ChangeTracking = z.infer<typeof changeTrackingSchema>;
+
 export const pageDocumentSchema = z.object({
   markdown: z.string().optional(),
   html: z.string().optional(),
@@ -45,6 +95,7 @@ export const pageDocumentSchema = z.object({
     .describe('Colors, fonts, typography, logo and icons read from the rendered page (no model: brand names and descriptions are never filled).'),
   summary: z.string().optional(),
   screenshot: z.string().optional().describe('A data: URL of a PNG.'),
+  changeTracking: changeTrackingSchema.optional(),
   json: z.unknown().optional().describe('The json format: what the model extracted, valid under the request’s schema when it gave one.'),
   answer: z.string().optional().describe('The question format: the model’s answer from the page.'),
   highlights: z.string().optional().describe('The highlights format: passages of the page relevant to the query, one per line.'),

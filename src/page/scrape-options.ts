@@ -43,6 +43,7 @@ export const SUPPORTED_FORMATS = [
   'json',
   'question',
   'highlights',
+  'changeTracking',
 ] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
@@ -58,6 +59,10 @@ export const ATTRIBUTES_FORMAT_LIMIT_MESSAGE = 'Only one attributes format is al
 
 /** Selectors one attributes format may list. */
 export const MAX_ATTRIBUTE_SELECTORS = 50;
+export const CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE = 'The changeTracking format requires the markdown format: pages are compared by their markdown';
+export const CHANGE_TRACKING_LIMIT_MESSAGE = 'Only one changeTracking format is allowed';
+export const CHANGE_TRACKING_MODES = ['git-diff', 'json'] as const;
+export const MAX_CHANGE_TRACKING_TAG_CHARS = 256;
 
 export function unsupportedFormatMessage(name: string): string {
   return `Format "${name}" is not supported by this service`;
@@ -134,6 +139,22 @@ const attributesFormatSchema = z.strictObject({
     .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`),
 });
 
+/** Compared against the team's previous snapshot of the URL under the same tag (docs/api/change-tracking.md). */
+const changeTrackingFormatSchema = z.strictObject({
+  type: z.literal('changeTracking'),
+  modes: z.array(z.enum(CHANGE_TRACKING_MODES, { error: 'changeTracking modes are "git-diff" and "json"' })).default([]),
+  // A JSON Schema for the json mode's fields; the SDKs convert a Zod schema to one before sending.
+  schema: jsonSchemaSchema.optional(),
+  prompt: z.string().max(MAX_MODEL_PROMPT_CHARS).optional(),
+  // null is what the Python SDK sends for "no tag".
+  tag: z
+    .string()
+    .min(1)
+    .max(MAX_CHANGE_TRACKING_TAG_CHARS)
+    .nullish()
+    .transform((t) => t ?? undefined),
+});
+
 const formatObjectSchema = z.discriminatedUnion(
   'type',
   [
@@ -149,6 +170,7 @@ const formatObjectSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('highlights'), query: modelTextSchema('highlights.query') }),
     attributesFormatSchema,
     z.strictObject({ type: z.literal('branding') }),
+    changeTrackingFormatSchema,
   ],
   {
     error: (iss) =>
@@ -162,7 +184,7 @@ type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
 
 /**
  * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
- * any other Firecrawl format name (json, changeTracking, audio, …) is reported here, at the
+ * any other Firecrawl format name (audio, video, rawBase64, …) is reported here, at the
  * path of the item, so the message names the format.
  */
 const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
@@ -193,6 +215,11 @@ const formatsSchema = z
     }
     if (formats.filter((f) => f.type === 'attributes').length > 1) {
       ctx.addIssue({ code: 'custom', message: ATTRIBUTES_FORMAT_LIMIT_MESSAGE, input: formats });
+    }
+    const tracking = formats.filter((f) => f.type === 'changeTracking').length;
+    if (tracking > 1) ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_LIMIT_MESSAGE, input: formats });
+    if (tracking > 0 && !formats.some((f) => f.type === 'markdown')) {
+      ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE, input: formats });
     }
   })
   .prefault(['markdown']);
@@ -360,6 +387,11 @@ export type JsonFormat = Extract<ScrapeFormat, { type: 'json' }>;
 export type QuestionFormat = Extract<ScrapeFormat, { type: 'question' }>;
 export type HighlightsFormat = Extract<ScrapeFormat, { type: 'highlights' }>;
 export type AttributeSelector = Extract<ScrapeFormat, { type: 'attributes' }>['selectors'][number];
+export type ChangeTrackingFormat = Extract<ScrapeFormat, { type: 'changeTracking' }>;
+
+export function changeTrackingFormat(so: Pick<ScrapeOptions, 'formats'>): ChangeTrackingFormat | undefined {
+  return so.formats.find((f): f is ChangeTrackingFormat => f.type === 'changeTracking');
+}
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;

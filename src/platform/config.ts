@@ -308,8 +308,8 @@ export function loadConfig() {
     },
     llm: {
       /**
-       * OpenAI-compatible endpoint (…/v1): crawl prompts, summaries and the json, question and highlights
-       * formats; unset: prompts and those three formats are refused (400), summaries are extractive.
+       * OpenAI-compatible endpoint (…/v1): crawl prompts, summaries, the json, question and highlights formats
+       * and change tracking's json mode; unset: prompts and those formats are refused (400), summaries are extractive.
        */
       baseUrl: str('LLM_BASE_URL'),
       apiKey: str('LLM_API_KEY'),

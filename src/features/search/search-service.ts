@@ -88,7 +88,8 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;
   if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
-  if (team.creditBalance < 1) {
+  // Each result's scrape would be refused alike: one clear 400 instead.
+    if (team.creditBalance < 1) {
     throw new DomainError(
       'payment-required',
       `Insufficient credits to perform this request: a search needs credits and the team has ${Math.max(0, team.creditBalance)}.`,

@@ -1,18 +1,23 @@
 // What happens to a loaded page, whichever runner loaded it: the job's rules on
 // its redirect, its conversion into a document (off the event loop), its index
-// entry, the links it adds to the frontier, its charge, its webhook event and its
-// cache copy, all written by the injected writer in the page's own transaction.
+// entry, its fields for change tracking's json mode, the links it adds to the
+// frontier, its charge, its webhook event, its cache copy and its change-tracking
+// snapshot, all written by the injected writer in the page's own transaction.
 // A page that fails for what it is (too large, unconvertible, refused by the
 // database) fails alone; a writer that fails fails the batch.
 import type { Config } from '../../platform/config.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
-import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
+import { addUsage, LlmError, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { Logger } from '../../platform/log.ts';
 import { pageCredits } from '../../platform/usage/credits.ts';
 import { describeError, type ScrapeTarget } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import { pageEntryFromText, withImageSizes, type PageEntry } from '../../page/index-entry/page-entry.ts';
 import { documentFromLoad, type ModelUse } from '../../page/page-document.ts';
+import { extractFields } from '../../page/change-tracking/extract-fields.ts';
+import { newPage } from '../../page/change-tracking/track-change.ts';
+import type { PageDocument } from '../../page/document-schema.ts';
+import { changeTrackingFormat, type ChangeTrackingFormat } from '../../page/scrape-options.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
@@ -70,6 +75,13 @@ export interface PageHandlerDeps {
   signal: AbortSignal;
 }
 
+/** Why a zero-data-retention page is always "new": nothing of it may be kept to compare the next scrape with. */
+export const ZDR_CHANGE_TRACKING_WARNING = 'Change tracking keeps no snapshot under zero data retention: changeStatus is always "new".';
+
+function addWarning(document: PageDocument, warning: string): void {
+  document.warning = document.warning ? `${document.warning} ${warning}` : warning;
+}
+
 export interface PageHandler {
   /** Stores the page; `{ needsBrowser }` when an HTTP page turned out to be script-rendered (it is not stored). */
   store(target: ScrapeTarget, load: PageLoad, extras: LoadExtras): Promise<{ needsBrowser: string } | void>;
@@ -86,6 +98,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   const charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
   const webhook = crawlWebhook(options, job.kind);
   const shareable = fetchedWithoutCredentials(so);
+  const tracking = changeTrackingFormat(so);
 
   const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
     await d.writer.failure({ crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
@@ -107,7 +120,36 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     return undefined;
   };
 
-  type Converted = { document: PreparedDocument; links: string[]; entry?: PageEntry; unsized?: string[]; modelUse: ModelUse };
+  type Converted = {
+    document: PreparedDocument;
+    links: string[];
+    entry?: PageEntry;
+    unsized?: string[];
+    modelUse: ModelUse;
+    fields?: Record<string, unknown>;
+  };
+
+  /**
+   * The json mode's fields of the page, asked for before its transaction (a model call is slow);
+   * a model that fails leaves the page without them and says so in its warning.
+   */
+  const trackedFields = async (format: ChangeTrackingFormat, document: PageDocument, modelUse: ModelUse): Promise<Record<string, unknown> | undefined> => {
+    if (!format.modes.includes('json')) return undefined;
+    if (!d.llm) {
+      addWarning(document, 'changeTracking json mode: no LLM endpoint is configured (LLM_BASE_URL), so no fields were compared.');
+      return undefined;
+    }
+    try {
+      const { fields, usage } = await extractFields(document.markdown ?? '', format, d.llm);
+      modelUse.usage = addUsage(modelUse.usage, usage);
+      return fields;
+    } catch (err) {
+      if (!(err instanceof LlmError)) throw err;
+      modelUse.usage = addUsage(modelUse.usage, err.usage);
+      addWarning(document, `changeTracking json mode: the fields could not be extracted: ${err.message}.`);
+      return undefined;
+    }
+  };
 
   /** The page as a document: `{ failure }` when the page itself cannot be one, `{ needsBrowser }` when it must be rendered. */
   const convert = async (
@@ -129,6 +171,11 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
       const { built, indexError } = converted;
       if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
+      let fields: Record<string, unknown> | undefined;
+      if (tracking && zdr) {
+        built.document.changeTracking = newPage();
+        addWarning(built.document, ZDR_CHANGE_TRACKING_WARNING);
+      } else if (tracking) fields = await trackedFields(tracking, built.document, converted.modelUse);
       const entry =
         d.indexing && load.pdf
           ? pageEntryFromText({
@@ -146,6 +193,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         entry,
         unsized: converted.unsized,
         modelUse: converted.modelUse,
+        fields,
       };
     } catch (err) {
       if (err instanceof DocumentTooLargeError) return { failure: err.message };
@@ -218,13 +266,26 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
             credits: pageCredits({
               zeroDataRetention: zdr,
               pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
-              modelFormats: modelUse.answered.length,
+              // Fields a model extracted cost what a json format the model answered costs.
+              modelFormats: modelUse.answered.length + (converted.fields === undefined ? 0 : 1),
             }),
             modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,
           },
           ...(extras.path !== 'cache' &&
             load.statusCode < 400 &&
             cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
+          ...(tracking &&
+            !zdr && {
+              changeTracking: {
+                teamId: team.id,
+                // Query kept whatever the job's ignoreQueryParameters: snapshots outlive the job.
+                url: urlKey(target.url, { ignoreQueryParameters: false }),
+                tag: tracking.tag ?? '',
+                format: tracking,
+                markdown: converted.document.document.markdown ?? '',
+                fields: converted.fields,
+              },
+            }),
         },
       });
     } catch (err) {

@@ -3,7 +3,7 @@
 // document), so one cached load serves any formats and still yields links.
 // The key covers every option that changes what the browser sees.
 import { createHash } from 'node:crypto';
-import type { ScrapeOptions } from '../../page/scrape-options.ts';
+import { changeTrackingFormat, type ScrapeOptions } from '../../page/scrape-options.ts';
 import type { Db, Tx } from '../../platform/db/prisma.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { PageLoad } from '../../page/page-load.ts';
@@ -37,7 +37,8 @@ export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): bo
 
 /**
  * minAge set: only the cache answers, with a copy at least that old (else the
- * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads.
+ * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads,
+ * nor does change tracking, whose copy would compare a past version as the current one.
  */
 export async function lookupCache(
   db: Db,
@@ -49,7 +50,11 @@ export async function lookupCache(
 ): Promise<Map<string, PageLoad>> {
   if (!cacheUsable(so, zeroDataRetention) || keys.length === 0) return new Map();
   const createdAt =
-    so.minAge !== undefined ? { lte: new Date(now.getTime() - so.minAge) } : so.maxAge > 0 ? { gte: new Date(now.getTime() - so.maxAge) } : undefined;
+    so.minAge !== undefined
+      ? { lte: new Date(now.getTime() - so.minAge) }
+      : so.maxAge > 0 && !changeTrackingFormat(so)
+        ? { gte: new Date(now.getTime() - so.maxAge) }
+        : undefined;
   if (!createdAt) return new Map();
   const rows = await db.pageCache.findMany({ where: { teamId, cacheKey: { in: keys }, createdAt }, select: { cacheKey: true, document: true } });
   return new Map(rows.map((r) => [r.cacheKey, r.document as unknown as PageLoad]));

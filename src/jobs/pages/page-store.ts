@@ -1,7 +1,7 @@
 // Writes handled pages and their consequences in a single transaction: the
-// page rows, their frontier rows' state, their credit charges, their search index
-// entries, their copies in the page cache, the links they add to the frontier and
-// the links robots.txt kept out.
+// page rows, their change-tracking snapshots, their frontier rows' state, their
+// credit charges, their search index entries, their copies in the page cache,
+// the links they add to the frontier and the links robots.txt kept out.
 // Several pages of a crawl go in one transaction of a few multi-row statements
 // (per-page statements were most of a worker's CPU on the HTTP path); upserts
 // keyed by (crawl, url key) and the ledger's unique key make a retried write a
@@ -19,6 +19,8 @@ import { FrontierState } from '../frontier/frontier-state.ts';
 import { indexPages, type IndexedPage } from '../search-index/index-page.ts';
 import { storeInCache, type CacheWrite } from './page-cache.ts';
 import { countFailedPage, countStoredPages, type LoadPath } from './page-metrics.ts';
+import { trackPageChanges, type ChangeSnapshotWrite } from './change-snapshots.ts';
+import type { TrackedChange } from '../../page/change-tracking/track-change.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -55,6 +57,8 @@ export interface PageConsequences {
   index?: IndexedPage;
   /** A copy of the page's load for the page cache: written with the page, but the page never fails for it. */
   cache?: CacheWrite;
+  /** The page's version for change tracking: compared with the team's snapshot and stored as the next one. */
+  changeTracking?: ChangeSnapshotWrite;
 }
 
 /** Told why the page cache refused a group's copies; the pages were stored without them. */
@@ -75,6 +79,14 @@ export function prepareDocument(document: PageDocument, maxBytes = Infinity): Pr
   const sizeBytes = Buffer.byteLength(json);
   if (sizeBytes > maxBytes) throw new DocumentTooLargeError(documentTooLargeMessage(sizeBytes, maxBytes));
   return { document: value, json, sizeBytes };
+}
+
+/** The document with its change tracking result (and the warning that came with it), measured again. */
+function withChangeTracking(prepared: PreparedDocument, tracked: TrackedChange | undefined): PreparedDocument {
+  if (!tracked) return prepared;
+  const { document } = prepared;
+  const warning = [document.warning, tracked.warning].filter(Boolean).join(' ');
+  return prepareDocument({ ...document, changeTracking: tracked.changeTracking, ...(warning && { warning }) });
 }
 
 /**
@@ -137,12 +149,18 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
   const pages = writes.map((w) => w.page);
   const written = await db.$transaction(async (tx) => {
     for (const page of pages) await claimRedirectTarget(tx, page);
+    const tracked = await trackPageChanges(
+      tx,
+      writes.map((w) => ({ crawlId, urlKey: w.page.urlKey, changeTracking: w.next.changeTracking })),
+    );
+    // Local: a write that rolls back is retried (one by one) from the documents as they came.
+    const documents = pages.map((p, i) => withChangeTracking(p.document, tracked[i]));
     // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
     const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
       INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
       SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
       FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
-                  ${pages.map((p) => p.document.json)}::text[], ${pages.map((p) => p.document.sizeBytes)}::int[])
+                  ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
         WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
       ORDER BY p.n
       ON CONFLICT (crawl_id, url_key) DO UPDATE SET
@@ -162,8 +180,8 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
       { ...charge, jobId: crawlId },
       writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits, modelTokens: w.next.charge.modelTokens })),
     );
-    for (const { page, next } of writes) {
-      await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [page.document.document] });
+    for (const [i, { page, next }] of writes.entries()) {
+      await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [documents[i]!.document] });
     }
     await indexPages(
       tx,

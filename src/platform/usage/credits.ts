@@ -1,7 +1,7 @@
 // Credit math and the usage ledger. A page costs one credit; zero data
 // retention adds one (as upstream bills it), a parsed PDF adds one per page
 // beyond the first, and each model format the model answered (json, question,
-// highlights) adds four (a json page costs 5, as upstream). A row's tokens are
+// highlights; change tracking's json mode counts as one) adds four (a json page costs 5, as upstream). A row's tokens are
 // its credits × 15 plus the prompt and completion tokens of the model calls
 // made for it, so token history shows what the models used. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same

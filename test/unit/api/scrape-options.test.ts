@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScrapeOptions, MAX_ATTRIBUTE_SELECTORS, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
+import {
+  CHANGE_TRACKING_LIMIT_MESSAGE,
+  CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE,
+  defaultScrapeOptions,
+  MAX_ATTRIBUTE_SELECTORS,
+  scrapeOptionsSchema,
+  type ScrapeOptions,
+} from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -93,7 +100,7 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['changeTracking', 'audio', 'video', 'rawBase64', 'query', 'product'])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
+  it.each(['audio', 'video', 'rawBase64', 'query', 'product'])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
     const message = `formats.0: Format "${name}" is not supported by this service`;
     expect(reject({ formats: [name] })).toBe(message);
     expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
@@ -141,6 +148,28 @@ describe('scrapeOptionsSchema formats', () => {
 
   it('rejects unknown keys in an attributes selector', () => {
     expect(reject({ formats: [{ type: 'attributes', selectors: [{ selector: 'a', attribute: 'href', all: true }] }] })).toBe(UNRECOGNIZED_KEY_MESSAGE);
+  });
+
+  it('accepts changeTracking beside markdown, as a name or with its options', () => {
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', 'changeTracking'] }).formats).toEqual([
+      { type: 'markdown' },
+      { type: 'changeTracking', modes: [], tag: undefined },
+    ]);
+    const format = { type: 'changeTracking', modes: ['git-diff', 'json'], tag: 'prices', prompt: 'the price', schema: { type: 'object' } };
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', format] }).formats[1]).toEqual(format);
+    expect(scrapeOptionsSchema.parse({ formats: ['markdown', { type: 'changeTracking', tag: null }] }).formats[1]).toEqual({
+      type: 'changeTracking',
+      modes: [],
+      tag: undefined,
+    });
+  });
+
+  it('rejects changeTracking without markdown, twice, or with an unknown mode', () => {
+    expect(reject({ formats: ['changeTracking'] })).toBe(`formats: ${CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE}`);
+    expect(reject({ formats: ['markdown', 'changeTracking', { type: 'changeTracking', tag: 'x' }] })).toBe(`formats: ${CHANGE_TRACKING_LIMIT_MESSAGE}`);
+    expect(reject({ formats: ['markdown', { type: 'changeTracking', modes: ['text'] }] })).toBe(
+      'formats.1.modes.0: changeTracking modes are "git-diff" and "json"',
+    );
   });
 
   it('names the offending item index', () => {

@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Crawl, Team } from '../../../src/generated/prisma/client.ts';
 import { BatchTally } from '../../../src/jobs/batch/batch-tally.ts';
-import { createPageHandler, type FailedPage, type PageHandlerDeps, type PageWriter } from '../../../src/jobs/batch/page-handler.ts';
+import {
+  createPageHandler,
+  ZDR_CHANGE_TRACKING_WARNING,
+  type FailedPage,
+  type PageHandlerDeps,
+  type PageWriter,
+} from '../../../src/jobs/batch/page-handler.ts';
 import { crawlRequestSchema, type CrawlRequestInput } from '../../../src/jobs/crawl-request.ts';
 import { jobContext } from '../../../src/jobs/job-context.ts';
 import { cacheKey } from '../../../src/jobs/pages/page-cache.ts';
@@ -15,6 +21,7 @@ import { DuplicateRedirectError, type PageWrite } from '../../../src/jobs/pages/
 import type { JobWebhook } from '../../../src/jobs/webhooks/crawl-events.ts';
 import { convertInline } from '../../../src/page/conversion/html-conversion.ts';
 import type { PageLoad } from '../../../src/page/page-load.ts';
+import type { ScrapeOptionsInput } from '../../../src/page/scrape-options.ts';
 import { pageTooLargeMessage } from '../../../src/page/page-size.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { createLogger } from '../../../src/platform/log.ts';
@@ -339,5 +346,34 @@ describe('createPageHandler: the tally', () => {
     await h.store(target('/d'), html('/d', LINKS_PAGE), stored);
     expect(tally).toMatchObject({ succeeded: 2, failed: 2, handled: 4 });
     expect(progress).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('createPageHandler: change tracking', () => {
+  const formats: ScrapeOptionsInput['formats'] = ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: 'weekly' }];
+
+  it('hands the page store its version under the URL key with the query kept, and its tag', async () => {
+    const { h, writer } = handler({ request: { ignoreQueryParameters: true, scrapeOptions: { formats } } });
+    await h.store({ url: `${SITE}/docs?b=2&a=1`, key: 'site.test/docs' }, html('/docs?b=2&a=1', LINKS_PAGE), stored);
+    const [{ page: p, next }] = writer.pages as [PageWrite];
+    expect(next.changeTracking).toEqual({
+      teamId: team.id,
+      url: 'site.test/docs?a=1&b=2',
+      tag: 'weekly',
+      format: { type: 'changeTracking', modes: ['git-diff'], tag: 'weekly' },
+      markdown: p.document.document.markdown,
+      fields: undefined,
+    });
+    // The result is the page store's, written in the page's transaction.
+    expect(p.document.document).not.toHaveProperty('changeTracking');
+  });
+
+  it('gives a zero-data-retention page no snapshot: new, with a warning', async () => {
+    const { h, writer } = handler({ request: { zeroDataRetention: true, scrapeOptions: { formats } } });
+    await h.store(target('/docs'), html('/docs', LINKS_PAGE), stored);
+    const [{ page: p, next }] = writer.pages as [PageWrite];
+    expect(next.changeTracking).toBeUndefined();
+    expect(p.document.document.changeTracking).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    expect(p.document.document.warning).toBe(ZDR_CHANGE_TRACKING_WARNING);
   });
 });
