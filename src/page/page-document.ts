@@ -50,6 +50,7 @@ function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, for
     ...(formats.has('html') && { html: pdf.html }),
     ...(formats.has('rawHtml') && { rawHtml: pdf.html }),
     ...(formats.has('links') && { links: [] }),
+    ...(formats.has('images') && { images: [] }),
     metadata: {
       ...pdf.metadata,
       ...(pdf.title !== undefined && { title: pdf.title }),
@@ -74,6 +75,7 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
         markdown: load.pdf.markdown,
       },
     };
+    if (formats.includes('branding')) warnings.push('No branding: the URL is a PDF, not a web page.');
   } else {
     const { screenshot, branding, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;

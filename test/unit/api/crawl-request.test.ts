@@ -239,7 +239,7 @@ describe('crawlRequestSchema nested rules', () => {
   it.each([
     [{ waitFor: 40000 }, 'scrapeOptions.waitFor: waitFor must not exceed half of timeout'],
     [{ waitFor: 3000, timeout: 5000 }, 'scrapeOptions.waitFor: waitFor must not exceed half of timeout'],
-    [{ formats: ['images'] }, 'scrapeOptions.formats.0: Format "images" is not supported by this service'],
+    [{ formats: ['audio'] }, 'scrapeOptions.formats.0: Format "audio" is not supported by this service'],
     [{ formats: ['markdown', 'screenshot', 'screenshot@fullPage'] }, 'scrapeOptions.formats: Only one screenshot format is allowed'],
     [{ actions: [{ type: 'hover', selector: 'a' }] }, 'scrapeOptions.actions.0.type: Action type "hover" is not supported'],
   ])('rejects scrapeOptions %j', (scrapeOptions, message) => {
