@@ -178,7 +178,10 @@ describe('changeTracking json mode', () => {
     const first = await scrape('/json', jsonMode);
     expect(first.changeTracking.changeStatus).toBe('new');
     const request = llmRequests.at(-1)!;
-    expect(request.response_format).toEqual({ type: 'json_object' });
+    expect(request.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', properties: { price: { type: 'string' } } } },
+    });
     expect(request.messages[0]!.content).toContain('{"type":"object","properties":{"price":{"type":"string"}}}');
     expect(request.messages[1]!.content).toContain('Pro costs $29 a month.');
     expect((await h.db.changeSnapshot.findFirstOrThrow({ where: { teamId: h.teamId, tag: 'json' } })).json).toEqual({ price: '$29' });
@@ -198,7 +201,7 @@ describe('changeTracking json mode', () => {
     const failed = await scrape('/json', jsonMode);
     expect(failed.changeTracking.changeStatus).toBe('changed');
     expect(failed.changeTracking).not.toHaveProperty('json');
-    expect(failed.warning).toBe('changeTracking json mode: the fields could not be extracted: the LLM did not answer with JSON.');
+    expect(failed.warning).toMatch(/^changeTracking json mode: the fields could not be extracted: .*not valid JSON/);
     expect(await h.db.usageEntry.findMany({ where: { jobId: failed.metadata.scrapeId }, select: { credits: true } })).toEqual([{ credits: 1 }]);
     llmReply = { price: '$49' };
     const next = await scrape('/json', jsonMode);
