@@ -89,7 +89,7 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
   const anon = req.enterprise?.includes('anon') ?? false;
   if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
   // Each result's scrape would be refused alike: one clear 400 instead.
-    if (team.creditBalance < 1) {
+  if (team.creditBalance < 1) {
     throw new DomainError(
       'payment-required',
       `Insufficient credits to perform this request: a search needs credits and the team has ${Math.max(0, team.creditBalance)}.`,
