@@ -12,7 +12,7 @@ let slow: FixtureSite;
 
 /** Long past the test: a page of the slow site never answers while the crawl is cancelled. */
 const SLOW_PAGE_MS = 600_000;
-const NOWHERE = { TEMPORAL_ADDRESS: '127.0.0.1:1' };
+const NOWHERE = '127.0.0.1:1';
 
 beforeAll(async () => {
   h = await startHarness();

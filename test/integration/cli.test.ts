@@ -1,7 +1,7 @@
 // The admin CLI as users run it (a child process), against the test database.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCli } from '../support/admin-cli.ts';
+import { adminCli, adminCliProcess } from '../support/admin-cli.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -74,7 +74,8 @@ describe('admin CLI', () => {
   });
 
   it('has --help on every command and fails clearly on misuse', async () => {
-    const top = await cli('--help');
+    // The entry point itself, as operators run it: the command list, and the exit code of an unknown command.
+    const top = await adminCliProcess(h, ['--help']);
     expect(top.code).toBe(0);
     const commands = [...top.stdout.matchAll(/^ {2}(\w+ \w+)\s/gm)].map((m) => m[1]);
     expect(commands).toEqual(
@@ -106,6 +107,9 @@ describe('admin CLI', () => {
     const unknownFlag = await cli('team', 'create', '--name', 'x', '--enable', 'teleport');
     expect(unknownFlag.stderr).toMatch(/unknown flag "teleport"/);
     expect((await cli('frobnicate')).code).toBe(2);
+    const unknown = await adminCliProcess(h, ['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('error: unknown command "frobnicate"\n');
   });
 
   it('tells whether a team has a webhook signing secret and shows it only with --show', async () => {
