@@ -2,7 +2,7 @@
 // test/support/route-requests.ts, from a fixed seed, so a failure reproduces) through
 // the harness's in-process gateway, one route after the other. It checks what only
 // the real server shows: HTTP framing, the database and Temporal behind the
-// parsers, and time. The parsers themselves get thousands of requests per route
+// parsers, and time. The parsers themselves get hundreds of requests per route
 // in-process (test/support/route-parsing-properties.ts); `npm run fuzz`
 // sends 10,000 per route over HTTP.
 import { fuzzRoutesOverHttp } from '../support/route-fuzzing.ts';
