@@ -16,8 +16,9 @@ let site: FixtureSite;
 
 beforeAll(async () => {
   h = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
-  // Slow pages keep batches of both workers in flight when one is killed.
-  site = await startFixtureSite(treeSite(PAGES), { delayMs: () => 300 });
+  // Slow pages keep batches of both workers in flight when one is killed: past the first few pages of a crawl
+  // (stored quickly, so the test knows every crawl runs), each page takes long enough that no crawl can finish first.
+  site = await startFixtureSite(treeSite(PAGES), { delayMs: (path) => (/^\/p\/([4-9]|\d\d)/.test(path) ? 1500 : 100) });
 });
 
 afterAll(async () => {
