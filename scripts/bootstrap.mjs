@@ -261,6 +261,9 @@ async function main() {
     ...process.env,
     PATH: [nodeBinDir, join(ROOT, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    // V8's code cache on disk: every process after the first compiles the service's modules (and
+    // its dependencies') from cache, about a sixth less CPU per start (a test run starts hundreds).
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
   };
 
   // Independent installs run side by side to keep the first start short.
