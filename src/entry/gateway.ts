@@ -5,6 +5,7 @@ import { createApp } from '../platform/http/app.ts';
 import { attachWebSockets } from '../platform/http/websockets.ts';
 import { createTemporalClient } from '../platform/temporal/connection.ts';
 import { startOpsServer } from '../platform/process/ops-server.ts';
+import { keepIdleConnections } from '../platform/http/idle-connections.ts';
 import { serviceReadiness } from '../platform/process/readiness.ts';
 import { metricsText } from '../platform/metrics/exposition.ts';
 import { bootService, onShutdown, runMain } from './process-helpers.ts';
@@ -16,7 +17,7 @@ runMain('gateway', async () => {
   const app = createApp(deps, FEATURES);
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.gateway.port, config.gateway.host, () => resolve(s));
+    const s = keepIdleConnections(app.listen(config.gateway.port, config.gateway.host, () => resolve(s)));
     s.once('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'EADDRINUSE' ? new Error(`port ${config.gateway.port} is already in use; set PORT to another one`) : err),
     );

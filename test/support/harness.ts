@@ -16,6 +16,7 @@ import { attachWebSockets } from '../../src/platform/http/websockets.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { createWorkers } from '../../src/platform/temporal/worker-registry.ts';
+import { keepIdleConnections } from '../../src/platform/http/idle-connections.ts';
 import { temporalClient } from '../../src/platform/temporal/connection.ts';
 import { temporalEndpoint } from '../../src/platform/temporal/connection-options.ts';
 import { createActivities } from '../../activities/index.ts';
@@ -100,7 +101,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
   const gateway = createApp(gatewayDeps, FEATURES);
   const app = overrides.recordResponses ? express().use(recordJsonResponses(overrides.recordResponses), gateway) : gateway;
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s));
+    const s = keepIdleConnections(app.listen(overrides.gateway?.port ?? 0, '127.0.0.1', () => resolve(s)));
   });
   const websockets = attachWebSockets(server, gatewayDeps, FEATURES);
   const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
