@@ -11,6 +11,7 @@ import { page, startFixtureSite, treeSite, type FixtureResponse, type FixtureSit
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { reconcileMonitors } from '../../src/features/monitors/monitor-reconciler.ts';
 import { createLogger } from '../../src/platform/log.ts';
@@ -376,5 +377,53 @@ describe('a check whose worker is killed with SIGKILL halfway', () => {
     // One job for the target, whatever the retries: its id is derived from the check.
     expect(await h2.db.crawl.count({ where: { teamId: h2.teamId } })).toBe(1);
     expect(check.actualCredits).toBe(PAGES);
+  });
+});
+
+describe('the judge, with a model configured', () => {
+  let h3: Harness;
+  let llm: FakeLlm;
+  let priced: FixtureSite;
+  let price = '$9';
+  const judgment = {
+    meaningful: true,
+    confidence: 'high',
+    reason: 'The price changed.',
+    meaningfulChanges: [{ type: 'changed', before: 'Starter costs $9.', after: 'Starter costs $12.', reason: 'A price' }],
+  };
+
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+    llm.script = (req) => (req.messages[0].content.startsWith('You watch web pages') ? JSON.stringify(judgment) : undefined);
+    h3 = await startHarness({ llm: { baseUrl: llm.url, model: 'fake-model' } });
+    await h3.startWorker();
+    priced = await startFixtureSite({ '/pricing': () => ({ body: page('Pricing', `<main><p>Starter costs ${price}.</p></main>`) }) });
+  });
+
+  afterAll(async () => {
+    await priced?.close();
+    await h3?.stop();
+    await llm?.close();
+  });
+
+  it('judges a changed page against the goal when judgeEnabled; leaves it unjudged otherwise', async () => {
+    const sdk = new Firecrawl({ apiKey: h3.apiKey, apiUrl: h3.baseUrl });
+    const target = { id: 'pricing', type: 'scrape' as const, urls: [`${priced.url}/pricing`] };
+    const judged = await sdk.createMonitor({ name: 'judged', schedule: YEARLY, targets: [target], goal: 'Tell me when prices change', judgeEnabled: true });
+    const unjudged = await sdk.createMonitor({ name: 'unjudged', schedule: YEARLY, targets: [target], goal: 'Tell me when prices change' });
+    for (const m of [judged, unjudged]) await waitForCheck(m.id, (await sdk.runMonitor(m.id)).id, sdk);
+    price = '$12';
+    const second = await Promise.all([judged, unjudged].map(async (m) => waitForCheck(m.id, (await sdk.runMonitor(m.id)).id, sdk)));
+    const [withJudge, without] = await Promise.all([judged, unjudged].map((m, i) => sdk.getMonitorCheck(m.id, second[i].id)));
+    expect(withJudge.pages).toHaveLength(1);
+    expect(withJudge.pages[0]).toMatchObject({ status: 'changed', judgment });
+    expect(without.pages[0]).toMatchObject({ status: 'changed', judgment: null });
+    const asked = llm.requests.filter((r) => r.messages[0].content.startsWith('You watch web pages'));
+    expect(asked).toHaveLength(1);
+    expect(asked[0].messages[1].content).toContain('Goal: Tell me when prices change');
+    expect(asked[0].messages[1].content).toContain('+Starter costs $12.');
+    // The model's tokens are on the ledger of the job that loaded the page.
+    const entry = await h3.db.usageEntry.findFirstOrThrow({ where: { teamId: h3.teamId, itemKey: { startsWith: 'monitor-judgment:' } } });
+    expect(entry).toMatchObject({ credits: 0, tokens: llm.usage.prompt_tokens + llm.usage.completion_tokens, jobId: withJudge.pages[0].currentScrapeId });
   });
 });
