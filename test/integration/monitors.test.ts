@@ -96,7 +96,7 @@ afterAll(async () => {
 
 describe('monitors through @mendable/firecrawl-js', () => {
   let monitorId: string;
-  let checkIds: string[] = [];
+  const checkIds: string[] = [];
 
   it('createMonitor makes the monitor and its Temporal Schedule monitor-<id>', async () => {
     const monitor = await client.createMonitor({

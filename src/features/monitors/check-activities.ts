@@ -129,7 +129,9 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
      * many crawls) stops the commits there and is the check's error.
      */
     async commitMonitorCheckJobs(input: { checkId: string }): Promise<CommittedJobs> {
-      const check = await db.monitorCheck.findUniqueOrThrow({ where: { id: input.checkId }, include: { monitor: { include: { team: true } } } });
+      const check = await db.monitorCheck.findUnique({ where: { id: input.checkId }, include: { monitor: { include: { team: true } } } });
+      // The monitor was deleted with its checks: nothing to run.
+      if (!check) return { runs: [] };
       const { monitor } = check;
       const runs: TargetRun[] = [];
       let refused: string | undefined;
@@ -177,7 +179,8 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
 
     /** Compares the check's pages with the previous check's, stores them with the summary and ends the check. */
     async finishMonitorCheck(input: { checkId: string; runs: TargetRun[]; refused?: string }): Promise<CheckOutcome> {
-      const check = await db.monitorCheck.findUniqueOrThrow({ where: { id: input.checkId }, include: { monitor: true } });
+      const check = await db.monitorCheck.findUnique({ where: { id: input.checkId } });
+      if (!check) return { checkId: input.checkId, status: 'deleted' };
       if (ENDED_CHECK_STATUSES.includes(check.status)) return { checkId: check.id, status: check.status };
       const rows = checkPageRows(await currentPages(input.runs), await previousPages(check.monitorId, check.createdAt, check.id));
       await db.monitorCheckPage.createMany({

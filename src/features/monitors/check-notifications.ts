@@ -28,10 +28,12 @@ export function createCheckNotificationActivities({ db, config, log }: ActivityD
   return {
     /** Sends the check's events; a receiver that should be asked again (5xx, 429, no answer) makes the activity retry. */
     async notifyMonitorCheck(input: { checkId: string }): Promise<void> {
-      const check = await db.monitorCheck.findUniqueOrThrow({
+      const check = await db.monitorCheck.findUnique({
         where: { id: input.checkId },
         include: { monitor: { include: { team: { select: { webhookSigningSecret: true } } } } },
       });
+      // Deleted with its monitor: there is no one left to tell.
+      if (!check) return;
       const { monitor } = check;
       const email = (monitor.notification as { email?: { enabled?: boolean } } | null)?.email;
       const webhook = monitor.webhook as MonitorWebhook | null;

@@ -42,12 +42,12 @@ const JUDGMENT_SCHEMA: JsonSchema = {
 /** Judges the check's changed pages; returns how many got a judgment. */
 export async function judgeCheck({ db, config, log }: ActivityDeps, checkId: string): Promise<number> {
   const llm = configuredLlm(config.llm);
-  const check = await db.monitorCheck.findUniqueOrThrow({
+  const check = await db.monitorCheck.findUnique({
     where: { id: checkId },
     include: { monitor: { select: { goal: true, judgeEnabled: true, teamId: true, apiKeyId: true } } },
   });
-  const { goal, judgeEnabled } = check.monitor;
-  if (!llm || !goal || !judgeEnabled) return 0;
+  if (!llm || !check?.monitor.goal || !check.monitor.judgeEnabled) return 0;
+  const { goal } = check.monitor;
   const changed = await db.monitorCheckPage.findMany({ where: { checkId, status: 'changed' }, orderBy: { url: 'asc' }, take: MAX_JUDGED_PAGES });
   // A retried activity judges only what it has not judged yet.
   const pages = changed.filter((p) => p.judgment === null);
