@@ -4,6 +4,10 @@
 // reflected in it, the reconciler rebuilding a deleted schedule, the webhook events,
 // credits, caps, and a check whose worker is killed with SIGKILL halfway.
 import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { promisify } from 'node:util';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,6 +19,7 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { reconcileMonitors } from '../../src/features/monitors/monitor-reconciler.ts';
 import { createLogger } from '../../src/platform/log.ts';
+import { manualCheckWorkflowId } from '../../src/features/monitors/definitions.ts';
 
 const run = promisify(execFile);
 
@@ -220,6 +225,16 @@ describe('monitors through @mendable/firecrawl-js', () => {
     expect(completed.payload.data[0]).toMatchObject({ id: check.id, summary: check.summary });
     const final = (await client.listMonitorChecks(monitorId)).find((c) => c.id === check.id)!;
     expect(final.notificationStatus).toMatchObject({ email: { delivered: false }, webhook: { events: 6, failed: 0 } });
+
+    // The check's history replays; RECORD_HISTORY_DIR=<dir> keeps it as a fixture for test/unit/workflow-replay.test.ts.
+    const handle = h.temporal.workflow.getHandle(manualCheckWorkflowId(monitorId, check.id));
+    expect(await handle.result()).toEqual({ checkId: check.id, status: 'completed' });
+    const history = await handle.fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, handle.workflowId);
+    if (process.env.RECORD_HISTORY_DIR) {
+      mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
+      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'monitor-check.json'), historyToJSON(history));
+    }
   });
 
   it('listMonitorChecks lists the checks newest first; getMonitor has the last summary', async () => {
