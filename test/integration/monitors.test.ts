@@ -245,6 +245,20 @@ describe('monitors through @mendable/firecrawl-js', () => {
     expect(monitor.lastRunAt).toBeTruthy();
   });
 
+  it('a run of the schedule itself (triggered in Temporal) is a scheduled check', async () => {
+    await h.temporal.schedule.getHandle(`monitor-${monitorId}`).trigger();
+    const check = await waitFor('the scheduled check', async () => {
+      const found = (await client.listMonitorChecks(monitorId)).find((c) => c.trigger === 'scheduled');
+      return found && ['completed', 'partial', 'failed'].includes(found.status) ? found : undefined;
+    });
+    // Nothing changed since the last check; the page gone then is not reported again.
+    expect(check.summary).toEqual({ totalPages: 6, same: 5, changed: 0, new: 0, removed: 0, error: 1 });
+    expect(check.scheduledFor).toBeTruthy();
+    const row = await h.db.monitorCheck.findUniqueOrThrow({ where: { id: check.id } });
+    expect(row.workflowId.startsWith(`monitor-check-${monitorId}-`)).toBe(true);
+    checkIds.push(check.id);
+  });
+
   it('updateMonitor pauses and resumes the schedule; the Temporal schedule says so', async () => {
     const paused = await client.updateMonitor(monitorId, { status: 'paused' });
     expect(paused).toMatchObject({ status: 'paused', nextRunAt: null });
