@@ -15,7 +15,6 @@ export const MAX_NAME_CHARS = 256;
 export const MAX_GOAL_CHARS = 2000;
 
 export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
-export type MonitorEventName = (typeof MONITOR_EVENTS)[number];
 
 export const scheduleSchema = z
   .strictObject({

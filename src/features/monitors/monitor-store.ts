@@ -21,6 +21,7 @@ import { manualCheckWorkflowId, type MonitorCheckInput } from './definitions.ts'
 import { emptySummary, type MonitorSummary } from './page-statuses.ts';
 import { checkAnswer, monitorAnswer } from './monitor-answers.ts';
 import type { monitorCheckWorkflow } from './check-workflow.ts';
+import { ENDED_CHECK_STATUSES } from './check-activities.ts';
 
 export type MonitorDeps = { db: Db; temporal: Client; config: Config; log: Logger };
 
@@ -216,7 +217,7 @@ export async function monitorView(deps: MonitorDeps, monitor: Monitor) {
       select: { id: true },
     }),
     deps.db.monitorCheck.findFirst({
-      where: { monitorId: monitor.id, status: { in: ['completed', 'partial', 'failed'] } },
+      where: { monitorId: monitor.id, status: { in: ENDED_CHECK_STATUSES } },
       orderBy: { createdAt: 'desc' },
       select: { summary: true },
     }),
