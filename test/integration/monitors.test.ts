@@ -253,7 +253,8 @@ describe('monitors through @mendable/firecrawl-js', () => {
     });
     // Nothing changed since the last check; the page gone then is not reported again.
     expect(check.summary).toEqual({ totalPages: 6, same: 5, changed: 0, new: 0, removed: 0, error: 1 });
-    expect(check.scheduledFor).toBeTruthy();
+    // The time the schedule's run was due, before its jitter.
+    expect(new Date(check.scheduledFor!).getTime()).toBeLessThanOrEqual(new Date(check.startedAt!).getTime());
     const row = await h.db.monitorCheck.findUniqueOrThrow({ where: { id: check.id } });
     expect(row.workflowId.startsWith(`monitor-check-${monitorId}-`)).toBe(true);
     checkIds.push(check.id);

@@ -4,12 +4,16 @@
 // limits apply as to any job), then compares and stores the pages, judges them and
 // notifies. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { MonitorCheckActivities } from './check-activities.ts';
 import type { createCheckNotificationActivities } from './check-notifications.ts';
 import type { CheckOutcome, MonitorCheckInput } from './definitions.ts';
+
+/** Set by Temporal on a run a schedule started: the time it was due, before jitter. */
+const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
 
 const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
 
@@ -22,7 +26,8 @@ const { judgeMonitorCheck } = proxyActivities<MonitorCheckActivities>({ startToC
 
 export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<CheckOutcome> {
   const info = workflowInfo();
-  const opened = await openMonitorCheck({ ...input, workflowId: info.workflowId, scheduledFor: info.runStartTime.toISOString() });
+  const scheduledFor = info.typedSearchAttributes.get(ScheduledStartTime) ?? info.runStartTime;
+  const opened = await openMonitorCheck({ ...input, workflowId: info.workflowId, scheduledFor: scheduledFor.toISOString() });
   if (opened.done) return { checkId: opened.checkId, status: 'skipped' };
   const committed = await commitMonitorCheckJobs({ checkId: opened.checkId });
   const children = await Promise.all(
