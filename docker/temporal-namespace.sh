@@ -71,5 +71,6 @@ ensure_attribute CrawlStatus Keyword
 ensure_attribute PagesCrawled Int
 ensure_attribute PagesQueued Int
 ensure_attribute SessionStatus Keyword
+ensure_attribute MonitorId Keyword
 
 echo "Namespace $NAMESPACE is ready"

@@ -5,3 +5,4 @@ export { purgeExpiredWorkflow } from '../src/features/retention/workflow.ts';
 export { crawlWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
 export { mapWorkflow } from '../src/features/map/workflow.ts';
 export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow.ts';
+export { monitorCheckWorkflow } from '../src/features/monitors/check-workflow.ts';

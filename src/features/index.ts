@@ -8,6 +8,7 @@ import { browserSessionsFeature } from './browser-sessions/feature.ts';
 import { crawlFeature } from './crawl/feature.ts';
 import { jobWatchFeature } from './job-watch/feature.ts';
 import { mapFeature } from './map/feature.ts';
+import { monitorsFeature } from './monitors/feature.ts';
 import { singleScrapeFeature } from './single-scrape/feature.ts';
 import { retentionFeature } from './retention/feature.ts';
 import { searchFeature } from './search/feature.ts';
@@ -26,4 +27,5 @@ export const FEATURES: Feature[] = [
   retentionFeature,
   browserSessionsFeature,
   searchFeature,
+  monitorsFeature,
 ];

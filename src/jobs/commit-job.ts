@@ -87,29 +87,8 @@ export interface JobToCommit {
 const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a batch scrape', scrape: 'a scrape' };
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
-  checkModelFormats(job.options.scrapeOptions, job.options.zeroDataRetention, deps.config.llm);
-  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
-  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   const id = uuidv7();
-  await deps.db.$transaction(async (tx) => {
-    // A single scrape is answered while the caller waits; it is no crawl to cap.
-    if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
-    await tx.crawl.create({
-      data: {
-        id,
-        teamId: team.id,
-        apiKeyId,
-        url: job.url,
-        options: job.options as object,
-        status: 'scraping',
-        taskQueue: deps.config.temporal.taskQueue,
-        kind: job.kind,
-      },
-    });
-    if (job.seed) await addToFrontier(tx, id, job.seed, job.options.limit);
-    await writeCrawlEvent(tx, id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
-  });
+  await insertJob(deps, team, apiKeyId, { ...job, id }, false);
   countJobStarted(job.kind);
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
@@ -119,4 +98,46 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }
   return { id };
+}
+
+/**
+ * The checks and the transaction of commitJob, without the start, for a caller that starts the
+ * job's workflow itself: a monitor check starts its jobs as child workflows, so `startedByCaller`
+ * marks the row started and the reconciler leaves it alone. Returns false (and changes nothing)
+ * when a job with that id exists already: the caller's retry after a commit it did not hear back from.
+ */
+export async function insertJob(
+  deps: Pick<JobDeps, 'db' | 'config'>,
+  team: Team,
+  apiKeyId: string | null,
+  job: JobToCommit & { id: string },
+  startedByCaller: boolean,
+): Promise<boolean> {
+  // Only such a caller reuses an id (commitJob's are new).
+  if (startedByCaller && (await deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }))) return false;
+  checkModelFormats(job.options.scrapeOptions, job.options.zeroDataRetention, deps.config.llm);
+  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
+  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
+  await deps.db.$transaction(async (tx) => {
+    // A single scrape is answered while the caller waits; it is no crawl to cap.
+    if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+    await tx.crawl.create({
+      data: {
+        id: job.id,
+        teamId: team.id,
+        apiKeyId,
+        url: job.url,
+        options: job.options as object,
+        status: 'scraping',
+        taskQueue: deps.config.temporal.taskQueue,
+        kind: job.kind,
+        ...(startedByCaller && { workflowStartedAt: new Date() }),
+      },
+    });
+    if (job.seed) await addToFrontier(tx, job.id, job.seed, job.options.limit);
+    await writeCrawlEvent(tx, job.id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
+  });
+  countJobStarted(job.kind);
+  return true;
 }

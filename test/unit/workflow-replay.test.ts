@@ -9,6 +9,8 @@
 // (CDP touches, an execute Update, the destroy signal).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/crawl-progress.test.ts records crawl-progress.json: a
 // crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/monitors.test.ts records monitor-check.json: a manual monitor
+// check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

@@ -6,7 +6,7 @@
 // without one.
 import type { z } from 'zod';
 
-export type RouteMethod = 'get' | 'post' | 'delete';
+export type RouteMethod = 'get' | 'post' | 'patch' | 'delete';
 
 /** A success answer: a JSON body described by its schema, or an HTML page. */
 export type RouteAnswer = z.ZodType | { html: string };

@@ -12,4 +12,15 @@ export const PagesQueuedAttribute = defineSearchAttributeKey('PagesQueued', Sear
 /** A browser session's state: starting, active, destroyed or error. */
 export const SessionStatusAttribute = defineSearchAttributeKey('SessionStatus', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [TeamIdAttribute, CrawlIdAttribute, CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute, SessionStatusAttribute];
+/** The monitor a schedule or check workflow belongs to (`monitor-<id>` schedules and their checks). */
+export const MonitorIdAttribute = defineSearchAttributeKey('MonitorId', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTES = [
+  TeamIdAttribute,
+  CrawlIdAttribute,
+  CrawlStatusAttribute,
+  PagesCrawledAttribute,
+  PagesQueuedAttribute,
+  SessionStatusAttribute,
+  MonitorIdAttribute,
+];

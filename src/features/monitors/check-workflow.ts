@@ -1,0 +1,67 @@
+// One check of a monitor: started by the monitor's Temporal Schedule (or by
+// POST /v2/monitor/{id}/run), it commits a job of the engine per target, runs them
+// as child workflows (the crawl pipeline's own workflow, so fair share, credits and
+// limits apply as to any job), then compares and stores the pages, judges them and
+// notifies. After kill -9 of a worker it resumes where its history stops: jobs
+// already committed or started are found again, never run twice.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { CrawlIdAttribute, CrawlStatusAttribute, MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
+import type { MonitorCheckActivities } from './check-activities.ts';
+import type { createCheckNotificationActivities } from './check-notifications.ts';
+import type { CheckOutcome, MonitorCheckInput } from './definitions.ts';
+
+/** Set by Temporal on a run a schedule started: the time it was due, before jitter. */
+const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
+const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
+
+const { openMonitorCheck, commitMonitorCheckJobs, finishMonitorCheck } = proxyActivities<MonitorCheckActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: RETRY,
+});
+
+const { judgeMonitorCheck } = proxyActivities<MonitorCheckActivities>({ startToCloseTimeout: '30 minutes', retry: { ...RETRY, maximumAttempts: 3 } });
+
+export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<CheckOutcome> {
+  const info = workflowInfo();
+  const scheduledFor = info.typedSearchAttributes.get(ScheduledStartTime) ?? info.runStartTime;
+  const opened = await openMonitorCheck({ ...input, workflowId: info.workflowId, scheduledFor: scheduledFor.toISOString() });
+  if (opened.done) return { checkId: opened.checkId, status: 'skipped' };
+  const committed = await commitMonitorCheckJobs({ checkId: opened.checkId });
+  const children = await Promise.all(
+    committed.runs.flatMap((run) =>
+      run.jobId
+        ? [
+            startChild('crawlWorkflow', {
+              workflowId: crawlWorkflowId(run.jobId),
+              args: [{ crawlId: run.jobId } satisfies CrawlWorkflowInput],
+              // The job is the team's like any other: it ends by its own rules even if the check is terminated.
+              parentClosePolicy: ParentClosePolicy.ABANDON,
+              typedSearchAttributes: [
+                { key: TeamIdAttribute, value: run.teamId! },
+                { key: CrawlIdAttribute, value: run.jobId },
+                { key: CrawlStatusAttribute, value: 'scraping' },
+                { key: MonitorIdAttribute, value: input.monitorId },
+              ],
+              staticSummary: `${run.type === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for monitor check ${opened.checkId}`,
+            }),
+          ]
+        : [],
+    ),
+  );
+  // A failed job still stored what it could; the check reports its pages and is partial.
+  await Promise.all(children.map((child) => child.result().catch(() => undefined)));
+  const outcome = await finishMonitorCheck({ checkId: opened.checkId, runs: committed.runs, refused: committed.refused });
+  // A judge that keeps failing leaves pages without judgments; the check has ended either way.
+  await judgeMonitorCheck({ checkId: opened.checkId }).catch(() => 0);
+  const { notifyMonitorCheck } = proxyActivities<ReturnType<typeof createCheckNotificationActivities>>({
+    taskQueue: opened.notifyTaskQueue,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '1 minute',
+    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+  });
+  await notifyMonitorCheck({ checkId: opened.checkId });
+  return outcome;
+}

@@ -1,0 +1,26 @@
+// estimatedCreditsPerMonth: the pages a check loads (a scrape target's URLs, a crawl
+// target's page limit) times what one page costs with the target's formats, times
+// the checks the schedule runs in an average month. An upper bound for crawls: a
+// crawl that finds fewer pages than its limit costs less.
+import { MODEL_FORMAT_CREDITS, pageCredits } from '../../platform/usage/credits.ts';
+import { modelFormatsOf } from '../../page/model-formats/run-model-formats.ts';
+import { changeTrackingFormat } from '../../page/scrape-options.ts';
+import { targetJob } from './target-jobs.ts';
+
+/** Credits one check costs at most; search targets cost nothing here (this service does not run them). */
+export function creditsPerCheck(targets: unknown[], monitorId: string): number {
+  let credits = 0;
+  for (const target of targets) {
+    const job = targetJob(target, monitorId);
+    if (!job) continue;
+    const so = job.options.scrapeOptions;
+    const jsonMode = changeTrackingFormat(so)?.modes.includes('json') ? 1 : 0;
+    const perPage = pageCredits({ zeroDataRetention: false, modelFormats: modelFormatsOf(so.formats).length }) + jsonMode * MODEL_FORMAT_CREDITS;
+    credits += perPage * (job.urls ? job.urls.length : job.options.limit);
+  }
+  return credits;
+}
+
+export function estimatedCreditsPerMonth(runsPerYear: number, perCheck: number): number {
+  return Math.ceil((runsPerYear / 12) * perCheck);
+}
