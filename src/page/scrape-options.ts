@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { headerMapSchema } from '../platform/http/header-fields.ts';
-import { nestedDeeperThan } from '../platform/json-depth.ts';
+import { nestedAtMost } from '../platform/json-depth.ts';
 import { compileJsonSchema, InvalidJsonSchemaError } from '../platform/llm/json-schema.ts';
 import { MODEL_FORMATS } from './model-formats/format-names.ts';
 import { assertValidSelectors, InvalidSelectorError } from './clean-html.ts';
@@ -80,23 +80,16 @@ export const JSON_FORMAT_NEEDS_MESSAGE = 'The json format needs a prompt, a sche
 /** Deeper schemas would overflow the stack of the recursive validators (zod's, Ajv's); real ones nest far less. */
 export const MAX_JSON_SCHEMA_DEPTH = 64;
 
-const jsonSchemaSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (nestedDeeperThan(value, MAX_JSON_SCHEMA_DEPTH)) {
-      ctx.addIssue({ code: 'custom', message: `json.schema may be nested at most ${MAX_JSON_SCHEMA_DEPTH} levels deep`, input: value });
+const jsonSchemaSchema = nestedAtMost('json.schema', MAX_JSON_SCHEMA_DEPTH).pipe(
+  z.record(z.string(), z.json(), { error: 'json.schema must be a JSON schema object' }).superRefine((schema, ctx) => {
+    try {
+      compileJsonSchema(schema);
+    } catch (err) {
+      if (!(err instanceof InvalidJsonSchemaError)) throw err;
+      ctx.addIssue({ code: 'custom', message: `json.schema is ${err.message}`, input: schema });
     }
-  })
-  .pipe(
-    z.record(z.string(), z.json(), { error: 'json.schema must be a JSON schema object' }).superRefine((schema, ctx) => {
-      try {
-        compileJsonSchema(schema);
-      } catch (err) {
-        if (!(err instanceof InvalidJsonSchemaError)) throw err;
-        ctx.addIssue({ code: 'custom', message: `json.schema is ${err.message}`, input: schema });
-      }
-    }),
-  );
+  }),
+);
 
 const jsonFormatSchema = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { headerMapSchema } from '../../platform/http/header-fields.ts';
-import { nestedDeeperThan } from '../../platform/json-depth.ts';
+import { nestedAtMost } from '../../platform/json-depth.ts';
 
 /**
  * Webhook configuration of a crawl: a bare URL string (normalised to `{url}`) or a strict object.
@@ -19,14 +19,7 @@ const webhookHeadersSchema = headerMapSchema(RESERVED_WEBHOOK_HEADERS).default((
 /** Deeper metadata would overflow the stack of the recursive JSON schema (and of every serializer after it). */
 export const MAX_METADATA_DEPTH = 32;
 
-const metadataSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (nestedDeeperThan(value, MAX_METADATA_DEPTH)) {
-      ctx.addIssue({ code: 'custom', message: `webhook.metadata may be nested at most ${MAX_METADATA_DEPTH} levels deep`, input: value });
-    }
-  })
-  .pipe(z.record(z.string(), z.json()));
+const metadataSchema = nestedAtMost('webhook.metadata', MAX_METADATA_DEPTH).pipe(z.record(z.string(), z.json()));
 
 const webhookObjectSchema = z.strictObject(
   {

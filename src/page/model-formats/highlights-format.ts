@@ -2,9 +2,8 @@
 // copied from the page (the small model), one per line in the document's
 // `highlights` string, the SDKs' type for it.
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
-import { structuredCompletion } from '../../platform/llm/structured-output.ts';
 import type { HighlightsFormat } from '../scrape-options.ts';
-import { pageMessages } from './page-as-data.ts';
+import { askSmallModel } from './page-as-data.ts';
 
 /** Most passages kept: a highlight is a pointer into the page, not a copy of it. */
 export const MAX_HIGHLIGHTS = 10;
@@ -26,13 +25,7 @@ function task(query: string): string {
 }
 
 export async function pickHighlights(pageText: string, format: HighlightsFormat, llm: LlmSettings, fetchImpl?: typeof fetch) {
-  const { value, usage } = await structuredCompletion(llm, {
-    name: 'highlights',
-    schema: HIGHLIGHTS_SCHEMA,
-    messages: pageMessages(task(format.query), pageText, llm.maxInputChars),
-    model: llm.smallModel,
-    fetchImpl,
-  });
+  const { value, usage } = await askSmallModel('highlights', HIGHLIGHTS_SCHEMA, task(format.query), pageText, llm, fetchImpl);
   const passages = (value as { highlights: string[] }).highlights
     .map((h) => h.replace(/\s+/g, ' ').trim())
     .filter((h) => h !== '')

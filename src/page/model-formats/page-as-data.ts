@@ -2,7 +2,9 @@
 // message, under a system prompt that gives the task and says the page is
 // untrusted data. The caller's own words (a json prompt, a question) are part
 // of the task; nothing the page says is.
-import type { ChatMessage } from '../../platform/llm/chat-completion.ts';
+import type { ChatMessage, LlmSettings } from '../../platform/llm/chat-completion.ts';
+import type { JsonSchema } from '../../platform/llm/json-schema.ts';
+import { structuredCompletion, type StructuredAnswer } from '../../platform/llm/structured-output.ts';
 
 /** Used when the settings give no budget (LLM_MAX_INPUT_CHARS's default). */
 export const DEFAULT_MAX_INPUT_CHARS = 32_000;
@@ -25,4 +27,16 @@ export function pageMessages(task: string, pageText: string, maxChars?: number):
     { role: 'system', content: `${task}\n\n${DATA_RULE}` },
     { role: 'user', content: clipPageText(pageText, maxChars) },
   ];
+}
+
+/** A small task about the page (a question, highlights): the small model's structured answer. */
+export function askSmallModel(
+  name: string,
+  schema: JsonSchema,
+  task: string,
+  pageText: string,
+  llm: LlmSettings,
+  fetchImpl?: typeof fetch,
+): Promise<StructuredAnswer> {
+  return structuredCompletion(llm, { name, schema, messages: pageMessages(task, pageText, llm.maxInputChars), model: llm.smallModel, fetchImpl });
 }

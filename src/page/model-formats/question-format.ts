@@ -1,9 +1,8 @@
 // The question format: the model answers the caller's question from the page
 // alone (the small model: a short answer needs no more).
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
-import { structuredCompletion } from '../../platform/llm/structured-output.ts';
 import type { QuestionFormat } from '../scrape-options.ts';
-import { pageMessages } from './page-as-data.ts';
+import { askSmallModel } from './page-as-data.ts';
 
 const ANSWER_SCHEMA = {
   type: 'object',
@@ -22,12 +21,6 @@ function task(question: string): string {
 }
 
 export async function answerQuestion(pageText: string, format: QuestionFormat, llm: LlmSettings, fetchImpl?: typeof fetch) {
-  const { value, usage } = await structuredCompletion(llm, {
-    name: 'answer',
-    schema: ANSWER_SCHEMA,
-    messages: pageMessages(task(format.question), pageText, llm.maxInputChars),
-    model: llm.smallModel,
-    fetchImpl,
-  });
+  const { value, usage } = await askSmallModel('answer', ANSWER_SCHEMA, task(format.question), pageText, llm, fetchImpl);
   return { answer: (value as { answer: string }).answer, usage };
 }
