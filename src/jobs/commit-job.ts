@@ -89,7 +89,6 @@ const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
   const id = uuidv7();
   await insertJob(deps, team, apiKeyId, { ...job, id }, false);
-  countJobStarted(job.kind);
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
