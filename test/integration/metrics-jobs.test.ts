@@ -8,7 +8,7 @@
 // this file's jobs alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
-import { freePort } from '../../src/platform/process/ports.ts';
+import { onFreePort } from '../support/on-free-port.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
@@ -39,11 +39,11 @@ beforeAll(async () => {
   const team = await createTeam(db, { name: 'metrics', credits: 100_000, concurrencyLimit: 4 });
   apiKey = (await issueApiKey(db, team.id)).key;
   pool = h.config.temporal.browserTaskQueue;
-  const [workerOps, gatewayOps] = [await freePort(), await freePort()];
-  workerMetrics = `http://127.0.0.1:${workerOps}/metrics`;
-  gatewayMetrics = `http://127.0.0.1:${gatewayOps}/metrics`;
-  await h.spawnWorker({ env: { DATABASE_URL: databaseUrl, WORKER_OPS_PORT: String(workerOps) } });
-  gatewayUrl = (await h.spawnGateway({ env: { DATABASE_URL: databaseUrl, GATEWAY_OPS_PORT: String(gatewayOps) } })).baseUrl;
+  const worker = await onFreePort((port, output) => h.spawnWorker({ env: { DATABASE_URL: databaseUrl, WORKER_OPS_PORT: String(port) }, output }));
+  const gateway = await onFreePort((port, output) => h.spawnGateway({ env: { DATABASE_URL: databaseUrl, GATEWAY_OPS_PORT: String(port) }, output }));
+  workerMetrics = `http://127.0.0.1:${worker.port}/metrics`;
+  gatewayMetrics = `http://127.0.0.1:${gateway.port}/metrics`;
+  gatewayUrl = gateway.started.baseUrl;
   receiver = await startWebhookReceiver();
   initialGauges = sharedGauges(await scrapeMetrics(workerMetrics));
 });

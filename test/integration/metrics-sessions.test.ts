@@ -5,7 +5,7 @@
 // own, so other test files' sessions never move the deployment-wide gauge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
-import { freePort } from '../../src/platform/process/ports.ts';
+import { onFreePort } from '../support/on-free-port.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { startFakeSearxng, type FakeSearxng } from '../support/fake-searxng.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
@@ -29,16 +29,17 @@ beforeAll(async () => {
   apiKey = (await issueApiKey(db, team.id)).key;
   searxng = await startFakeSearxng();
 
-  const [workerPort, hostPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  ops.worker = `http://127.0.0.1:${workerPort}/metrics`;
-  ops.host = `http://127.0.0.1:${hostPort}/metrics`;
-  ops.gateway = `http://127.0.0.1:${gatewayPort}/metrics`;
-  await h.spawnWorker({ env: { DATABASE_URL, WORKER_OPS_PORT: String(workerPort) } });
+  const worker = await onFreePort((port, output) => h.spawnWorker({ env: { DATABASE_URL, WORKER_OPS_PORT: String(port) }, output }));
   // No Python packages on this host: a python execute is refused, the one outcome a run cannot give.
-  await h.spawnBrowserHost({ env: { DATABASE_URL, BROWSER_HOST_OPS_PORT: String(hostPort), PYTHON_PACKAGES_PATH: '' } });
-  const gateway = await h.spawnGateway({
-    env: { DATABASE_URL, GATEWAY_OPS_PORT: String(gatewayPort), SEARCH_LOCAL: 'false', SEARXNG_URL: searxng.url },
-  });
+  const host = await onFreePort((port, output) =>
+    h.spawnBrowserHost({ env: { DATABASE_URL, BROWSER_HOST_OPS_PORT: String(port), PYTHON_PACKAGES_PATH: '' }, output }),
+  );
+  const { port: gatewayPort, started: gateway } = await onFreePort((port, output) =>
+    h.spawnGateway({ env: { DATABASE_URL, GATEWAY_OPS_PORT: String(port), SEARCH_LOCAL: 'false', SEARXNG_URL: searxng.url }, output }),
+  );
+  ops.worker = `http://127.0.0.1:${worker.port}/metrics`;
+  ops.host = `http://127.0.0.1:${host.port}/metrics`;
+  ops.gateway = `http://127.0.0.1:${gatewayPort}/metrics`;
   gatewayUrl = gateway.baseUrl;
 }, 180_000);
 

@@ -4,7 +4,7 @@
 // answering for these processes only (the suite's shared servers keep running).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { freePort } from '../../src/platform/process/ports.ts';
+import { onFreePort } from '../support/on-free-port.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -26,9 +26,14 @@ beforeAll(async () => {
   const DATABASE_URL = url.toString();
   temporalProxy = await startTcpProxy(inject('temporalAddress'));
   const TEMPORAL_ADDRESS = temporalProxy.address;
-  const [workerPort, hostPort] = [await freePort(), await freePort()];
-  worker = await h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(workerPort), WORKER_SHUTDOWN_GRACE_MS: '60000' } });
-  await h.spawnBrowserHost({ env: { DATABASE_URL, TEMPORAL_ADDRESS, BROWSER_HOST_OPS_PORT: String(hostPort) } });
+  const spawned = await onFreePort((port, output) =>
+    h.spawnWorker({ env: { DATABASE_URL, TEMPORAL_ADDRESS, WORKER_OPS_PORT: String(port), WORKER_SHUTDOWN_GRACE_MS: '60000' }, output }),
+  );
+  worker = spawned.started;
+  const workerPort = spawned.port;
+  const { port: hostPort } = await onFreePort((port, output) =>
+    h.spawnBrowserHost({ env: { DATABASE_URL, TEMPORAL_ADDRESS, BROWSER_HOST_OPS_PORT: String(port) }, output }),
+  );
   const gateway = await h.spawnGateway({ env: { DATABASE_URL }, temporalAddress: TEMPORAL_ADDRESS });
   Object.assign(live, { worker: `http://127.0.0.1:${workerPort}/live`, host: `http://127.0.0.1:${hostPort}/live`, gateway: `${gateway.baseUrl}/health/live` });
   Object.assign(ready, {
