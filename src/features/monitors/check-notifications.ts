@@ -44,6 +44,12 @@ export function createCheckNotificationActivities({ db, config, log }: ActivityD
         const wanted = new Set(webhook.events ?? ['monitor.page', 'monitor.check.completed']);
         const base = { id: monitor.id, checkId: check.id, metadata: webhook.metadata ?? {} };
         const events: MonitorEvent[] = [];
+        // One signed event: its id is derived from what it reports, so a retried step sends the same ids.
+        const addEvent = (type: string, idKey: string, success: boolean, data: unknown, error: string | null) => {
+          const webhookId = uuidv5(idKey, EVENT_NAMESPACE);
+          const payload = { success, type, ...base, webhookId, data: [data], ...(error && { error }) };
+          events.push({ webhookId, body: JSON.stringify(payload) });
+        };
         if (wanted.has('monitor.page')) {
           const pages = await db.monitorCheckPage.findMany({
             where: { checkId: check.id, status: { not: 'same' } },
@@ -51,29 +57,11 @@ export function createCheckNotificationActivities({ db, config, log }: ActivityD
             take: MAX_PAGE_EVENTS,
           });
           for (const page of pages) {
-            const webhookId = uuidv5(`${check.id}/page/${page.targetId}/${page.urlKey}`, EVENT_NAMESPACE);
-            const payload = {
-              success: page.status !== 'error',
-              type: 'monitor.page',
-              ...base,
-              webhookId,
-              data: [checkPageAnswer(page)],
-              ...(page.error && { error: page.error }),
-            };
-            events.push({ webhookId, body: JSON.stringify(payload) });
+            addEvent('monitor.page', `${check.id}/page/${page.targetId}/${page.urlKey}`, page.status !== 'error', checkPageAnswer(page), page.error);
           }
         }
         if (wanted.has('monitor.check.completed')) {
-          const webhookId = uuidv5(`${check.id}/completed`, EVENT_NAMESPACE);
-          const payload = {
-            success: check.status !== 'failed',
-            type: 'monitor.check.completed',
-            ...base,
-            webhookId,
-            data: [checkAnswer(check)],
-            ...(check.error && { error: check.error }),
-          };
-          events.push({ webhookId, body: JSON.stringify(payload) });
+          addEvent('monitor.check.completed', `${check.id}/completed`, check.status !== 'failed', checkAnswer(check), check.error);
         }
         let failed = 0;
         let retry: string | undefined;
