@@ -407,6 +407,12 @@ describe('a check whose worker is killed with SIGKILL halfway', () => {
     // One job for the target, whatever the retries: its id is derived from the check.
     expect(await h2.db.crawl.count({ where: { teamId: h2.teamId } })).toBe(1);
     expect(check.actualCredits).toBe(PAGES);
+    // The killed worker's slots and browser leases are given back: the team holds none once the check ended.
+    await waitFor('the team to hold no slot and no browser lease', async () => {
+      const slots = await h2.db.teamSlot.count({ where: { teamId: h2.teamId, holder: { not: null } } });
+      const leases = await h2.db.browserLease.count({ where: { teamId: h2.teamId } });
+      return slots === 0 && leases === 0;
+    });
   });
 });
 
