@@ -6,9 +6,11 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, expect, it } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
 import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
+import { createLogger } from '../../src/platform/log.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startTcpProxy, type HoldDirections, type TcpProxy } from '../support/tcp-proxy.ts';
@@ -187,8 +189,18 @@ it(
     expect(await (await h.api(`/v2/crawl/${id}`, { method: 'DELETE' })).json()).toEqual({ success: true, status: 'cancelled' });
     expect((await (await h.api(`/v2/crawl/${id}`)).json()).status).toBe('cancelled');
     expect((await (await h.api('/v2/crawl/active')).json()).crawls).toEqual([]);
+    // Cancelled long before a worker came back, and its crawl.completed written only after
+    // crawl.started was delivered: the end is still reported (it was lost while the grace
+    // for a missing final event counted from the cancel).
+    await h.db.crawl.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
+    const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }) }).control;
+    const finishAfterStarted = async (input: Parameters<typeof finishCrawl>[0]) => {
+      await waitFor('crawl.started delivered', async () => receiver.acknowledged().length > 0, 60_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      return finishCrawl(input);
+    };
 
-    await h.startWorker({ services: true });
+    await h.startWorker({ services: true, replace: { finishCrawl: finishAfterStarted } });
     await expectOneRun(h, id);
     const row = await crawlRow(h, id);
     expect(row).toMatchObject({ status: 'cancelled', workflowStartedAt: expect.any(Date), expiresAt: expect.any(Date) });

@@ -28,8 +28,16 @@ export interface DeliverWebhooksResult {
   failed: number;
 }
 
-/** A crawl that ended without writing its final event (terminated by hand) is drained after this long. */
-const FINAL_EVENT_GRACE_MS = 60_000;
+/**
+ * A crawl that ended without writing its final event (cancelled, then terminated by hand)
+ * is drained once a round has seen it so for this long. Counted from what the round saw,
+ * not from the row's completedAt: a crawl cancelled before its workflow started (a gateway
+ * killed mid-start) is marked ended long before the workflow the reconciler starts writes
+ * its crawl.completed, and a cancelled crawl writes it only once its batches stopped (a
+ * batch on a dead worker takes its heartbeat timeout, 60 s by default). Shorter than a
+ * round, which starts counting afresh.
+ */
+const FINAL_EVENT_GRACE_MS = 5 * 60_000;
 
 /** An outbox row without its body: bodies carry whole documents, so only those being sent are read. */
 type PendingEvent = Omit<WebhookEvent, 'body'>;
@@ -43,14 +51,15 @@ function dueInOrder(pending: PendingEvent[], now: Date, limit: number): PendingE
   return pending.filter((e) => e.nextAttemptAt <= now).slice(0, 1);
 }
 
-async function crawlDrained(db: Db, crawlId: string): Promise<boolean> {
-  const crawl = await db.crawl.findUnique({ where: { id: crawlId }, select: { status: true, completedAt: true } });
+/** Whether every event of the crawl was settled: `no-final-event` when it ended without writing its last one (yet). */
+async function drainState(db: Db, crawlId: string): Promise<'drained' | 'busy' | 'no-final-event'> {
+  const crawl = await db.crawl.findUnique({ where: { id: crawlId }, select: { status: true } });
   // Purged (expired) crawls take their outbox with them.
-  if (!crawl) return true;
-  if (crawl.status === 'scraping') return false;
-  if ((await db.webhookEvent.count({ where: { crawlId, state: 'pending' } })) > 0) return false;
+  if (!crawl) return 'drained';
+  if (crawl.status === 'scraping') return 'busy';
+  if ((await db.webhookEvent.count({ where: { crawlId, state: 'pending' } })) > 0) return 'busy';
   const final = await db.webhookEvent.count({ where: { crawlId, type: { in: [...TERMINAL_EVENT_TYPES] } } });
-  return final > 0 || (crawl.completedAt !== null && Date.now() - crawl.completedAt.getTime() > FINAL_EVENT_GRACE_MS);
+  return final > 0 ? 'drained' : 'no-final-event';
 }
 
 function deliveryOutcome(state: 'delivered' | 'failed' | 'pending', result: WebhookAttemptResult): DeliveryOutcome {
@@ -121,6 +130,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
   /** Sends what is due until the crawl is drained or the round's time is up. */
   async function deliverRound(crawlId: string, until: number, totals: Omit<DeliverWebhooksResult, 'drained'>): Promise<boolean> {
     const ctx = Context.current();
+    let finalMissingSince: number | undefined;
     for (;;) {
       const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
       const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
@@ -157,7 +167,10 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
         );
         continue;
       }
-      if (await crawlDrained(db, crawlId)) return true;
+      const state = await drainState(db, crawlId);
+      if (state === 'drained') return true;
+      finalMissingSince = state === 'no-final-event' ? (finalMissingSince ?? Date.now()) : undefined;
+      if (finalMissingSince !== undefined && Date.now() - finalMissingSince > FINAL_EVENT_GRACE_MS) return true;
       if (Date.now() >= until) return false;
       const nextDue = pending.length > 0 ? Math.min(...pending.map((e) => e.nextAttemptAt.getTime())) - Date.now() : Infinity;
       await sleep(Math.max(10, Math.min(nextDue, config.webhooks.pollIntervalMs)));
