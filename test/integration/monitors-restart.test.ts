@@ -41,7 +41,7 @@ it('keeps the schedule across a stop and a start', async () => {
   first.proc.kill('SIGINT');
   expect(await exited(first.proc)).toBe(0);
 
-  await npmStart(suite.env, suite.started);
+  const second = await npmStart(suite.env, suite.started);
   expect(await describeSchedule(monitor.id)).toContain(`monitor-check-${monitor.id}`);
   const again = await client.getMonitor(monitor.id);
   expect(again).toMatchObject({ status: 'active', schedule: { cron: '0 3 * * *', text: 'daily at 3:00', timezone: 'UTC' } });
@@ -52,4 +52,6 @@ it('keeps the schedule across a stop and a start', async () => {
     return c && c.status !== 'queued' && c.status !== 'running' ? c : undefined;
   });
   expect(check).toMatchObject({ status: 'completed', summary: { totalPages: 1, new: 1 } });
+  second.proc.kill('SIGINT');
+  expect(await exited(second.proc)).toBe(0);
 });

@@ -23,16 +23,16 @@ async function readOr(path: string): Promise<string | undefined> {
   }
 }
 
-/** Kills every process of the run but this one and Vitest's own, and returns their command lines. */
-export async function killLeftovers(marker: string): Promise<string[]> {
-  const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+/** Kills every process but this one whose environment holds `name=value` and whose command line `spare` does not pick; returns their command lines. */
+export async function killProcessesMarked(name: string, value: string, spare: (command: string) => boolean = () => false): Promise<string[]> {
+  const pids = (await readdir('/proc').catch(() => [])).filter((entry) => /^\d+$/.test(entry)).map(Number);
   const killed: string[] = [];
   for (const pid of pids) {
     if (pid === process.pid) continue;
     const environ = await readOr(`/proc/${pid}/environ`);
-    if (!environ?.split('\0').includes(`${TEST_RUN_MARKER}=${marker}`)) continue;
+    if (!environ?.split('\0').includes(`${name}=${value}`)) continue;
     const command = parseCommandLine((await readOr(`/proc/${pid}/cmdline`)) ?? '');
-    if (command.includes('vitest')) continue;
+    if (spare(command)) continue;
     try {
       process.kill(pid, 'SIGKILL');
       killed.push(`${pid} ${command}`);
@@ -41,4 +41,9 @@ export async function killLeftovers(marker: string): Promise<string[]> {
     }
   }
   return killed;
+}
+
+/** Kills every process of the run but this one and Vitest's own, and returns their command lines. */
+export function killLeftovers(marker: string): Promise<string[]> {
+  return killProcessesMarked(TEST_RUN_MARKER, marker, (command) => command.includes('vitest'));
 }

@@ -8,12 +8,16 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from './fixture-site.ts';
+import { killProcessesMarked } from './leftover-processes.ts';
 
 export interface NpmStart {
   proc: ChildProcess;
   /** Everything it printed on stderr so far (its `[start]` lines and banner). */
   output(): string;
 }
+
+/** Every process of a start on a folder carries the folder in this variable, so what it leaves behind is found. */
+const START_MARKER = 'CRAWL_TEST_START';
 
 /** Settings of a start on `dataDir` with every port free; `extra` adds or overrides. */
 export async function npmStartEnv(dataDir: string, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
@@ -35,6 +39,7 @@ export async function npmStartEnv(dataDir: string, extra: Record<string, string>
     CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
     // The run's bundle of this checkout's workflows (global-setup.ts), so no start spends seconds of CPU on webpack.
     TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
+    [START_MARKER]: dataDir,
     ...extra,
   };
   delete env.DATABASE_URL;
@@ -155,6 +160,9 @@ export function npmStartSuite(opts: { prefix: string; pages: number; delayMs?: n
     await suite.site?.close();
     if (suite.dataDir) {
       killServers(suite.dataDir);
+      // Children of a supervisor killed above drain on their own, and a worker draining towards a dead Temporal takes long.
+      for (const left of await killProcessesMarked(START_MARKER, suite.dataDir))
+        process.stderr.write(`[${opts.prefix}] killed a process npm start left running: ${left}\n`);
       rmSync(suite.dataDir, { recursive: true, force: true });
     }
   });
