@@ -427,6 +427,10 @@ export function loadConfig() {
       profileCloseTimeoutMs: positiveInt('BROWSER_PROFILE_CLOSE_TIMEOUT_MS', 10_000),
       /** Largest CDP message the proxy and relay pass (screenshots are large). */
       maxCdpMessageBytes: positiveInt('BROWSER_CDP_MAX_MESSAGE_BYTES', 128 * MB),
+      /** Lifetime of the session POST /v2/scrape/{id}/interact opens on the scrape's page. */
+      interactTtlSeconds: boundedInt('INTERACT_TTL_SECONDS', 600, 30, 3600, 'seconds from 30 to 3600'),
+      /** Seconds without a call before that session ends. */
+      interactActivityTtlSeconds: boundedInt('INTERACT_ACTIVITY_TTL_SECONDS', 300, 10, 3600, 'seconds from 10 to 3600'),
     },
     defaultTeam: {
       credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),

@@ -138,6 +138,7 @@ export function inProcessGateway(): InProcessGateway {
       endReason: live ? null : 'deleted',
       durationMs: live ? null : 1000,
       creditsBilled: live ? null : 2,
+      scrapeId: null,
     };
   };
   const models: Record<string, unknown> = {

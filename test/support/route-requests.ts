@@ -397,6 +397,16 @@ const executeRequest = fc.record(
   },
   { requiredKeys: [] },
 );
+const interactRequest = fc.record(
+  {
+    code: maybe(fc.oneof(text, fc.constantFrom('1', 'await page.title()', '', 'x'.repeat(100_001)))),
+    prompt: maybe(fc.oneof(text, fc.constantFrom('what is the title?', '', 'x'.repeat(10_001)))),
+    language: maybe(fc.constantFrom('node', 'python', 'bash', 'ruby', '')),
+    timeout: maybe(fc.oneof(intish, fc.constantFrom(1, 300, 301))),
+    origin: maybe(text),
+  },
+  { requiredKeys: [] },
+);
 const searchText = fc.oneof(
   text,
   fc.constantFrom(
@@ -575,6 +585,23 @@ export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Sh
         fc.constant('GET'),
         fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}${q}`),
         1,
+      ),
+    ],
+    [
+      'POST /v2/scrape/:id/interact',
+      shot(
+        fc.constant('POST'),
+        fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}/interact${q}`),
+        10,
+        interactRequest,
+      ),
+    ],
+    [
+      'DELETE /v2/scrape/:id/interact',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(scrapeId, query).map(([id, q]) => `/v2/scrape/${id}/interact${q}`),
+        3,
       ),
     ],
     [

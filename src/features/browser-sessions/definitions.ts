@@ -4,6 +4,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ExecuteLanguage } from './execute/sandbox.ts';
 import type { ExecuteResponse } from './execute/execute-response.ts';
+import type { ScrapeAction } from '../../page/scrape-options.ts';
 
 export function sessionWorkflowId(sessionId: string): string {
   return `browser-${sessionId}`;
@@ -21,6 +22,17 @@ export interface SessionProfile {
   saveChanges: boolean;
 }
 
+/** The page of a finished scrape, opened again in the session's first tab before it is ready (POST /v2/scrape/{id}/interact). */
+export interface PageOpening {
+  url: string;
+  headers?: Record<string, string>;
+  waitForMs: number;
+  /** The scrape's actions that change the page (clicks, typing, scrolls, waits, scripts), replayed in order. */
+  actions: ScrapeAction[];
+  /** Navigation, waitFor and actions together. */
+  timeoutMs: number;
+}
+
 export interface SessionInput {
   sessionId: string;
   teamId: string;
@@ -30,6 +42,7 @@ export interface SessionInput {
   /** When the gateway created the session; expiresAt = createdAt + ttl. */
   createdAtMs: number;
   profile?: SessionProfile;
+  opening?: PageOpening;
   /** Set by continue-as-new: the session is already running on this host. */
   running?: { hostId: string; taskQueue: string; lastActivityMs: number; executes: number };
 }
@@ -57,6 +70,8 @@ export interface SessionSummary {
 export interface SessionReady {
   status: SessionStatus;
   reason: string | null;
+  /** Why the page of an opening did not open as the scrape saw it (the session runs all the same). */
+  openingWarning?: string;
 }
 
 export interface ExecuteInput {

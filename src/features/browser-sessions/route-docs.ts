@@ -6,6 +6,8 @@ import { executeRequestSchema } from './execute/execute-request.ts';
 import { executeResponseSchema } from './execute/execute-response.ts';
 import { createSessionSchema, listSessionsQuerySchema, profileNameSchema } from './session-request.ts';
 import { sessionUrlsSchema, sessionViewSchema } from './session-store.ts';
+import { interactRequestSchema } from './interact/interact-request.ts';
+import { interactEndedSchema, interactResponseSchema } from './interact/interact-response.ts';
 
 const ok = z.object({ success: z.literal(true) });
 const idParams = z.object({ id: z.string().describe('The session id.') });
@@ -82,9 +84,38 @@ function sessionRouteDocs(prefix: '/browser' | '/interact', name: 'Browser' | 'I
   ];
 }
 
+const scrapeIdParams = z.object({ id: z.string().describe('The scrape id (metadata.scrapeId of a POST /v2/scrape answer).') });
+
+const scrapeInteractDocs: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/v2/scrape/:id/interact',
+    operationId: 'interactWithScrape',
+    summary: 'Run code or a prompt against the page a scrape saw',
+    description:
+      'The first call opens the scrape’s page again in a browser session of the team (its URL, headers, waitFor and page-changing actions); later calls run in the same tab until DELETE, the ttl (INTERACT_TTL_SECONDS) or the idle timer (INTERACT_ACTIVITY_TTL_SECONDS) ends it. Billed as a browser session.',
+    tag: 'browser sessions',
+    params: scrapeIdParams,
+    body: interactRequestSchema,
+    responses: { 200: interactResponseSchema },
+    errors: [402, 404, 409, 410, 503],
+  },
+  {
+    method: 'delete',
+    path: '/v2/scrape/:id/interact',
+    operationId: 'stopScrapeInteraction',
+    summary: 'End the browser of a scrape’s interaction and bill it',
+    tag: 'browser sessions',
+    params: scrapeIdParams,
+    responses: { 200: interactEndedSchema },
+    errors: [404],
+  },
+];
+
 export const browserSessionRouteDocs: RouteDoc[] = [
   ...sessionRouteDocs('/browser', 'Browser'),
   ...sessionRouteDocs('/interact', 'Interact'),
+  ...scrapeInteractDocs,
   {
     method: 'get',
     path: '/v2/browser/:id/live',

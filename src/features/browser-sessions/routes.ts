@@ -1,15 +1,12 @@
 // /v2/browser (and the same under /v2/interact, the spelling upstream's docs now
 // use): create, list, read, delete sessions and execute code in them.
 import { Router } from 'express';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
-import { DomainError } from '../../platform/domain-error.ts';
-import { executeUpdate, SESSION_ENDED, sessionWorkflowId } from './definitions.ts';
-import { closeOrphan, endSession, sessionEnded } from './end-session.ts';
+import { endSession } from './end-session.ts';
+import { executeInSession } from './execute-in-session.ts';
 import { executeRequestSchema } from './execute/execute-request.ts';
 import { createSessionSchema, listSessionsQuerySchema, profileNameSchema } from './session-request.ts';
 import { sessionOfTeam, sessionUrls, sessionView } from './session-store.ts';
@@ -17,8 +14,6 @@ import { startSession } from './start-session.ts';
 import { deleteProfile } from './profiles/profile-store.ts';
 
 const LIST_LIMIT = 1000;
-
-const destroyed = () => new DomainError('gone', 'Browser session has been destroyed.', 'SESSION_DESTROYED');
 
 export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact'): Router {
   const { db, temporal, config } = deps;
@@ -28,7 +23,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(prefix, async (req, res) => {
     const request = createSessionSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    const row = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id));
+    const { row } = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id));
     res.json({ success: true, id: row.id, ...sessionUrls(row, base()), expiresAt: row.expiresAt.toISOString() });
   });
 
@@ -62,20 +57,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(`${prefix}/:id/execute`, async (req, res) => {
     const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
     const request = executeRequestSchema.parse(req.body ?? {});
-    if (sessionEnded(row)) throw destroyed();
-    try {
-      const answer = await temporal.workflow
-        .getHandle(sessionWorkflowId(row.id))
-        .executeUpdate(executeUpdate, { args: [{ language: request.language, code: request.code, timeoutSeconds: request.timeout }] });
-      res.json(answer);
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === SESSION_ENDED) throw destroyed();
-      const now = err instanceof WorkflowNotFoundError ? await closeOrphan(db, row.id) : await db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
-      if (sessionEnded(now)) throw destroyed();
-      if (err instanceof WorkflowUpdateFailedError)
-        throw new DomainError('job-failed', err.cause?.message ?? 'Failed to execute code in browser session.', 'EXECUTE_FAILED');
-      throw err;
-    }
+    res.json(await executeInSession(deps, row, { language: request.language, code: request.code, timeoutSeconds: request.timeout }));
   });
 
   return router;

@@ -17,7 +17,14 @@ const token = () => randomBytes(24).toString('base64url');
 /** Sessions that hold a browser (or are about to). */
 export const LIVE_STATUSES = ['starting', 'active'];
 
-export async function createSessionRow(db: Db, team: Team, apiKeyId: string | null, req: CreateSessionRequest, now: Date): Promise<BrowserSession> {
+export async function createSessionRow(
+  db: Db,
+  team: Team,
+  apiKeyId: string | null,
+  req: CreateSessionRequest,
+  now: Date,
+  scrapeId?: string,
+): Promise<BrowserSession> {
   return db.$transaction(async (tx) => {
     // One admission at a time per team, so two creations cannot both see the last free place.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`browser-admit:${team.id}`}, 0))`;
@@ -59,6 +66,7 @@ export async function createSessionRow(db: Db, team: Team, apiKeyId: string | nu
         createdAt: now,
         lastActivityAt: now,
         expiresAt: new Date(now.getTime() + req.ttl * 1000),
+        scrapeId: scrapeId ?? null,
       },
     });
   });

@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
 import { SessionStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
-import { readyUpdate, sessionWorkflowId, type SessionInput } from './definitions.ts';
+import { readyUpdate, sessionWorkflowId, type PageOpening, type SessionInput } from './definitions.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
 import { countedStart } from './session-metrics.ts';
@@ -17,14 +17,27 @@ type Deps = { db: Db; temporal: Client; config: Config };
 /** How long POST /v2/browser waits for the browser to come up. */
 export const READY_TIMEOUT_MS = 120_000;
 
+/** A session that reopens a scrape's page (POST /v2/scrape/{id}/interact). */
+export interface ScrapeOpening {
+  scrapeId: string;
+  opening: PageOpening;
+}
+
+export interface StartedSession {
+  row: BrowserSession;
+  /** Why the scrape's page did not open as the scrape saw it, if it did not. */
+  openingWarning?: string;
+}
+
 export function startSession(
   deps: Deps,
   team: Team,
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-): Promise<BrowserSession> {
-  return countedStart(() => launchSession(deps, team, apiKeyId, req, onCreated));
+  scrape?: ScrapeOpening,
+): Promise<StartedSession> {
+  return countedStart(() => launchSession(deps, team, apiKeyId, req, onCreated, scrape));
 }
 
 async function launchSession(
@@ -33,8 +46,9 @@ async function launchSession(
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-): Promise<BrowserSession> {
-  const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date());
+  scrape: ScrapeOpening | undefined,
+): Promise<StartedSession> {
+  const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date(), scrape?.scrapeId);
   onCreated(row.id);
   const input: SessionInput = {
     sessionId: row.id,
@@ -44,6 +58,7 @@ async function launchSession(
     activityTtlSeconds: row.activityTtlSeconds,
     createdAtMs: row.createdAt.getTime(),
     ...(req.profile && { profile: req.profile }),
+    ...(scrape && { opening: scrape.opening }),
   };
   let ready;
   try {
@@ -55,7 +70,7 @@ async function launchSession(
         { key: TeamIdAttribute, value: team.id },
         { key: SessionStatusAttribute, value: 'starting' },
       ],
-      staticSummary: `Browser session (ttl ${row.ttlSeconds} s, idle ${row.activityTtlSeconds} s)`,
+      staticSummary: `${scrape ? `Interaction with scrape ${scrape.scrapeId}` : 'Browser session'} (ttl ${row.ttlSeconds} s, idle ${row.activityTtlSeconds} s)`,
     });
     ready = await deps.temporal.connection.withDeadline(Date.now() + READY_TIMEOUT_MS, () => handle.executeUpdate(readyUpdate));
   } catch (err) {
@@ -73,5 +88,5 @@ async function launchSession(
     if (/no browser host/.test(reason)) throw new DomainError('unavailable', `Failed to create browser session: ${reason}`, 'NO_BROWSER_HOST');
     throw new DomainError('job-failed', `Failed to create browser session: ${reason}`, 'SESSION_START_FAILED');
   }
-  return fresh;
+  return { row: fresh, ...(ready.openingWarning && { openingWarning: ready.openingWarning }) };
 }

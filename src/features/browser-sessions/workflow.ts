@@ -98,6 +98,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   let destroyRequested = false;
   let endReason: string | null = null;
   let failure: string | undefined;
+  let openingWarning: string | undefined;
   let host = input.running ? { hostId: input.running.hostId, taskQueue: input.running.taskQueue } : undefined;
 
   const state = (): SessionState => ({
@@ -121,7 +122,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   setHandler(stateQuery, state);
   setHandler(readyUpdate, async () => {
     await condition(() => status !== 'starting');
-    return { status, reason: endReason };
+    return { status, reason: endReason, ...(openingWarning && { openingWarning }) };
   });
   setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
     await condition(() => status !== 'starting');
@@ -157,7 +158,13 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     try {
       host = await control.pickBrowserHost(input.sessionId);
       showDetails();
-      await hostActivities(host.taskQueue).launch({ sessionId: input.sessionId, teamId: input.teamId, profile: input.profile });
+      const launched = await hostActivities(host.taskQueue).launch({
+        sessionId: input.sessionId,
+        teamId: input.teamId,
+        profile: input.profile,
+        ...(input.opening && { opening: input.opening }),
+      });
+      openingWarning = launched?.openingWarning;
       setStatus('active');
     } catch (err) {
       failure = `the browser did not start: ${describeHostFailure(err, host?.hostId ?? 'none')}`;

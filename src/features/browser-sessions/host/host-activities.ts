@@ -9,9 +9,10 @@ import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { executeResponse } from '../execute/execute-response.ts';
 import { measuredExecute } from '../execute/execute-metrics.ts';
 import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
-import type { SessionProfile } from '../definitions.ts';
+import type { PageOpening, SessionProfile } from '../definitions.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
+import { openScrapedPage } from './open-scraped-page.ts';
 import { loadProfileState, recordSaveError, saveProfileState } from '../profiles/profile-store.ts';
 import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from '../profiles/profile-state.ts';
 
@@ -104,7 +105,13 @@ export function createHostActivities(deps: HostActivityDeps) {
   }
 
   return {
-    async launchBrowserSession(input: { sessionId: string; teamId: string; profile?: SessionProfile }): Promise<void> {
+    /** Returns why an opening's page did not open as its scrape saw it, if it did not. */
+    async launchBrowserSession(input: {
+      sessionId: string;
+      teamId: string;
+      profile?: SessionProfile;
+      opening?: PageOpening;
+    }): Promise<{ openingWarning?: string } | void> {
       const { sessionId, teamId } = input;
       if (!sessions.has(sessionId)) {
         let pending = starting.get(sessionId);
@@ -115,12 +122,14 @@ export function createHostActivities(deps: HostActivityDeps) {
         await pending;
       }
       const hosted = sessions.get(sessionId)!;
+      const openingWarning = input.opening && (await openScrapedPage(hosted.chromium.cdpUrl, input.opening));
       // Executes start at once when a runner is already attached; a failed warm-up only costs the first execute its start.
       sandbox.warmUp({ sessionId, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }).catch((err: unknown) => {
         log.warn('sandbox warm-up failed', { sessionId, error: (err as Error).message });
       });
       await db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId: deps.hostId } });
-      log.info('session launched', { sessionId, teamId, hostId: deps.hostId });
+      log.info('session launched', { sessionId, teamId, hostId: deps.hostId, ...(openingWarning && { openingWarning }) });
+      return openingWarning ? { openingWarning } : {};
     },
 
     /** Heartbeats while the session's browser lives; returns why it ended if it exits on its own. */
