@@ -3,7 +3,6 @@
 // idempotent: rows are keyed by (crawl, url key) and written with upserts,
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
 // the workflow, so retries and replays never duplicate a page or a charge.
-import { Context } from '@temporalio/activity';
 import { createScrapeBatch } from './batch/scrape-batch.ts';
 import { jobContext, readJob, sortLinks } from './job-context.ts';
 import { ApplicationFailure } from '@temporalio/common';
@@ -18,6 +17,7 @@ import type { CrawlRunSettings, CrawlStatus, JobCounts } from './definitions.ts'
 import { jobCounts } from './job-status.ts';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
+import { heartbeatIntervalMs, heartbeatWhile } from '../platform/temporal/heartbeat-while.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { discoversLinks, jobKind } from './job-kind.ts';
@@ -40,6 +40,13 @@ export interface FinishCrawlInput {
   status: Exclude<CrawlStatus, 'scraping'>;
   error?: string;
   outOfCredits?: boolean;
+}
+
+export interface FinishCrawlResult {
+  finished: boolean;
+  queued: number;
+  completed?: number;
+  counts?: JobCounts;
 }
 
 export const ROBOTS_WARNING =
@@ -98,142 +105,148 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       await requestBrowser(db, { holder: work.holder, pool: config.temporal.browserTaskQueue, teamId: work.teamId, groupId: work.crawlId });
     },
 
-    /**
-     * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
-     * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
-     */
-    async planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
-      const read = await readJob(jobDeps, crawlId);
-      // Cancelled before its workflow started (DELETE found none): the run only records the end.
-      if (read.crawl.status !== 'scraping') return { queued: 0 };
-      const { options } = read;
-      await releaseClaims(db, crawlId);
-      // A batch or a scrape was seeded with its URLs when it was made; robots.txt and sitemaps are crawl rules.
-      if (!discoversLinks(jobKind(read.crawl))) {
-        const counts = await jobCounts(db, crawlId);
-        return { queued: counts.queued, counts };
-      }
-      const startOrigin = new URL(options.url).origin;
-      const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
-      const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
-      await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
-      Context.current().heartbeat('robots.txt');
-      const ctx = jobContext(jobDeps, { ...read, crawl: { ...read.crawl, robotsTxt } });
-      const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
-      // The gateway refuses these; a crawl requested under a larger CRAWL_MAX_URL_LENGTH can still arrive here.
-      if (isTooLong(start, config.crawl.maxUrlLength)) {
-        throw ApplicationFailure.nonRetryable(`The start URL ${tooLongReason(start, config.crawl.maxUrlLength)}`, 'StartUrlTooLong');
-      }
-
-      // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
-      const startRule = ctx.filter.checkStart(options.url);
-      const startAllowed = await ctx.robots.isAllowed(start.url);
-      await db.$transaction(async (tx) => {
-        // Not held to the team's balance: the gateway checked it, and the first batch stops the crawl if it is gone.
-        await addToFrontier(tx, crawlId, [start], options.limit);
-        if (!startAllowed) {
-          await tx.crawlRobotsBlocked.createMany({ data: [{ crawlId, url: start.url, urlKey: start.urlKey }], skipDuplicates: true });
-        }
-      });
-      if (!startRule.allowed || !startAllowed) {
-        const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
-        await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options, 'crawl'));
-      }
-
-      if (options.sitemap !== 'skip') {
-        // Four candidates per URL the frontier can still admit (filters drop many).
-        const admissible = Math.min(options.limit, config.crawl.queuedUrlsPerCredit * Math.max(0, read.crawl.team.creditBalance));
-        const maxUrls = Math.min(4 * admissible, config.crawl.sitemapTotalMaxUrls);
-        const found = await collectSitemapUrls({
-          startUrl: options.url,
-          robotsSitemaps: ctx.robots.sitemaps,
-          fetch: network.fetch,
-          maxUrls,
-          maxSitemaps: config.crawl.maxSitemaps,
-          limits: { maxBytes: config.crawl.sitemapMaxBytes, maxUrls: config.crawl.sitemapMaxUrls },
-        });
-        Context.current().heartbeat('sitemaps');
-        let queued = 0;
-        let tooLong = 0;
-        for (let i = 0; i < found.urls.length; i += SITEMAP_CHUNK) {
-          const sorted = await sortLinks(ctx, config.crawl.maxUrlLength, found.urls.slice(i, i + SITEMAP_CHUNK), 0);
-          tooLong += sorted.tooLong;
-          queued += await db.$transaction(async (tx) => {
-            const added = await addToFrontier(tx, crawlId, sorted.follow, options.limit, config.crawl.queuedUrlsPerCredit);
-            if (sorted.robotsBlocked.length)
-              await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
-            return added;
-          });
-          Context.current().heartbeat('sitemap URLs');
-        }
-        if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
-        log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, maxUrls, queued, tooLong });
-      }
-      const counts = await jobCounts(db, crawlId);
-      log.info('crawl planned', { crawlId, queued: counts.queued });
-      return { queued: counts.queued, counts };
+    /** Heartbeats on a clock (heartbeatWhile): the workflow gives it the crawl's heartbeat timeout. */
+    planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
+      return heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => planCrawl(crawlId));
     },
 
     scrapeBatch,
-    /**
-     * Records the crawl's end. A completion is refused (finished: false) while
-     * the frontier still holds work, so the workflow goes on. The workflow calls
-     * this with no batch in flight, so claimed rows are orphans (of a reset or
-     * terminated run) and go back to the queue. A crawl out of credits ends
-     * with its queue skipped. A finished crawl reports its successful pages
-     * (`completed`, counted in the transaction that ends it), the number its
-     * final webhook event and GET /v2/crawl/{id} give, and its final counts.
-     */
-    async finishCrawl(input: FinishCrawlInput): Promise<{ finished: boolean; queued: number; completed?: number; counts?: JobCounts }> {
-      const { crawlId } = input;
-      if (input.status === 'completed' && !input.outOfCredits) {
-        const counts = await frontierCounts(db, crawlId);
-        if (counts.queued + counts.claimed > 0) {
-          const released = await releaseClaims(db, crawlId);
-          return { finished: false, queued: counts.queued + released };
-        }
-      }
-      if (input.outOfCredits) await skipQueued(db, crawlId);
-      const blocked = await db.crawlRobotsBlocked.count({ where: { crawlId } });
-      const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
-      const now = new Date();
-      const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
-      const end = await db.$transaction(async (tx) => {
-        // URLs appended to a batch (appendToId) are added under this row lock while the batch
-        // is scraping: either they are in the frontier now, or the batch is over when they come.
-        await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
-        if (input.status === 'completed' && !input.outOfCredits) {
-          const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
-          if (queued > 0) return { appended: queued };
-        }
-        const ending = await tx.crawl.updateMany({
-          where: { id: crawlId, status: 'scraping' },
-          // A batch's last error may quote what a page or the database said about it.
-          data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt: now, expiresAt },
-        });
-        // A crawl cancelled through the API already says so; it still gets its expiry.
-        const cancelled = await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
-        const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
-        const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
-        // A cancelled crawl ends with crawl.completed too; its status says how it ended.
-        await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options, jobKind(final)), {
-          type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',
-          success: final.status !== 'failed',
-          data: [{ status: final.status, completed }],
-          ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
-        });
-        await notifyJobEnded(tx, crawlId);
-        // Only the attempt that gave the crawl its expiry ended it: a retried finish finds it set.
-        const ended = ending.count + cancelled.count > 0 ? { kind: jobKind(final), status: final.status as FinishCrawlInput['status'] } : undefined;
-        return { appended: 0, completed, ended };
-      });
-      if (end.appended > 0) return { finished: false, queued: end.appended };
-      if (end.ended) countJobEnded(end.ended.kind, end.ended.status);
-      await forgetBrowserGroup(db, crawlId);
-      log.info('crawl finished', { crawlId, status: input.status });
-      return { finished: true, queued: 0, completed: end.completed, counts: await jobCounts(db, crawlId) };
+    finishCrawl(input: FinishCrawlInput): Promise<FinishCrawlResult> {
+      return heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => finishCrawl(input));
     },
   };
+
+  /**
+   * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,
+   * every sitemap URL (depth 0). Runs before any batch, so stale claims are released.
+   */
+  async function planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
+    const read = await readJob(jobDeps, crawlId);
+    // Cancelled before its workflow started (DELETE found none): the run only records the end.
+    if (read.crawl.status !== 'scraping') return { queued: 0 };
+    const { options } = read;
+    await releaseClaims(db, crawlId);
+    // A batch or a scrape was seeded with its URLs when it was made; robots.txt and sitemaps are crawl rules.
+    if (!discoversLinks(jobKind(read.crawl))) {
+      const counts = await jobCounts(db, crawlId);
+      return { queued: counts.queued, counts };
+    }
+    const startOrigin = new URL(options.url).origin;
+    const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
+    const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
+    await db.crawl.update({ where: { id: crawlId }, data: { robotsTxt } });
+    const ctx = jobContext(jobDeps, { ...read, crawl: { ...read.crawl, robotsTxt } });
+    const start = { url: canonicalUrl(options.url, ctx.norm), urlKey: urlKey(options.url, ctx.norm), depth: 0 };
+    // The gateway refuses these; a crawl requested under a larger CRAWL_MAX_URL_LENGTH can still arrive here.
+    if (isTooLong(start, config.crawl.maxUrlLength)) {
+      throw ApplicationFailure.nonRetryable(`The start URL ${tooLongReason(start, config.crawl.maxUrlLength)}`, 'StartUrlTooLong');
+    }
+
+    // The start URL is always tried (as upstream), unless the caller's own filters or robots.txt exclude it.
+    const startRule = ctx.filter.checkStart(options.url);
+    const startAllowed = await ctx.robots.isAllowed(start.url);
+    await db.$transaction(async (tx) => {
+      // Not held to the team's balance: the gateway checked it, and the first batch stops the crawl if it is gone.
+      await addToFrontier(tx, crawlId, [start], options.limit);
+      if (!startAllowed) {
+        await tx.crawlRobotsBlocked.createMany({ data: [{ crawlId, url: start.url, urlKey: start.urlKey }], skipDuplicates: true });
+      }
+    });
+    if (!startRule.allowed || !startAllowed) {
+      const why = !startRule.allowed ? `The start URL ${startRule.reason}` : 'robots.txt disallows the start URL';
+      await storeFailedPage(db, { crawlId, urlKey: start.urlKey, url: start.url, error: `${why}, so it was not scraped.` }, crawlWebhook(options, 'crawl'));
+    }
+
+    if (options.sitemap !== 'skip') {
+      // Four candidates per URL the frontier can still admit (filters drop many).
+      const admissible = Math.min(options.limit, config.crawl.queuedUrlsPerCredit * Math.max(0, read.crawl.team.creditBalance));
+      const maxUrls = Math.min(4 * admissible, config.crawl.sitemapTotalMaxUrls);
+      const found = await collectSitemapUrls({
+        startUrl: options.url,
+        robotsSitemaps: ctx.robots.sitemaps,
+        fetch: network.fetch,
+        maxUrls,
+        maxSitemaps: config.crawl.maxSitemaps,
+        limits: { maxBytes: config.crawl.sitemapMaxBytes, maxUrls: config.crawl.sitemapMaxUrls },
+      });
+      let queued = 0;
+      let tooLong = 0;
+      for (let i = 0; i < found.urls.length; i += SITEMAP_CHUNK) {
+        const sorted = await sortLinks(ctx, config.crawl.maxUrlLength, found.urls.slice(i, i + SITEMAP_CHUNK), 0);
+        tooLong += sorted.tooLong;
+        queued += await db.$transaction(async (tx) => {
+          const added = await addToFrontier(tx, crawlId, sorted.follow, options.limit, config.crawl.queuedUrlsPerCredit);
+          if (sorted.robotsBlocked.length)
+            await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+          return added;
+        });
+      }
+      if (found.errors.length) log.warn('sitemap errors', { crawlId, errors: found.errors.slice(0, 5) });
+      log.info('sitemaps read', { crawlId, sitemaps: found.fetched.length, urls: found.urls.length, maxUrls, queued, tooLong });
+    }
+    const counts = await jobCounts(db, crawlId);
+    log.info('crawl planned', { crawlId, queued: counts.queued });
+    return { queued: counts.queued, counts };
+  }
+
+  /**
+   * Records the crawl's end. A completion is refused (finished: false) while
+   * the frontier still holds work, so the workflow goes on. The workflow calls
+   * this with no batch in flight, so claimed rows are orphans (of a reset or
+   * terminated run) and go back to the queue. A crawl out of credits ends
+   * with its queue skipped. A finished crawl reports its successful pages
+   * (`completed`, counted in the transaction that ends it), the number its
+   * final webhook event and GET /v2/crawl/{id} give, and its final counts.
+   */
+  async function finishCrawl(input: FinishCrawlInput): Promise<FinishCrawlResult> {
+    const { crawlId } = input;
+    if (input.status === 'completed' && !input.outOfCredits) {
+      const counts = await frontierCounts(db, crawlId);
+      if (counts.queued + counts.claimed > 0) {
+        const released = await releaseClaims(db, crawlId);
+        return { finished: false, queued: counts.queued + released };
+      }
+    }
+    if (input.outOfCredits) await skipQueued(db, crawlId);
+    const blocked = await db.crawlRobotsBlocked.count({ where: { crawlId } });
+    const warning = input.outOfCredits ? CREDITS_WARNING : blocked > 0 ? ROBOTS_WARNING : null;
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + config.crawl.retentionHours * 3_600_000);
+    const end = await db.$transaction(async (tx) => {
+      // URLs appended to a batch (appendToId) are added under this row lock while the batch
+      // is scraping: either they are in the frontier now, or the batch is over when they come.
+      await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
+      if (input.status === 'completed' && !input.outOfCredits) {
+        const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
+        if (queued > 0) return { appended: queued };
+      }
+      const ending = await tx.crawl.updateMany({
+        where: { id: crawlId, status: 'scraping' },
+        // A batch's last error may quote what a page or the database said about it.
+        data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt: now, expiresAt },
+      });
+      // A crawl cancelled through the API already says so; it still gets its expiry.
+      const cancelled = await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+      const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
+      const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
+      // A cancelled crawl ends with crawl.completed too; its status says how it ended.
+      await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options, jobKind(final)), {
+        type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',
+        success: final.status !== 'failed',
+        data: [{ status: final.status, completed }],
+        ...(final.status === 'failed' && { error: final.error ?? 'The crawl failed' }),
+      });
+      await notifyJobEnded(tx, crawlId);
+      // Only the attempt that gave the crawl its expiry ended it: a retried finish finds it set.
+      const ended = ending.count + cancelled.count > 0 ? { kind: jobKind(final), status: final.status as FinishCrawlInput['status'] } : undefined;
+      return { appended: 0, completed, ended };
+    });
+    if (end.appended > 0) return { finished: false, queued: end.appended };
+    if (end.ended) countJobEnded(end.ended.kind, end.ended.status);
+    await forgetBrowserGroup(db, crawlId);
+    log.info('crawl finished', { crawlId, status: input.status });
+    return { finished: true, queued: 0, completed: end.completed, counts: await jobCounts(db, crawlId) };
+  }
 }
 
 export type CrawlActivities = ReturnType<typeof createCrawlActivities>;

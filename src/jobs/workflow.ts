@@ -42,12 +42,16 @@ import { BATCH_RETRY, CONTROL_RETRY } from './retry-policies.ts';
 import { crawlWebhooksWorkflowId } from './webhooks/definitions.ts';
 import { crawlWebhooksWorkflow } from './webhooks/workflow.ts';
 
-/** Control activities (plan, finish), with the line the Temporal UI shows for this call. */
-function controlActivities(summary: string) {
+/**
+ * Control activities (plan, finish), with the line the Temporal UI shows for this call. They
+ * heartbeat on a clock, so a killed worker's plan or finish is retried after the crawl's
+ * heartbeat timeout, as its batches are.
+ */
+function controlActivities(summary: string, heartbeatTimeoutMs: number) {
   return proxyActivities<CrawlActivities>({
-    // Planning fetches robots.txt and up to 20 sitemaps; it heartbeats per fetch.
+    // Planning fetches robots.txt and up to 20 sitemaps.
     startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: heartbeatTimeoutMs,
     retry: CONTROL_RETRY,
     summary,
   });
@@ -216,6 +220,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     if (!input.planned) {
       const planned = await controlActivities(
         run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
+        run.heartbeatTimeoutMs,
       ).planCrawl(crawlId);
       queued = planned.queued;
       counts = planned.counts ?? { ...counts, queued };
@@ -303,7 +308,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       }
       phase = 'finishing';
       report();
-      const done = await controlActivities('finish: completed').finishCrawl({ crawlId, status: 'completed', outOfCredits });
+      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs).finishCrawl({ crawlId, status: 'completed', outOfCredits });
       if (done.finished) {
         upsertEnd('completed', done);
         return { crawlId, status: 'completed', pagesHandled };
@@ -321,7 +326,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     report();
     await CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight === 0);
-      const done = await controlActivities(`finish: ${ended}`).finishCrawl({
+      const done = await controlActivities(`finish: ${ended}`, run.heartbeatTimeoutMs).finishCrawl({
         crawlId,
         status: ended,
         error: ended === 'failed' ? failureReason(err) : undefined,

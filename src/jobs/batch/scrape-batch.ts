@@ -30,6 +30,7 @@ import { createPageHandler } from './page-handler.ts';
 import { lanesFirst } from './route-target.ts';
 import { runBatch } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
+import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -160,13 +161,10 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       scriptedHost: (host: string) => scripted.has(host),
     };
 
-    const ticker = setInterval(
-      () => {
-        activity.heartbeat({ handled: tally.handled });
-        leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
-      },
-      Math.max(1000, config.crawl.heartbeatTimeoutMs / 4),
-    );
+    const ticker = setInterval(() => {
+      activity.heartbeat({ handled: tally.handled });
+      leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
+    }, heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs));
     let asking = false;
     const fairShareTicker = setInterval(() => {
       if (asking) return;

@@ -10,6 +10,7 @@ import { storableText } from '../../platform/db/storable.ts';
 import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
 import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
+import { heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { crawlOptions } from '../crawl-options.ts';
 import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
@@ -185,15 +186,13 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
 
     async deliverCrawlWebhooks(input: DeliverWebhooksInput): Promise<DeliverWebhooksResult> {
       const totals = { delivered: 0, failed: 0 };
-      const ctx = Context.current();
       // A delivery can take its whole timeout; the heartbeat must not wait for it.
-      const ticker = setInterval(() => ctx.heartbeat(totals), 1000);
-      try {
-        const drained = await deliverRound(input.crawlId, Date.now() + input.roundMs, totals);
-        return { drained, ...totals };
-      } finally {
-        clearInterval(ticker);
-      }
+      const drained = await heartbeatWhile(
+        1000,
+        () => deliverRound(input.crawlId, Date.now() + input.roundMs, totals),
+        () => totals,
+      );
+      return { drained, ...totals };
     },
   };
 }
