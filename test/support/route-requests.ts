@@ -476,6 +476,70 @@ const searchRequest = fc.record(
   },
   { requiredKeys: ['query'] },
 );
+const monitorSchedule = fc.oneof(
+  fc.record(
+    {
+      text: maybe(fc.constantFrom('every 15 minutes', 'hourly', 'daily at 9:00', 'weekdays at 18:30', 'every 0 minutes', 'at teatime', '')),
+      timezone: maybe(fc.constantFrom('UTC', 'Europe/Berlin', 'Mars/Olympus', '')),
+    },
+    { requiredKeys: [] },
+  ),
+  // Far away: a schedule the HTTP pass makes never fires while the tests run.
+  fc.record(
+    { cron: maybe(fc.constantFrom('0 3 1 1 *', '* * * * *', '61 * * * *', 'x', '')), timezone: maybe(fc.constantFrom('UTC', 'x')) },
+    { requiredKeys: [] },
+  ),
+);
+const monitorTarget = fc.oneof(
+  fc.record(
+    { id: maybe(text), type: fc.constant('scrape'), urls: maybe(fc.array(url, { maxLength: 3 })), scrapeOptions: seldom(maybe(scrapeOptions)) },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    { type: fc.constant('crawl'), url: maybe(url), crawlOptions: seldom(maybe(fc.record({ limit: maybe(intish) }, { requiredKeys: [] }))) },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('search'),
+      queries: maybe(fc.array(text, { maxLength: 3 })),
+      searchWindow: maybe(fc.constantFrom('5m', '1h', '7d', '1y')),
+      maxResults: maybe(intish),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  json,
+);
+const monitorFields = {
+  name: maybe(fc.oneof(text, fc.constantFrom('watch', 'x'.repeat(257)))),
+  schedule: maybe(monitorSchedule),
+  targets: maybe(fc.array(monitorTarget, { maxLength: 3 })),
+  webhook: seldom(maybe(fc.record({ url, events: maybe(fc.array(fc.constantFrom('monitor.page', 'monitor.check.completed', 'x'))) }, { requiredKeys: [] }))),
+  notification: seldom(
+    maybe(
+      fc.record(
+        { email: maybe(fc.record({ enabled: maybe(fc.boolean()), recipients: maybe(fc.array(fc.constantFrom('a@b.co', 'nope'))) }, { requiredKeys: [] })) },
+        { requiredKeys: [] },
+      ),
+    ),
+  ),
+  retentionDays: seldom(maybe(intish)),
+  goal: seldom(maybe(text)),
+  judgeEnabled: seldom(maybe(fc.boolean())),
+};
+const createMonitorRequest = fc.oneof(
+  { weight: 4, arbitrary: fc.record(monitorFields, { requiredKeys: [] }) },
+  // Every field valid: the other generators seldom line up a name, a schedule and a target at once.
+  fc.record({
+    name: fc.constantFrom('watch', 'prices'),
+    schedule: fc.constantFrom({ cron: '0 3 1 1 *' }, { cron: '0 3 1 1 *', timezone: 'Europe/Berlin' }),
+    targets: fc.constantFrom([{ type: 'scrape', urls: ['http://example.com/'] }], [{ type: 'crawl', url: 'http://example.com/', crawlOptions: { limit: 2 } }]),
+  }),
+);
+const updateMonitorRequest = fc.record({ ...monitorFields, status: maybe(fc.constantFrom('active', 'paused', 'deleted', '')) }, { requiredKeys: [] });
+const monitorId = fc.oneof({ weight: 4, arbitrary: fc.uuid() }, segment);
+const monitorQuery = fc.oneof(query, fc.constantFrom('?limit=1', '?limit=0', '?limit=101', '?offset=-1', '?limit=x', '?skip=2&status=changed', '?status=gone'));
+
 const sessionQuery = fc.oneof(
   query,
   fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'),
@@ -708,6 +772,75 @@ export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Sh
         fc.tuple(sessionId, query).map(([id, q]) => `/v2/browser/${id}/execute${q}`),
         10,
         executeRequest,
+      ),
+    ],
+    [
+      'POST /v2/monitor',
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant('/v2/monitor') },
+          query.map((q) => `/v2/monitor${q}`),
+        ),
+        10,
+        createMonitorRequest,
+      ),
+    ],
+    [
+      'GET /v2/monitor',
+      shot(
+        fc.constant('GET'),
+        monitorQuery.map((q) => `/v2/monitor${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/monitor/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(monitorId, query).map(([id, q]) => `/v2/monitor/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'PATCH /v2/monitor/:id',
+      shot(
+        fc.constant('PATCH'),
+        fc.tuple(monitorId, query).map(([id, q]) => `/v2/monitor/${id}${q}`),
+        10,
+        updateMonitorRequest,
+      ),
+    ],
+    [
+      'DELETE /v2/monitor/:id',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(monitorId, query).map(([id, q]) => `/v2/monitor/${id}${q}`),
+        3,
+      ),
+    ],
+    [
+      'POST /v2/monitor/:id/run',
+      shot(
+        fc.constant('POST'),
+        fc.tuple(monitorId, query).map(([id, q]) => `/v2/monitor/${id}/run${q}`),
+        3,
+      ),
+    ],
+    [
+      'GET /v2/monitor/:id/checks',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(monitorId, monitorQuery).map(([id, q]) => `/v2/monitor/${id}/checks${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/monitor/:id/checks/:checkId',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(monitorId, monitorId, monitorQuery).map(([id, check, q]) => `/v2/monitor/${id}/checks/${check}${q}`),
+        1,
       ),
     ],
     ...(
