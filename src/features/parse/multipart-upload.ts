@@ -1,8 +1,9 @@
 // Reads the multipart body of POST /v2/parse as it streams in: one `file` part,
-// held in memory up to PARSE_MAX_FILE_BYTES and cut off (413) the moment it
-// passes it, and at most one `options` part (JSON text). Any other part, a
+// held in memory up to PARSE_MAX_FILE_BYTES and no further (413 the moment it
+// passes it), and at most one `options` part (JSON text). Any other part, a
 // second file or a malformed body is a 400 naming it. The rest of a refused
-// body is read and dropped, so the client gets its answer instead of a reset.
+// body is read and dropped (the server's request timeout bounds how long), so
+// the client gets its answer instead of a reset.
 import type { Request } from 'express';
 import busboy from 'busboy';
 import { HttpError } from '../../platform/http/http-error.ts';
@@ -38,7 +39,8 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: 1, fields: 1, parts: 2, fileSize: maxFileBytes, fieldSize: MAX_OPTIONS_BYTES, headerPairs: 20 },
+        // busboy calls a file that reaches fileSize too large, even when it ends there.
+        limits: { files: 1, fields: 1, fileSize: maxFileBytes + 1, fieldSize: MAX_OPTIONS_BYTES, headerPairs: 20 },
       });
     } catch (err) {
       return reject(bad(`The multipart body cannot be read: ${(err as Error).message}`, 'BAD_MULTIPART'));
@@ -46,12 +48,16 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
     let settled = false;
     let options: string | undefined;
     let file: Promise<UploadedFile> | undefined;
+    // The answer waits until the client has sent its whole body: answering mid-upload would
+    // close the connection under a client still writing, which then sees a reset, not the error.
     const fail = (err: HttpError) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
+      if (req.readableEnded) return reject(err);
+      req.once('end', () => reject(err));
+      req.once('close', () => reject(err));
       req.resume();
-      reject(err);
     };
 
     parser.on('field', (name, value, info) => {
@@ -81,7 +87,6 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
     });
     parser.on('filesLimit', () => fail(bad('Only one file per request: send one "file" part.', 'TOO_MANY_FILES')));
     parser.on('fieldsLimit', () => fail(bad('Only one "options" part per request.', 'BAD_MULTIPART')));
-    parser.on('partsLimit', () => fail(bad('Too many parts: send one "file" part and at most one "options" part.', 'BAD_MULTIPART')));
     parser.on('error', (err: Error) => fail(bad(`The multipart body cannot be read: ${err.message}`, 'BAD_MULTIPART')));
     parser.on('close', () => {
       if (settled) return;

@@ -13,6 +13,21 @@ export const parseUploadSchema = z.object({
     ),
 });
 
+export const parseFormatsSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    formats: z.array(
+      z.object({
+        format: z.string().describe('pdf, html, docx, text or markdown.'),
+        kind: z.literal('document'),
+        extensions: z.array(z.string()).describe('File name extensions, with their dot.'),
+        mimeTypes: z.array(z.string()),
+        available: z.boolean(),
+      }),
+    ),
+  }),
+});
+
 export const parseRouteDocs: RouteDoc[] = [
   {
     method: 'post',
@@ -26,5 +41,13 @@ export const parseRouteDocs: RouteDoc[] = [
     bodyMediaType: 'multipart/form-data',
     responses: { 200: z.object({ success: z.literal(true), data: pageDocumentSchema }) },
     errors: [402, 403, 408, 422],
+  },
+  {
+    method: 'get',
+    path: '/v2/parse/formats',
+    operationId: 'getParseFormats',
+    summary: 'The file types POST /v2/parse converts',
+    tag: 'parse',
+    responses: { 200: parseFormatsSchema },
   },
 ];

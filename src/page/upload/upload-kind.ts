@@ -6,40 +6,24 @@ import { zipEntryNames } from './zip-entries.ts';
 export const UPLOAD_KINDS = ['pdf', 'html', 'docx', 'text', 'markdown'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
-/** The content type the document reports for each kind. */
-export const UPLOAD_CONTENT_TYPES: Record<UploadKind, string> = {
-  pdf: 'application/pdf',
-  html: 'text/html',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  text: 'text/plain',
-  markdown: 'text/markdown',
+/** What each kind is called by: its extensions and content types, the first of which the document reports. */
+export const UPLOAD_TYPES: Record<UploadKind, { extensions: string[]; mimeTypes: string[] }> = {
+  pdf: { extensions: ['pdf'], mimeTypes: ['application/pdf', 'application/x-pdf'] },
+  html: { extensions: ['html', 'htm', 'xhtml'], mimeTypes: ['text/html', 'application/xhtml+xml'] },
+  docx: { extensions: ['docx'], mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'] },
+  text: { extensions: ['txt', 'text'], mimeTypes: ['text/plain'] },
+  markdown: { extensions: ['md', 'markdown'], mimeTypes: ['text/markdown', 'text/x-markdown'] },
 };
 
 /** How the 415 names what is accepted. */
 export const SUPPORTED_UPLOADS = 'PDF (.pdf), HTML (.html, .htm, .xhtml), Word (.docx), plain text (.txt) and markdown (.md, .markdown)';
 
-const DECLARED: Record<string, UploadKind> = {
-  'application/pdf': 'pdf',
-  'application/x-pdf': 'pdf',
-  'text/html': 'html',
-  'application/xhtml+xml': 'html',
-  [UPLOAD_CONTENT_TYPES.docx]: 'docx',
-  'text/plain': 'text',
-  'text/markdown': 'markdown',
-  'text/x-markdown': 'markdown',
-};
-
-const EXTENSIONS: Record<string, UploadKind> = {
-  pdf: 'pdf',
-  html: 'html',
-  htm: 'html',
-  xhtml: 'html',
-  docx: 'docx',
-  txt: 'text',
-  text: 'text',
-  md: 'markdown',
-  markdown: 'markdown',
-};
+const byName = (names: (t: (typeof UPLOAD_TYPES)[UploadKind]) => string[]) =>
+  Object.fromEntries(UPLOAD_KINDS.flatMap((kind) => names(UPLOAD_TYPES[kind]).map((name) => [name, kind]))) as Record<string, UploadKind>;
+const DECLARED = byName((t) => t.mimeTypes);
+const EXTENSIONS = byName((t) => t.extensions);
+// Own keys only: a name such as "constructor" must not find Object.prototype's.
+const lookup = (table: Record<string, UploadKind>, name: string): UploadKind | undefined => (Object.hasOwn(table, name) ? table[name] : undefined);
 
 const ZIP_MAGIC = 'PK\x03\x04';
 const HTML_START = /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
@@ -53,11 +37,12 @@ function extensionOf(filename: string): string {
 export function uploadKind(bytes: Uint8Array, declaredType: string | undefined, filename: string): UploadKind | undefined {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (head.startsWith('%PDF-')) return 'pdf';
-  const declared = DECLARED[(declaredType ?? '').split(';')[0].trim().toLowerCase()];
-  const named = EXTENSIONS[extensionOf(filename)];
+  const declared = lookup(DECLARED, (declaredType ?? '').split(';')[0].trim().toLowerCase());
+  const named = lookup(EXTENSIONS, extensionOf(filename));
   if (head.startsWith(ZIP_MAGIC)) {
-    // Any other zip (an .xlsx, a .pptx, an archive) is not a Word document, whatever it is called.
-    return (declared === 'docx' || named === 'docx') && zipEntryNames(bytes)?.includes('word/document.xml') ? 'docx' : undefined;
+    // A zip holding a Word document's body is one, whatever it is called; any other zip (an .xlsx,
+    // an archive) is not, unless it says it is: then the DOCX reader says what is wrong with it.
+    return declared === 'docx' || named === 'docx' || zipEntryNames(bytes)?.includes('word/document.xml') ? 'docx' : undefined;
   }
   // A PDF or DOCX that does not start like one is still read as one: its parser says what is wrong with it.
   const claimed = declared ?? named;

@@ -4,7 +4,7 @@
 import { escapeHtml, pdfToMarkdown } from '../pdf-to-markdown.ts';
 import type { PageLoad } from '../page-load.ts';
 import { docxToHtml } from './docx-to-html.ts';
-import { UPLOAD_CONTENT_TYPES, type UploadKind } from './upload-kind.ts';
+import { UPLOAD_TYPES, type UploadKind } from './upload-kind.ts';
 
 export interface UploadInput {
   bytes: Uint8Array;
@@ -21,7 +21,7 @@ function decodeText(bytes: Uint8Array): string {
 }
 
 export async function loadUpload({ bytes, kind, url, maxPages, maxUnpackedBytes }: UploadInput): Promise<PageLoad> {
-  const base = { finalUrl: url, statusCode: 200, contentType: UPLOAD_CONTENT_TYPES[kind] };
+  const base = { finalUrl: url, statusCode: 200, contentType: UPLOAD_TYPES[kind].mimeTypes[0] };
   switch (kind) {
     case 'pdf':
       return { ...base, pdf: await pdfToMarkdown(bytes, { maxPages }) };
