@@ -35,6 +35,8 @@ export const parseOptionsSchema = z.strictObject({
   skipTlsVerification: shape.skipTlsVerification,
   blockAds: shape.blockAds,
   fastMode: z.boolean().optional(),
+  // The Python SDK sends mobile: false with every parse; a file has no mobile rendering to ask for.
+  mobile: z.literal(false, { error: 'mobile rendering does not apply to an uploaded file: leave mobile out (or false)' }).optional(),
   proxy: z.enum(['basic', 'auto']).optional(),
   zeroDataRetention: z.boolean().default(false),
   origin,
