@@ -35,7 +35,7 @@ function extensionOf(filename: string): string {
 
 /** The upload's kind, or undefined when it is none this service converts (a 415). */
 export function uploadKind(bytes: Uint8Array, declaredType: string | undefined, filename: string): UploadKind | undefined {
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('utf8');
   if (head.startsWith('%PDF-')) return 'pdf';
   const declared = lookup(DECLARED, (declaredType ?? '').split(';')[0].trim().toLowerCase());
   const named = lookup(EXTENSIONS, extensionOf(filename));
