@@ -34,6 +34,10 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
       new HttpError(415, 'POST /v2/parse takes multipart/form-data: a "file" part and an optional "options" part (JSON text).', 'UNSUPPORTED_MEDIA_TYPE'),
     );
   }
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    return Promise.reject(new HttpError(415, `Content-Encoding ${encoding} is not accepted for uploads: send the file as it is.`, 'UNSUPPORTED_MEDIA_TYPE'));
+  }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -73,6 +77,8 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
       file = new Promise((done) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // A body that ends inside the file (cut short, no closing boundary) fails the file's stream.
+        stream.on('error', (err: Error) => fail(bad(`The multipart body cannot be read: ${err.message}`, 'BAD_MULTIPART')));
         stream.on('limit', () =>
           fail(new HttpError(413, `The file is larger than ${maxFileBytes} bytes, the most POST /v2/parse accepts (PARSE_MAX_FILE_BYTES).`, 'FILE_TOO_LARGE')),
         );
