@@ -28,7 +28,7 @@ import type { Logger } from '../platform/log.ts';
 const ENTERPRISE = (option: string) =>
   `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;
 
-export function checkTeamPermissions(team: Team, req: CrawlRequest): void {
+export function checkTeamPermissions(team: Team, req: Partial<Pick<CrawlRequest, 'ignoreRobotsTxt' | 'robotsUserAgent' | 'zeroDataRetention'>>): void {
   if (req.ignoreRobotsTxt && !team.flagIgnoreRobotsTxt) throw new DomainError('forbidden', ENTERPRISE('ignoreRobotsTxt'));
   if (req.robotsUserAgent !== undefined && !team.flagRobotsUserAgent) throw new DomainError('forbidden', ENTERPRISE('robotsUserAgent'));
   if (req.zeroDataRetention && !team.flagZeroDataRetention) {

@@ -43,18 +43,19 @@ export interface ModelUse {
 
 export type DocumentOutcome = (HtmlConversion & { modelUse: ModelUse }) | Exclude<HtmlOutcome, HtmlConversion>;
 
-function pdfDocument(load: PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
+/** A PDF's or an uploaded text file's document: its text is all it has, no links, no images. */
+function fileDocument(load: PageLoad, file: { markdown: string; html: string }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
   const { pdf } = load;
   return {
-    ...(formats.has('markdown') && { markdown: pdf.markdown }),
-    ...(formats.has('html') && { html: pdf.html }),
-    ...(formats.has('rawHtml') && { rawHtml: pdf.html }),
+    ...(formats.has('markdown') && { markdown: file.markdown }),
+    ...(formats.has('html') && { html: file.html }),
+    ...(formats.has('rawHtml') && { rawHtml: file.html }),
     ...(formats.has('links') && { links: [] }),
     ...(formats.has('images') && { images: [] }),
     metadata: {
-      ...pdf.metadata,
-      ...(pdf.title !== undefined && { title: pdf.title }),
-      numPages: pdf.numPages,
+      ...pdf?.metadata,
+      ...(pdf?.title !== undefined && { title: pdf.title }),
+      ...(pdf && { numPages: pdf.numPages }),
       sourceURL,
       url: load.finalUrl,
       statusCode: load.statusCode,
@@ -67,12 +68,13 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
   const formats = requestedFormats(so);
   const warnings: string[] = [];
   let converted: HtmlConversion;
-  if (load.pdf) {
+  const file = load.pdf ?? load.text;
+  if (file) {
     converted = {
       built: {
-        document: pdfDocument(load as PageLoad & { pdf: NonNullable<PageLoad['pdf']> }, new Set(formats), extras.sourceURL),
+        document: fileDocument(load, file, new Set(formats), extras.sourceURL),
         discoveredLinks: [],
-        markdown: load.pdf.markdown,
+        markdown: file.markdown,
       },
     };
     if (formats.includes('branding')) warnings.push('No branding: the URL is a PDF, not a web page.');

@@ -13,4 +13,6 @@ export interface PageLoad {
   /** With the `branding` format, from Chromium: the styles it is derived from, or why there are none. */
   branding?: BrandingSample | { error: string };
   pdf?: { markdown: string; html: string; numPages: number; title?: string; metadata: Record<string, string> };
+  /** An uploaded text or markdown file (POST /v2/parse): its text is the markdown, as is, and `<pre>` the html. */
+  text?: { markdown: string; html: string };
 }

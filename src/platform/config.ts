@@ -436,6 +436,16 @@ export function loadConfig() {
       credits: int('DEFAULT_TEAM_CREDITS', 1_000_000),
       concurrency: int('DEFAULT_TEAM_CONCURRENCY', 4),
     },
+    parse: {
+      /** Largest file POST /v2/parse accepts; the upload is cut off (413) as soon as it passes this. */
+      maxFileBytes: positiveInt('PARSE_MAX_FILE_BYTES', 50 * MB),
+      /** Largest total a DOCX's zip entries may inflate to (a zip bomb is refused before it is unpacked). */
+      maxUnpackedBytes: positiveInt('PARSE_MAX_UNPACKED_BYTES', 200 * MB),
+      /** Threads of the gateway that convert uploads beside its event loop (started on the first upload). */
+      conversionThreads: positiveInt('PARSE_CONVERSION_THREADS', 1),
+      /** Longest one upload's conversion may take; its thread is then replaced and the request fails (422). */
+      conversionTimeoutMs: positiveInt('PARSE_CONVERSION_TIMEOUT_MS', 60_000),
+    },
   };
 }
 

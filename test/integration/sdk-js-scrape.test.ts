@@ -1,5 +1,6 @@
 // The official JS SDK (@mendable/firecrawl-js 4.x), unchanged, against our
-// gateway: scrape, map, the batch scrape methods and the WebSocket watcher.
+// gateway: scrape, map, the batch scrape methods, the WebSocket watcher and parse.
+import { readFileSync } from 'node:fs';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -86,6 +87,30 @@ describe('@mendable/firecrawl-js scrape, map and batch', () => {
     await watcher.start();
     expect((await done).status).toBe('completed');
     expect(documents.sort()).toEqual(urls);
+  });
+});
+
+describe('@mendable/firecrawl-js parse', () => {
+  it('parse() uploads a PDF and an HTML string and returns their documents', async () => {
+    const pdf = await client.parse(
+      { data: readFileSync('test/fixtures/pdf/report.pdf'), filename: 'report.pdf', contentType: 'application/pdf' },
+      { formats: ['markdown', 'html'] },
+    );
+    expect(pdf.markdown).toContain('# Quarterly Report');
+    expect(pdf.html).toContain('<h1>Quarterly Report</h1>');
+    expect(pdf.metadata).toMatchObject({ numPages: 2, statusCode: 200, contentType: 'application/pdf', sourceURL: 'file:///report.pdf' });
+    const html = await client.parse({
+      data: page('Notes', '<main><h1>Notes</h1><p>From a string.</p></main>'),
+      filename: 'notes.html',
+      contentType: 'text/html',
+    });
+    expect(html.markdown).toContain('From a string.');
+    expect(html.metadata?.title).toBe('Notes');
+  });
+
+  it('parse() of an unsupported file throws the 415 with its code', async () => {
+    const err = await client.parse({ data: Buffer.from([0x89, 0x50, 0x4e, 0x47]), filename: 'chart.png', contentType: 'image/png' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 });
 

@@ -62,6 +62,7 @@ export interface HarnessOptions {
   webhooks?: Partial<Config['webhooks']>;
   worker?: Partial<Config['worker']>;
   search?: Partial<Config['search']>;
+  parse?: Partial<Config['parse']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
   /** Every JSON answer of the in-process gateway is pushed here (openapi-responses.ts checks them against the contract). */
@@ -89,6 +90,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     llm: { ...base.llm, ...overrides.llm },
     worker: { ...base.worker, ...overrides.worker },
     search: { ...base.search, ...overrides.search },
+    parse: { ...base.parse, ...overrides.parse },
     // Quick retries, so tests see several attempts in seconds.
     webhooks: { ...base.webhooks, retryInitialMs: 200, retryMaxIntervalMs: 2000, pollIntervalMs: 100, ...overrides.webhooks },
   };

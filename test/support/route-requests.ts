@@ -292,6 +292,48 @@ const encodedBody = (request: fc.Arbitrary<unknown>) =>
       return { body, encoding };
     });
 
+/** A multipart part of POST /v2/parse: mostly the file and options parts, with contents of every supported type, junk and hostile names. */
+const uploadPart = fc.record({
+  name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('file', 'options') }, fc.constantFrom('other', '', 'constructor', 'file"x')),
+  filename: fc.option(fc.constantFrom('a.pdf', 'a.html', 'a.docx', 'a.txt', 'a.md', 'a.png', 'a.constructor', '', '../../etc/passwd', 'ü.txt'), { freq: 4 }),
+  type: fc.option(fc.constantFrom('application/pdf', 'text/html', 'text/plain', 'text/markdown', 'image/png', 'application/octet-stream', 'x/'), { freq: 2 }),
+  content: fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('hello', '# Title\n\ntext', '<!doctype html><title>t</title><p>x</p>', '%PDF-1.7 not really', 'PK\u0003\u0004 cut short', ''),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(
+          fc.constant({}),
+          fc.record({ formats: fc.array(fc.constantFrom('markdown', 'html', 'links', 'screenshot', 'json'), { maxLength: 3 }) }, { requiredKeys: [] }),
+          json,
+        )
+        .map((o) => JSON.stringify(o)),
+    },
+    text,
+  ),
+});
+
+/** A multipart/form-data body: its boundary and its raw bytes, sometimes cut short or without a closing boundary. */
+const multipartBody = fc
+  .tuple(
+    fc.constantFrom('b0undary', '----x', 'a b'),
+    fc.array(uploadPart, { minLength: 0, maxLength: 3 }),
+    fc.constantFrom('closed', 'closed', 'closed', 'open', 'cut'),
+  )
+  .map(([boundary, parts, end]) => {
+    const body = parts
+      .map((p) => {
+        const disposition = `form-data; name="${p.name}"${p.filename === null ? '' : `; filename="${p.filename}"`}`;
+        return `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type === null ? '' : `Content-Type: ${p.type}\r\n`}\r\n${p.content}\r\n`;
+      })
+      .join('');
+    const raw = Buffer.from(end === 'open' ? body : `${body}--${boundary}--\r\n`);
+    return { boundary, body: end === 'cut' ? raw.subarray(0, Math.floor(raw.length / 2)) : raw };
+  });
+
 const auth = fc.oneof(
   { weight: 8, arbitrary: fc.constant<string | undefined>('valid') },
   fc.constantFrom<string | undefined>(undefined, 'Bearer', 'Bearer ', 'Basic abc', 'Bearer fc-0000', 'bearer  fc-x  y', `Bearer ${'a'.repeat(5000)}`),
@@ -861,6 +903,41 @@ export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Sh
         1,
       ),
     ]),
+    [
+      'POST /v2/parse',
+      fc
+        .record({
+          path: fc.oneof(
+            { weight: 9, arbitrary: fc.constant('/v2/parse') },
+            query.map((q) => `/v2/parse${q}`),
+          ),
+          auth,
+          form: multipartBody,
+          contentType: fc.oneof(
+            { weight: 8, arbitrary: fc.constant('multipart/form-data; boundary=') },
+            fc.constantFrom('multipart/form-data', 'multipart/mixed; boundary=', 'application/json', 'text/plain'),
+          ),
+          encoding: fc.constantFrom<string | undefined>(undefined, undefined, undefined, 'gzip', 'identity', 'x-unknown'),
+          extraHeaders,
+          chunked: fc.boolean(),
+        })
+        .map(({ path, auth: a, form, contentType: ct, encoding, extraHeaders: extra, chunked }) => {
+          const headers: Record<string, string> = { ...extra, 'content-type': ct.endsWith('boundary=') ? `${ct}${form.boundary}` : ct };
+          if (a === 'valid') headers.authorization = `Bearer ${fixtures.apiKey}`;
+          else if (a !== undefined) headers.authorization = a;
+          const body = encoding === 'gzip' ? gzipSync(form.body) : form.body;
+          if (encoding) headers['content-encoding'] = encoding;
+          return withDescription({ method: 'POST', path, headers, body, chunked: chunked && body.length > 1 });
+        }),
+    ],
+    [
+      'GET /v2/parse/formats',
+      shot(
+        fc.constant('GET'),
+        query.map((q) => `/v2/parse/formats${q}`),
+        1,
+      ),
+    ],
     [
       'GET /health',
       shot(

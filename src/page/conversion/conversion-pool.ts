@@ -11,22 +11,28 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConversionReply, ConversionRequest } from './conversion-thread.ts';
 import type { HtmlConversionInput, HtmlConverter, HtmlOutcome } from './html-conversion.ts';
+import type { UploadInput } from '../upload/upload-load.ts';
+import type { PageLoad } from '../page-load.ts';
 
 export interface ConversionPoolOptions {
   threads: number;
   /** Longest a page's conversion may take. */
   timeoutMs: number;
+  /** The setting `timeoutMs` comes from, named when a conversion runs out of it. */
+  timeoutSetting?: string;
 }
 
 export interface ConversionPool {
   convert: HtmlConverter;
+  /** An uploaded file read into a page load (POST /v2/parse); its HTML is then converted by `convert`. */
+  loadUpload(input: UploadInput): Promise<PageLoad>;
   close(): Promise<void>;
 }
 
 interface Job {
   id: number;
-  input: HtmlConversionInput;
-  resolve(result: HtmlOutcome): void;
+  work: { input: HtmlConversionInput } | { upload: UploadInput };
+  resolve(result: HtmlOutcome | PageLoad): void;
   reject(error: Error): void;
 }
 
@@ -79,7 +85,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
       const job = settle(thread);
       if (job?.id === reply.id) {
         if ('error' in reply) job.reject(new Error(reply.error));
-        else job.resolve(reply.result);
+        else job.resolve('load' in reply ? reply.load : reply.result);
       }
       idle.push(thread);
       dispatch();
@@ -96,22 +102,25 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
       const job = queue.shift()!;
       thread.job = job;
       thread.timer = setTimeout(
-        () => replace(thread, new Error(`converting the page took longer than ${opts.timeoutMs} ms (CRAWL_CONVERSION_TIMEOUT_MS)`)),
+        () => replace(thread, new Error(`converting the page took longer than ${opts.timeoutMs} ms (${opts.timeoutSetting ?? 'CRAWL_CONVERSION_TIMEOUT_MS'})`)),
         opts.timeoutMs,
       );
-      thread.worker.postMessage({ id: job.id, input: job.input } satisfies ConversionRequest);
+      thread.worker.postMessage({ id: job.id, ...job.work } satisfies ConversionRequest);
     }
   };
 
+  const run = <T extends HtmlOutcome | PageLoad>(work: Job['work']) =>
+    new Promise<T>((resolve, reject) => {
+      if (closed) return reject(new Error('the conversion pool is closed'));
+      // Threads start on first use: a worker that never converts a page starts none.
+      while (threads.size < opts.threads) spawn();
+      queue.push({ id: nextId++, work, resolve: resolve as Job['resolve'], reject });
+      dispatch();
+    });
+
   return {
-    convert: (input) =>
-      new Promise<HtmlOutcome>((resolve, reject) => {
-        if (closed) return reject(new Error('the conversion pool is closed'));
-        // Threads start on first use: a worker that never converts a page starts none.
-        while (threads.size < opts.threads) spawn();
-        queue.push({ id: nextId++, input, resolve, reject });
-        dispatch();
-      }),
+    convert: (input) => run<HtmlOutcome>({ input }),
+    loadUpload: (upload) => run<PageLoad>({ upload }),
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('the conversion pool is closed'));

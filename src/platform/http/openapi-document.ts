@@ -168,7 +168,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], info: OpenApiDocument['
         ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_PARAMETER] : []),
       ],
       ...(route.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: requestRef(route.body, `${name}Request`) } } },
+        requestBody: { required: true, content: { [route.bodyMediaType ?? 'application/json']: { schema: requestRef(route.body, `${name}Request`) } } },
       }),
       responses,
       ...(route.auth === 'public' && { security: [] }),

@@ -28,6 +28,8 @@ export interface RouteDoc {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** How the body is sent: JSON (the default), or multipart/form-data parts described by `body` (an upload). */
+  bodyMediaType?: 'application/json' | 'multipart/form-data';
   /** Answers by status other than the error envelope: the success ones, and pages a public route answers (an HTML 401). */
   responses: Record<number, RouteAnswer>;
   /** Statuses answered in the error envelope besides those every route of its kind can answer (see openapi-document.ts). */

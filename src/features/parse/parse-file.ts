@@ -1,0 +1,106 @@
+// POST /v2/parse: an uploaded file turned into the document a scrape of it would
+// give. It runs in the gateway, as a scrape's wait does, under one slot of the
+// team's concurrency limit; the CPU work (PDF, DOCX, HTML) runs in conversion
+// threads, model formats through the job model. Nothing of the file is stored:
+// the usage ledger gets a row of credits and tokens, the answer gets the document.
+import { v7 as uuidv7 } from 'uuid';
+import type { Team } from '../../generated/prisma/client.ts';
+import type { GatewayDeps } from '../../platform/http/app.ts';
+import { HttpError } from '../../platform/http/http-error.ts';
+import { withTeamSlot } from '../../platform/teams/hold-team-slot.ts';
+import { chargeOnce, insufficientCredits, pageCredits } from '../../platform/usage/credits.ts';
+import { checkSelectors, checkTeamPermissions } from '../../jobs/commit-job.ts';
+import { checkModelFormats, jobModel } from '../../jobs/job-model.ts';
+import type { ConversionPool } from '../../page/conversion/conversion-pool.ts';
+import type { PageDocument } from '../../page/document-schema.ts';
+import { documentFromLoad } from '../../page/page-document.ts';
+import { defaultScrapeOptions, type ScrapeOptions } from '../../page/scrape-options.ts';
+import { SUPPORTED_UPLOADS, uploadKind } from '../../page/upload/upload-kind.ts';
+import type { MultipartUpload } from './multipart-upload.ts';
+import { parseOptionsSchema, type ParseOptions } from './parse-options.ts';
+
+export type ParseDeps = GatewayDeps & { conversion: ConversionPool };
+
+/** Where the document says it came from: the file's name as a file: URL (there is no web address). */
+export function uploadUrl(filename: string): string {
+  return `file:///${encodeURIComponent(filename || 'upload')}`;
+}
+
+function readOptions(text: string | undefined): ParseOptions {
+  let raw: unknown = {};
+  if (text !== undefined) {
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw new HttpError(400, `The options part is not valid JSON: ${(err as Error).message}`, 'BAD_REQUEST_INVALID_JSON');
+    }
+  }
+  return parseOptionsSchema.parse(raw);
+}
+
+function scrapeOptionsOf(o: ParseOptions): ScrapeOptions {
+  const { formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers } = o;
+  return { ...defaultScrapeOptions(), formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers };
+}
+
+const unreadable = (err: unknown) => new HttpError(422, (err as Error).message, 'UNREADABLE_FILE');
+
+export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, upload: MultipartUpload, started: number): Promise<PageDocument> {
+  const options = readOptions(upload.options);
+  const { file } = upload;
+  const kind = uploadKind(file.bytes, file.contentType, file.filename);
+  if (!kind) {
+    throw new HttpError(
+      415,
+      `The file "${file.filename}" (${file.contentType ?? 'no content type'}) is of a type POST /v2/parse does not convert. Supported: ${SUPPORTED_UPLOADS}.`,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  }
+  const so = scrapeOptionsOf(options);
+  const pdfParser = so.parsers.find((p) => p.type === 'pdf');
+  if (kind === 'pdf' && !pdfParser) throw new HttpError(400, 'The file is a PDF and PDF parsing is off (parsers does not include "pdf").', 'BAD_REQUEST');
+  const zdr = options.zeroDataRetention;
+  checkTeamPermissions(team, { zeroDataRetention: zdr });
+  checkSelectors(so, '');
+  checkModelFormats(so, zdr, deps.config.llm);
+  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a parse');
+
+  const id = uuidv7();
+  const url = uploadUrl(file.filename);
+  const slot = {
+    teamId: team.id,
+    limit: team.concurrencyLimit,
+    holder: `parse:${id}`,
+    leaseMs: 2 * deps.config.crawl.heartbeatTimeoutMs,
+    deadline: started + so.timeout,
+    what: 'The parse',
+  };
+  const { document, credits, tokens } = await withTeamSlot(deps.db, slot, async (queuedMs) => {
+    const load = await deps.conversion
+      .loadUpload({ bytes: file.bytes, kind, url, maxPages: pdfParser?.maxPages, maxUnpackedBytes: deps.config.parse.maxUnpackedBytes })
+      .catch((err: unknown) => {
+        throw unreadable(err);
+      });
+    const outcome = await documentFromLoad(load, so, {
+      sourceURL: url,
+      convert: (input) => deps.conversion.convert(input).catch((err: unknown) => Promise.reject(unreadable(err))),
+      llm: jobModel(deps.config.llm, zdr),
+      queuedMs,
+    });
+    // Only a page fetched over HTTP is checked for script rendering; an upload never is.
+    if ('needsBrowser' in outcome) throw new Error('an uploaded file was sent to the browser');
+    return {
+      document: outcome.built.document,
+      credits: pageCredits({
+        zeroDataRetention: zdr,
+        pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfParser?.maxPages ?? Infinity),
+        modelFormats: outcome.modelUse.answered.length,
+      }),
+      tokens: outcome.modelUse.usage.promptTokens + outcome.modelUse.usage.completionTokens,
+    };
+  });
+  await deps.db.$transaction((tx) =>
+    chargeOnce(tx, { teamId: team.id, apiKeyId, endpoint: 'parse', jobId: id, itemKey: 'file', credits, modelTokens: tokens }),
+  );
+  return document;
+}
