@@ -439,6 +439,8 @@ export function loadConfig() {
     parse: {
       /** Largest file POST /v2/parse accepts; the upload is cut off (413) as soon as it passes this. */
       maxFileBytes: positiveInt('PARSE_MAX_FILE_BYTES', 50 * MB),
+      /** Upload bytes one gateway holds at once (read, waiting for a slot, converting); beyond it a parse is a 503. */
+      maxInflightBytes: positiveInt('PARSE_MAX_INFLIGHT_BYTES', 200 * MB),
       /** Largest total a DOCX's zip entries may inflate to (a zip bomb is refused before it is unpacked). */
       maxUnpackedBytes: positiveInt('PARSE_MAX_UNPACKED_BYTES', 200 * MB),
       /** Threads of the gateway that convert uploads beside its event loop (started on the first upload). */

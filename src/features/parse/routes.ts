@@ -5,6 +5,7 @@ import { createConversionPool } from '../../page/conversion/conversion-pool.ts';
 import { UPLOAD_KINDS, UPLOAD_TYPES } from '../../page/upload/upload-kind.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { parseFile } from './parse-file.ts';
+import { createUploadBudget } from './upload-budget.ts';
 
 export function parseRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -15,8 +16,11 @@ export function parseRoutes(deps: GatewayDeps): Router {
     timeoutSetting: 'PARSE_CONVERSION_TIMEOUT_MS',
   });
 
+  const budget = createUploadBudget(deps.config.parse.maxInflightBytes, deps.config.parse.maxFileBytes);
+
   router.post('/parse', async (req, res) => {
     const started = Date.now();
+    budget.reserve(req, res);
     const upload = await readMultipartUpload(req, deps.config.parse.maxFileBytes);
     const { team, apiKeyId } = authOf(res);
     res.json({ success: true, data: await parseFile({ ...deps, conversion }, team, apiKeyId, upload, started) });
