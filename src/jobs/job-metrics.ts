@@ -6,7 +6,7 @@ import type { JobKind } from './job-kind.ts';
 import { counter } from '../platform/metrics/registry.ts';
 import { sharedGauge } from '../platform/metrics/shared-gauges.ts';
 
-export type MetricJobKind = JobKind | 'map';
+export type MetricJobKind = JobKind | 'map' | 'extract';
 export type JobEnd = 'completed' | 'failed' | 'cancelled';
 
 const started = counter({
