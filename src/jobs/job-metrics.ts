@@ -11,7 +11,7 @@ export type JobEnd = 'completed' | 'failed' | 'cancelled';
 
 const started = counter({
   name: 'jobs_started_total',
-  help: 'Jobs committed by this gateway, by kind (crawl, batch_scrape, scrape, map)',
+  help: 'Jobs committed by this gateway, by kind (crawl, batch_scrape, scrape, map, extract)',
   labelNames: ['kind'],
 });
 

@@ -75,6 +75,17 @@ async function finished(id: string, key = h.apiKey, harness = h) {
   );
 }
 
+/**
+ * The team holds no slot and no browser lease. After kill -9 of a worker, `lapsed` counts only live
+ * leases: the dead worker's lapse at their lease's end and are free to take, though their rows stay.
+ */
+async function holdsNothing(harness: Harness, teamId: string, lapsed = false): Promise<boolean> {
+  const now = new Date();
+  const slots = await harness.db.teamSlot.count({ where: { teamId, holder: { not: null }, ...(lapsed && { leasedUntil: { gte: now } }) } });
+  const leases = await harness.db.browserLease.count({ where: { teamId, ...(lapsed && { aliveUntil: { gt: now } }) } });
+  return slots === 0 && leases === 0;
+}
+
 async function tokenHistory(key: string): Promise<number> {
   const body = await (await h.api('/v2/team/token-usage/historical', { key })).json();
   return body.periods.reduce((sum: number, p: { tokensUsed: number }) => sum + p.tokensUsed, 0);
@@ -210,6 +221,27 @@ describe('an extract', () => {
   });
 });
 
+describe('cancellation', () => {
+  it('an extract cancelled in Temporal ends `cancelled`, cancels its crawl, and the team holds no slot or lease', async () => {
+    const slow = await startFixtureSite(treeSite(9), { delayMs: () => 500 });
+    try {
+      const team = await h.newTeam({ credits: 1000 });
+      const start = await post({ urls: [`${slow.url}/*`], prompt: 'titles' }, team.apiKey);
+      const jobId = await waitFor('the extract’s crawl', async () => (await h.db.extractJob.findUnique({ where: { id: start.body.id } }))?.jobIds[0]);
+      await waitFor('a page stored', async () => (await h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 1, 60_000, 50);
+      const before = llm.requests.length;
+      await h.temporal.workflow.getHandle(extractWorkflowId(start.body.id)).cancel();
+      const done = await finished(start.body.id, team.apiKey);
+      expect(done).toMatchObject({ status: 'cancelled', error: 'The extract was cancelled.', data: null });
+      await waitFor('the crawl to end cancelled', async () => (await h.db.crawl.findUnique({ where: { id: jobId } }))?.status === 'cancelled');
+      expect(llm.requests.length).toBe(before);
+      await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(h, team.teamId));
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('requests refused', () => {
   it('400 without urls, without a prompt or schema, with a schema Ajv cannot compile, with a bad URL', async () => {
     const cases: [Record<string, unknown>, string][] = [
@@ -303,11 +335,7 @@ describe('concurrency', () => {
     expect(db.creditsUsed).toBe(4 + 4 * 4);
     await waitForCrawl(h, crawl.id, 120_000, a.apiKey);
     for (const team of [a, b]) {
-      await waitFor('the team to hold no slot and no browser lease', async () => {
-        const slots = await h.db.teamSlot.count({ where: { teamId: team.teamId, holder: { not: null } } });
-        const leases = await h.db.browserLease.count({ where: { teamId: team.teamId } });
-        return slots === 0 && leases === 0;
-      });
+      await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(h, team.teamId));
     }
   });
 });
@@ -379,10 +407,6 @@ describe('a worker killed mid-extract', () => {
     // One job, whatever the retries: its id derives from the extract's; each page fetched once.
     expect(await h2.db.crawl.count({ where: { teamId: h2.teamId } })).toBe(1);
     expect(done.creditsUsed).toBe(PAGES + PAGES * 4);
-    await waitFor('the team to hold no slot and no browser lease', async () => {
-      const slots = await h2.db.teamSlot.count({ where: { teamId: h2.teamId, holder: { not: null } } });
-      const leases = await h2.db.browserLease.count({ where: { teamId: h2.teamId } });
-      return slots === 0 && leases === 0;
-    });
+    await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(h2, h2.teamId, true));
   });
 });

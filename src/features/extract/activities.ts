@@ -12,6 +12,7 @@ import type { JsonSchema } from '../../platform/llm/json-schema.ts';
 import { insertJob } from '../../jobs/commit-job.ts';
 import { seedRow } from '../../jobs/job-options.ts';
 import { jobModel } from '../../jobs/job-model.ts';
+import { countJobEnded, type JobEnd } from '../../jobs/job-metrics.ts';
 import type { NewFrontierUrl } from '../../jobs/frontier/frontier.ts';
 import { ENDED_EXTRACT_STATUSES, type CommittedExtractJobs, type ExtractJobRun, type OpenedExtract } from './definitions.ts';
 import type { ExtractRequest } from './extract-request.ts';
@@ -35,14 +36,14 @@ interface PageRow {
 export function createExtractActivities({ db, config, log }: ActivityDeps) {
   const notifyTaskQueue = config.temporal.webhookTaskQueue;
 
-  /** Ends the row if it is still processing; returns whether this call ended it. */
-  async function endExtract(extractId: string, data: Record<string, unknown>): Promise<boolean> {
+  /** Ends the row if it is still processing (only that attempt counts it). */
+  async function endExtract(extractId: string, data: Record<string, unknown> & { status: JobEnd }): Promise<void> {
     const now = new Date();
     const { count } = await db.extractJob.updateMany({
       where: { id: extractId, status: 'processing' },
       data: { ...data, completedAt: now, expiresAt: new Date(now.getTime() + config.extract.retentionHours * 3_600_000) },
     });
-    return count > 0;
+    if (count > 0) countJobEnded('extract', data.status);
   }
 
   async function chargeModel(extract: { id: string; teamId: string; apiKeyId: string | null }, usage: TokenUsage, pagesSent: number) {
