@@ -193,6 +193,27 @@ describe('an extract', () => {
     expect(await tokenHistory(team.apiKey)).toBe(15 + 2 * CALL_TOKENS);
   });
 
+  it('fails with the reason when the team may not have its jobs (the active-crawl cap), and sends extract.failed', async () => {
+    const team = await h.newTeam({ credits: 1000 });
+    const cap = h.config.crawl.maxActivePerTeam;
+    h.config.crawl.maxActivePerTeam = 0;
+    try {
+      const start = await post({ urls: [`${site.url}/widget`], prompt: 'x', webhook: { url: receiver.url, events: ['failed'] } }, team.apiKey);
+      expect(start.status).toBe(200);
+      const done = await finished(start.body.id, team.apiKey);
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatch(/crawl/i);
+      expect(done.creditsUsed).toBe(0);
+      const events = await waitFor('the failed event', () => {
+        const mine = receiver.deliveries.filter((d) => (d.payload as { id?: string }).id === start.body.id);
+        return mine.length > 0 ? mine : undefined;
+      });
+      expect(events.map((d) => d.payload)).toEqual([expect.objectContaining({ type: 'extract.failed', success: false, error: done.error })]);
+    } finally {
+      h.config.crawl.maxActivePerTeam = cap;
+    }
+  });
+
   it('sends signed extract.started and extract.completed events with the caller’s metadata', async () => {
     const start = await post({ urls: [`${site.url}/widget`], prompt: 'the product', webhook: { url: receiver.url, metadata: { run: 'w1' } } });
     await finished(start.body.id);

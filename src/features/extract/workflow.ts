@@ -46,21 +46,26 @@ export async function extractWorkflow(input: ExtractWorkflowInput): Promise<stri
   try {
     const committed = await control('commit the jobs that fetch the pages').commitExtractJobs({ extractId });
     runs = committed.runs;
+    // Jobs committed before one was refused run too: their rows are marked started, so nothing else would.
+    const children = await Promise.all(runs.map(startJob));
+    // A failed job still stored what it could; its pages that failed are the extract's warning.
+    await Promise.all(children.map((child) => child.result().catch((err: unknown) => rethrowCancellation(err))));
     if (committed.refused !== undefined) {
-      await control('end the extract').endExtractEarly({ extractId, status: 'failed', error: committed.refused, runs });
+      await control('end the refused extract').endExtractEarly({ extractId, status: 'failed', error: committed.refused, runs });
       status = 'failed';
     } else {
-      const children = await Promise.all(runs.map(startJob));
-      // A failed job still stored what it could; its pages that failed are the extract's warning.
-      await Promise.all(children.map((child) => child.result().catch((err: unknown) => rethrowCancellation(err))));
       status = await extractFromPages({ extractId, runs });
     }
   } catch (err) {
-    if (!isCancellation(err)) throw err;
-    await CancellationScope.nonCancellable(() =>
-      control('end the cancelled extract').endExtractEarly({ extractId, status: 'cancelled', error: 'The extract was cancelled.', runs }),
-    );
-    throw err;
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() =>
+        control('end the cancelled extract').endExtractEarly({ extractId, status: 'cancelled', error: 'The extract was cancelled.', runs }),
+      );
+      throw err;
+    }
+    // An activity out of retries (the database down for minutes): the row must not stay processing.
+    await control('end the failed extract').endExtractEarly({ extractId, status: 'failed', error: `The extract failed: ${(err as Error).message}`, runs });
+    status = 'failed';
   }
   await notify(status === 'completed' ? 'completed' : 'failed');
   return status;
