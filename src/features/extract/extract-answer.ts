@@ -20,7 +20,6 @@ export const extractAnswerSchema = z.object({
 export const extractStartSchema = z.object({
   success: z.literal(true),
   id: z.string(),
-  invalidURLs: z.array(z.string()).optional(),
 });
 
 export function extractAnswer(row: ExtractJob): z.output<typeof extractAnswerSchema> {

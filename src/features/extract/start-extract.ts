@@ -11,6 +11,7 @@ import type { Team } from '../../generated/prisma/client.ts';
 import { insufficientCredits } from '../../platform/usage/credits.ts';
 import { checkAddress, checkSelectors } from '../../jobs/commit-job.ts';
 import { countJobStarted } from '../../jobs/job-metrics.ts';
+import { renderingRefusal, requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
 import { extractWorkflowId } from './definitions.ts';
 import { checkExtractModel } from './extract-model.ts';
 import { isWildcard } from './extract-jobs.ts';
@@ -37,7 +38,11 @@ export async function startExtract(deps: Deps, team: Team, apiKeyId: string, req
     throw new DomainError('forbidden', 'Zero Data Retention (ZDR) is not enabled for your team. Ask your administrator to enable it.');
   }
   checkExtractModel(config.llm, req.zeroDataRetention);
-  if (req.scrapeOptions) checkSelectors(req.scrapeOptions);
+  if (req.scrapeOptions) {
+    checkSelectors(req.scrapeOptions);
+    const browserRequired = config.crawl.rendering === 'http' ? requestNeedsBrowser(req.scrapeOptions) : undefined;
+    if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+  }
   for (const url of req.urls) {
     await checkAddress(isWildcard(url) ? url.slice(0, -WILDCARD_SUFFIX.length) : url, config, `Refused to extract from ${url}`);
   }
