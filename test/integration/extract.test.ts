@@ -18,6 +18,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { runPythonSdk } from '../support/python-sdk.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { extractWorkflowId } from '../../src/features/extract/definitions.ts';
+import { createRetentionActivities } from '../../src/features/retention/activities.ts';
+import { createLogger } from '../../src/platform/log.ts';
 
 /** What the fake reports for every call. */
 const CALL_TOKENS = 100 + 20;
@@ -260,6 +262,18 @@ describe('cancellation', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('retention', () => {
+  it('past its expiry an extract answers 404, and the purge-expired schedule deletes its row', async () => {
+    const start = await post({ urls: [`${site.url}/widget`], prompt: 'x' });
+    await finished(start.body.id);
+    await h.db.extractJob.update({ where: { id: start.body.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await h.api(`/v2/extract/${start.body.id}`)).status).toBe(404);
+    const result = await createRetentionActivities({ db: h.db, config: h.config, log: createLogger('warn') }).purgeExpired();
+    expect(result.extracts).toBeGreaterThanOrEqual(1);
+    expect(await h.db.extractJob.findUnique({ where: { id: start.body.id } })).toBeNull();
   });
 });
 
