@@ -319,10 +319,20 @@ describe('requests refused', () => {
     expect(llm.requests.length).toBe(before);
     h.config.llm.local = true;
     try {
-      const done = await finished((await post({ urls: [`${site.url}/widget`], prompt: 'x', zeroDataRetention: true }, zdr.apiKey)).body.id, zdr.apiKey);
-      expect(done.status).toBe('completed');
+      const id = (await post({ urls: [`${site.url}/widget`], prompt: 'x', zeroDataRetention: true }, zdr.apiKey)).body.id;
+      const done = await finished(id, zdr.apiKey);
+      expect(done).toMatchObject({ status: 'completed', data: { title: 'Blue Widget' } });
       // A zero-data-retention page costs 2, as its scrape would.
       expect(done.creditsUsed).toBe(2 + 4);
+      // Handed out once: the read that found the data erased it, and the page the model read is erased too.
+      const again = await h.api(`/v2/extract/${id}`, { key: zdr.apiKey });
+      expect(again.status).toBe(404);
+      expect(await again.json()).toMatchObject({ code: 'ZDR_PURGED' });
+      const row = await h.db.extractJob.findUniqueOrThrow({ where: { id } });
+      expect(row).toMatchObject({ data: null, sources: null, purgedAt: expect.any(Date) });
+      const pages = await h.db.crawlPage.findMany({ where: { crawlId: { in: row.jobIds } } });
+      expect(pages).toHaveLength(1);
+      expect(pages[0]).toMatchObject({ document: {}, purgedAt: expect.any(Date) });
     } finally {
       h.config.llm.local = false;
     }

@@ -16,6 +16,7 @@ CREATE TABLE "extract_job" (
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completed_at" TIMESTAMPTZ(3),
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
+    "purged_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "extract_job_pkey" PRIMARY KEY ("id")
 );

@@ -102,13 +102,14 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
       if (!extract) return 'deleted';
       if (ENDED_EXTRACT_STATUSES.includes(extract.status)) return extract.status;
       const req = extract.options as unknown as ExtractRequest;
-      const budget = (config.llm.maxInputChars ?? 32_000) + 1;
+      // One character more than a chunk takes, so a clipped page is known to go on.
+      const budget = config.llm.maxInputChars + 1;
       const rows: PageRow[] = [];
       for (const run of input.runs) {
         rows.push(
           ...(await db.$queryRaw<PageRow[]>`
             SELECT url, success, error, left(document->>'markdown', ${budget}::int) AS markdown
-            FROM crawl_page WHERE crawl_id = ${run.jobId}::uuid ORDER BY id`),
+            FROM crawl_page WHERE crawl_id = ${run.jobId}::uuid AND purged_at IS NULL ORDER BY id`),
         );
       }
       const failed = rows.filter((r) => !r.success);
@@ -118,6 +119,14 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
         ...(req.enableWebSearch ? ['Web search is not used by this service: only the given URLs were read (enableWebSearch is ignored).'] : []),
         ...(failed.length > 0 ? [failedPagesWarning(failed)] : []),
       ];
+      // Zero data retention: the pages were handed out once, to the model; erased once the extract has ended.
+      const erasePages = async () => {
+        if (!req.zeroDataRetention) return;
+        await db.crawlPage.updateMany({
+          where: { crawlId: { in: input.runs.map((r) => r.jobId) }, purgedAt: null },
+          data: { document: {}, sizeBytes: 0, purgedAt: new Date() },
+        });
+      };
       const fail = async (error: string, usage?: TokenUsage) => {
         if (usage) await chargeModel(extract, usage, 0);
         await endExtract(extract.id, {
@@ -127,6 +136,7 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
           ...(usage && { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }),
           creditsUsed: await extractCredits(db, extract.id, input.runs),
         });
+        await erasePages();
         return 'failed';
       };
       if (pages.length === 0) {
@@ -149,6 +159,7 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
           completionTokens: answer.usage.completionTokens,
           creditsUsed: await extractCredits(db, extract.id, input.runs),
         });
+        await erasePages();
         log.info('extract completed', { extractId: extract.id, pages: answer.pagesSent });
         return 'completed';
       } catch (err) {

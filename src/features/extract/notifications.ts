@@ -24,7 +24,9 @@ export function createExtractNotificationActivities({ db, config, log }: Activit
       const webhook = (extract?.options as ExtractRequest | undefined)?.webhook;
       if (!extract || !webhook || !webhook.events.includes(input.event)) return;
       const webhookId = uuidv5(`${extract.id}/${input.event}`, EVENT_NAMESPACE);
-      const answer = extractAnswer(extract);
+      // Under zero data retention the data is handed out once, by GET: events carry the rest.
+      const { data: _data, sources: _sources, ...withoutData } = extractAnswer(extract);
+      const answer = (extract.options as ExtractRequest).zeroDataRetention ? withoutData : extractAnswer(extract);
       const payload = {
         success: input.event !== 'failed',
         type: `extract.${input.event}`,
