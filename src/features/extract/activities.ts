@@ -74,6 +74,7 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
       const req = extract.options as unknown as ExtractRequest;
       const runs: ExtractJobRun[] = [];
       const problems: string[] = [];
+      let refused: string | undefined;
       for (const job of plannedJobs(extract.id, req, config.extract.maxPages)) {
         const seed = job.urls?.flatMap((url): NewFrontierUrl[] => {
           const seeded = seedRow(url, config);
@@ -85,7 +86,8 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
           await insertJob({ db, config }, extract.team, extract.apiKeyId, { id: job.id, kind: job.kind, url: job.url, options: job.options, seed }, true);
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
-          return { refused: err.message, runs };
+          refused = err.message;
+          break;
         }
         runs.push({ jobId: job.id, kind: job.kind, teamId: extract.teamId, url: job.url });
       }
@@ -93,7 +95,7 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
         where: { id: extract.id },
         data: { jobIds: runs.map((r) => r.jobId), ...(problems.length > 0 && { warning: storableText(problems.join(' ')) }) },
       });
-      return { runs };
+      return { runs, ...(refused !== undefined && { refused }) };
     },
 
     /** Reads the pages the jobs stored, asks the model, stores the answer and charges for it; returns the status it ended with. */
@@ -144,7 +146,8 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
       }
       const llm = jobModel(config.llm, req.zeroDataRetention);
       if (!llm) return fail(noModelReason(config.llm));
-      const heartbeat = setInterval(() => Context.current().heartbeat(), 5_000);
+      const context = Context.current();
+      const heartbeat = setInterval(() => context.heartbeat(), 5_000);
       try {
         const task = { prompt: req.prompt, schema: req.schema as JsonSchema | undefined, systemPrompt: req.systemPrompt };
         const answer = await extractWithModel(pages, task, llm, config.extract.maxChunks);

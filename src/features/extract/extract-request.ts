@@ -1,10 +1,11 @@
 // Body of POST /v2/extract: the SDKs' ExtractRequest. Strict like every body; the
 // fields this service accepts without acting on them (agent, threatProtection,
-// ignoreInvalidURLs's opposite) are listed in docs/api/extract.md.
+// ignoreInvalidURLs, enableWebSearch) are listed in docs/api/extract.md.
 import { z } from 'zod';
 import { integration, normaliseHttpUrl, origin } from '../../platform/http/common-schemas.ts';
 import { jsonSchemaField, MAX_MODEL_PROMPT_CHARS, scrapeOptionsSchema } from '../../page/scrape-options.ts';
 import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
+import { nestedAtMost } from '../../platform/json-depth.ts';
 
 /** A URL ending in this is crawled (EXTRACT_MAX_PAGES pages under it), not scraped alone. */
 export const WILDCARD_SUFFIX = '/*';
@@ -14,6 +15,14 @@ export const MAX_EXTRACT_URLS = 1000;
 
 export const EXTRACT_NEEDS_MESSAGE = 'An extract needs a prompt, a schema or both';
 export const EXTRACT_URLS_MESSAGE = 'urls must name at least one URL';
+
+/** Deeper objects would overflow the stack of the recursive validators and serializers after them. */
+const MAX_ACCEPTED_DEPTH = 32;
+
+/** An object the SDKs may send and this service keeps without reading. */
+function acceptedObject(path: string) {
+  return nestedAtMost(path, MAX_ACCEPTED_DEPTH).pipe(z.record(z.string(), z.json()));
+}
 
 const extractUrl = z.string().transform((value, ctx) => {
   const wildcard = value.endsWith(WILDCARD_SUFFIX);
@@ -43,8 +52,8 @@ export const extractRequestSchema = z
     zeroDataRetention: z.boolean().default(false).describe('Pages go to the model only when it is marked local (LLM_IS_LOCAL).'),
     webhook: webhookSchema.optional().describe('Signed extract.started, extract.completed and extract.failed events.'),
     // Accepted for the SDKs, not acted on.
-    agent: z.record(z.string(), z.json()).optional(),
-    threatProtection: z.record(z.string(), z.json()).optional(),
+    agent: acceptedObject('agent').optional(),
+    threatProtection: acceptedObject('threatProtection').optional(),
     origin,
     integration,
   })
