@@ -15,6 +15,7 @@ import { searchFeature } from './search/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 import { parseFeature } from './parse/feature.ts';
+import { extractFeature } from './extract/feature.ts';
 
 export const FEATURES: Feature[] = [
   jobEngine,
@@ -30,4 +31,5 @@ export const FEATURES: Feature[] = [
   searchFeature,
   monitorsFeature,
   parseFeature,
+  extractFeature,
 ];

@@ -6,12 +6,12 @@ import type { JobKind } from './job-kind.ts';
 import { counter } from '../platform/metrics/registry.ts';
 import { sharedGauge } from '../platform/metrics/shared-gauges.ts';
 
-export type MetricJobKind = JobKind | 'map';
+export type MetricJobKind = JobKind | 'map' | 'extract';
 export type JobEnd = 'completed' | 'failed' | 'cancelled';
 
 const started = counter({
   name: 'jobs_started_total',
-  help: 'Jobs committed by this gateway, by kind (crawl, batch_scrape, scrape, map)',
+  help: 'Jobs committed by this gateway, by kind (crawl, batch_scrape, scrape, map, extract)',
   labelNames: ['kind'],
 });
 

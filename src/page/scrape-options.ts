@@ -80,16 +80,21 @@ export const JSON_FORMAT_NEEDS_MESSAGE = 'The json format needs a prompt, a sche
 /** Deeper schemas would overflow the stack of the recursive validators (zod's, Ajv's); real ones nest far less. */
 export const MAX_JSON_SCHEMA_DEPTH = 64;
 
-const jsonSchemaSchema = nestedAtMost('json.schema', MAX_JSON_SCHEMA_DEPTH).pipe(
-  z.record(z.string(), z.json(), { error: 'json.schema must be a JSON schema object' }).superRefine((schema, ctx) => {
-    try {
-      compileJsonSchema(schema);
-    } catch (err) {
-      if (!(err instanceof InvalidJsonSchemaError)) throw err;
-      ctx.addIssue({ code: 'custom', message: `json.schema is ${err.message}`, input: schema });
-    }
-  }),
-);
+/** A caller's JSON schema at `path` of a body: bounded in depth and compiled by Ajv, whose complaint is the 400. */
+export function jsonSchemaField(path: string) {
+  return nestedAtMost(path, MAX_JSON_SCHEMA_DEPTH).pipe(
+    z.record(z.string(), z.json(), { error: `${path} must be a JSON schema object` }).superRefine((schema, ctx) => {
+      try {
+        compileJsonSchema(schema);
+      } catch (err) {
+        if (!(err instanceof InvalidJsonSchemaError)) throw err;
+        ctx.addIssue({ code: 'custom', message: `${path} is ${err.message}`, input: schema });
+      }
+    }),
+  );
+}
+
+const jsonSchemaSchema = jsonSchemaField('json.schema');
 
 const jsonFormatSchema = z
   .strictObject({

@@ -179,6 +179,16 @@ export function loadConfig() {
       /** How often each worker compares the monitors of its task queue with their Temporal Schedules and repairs the difference. */
       reconcileIntervalMs: positiveInt('MONITOR_RECONCILE_INTERVAL_MS', 30_000),
     },
+    extract: {
+      /** URLs one POST /v2/extract may name (plain URLs and `/*` wildcards together); more is a 400. */
+      maxUrls: positiveInt('EXTRACT_MAX_URLS', 10),
+      /** Pages a `/*` wildcard URL of an extract crawls (its crawl job's limit). */
+      maxPages: positiveInt('EXTRACT_MAX_PAGES', 10),
+      /** Model calls over chunks of LLM_MAX_INPUT_CHARS one extract makes before its merge; pages beyond them are left out with a warning. */
+      maxChunks: positiveInt('EXTRACT_MAX_CHUNKS', 8),
+      /** How long after it was made an extract's row (its data and sources) stays readable; the scheduled purge deletes it. */
+      retentionHours: positiveInt('EXTRACT_RETENTION_HOURS', 24),
+    },
     activityLog: {
       /** Rows older than this are deleted by the scheduled purge (the activity listing shows the past 24 h). */
       retentionHours: positiveInt('ACTIVITY_LOG_RETENTION_HOURS', 24),

@@ -11,6 +11,8 @@
 // crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/monitors.test.ts records monitor-check.json: a manual monitor
 // check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify).
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/extract.test.ts records extract.json: an extract with a webhook
+// (open, started event, commit jobs, a batch scrape and a crawl as child workflows, the model, completed event).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

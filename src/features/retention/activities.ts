@@ -1,6 +1,6 @@
 // The scheduled purge: crawls past their expiry (results readable 24 h after
 // the end), page-cache entries and activity-log rows past their retention are
-// deleted, and maps past MAP_RETENTION_HOURS, idempotency keys past IDEMPOTENCY_KEY_WINDOW_HOURS. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
+// deleted, and maps past MAP_RETENTION_HOURS, idempotency keys past IDEMPOTENCY_KEY_WINDOW_HOURS, extracts past their expiry. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
 // stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 
@@ -10,6 +10,7 @@ export interface PurgeResult {
   activityLogRows: number;
   maps: number;
   idempotencyKeys: number;
+  extracts: number;
 }
 
 export function createRetentionActivities({ db, config, log }: ActivityDeps) {
@@ -21,7 +22,15 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
       const activity = await db.activityLog.deleteMany({ where: { createdAt: { lt: new Date(now - config.activityLog.retentionHours * 3_600_000) } } });
       const maps = await db.mapJob.deleteMany({ where: { createdAt: { lt: new Date(now - config.scrape.mapRetentionHours * 3_600_000) } } });
       const keys = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - config.idempotency.windowHours * 3_600_000) } } });
-      const result = { crawls: crawls.count, cacheEntries: cache.count, activityLogRows: activity.count, maps: maps.count, idempotencyKeys: keys.count };
+      const extracts = await db.extractJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
+      const result = {
+        crawls: crawls.count,
+        cacheEntries: cache.count,
+        activityLogRows: activity.count,
+        maps: maps.count,
+        idempotencyKeys: keys.count,
+        extracts: extracts.count,
+      };
       log.info('purged expired data', { ...result });
       return result;
     },

@@ -87,6 +87,7 @@ describe('the OpenAPI document', () => {
       'POST /v2/batch/scrape',
       'POST /v2/browser',
       'POST /v2/crawl',
+      'POST /v2/extract',
       'POST /v2/interact',
       'POST /v2/map',
       'POST /v2/scrape',

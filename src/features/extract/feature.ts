@@ -1,0 +1,15 @@
+// Extract (/v2/extract): URLs (a `/*` URL crawled) plus a prompt and/or schema give
+// one JSON object with its sources. Each extract is a workflow `extract-<id>` that
+// runs engine jobs for the pages, then the model; its row holds the answer.
+import type { Feature } from '../../platform/feature.ts';
+import { createExtractActivities } from './activities.ts';
+import { createExtractNotificationActivities } from './notifications.ts';
+import { extractRouteDocs } from './route-docs.ts';
+import { extractRoutes } from './routes.ts';
+
+export const extractFeature: Feature = {
+  name: 'extract',
+  routes: extractRoutes,
+  routeDocs: extractRouteDocs,
+  activities: (deps) => ({ control: createExtractActivities(deps), io: createExtractNotificationActivities(deps) }),
+};

@@ -1,0 +1,93 @@
+// One extract: commit the engine jobs that fetch its pages, run them as child
+// workflows (the crawl pipeline's own workflow, so fair share, slots, credits and
+// limits apply as to any job), then one activity reads the pages and asks the
+// model. After kill -9 of a worker it resumes where its history stops: jobs
+// already committed or started are found again, never run twice. Cancelled from
+// the Temporal UI, it cancels its jobs and its row ends `cancelled`.
+import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
+import type { ExtractActivities } from './activities.ts';
+import type { createExtractNotificationActivities } from './notifications.ts';
+import type { ExtractEvent, ExtractJobRun, ExtractWorkflowInput } from './definitions.ts';
+
+const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
+
+function control(summary: string) {
+  return proxyActivities<ExtractActivities>({ startToCloseTimeout: '2 minutes', retry: RETRY, summary });
+}
+
+/** The model calls: as long as their chunks take, with heartbeats so a killed worker's attempt is retried within a minute. */
+const { extractFromPages } = proxyActivities<ExtractActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { ...RETRY, maximumAttempts: 5 },
+  summary: 'read the pages and ask the model',
+});
+
+export async function extractWorkflow(input: ExtractWorkflowInput): Promise<string> {
+  const { extractId } = input;
+  const opened = await control('open the extract').openExtract({ extractId });
+  if (opened.done) return 'ended';
+  const notify = async (event: ExtractEvent) => {
+    if (!opened.webhook) return;
+    const { notifyExtract } = proxyActivities<ReturnType<typeof createExtractNotificationActivities>>({
+      taskQueue: opened.notifyTaskQueue,
+      startToCloseTimeout: '1 minute',
+      retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+      summary: `send extract.${event}`,
+    });
+    // A receiver that never answers loses its event; the extract has ended either way.
+    await CancellationScope.nonCancellable(() => notifyExtract({ extractId, event })).catch(() => undefined);
+  };
+  await notify('started');
+  let runs: ExtractJobRun[] = [];
+  let status: string;
+  try {
+    const committed = await control('commit the jobs that fetch the pages').commitExtractJobs({ extractId });
+    runs = committed.runs;
+    // Jobs committed before one was refused run too: their rows are marked started, so nothing else would.
+    const children = await Promise.all(runs.map(startJob));
+    // A failed job still stored what it could; its pages that failed are the extract's warning.
+    await Promise.all(children.map((child) => child.result().catch((err: unknown) => rethrowCancellation(err))));
+    if (committed.refused !== undefined) {
+      await control('end the refused extract').endExtractEarly({ extractId, status: 'failed', error: committed.refused, runs });
+      status = 'failed';
+    } else {
+      status = await extractFromPages({ extractId, runs });
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() =>
+        control('end the cancelled extract').endExtractEarly({ extractId, status: 'cancelled', error: 'The extract was cancelled.', runs }),
+      );
+      throw err;
+    }
+    // An activity out of retries (the database down for minutes): the row must not stay processing.
+    await control('end the failed extract').endExtractEarly({ extractId, status: 'failed', error: `The extract failed: ${(err as Error).message}`, runs });
+    status = 'failed';
+  }
+  await notify(status === 'completed' ? 'completed' : 'failed');
+  return status;
+}
+
+/** A job cancelled because this extract was goes on as the extract's cancellation; one that failed or was cancelled alone does not. */
+function rethrowCancellation(err: unknown): void {
+  if (CancellationScope.current().consideredCancelled) throw err;
+}
+
+function startJob(run: ExtractJobRun) {
+  return startChild('crawlWorkflow', {
+    workflowId: crawlWorkflowId(run.jobId),
+    args: [{ crawlId: run.jobId } satisfies CrawlWorkflowInput],
+    // The jobs serve only this extract: cancelling it cancels them, and they end by their own rules otherwise.
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    cancellationType: ChildWorkflowCancellationType.TRY_CANCEL,
+    typedSearchAttributes: [
+      { key: TeamIdAttribute, value: run.teamId },
+      { key: CrawlIdAttribute, value: run.jobId },
+      { key: CrawlStatusAttribute, value: 'scraping' },
+    ],
+    staticSummary: `${run.kind === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for an extract`,
+  });
+}
