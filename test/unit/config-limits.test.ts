@@ -46,13 +46,15 @@ describe('parse settings', () => {
   it('have the documented defaults and read their variables', () => {
     expect(loadConfig().parse).toEqual({
       maxFileBytes: 50 * 1024 * 1024,
+      maxInflightBytes: 200 * 1024 * 1024,
       maxUnpackedBytes: 200 * 1024 * 1024,
       conversionThreads: 1,
       conversionTimeoutMs: 60_000,
     });
     vi.stubEnv('PARSE_MAX_FILE_BYTES', '1024');
     vi.stubEnv('PARSE_MAX_UNPACKED_BYTES', '2048');
-    expect(loadConfig().parse).toMatchObject({ maxFileBytes: 1024, maxUnpackedBytes: 2048 });
+    vi.stubEnv('PARSE_MAX_INFLIGHT_BYTES', '4096');
+    expect(loadConfig().parse).toMatchObject({ maxFileBytes: 1024, maxUnpackedBytes: 2048, maxInflightBytes: 4096 });
   });
 
   it('refuse a file cap of zero', () => {
