@@ -6,3 +6,4 @@ export { crawlWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
 export { mapWorkflow } from '../src/features/map/workflow.ts';
 export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow.ts';
 export { monitorCheckWorkflow } from '../src/features/monitors/check-workflow.ts';
+export { agentWorkflow } from '../src/features/agent/workflow.ts';

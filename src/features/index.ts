@@ -14,6 +14,7 @@ import { retentionFeature } from './retention/feature.ts';
 import { searchFeature } from './search/feature.ts';
 import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
+import { agentFeature } from './agent/feature.ts';
 
 export const FEATURES: Feature[] = [
   jobEngine,
@@ -28,4 +29,5 @@ export const FEATURES: Feature[] = [
   browserSessionsFeature,
   searchFeature,
   monitorsFeature,
+  agentFeature,
 ];
