@@ -11,6 +11,8 @@
 // crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/monitors.test.ts records monitor-check.json: a manual monitor
 // check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify).
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/agent.test.ts records agent.json: an agent that searches,
+// scrapes and maps (a model step and a tool step each, with summaries and current details), then answers.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

@@ -23,7 +23,7 @@ import { allowedUnder } from './url-constraint.ts';
 
 type Decision = { thought: string; action: { tool: string; input: Record<string, unknown> } | { finish: unknown } };
 
-/** How often a running tool reports the activity alive (the scrape and map tools wait on workflows). */
+/** Most time between two heartbeats of a running tool (the scrape and map tools wait on workflows). */
 const HEARTBEAT_INTERVAL_MS = 5_000;
 
 function lastAttempt(): boolean {
@@ -153,7 +153,9 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       }
       const req = job.options as unknown as AgentRequest;
       const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(`step ${step}: ${row.tool}`), HEARTBEAT_INTERVAL_MS);
+      // Well within the heartbeat timeout, or a healthy worker's long tool run would count as dead.
+      const interval = Math.min(HEARTBEAT_INTERVAL_MS, (context.info.heartbeatTimeoutMs ?? HEARTBEAT_INTERVAL_MS * 3) / 3);
+      const beat = setInterval(() => context.heartbeat(`step ${step}: ${row.tool}`), interval);
       let observation: unknown;
       let credits = 0;
       try {
