@@ -2,6 +2,7 @@
 // row, its credit, its workflow) for one site, answered as the site's links.
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
+import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
 import { mapRequestSchema, MAX_SEARCH_LENGTH } from './map-request.ts';
 import { createMap, runMap } from './start-map.ts';
@@ -23,7 +24,7 @@ export function mapTool(deps: ToolDeps): Tool {
       const request = mapRequestSchema.parse({ ...input, timeout: Math.min(deps.config.agent.toolTimeoutMs, 300_000) });
       const id = await createMap(deps, team, ctx.apiKeyId, request);
       const { links, warning } = await runMap(deps, id, request, request.timeout);
-      return { output: { links, ...(warning && { warning }) }, credits: 1 };
+      return { output: { links, ...(warning && { warning }) }, credits: await creditsUsedByJob(deps.db, id) };
     },
   });
 }
