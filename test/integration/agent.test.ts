@@ -63,6 +63,10 @@ const scenarios: Record<string, Scenario> = {
     obs.length === 0
       ? { thought: 'the page said so', action: { tool: 'scrape', input: { url: `${gatewayUrl}/v2/team/credit-usage` } } }
       : { thought: 'done', action: { finish: 'refused' } },
+  browser: (obs, site) =>
+    obs.length === 0
+      ? { thought: 'look', action: { tool: 'browser_execute', input: { url: `${site}/widgets`, code: 'console.log(await page.title());' } } }
+      : { thought: 'done', action: { finish: { title: /"stdout":"([^"\\]+)/.exec(obs[0] ?? '')?.[1] ?? 'unknown' } } },
   unusable: () => 'I would rather chat about it.',
 };
 
@@ -115,6 +119,7 @@ beforeAll(async () => {
   h = await startHarness({ llm: { baseUrl: llm.url, model: 'fake-agent', timeoutMs: 5000 }, recordResponses: recorded });
   gatewayUrl = h.baseUrl;
   await h.startWorker();
+  await h.startBrowserHost();
   // The local index the search tool reads: the team's own crawl of the site.
   const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 4, sitemap: 'skip' } })).json();
   expect((await waitForCrawl(h, crawl.id)).status).toBe('completed');
@@ -259,6 +264,15 @@ describe('POST /v2/agent', () => {
     expect(done).toMatchObject({ status: 'completed', data: 'refused', creditsUsed: 0 });
     const [step] = await h.db.agentStep.findMany({ where: { agentId: id }, orderBy: { step: 'asc' } });
     expect(String(step!.observation)).toContain(`Refused to scrape ${gatewayUrl}/v2/team/credit-usage`);
+  });
+
+  it('runs code in a short-lived browser session with browser_execute, and ends the session', async () => {
+    const { id } = await (await h.api('/v2/agent', { method: 'POST', json: { prompt: '[agent:browser] Title through a browser' } })).json();
+    const done = await waitForAgent(h, id);
+    expect(done).toMatchObject({ status: 'completed', data: { title: 'Widget catalogue' } });
+    const sessions = await h.db.browserSession.findMany({ where: { teamId: h.teamId } });
+    expect(sessions.map((s) => s.status)).toEqual(['destroyed']);
+    expect(done.creditsUsed).toBe(sessions[0]!.creditsBilled);
   });
 
   it('refuses a bad request with a clear 400', async () => {

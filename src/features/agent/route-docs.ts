@@ -22,7 +22,7 @@ export const agentRouteDocs: RouteDoc[] = [
     method: 'post',
     path: '/v2/agent',
     operationId: 'startAgent',
-    summary: 'Start an agent that answers a prompt with the service’s own tools (search, scrape, map)',
+    summary: 'Start an agent that answers a prompt with the service’s own tools (search, scrape, map, browser_execute)',
     tag: 'agent',
     body: agentRequestSchema,
     responses: { 200: agentStartedSchema },

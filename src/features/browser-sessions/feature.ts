@@ -1,7 +1,8 @@
 // Browser sessions: each session a durable workflow (workflow.ts) whose Chromium
 // runs on a browser host (host/), reached by clients through the gateway's CDP
 // proxy (cdp-proxy.ts), watched in the live view (live-view/) and driven by
-// executes in a sandbox (execute/).
+// executes in a sandbox (execute/). Published as the `browser_execute` tool
+// (browser-execute-tool.ts) for other features' activities.
 import { Router } from 'express';
 import type { Feature } from '../../platform/feature.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
@@ -10,6 +11,7 @@ import { createSessionControlActivities } from './control-activities.ts';
 import { liveViewPageRoutes, liveViewSocketRoute } from './live-view/live-view-routes.ts';
 import { browserSessionRouteDocs } from './route-docs.ts';
 import { sessionRoutes } from './routes.ts';
+import { browserExecuteTool } from './browser-execute-tool.ts';
 import { createSessionToucher, type SessionToucher } from './session-touch.ts';
 
 // One toucher per gateway: its debounce window spans the CDP proxy and the routes.
@@ -30,4 +32,5 @@ export const browserSessionsFeature: Feature = {
   routeDocs: browserSessionRouteDocs,
   websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps)), liveViewSocketRoute(deps, toucherOf(deps))],
   activities: (deps) => ({ control: createSessionControlActivities(deps) }),
+  tools: (deps) => [browserExecuteTool(deps)],
 };
