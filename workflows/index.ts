@@ -7,3 +7,4 @@ export { mapWorkflow } from '../src/features/map/workflow.ts';
 export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow.ts';
 export { monitorCheckWorkflow } from '../src/features/monitors/check-workflow.ts';
 export { extractWorkflow } from '../src/features/extract/workflow.ts';
+export { agentWorkflow } from '../src/features/agent/workflow.ts';

@@ -16,6 +16,7 @@ import { teamFeature } from './team/feature.ts';
 import { webhooksFeature } from './webhooks/feature.ts';
 import { parseFeature } from './parse/feature.ts';
 import { extractFeature } from './extract/feature.ts';
+import { agentFeature } from './agent/feature.ts';
 
 export const FEATURES: Feature[] = [
   jobEngine,
@@ -32,4 +33,5 @@ export const FEATURES: Feature[] = [
   monitorsFeature,
   parseFeature,
   extractFeature,
+  agentFeature,
 ];

@@ -7,6 +7,7 @@ import type { GatewayDeps } from './http/app.ts';
 import type { ActivityDeps } from './temporal/activity-deps.ts';
 import type { WebSocketRoute } from './http/websockets.ts';
 import type { RouteDoc } from './http/route-doc.ts';
+import type { Tool, ToolDeps, ToolRegistry } from './tools/tool.ts';
 
 // never[]: any activity signature is assignable, whatever its parameters.
 type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
@@ -22,6 +23,11 @@ export interface FeatureActivities {
   control?: ActivityFunctions;
   browser?: ActivityFunctions;
   io?: ActivityFunctions;
+}
+
+/** What activity factories receive in a worker: the activity deps and every feature's tools. */
+export interface FeatureActivityDeps extends ActivityDeps {
+  tools: ToolRegistry;
 }
 
 export interface WorkerServiceDeps extends ActivityDeps {
@@ -43,7 +49,9 @@ export interface Feature {
   routeDocs?: RouteDoc[];
   /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
   websockets?(deps: GatewayDeps): WebSocketRoute[];
-  activities?(deps: ActivityDeps): FeatureActivities;
+  activities?(deps: FeatureActivityDeps): FeatureActivities;
+  /** Capabilities other features' activities may call (see tools/tool.ts); run inside the caller's activity. */
+  tools?(deps: ToolDeps): Tool[];
   /** Run once when a worker starts (e.g. create or update a Temporal schedule). */
   onWorkerStart?(deps: WorkerServiceDeps): Promise<void>;
   workerServices?(deps: WorkerServiceDeps): WorkerService[];

@@ -193,7 +193,7 @@ it(
     // crawl.started was delivered: the end is still reported (it was lost while the grace
     // for a missing final event counted from the cancel).
     await h.db.crawl.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
-    const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }) }).control;
+    const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }), temporal: h.temporal }).control;
     const finishAfterStarted = async (input: Parameters<typeof finishCrawl>[0]) => {
       await waitFor('crawl.started delivered', async () => receiver.acknowledged().length > 0, 60_000);
       await new Promise((r) => setTimeout(r, 1000));

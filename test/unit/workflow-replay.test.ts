@@ -13,6 +13,8 @@
 // check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/extract.test.ts records extract.json: an extract with a webhook
 // (open, started event, commit jobs, a batch scrape and a crawl as child workflows, the model, completed event).
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/agent.test.ts records agent.json: an agent that searches,
+// scrapes and maps (a model step and a tool step each, with summaries and current details), then answers.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

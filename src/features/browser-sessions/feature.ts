@@ -2,7 +2,8 @@
 // runs on a browser host (host/), reached by clients through the gateway's CDP
 // proxy (cdp-proxy.ts), watched in the live view (live-view/) and driven by
 // executes in a sandbox (execute/); interact/ keeps a finished scrape's page open
-// in such a session (POST /v2/scrape/{id}/interact).
+// in such a session (POST /v2/scrape/{id}/interact). Published as the
+// `browser_execute` tool (browser-execute-tool.ts) for other features' activities.
 import { Router } from 'express';
 import type { Feature } from '../../platform/feature.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
@@ -12,6 +13,7 @@ import { liveViewPageRoutes, liveViewSocketRoute } from './live-view/live-view-r
 import { browserSessionRouteDocs } from './route-docs.ts';
 import { sessionRoutes } from './routes.ts';
 import { interactRoutes } from './interact/interact-routes.ts';
+import { browserExecuteTool } from './browser-execute-tool.ts';
 import { createSessionToucher, type SessionToucher } from './session-touch.ts';
 
 // One toucher per gateway: its debounce window spans the CDP proxy and the routes.
@@ -32,4 +34,5 @@ export const browserSessionsFeature: Feature = {
   routeDocs: browserSessionRouteDocs,
   websockets: (deps) => [cdpProxyRoute(deps, toucherOf(deps)), liveViewSocketRoute(deps, toucherOf(deps))],
   activities: (deps) => ({ control: createSessionControlActivities(deps) }),
+  tools: (deps) => [browserExecuteTool(deps)],
 };

@@ -34,7 +34,7 @@ export interface Charge {
   teamId: string;
   apiKeyId: string | null;
   /** The activity endpoint name of the spec that the charge belongs to. */
-  endpoint: 'crawl' | 'batch_scrape' | 'scrape' | 'map' | 'search' | 'browser' | 'parse' | 'extract';
+  endpoint: 'crawl' | 'batch_scrape' | 'scrape' | 'map' | 'search' | 'browser' | 'parse' | 'extract' | 'agent';
   jobId: string;
   itemKey: string;
   credits: number;

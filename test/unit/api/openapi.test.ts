@@ -84,6 +84,7 @@ describe('the OpenAPI document', () => {
     );
     const withKey = operations.filter(({ op }) => op.parameters.some((p) => p.in === 'header' && p.name === 'x-idempotency-key')).map(({ route }) => route);
     expect(withKey.sort()).toEqual([
+      'POST /v2/agent',
       'POST /v2/batch/scrape',
       'POST /v2/browser',
       'POST /v2/crawl',

@@ -1,0 +1,27 @@
+// Names and shapes of the agent workflow, shared by the gateway, the worker and
+// workflow code (which imports this file, so it imports nothing with side effects).
+import type { RetryPolicy } from '@temporalio/common';
+
+export function agentWorkflowId(agentId: string): string {
+  return `agent-${agentId}`;
+}
+
+/** What the workflow needs beyond the row: numbers only. */
+export interface AgentRunSettings {
+  maxSteps: number;
+  maxCredits: number;
+  /** A tool run on a dead worker is noticed after this long and run again elsewhere. */
+  heartbeatTimeoutMs: number;
+}
+
+/** A step's model call: the tool it chose, named for the Temporal UI, or the run ended (answered or failed). */
+export type AgentDecision = { kind: 'tool'; label: string } | { kind: 'ended' };
+
+/** A step's tool run: the credits the agent has spent so far, or the run ended (a budget reached). */
+export type AgentObservation = { kind: 'observed'; credits: number } | { kind: 'ended' };
+
+/** Infrastructure failures are retried; the model's and the tools' failures are handled inside the activities. */
+export const AGENT_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: ['AgentNotFound'] };
+
+export const AGENT_STATUSES = ['processing', 'completed', 'failed', 'cancelled'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];

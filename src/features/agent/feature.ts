@@ -1,0 +1,14 @@
+// Agent: POST /v2/agent starts a durable workflow (agent-<id>) that answers a prompt
+// in steps, each a model call then a call of a tool another feature publishes
+// (search, scrape, map, browser_execute: platform/tools/tool.ts), within a step and a credit budget.
+import type { Feature } from '../../platform/feature.ts';
+import { createAgentActivities } from './activities.ts';
+import { agentRouteDocs } from './route-docs.ts';
+import { agentRoutes } from './routes.ts';
+
+export const agentFeature: Feature = {
+  name: 'agent',
+  routes: agentRoutes,
+  routeDocs: agentRouteDocs,
+  activities: (deps) => ({ control: createAgentActivities(deps) }),
+};

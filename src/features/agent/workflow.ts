@@ -1,0 +1,61 @@
+// One POST /v2/agent = one workflow agent-<id>: a loop of steps, each a model
+// call (agentDecide) then a tool run (agentAct), each activity named for the
+// Temporal UI ("step 3: search 'x'") and the run's details kept current (step n
+// of max, credits of budget, last action). Decisions, observations and the
+// answer live in PostgreSQL; history carries ids, numbers and labels only.
+import { CancellationScope, isCancellation, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import type { AgentActivities } from './activities.ts';
+import { AGENT_RETRY, type AgentRunSettings } from './definitions.ts';
+
+function modelStep(summary: string) {
+  return proxyActivities<AgentActivities>({
+    // Up to three completions (json_schema refused, one retry of a bad answer), each within LLM_TIMEOUT_MS.
+    startToCloseTimeout: '10 minutes',
+    retry: AGENT_RETRY,
+    summary,
+  });
+}
+
+function toolStep(summary: string, heartbeatTimeoutMs: number) {
+  return proxyActivities<AgentActivities>({
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: heartbeatTimeoutMs,
+    retry: AGENT_RETRY,
+    summary,
+  });
+}
+
+export async function agentWorkflow(agentId: string, settings: AgentRunSettings): Promise<void> {
+  let credits = 0;
+  let last = 'none yet';
+  const details = (step: number) =>
+    setCurrentDetails(`step ${step} of ${settings.maxSteps} · ${credits} of ${settings.maxCredits} credits used · last action: ${last}`);
+  try {
+    for (let step = 1; step <= settings.maxSteps; step++) {
+      details(step);
+      const decision = await modelStep(`step ${step}: ask the model`).agentDecide(agentId, step, settings.maxSteps);
+      if (decision.kind === 'ended') return;
+      last = decision.label;
+      details(step);
+      const observed = await toolStep(`step ${step}: ${decision.label}`, settings.heartbeatTimeoutMs).agentAct(agentId, step, settings.maxCredits);
+      if (observed.kind === 'ended') return;
+      credits = observed.credits;
+    }
+    details(settings.maxSteps);
+    await modelStep('step budget reached').agentEnd(
+      agentId,
+      'failed',
+      `The agent used its step budget (${settings.maxSteps} steps, AGENT_MAX_STEPS) without an answer.`,
+    );
+  } catch (err) {
+    const cancelled = isCancellation(err);
+    await CancellationScope.nonCancellable(() =>
+      modelStep(cancelled ? 'cancelled' : 'failed').agentEnd(
+        agentId,
+        cancelled ? 'cancelled' : 'failed',
+        cancelled ? undefined : `The agent failed: ${(err as Error).message}`,
+      ),
+    );
+    throw err;
+  }
+}

@@ -1,0 +1,28 @@
+// Search as a tool for other features (the agent): POST /v2/search's own path, with
+// its providers, its charge on the usage ledger and its credits, for one query.
+import { z } from 'zod';
+import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
+import { searchProviders } from './search-providers.ts';
+import { MAX_QUERY_LENGTH, searchRequestSchema } from './search-request.ts';
+import { runSearch } from './search-service.ts';
+
+const MAX_TOOL_RESULTS = 10;
+
+export function searchTool(deps: ToolDeps): Tool {
+  const providers = searchProviders(deps.db, deps.config);
+  return defineTool({
+    name: 'search',
+    description: 'Search the web for a query; answers a list of results, each with url, title and description.',
+    input: z.strictObject({
+      query: z.string().trim().min(1).max(MAX_QUERY_LENGTH),
+      limit: z.int().min(1).max(MAX_TOOL_RESULTS).default(5),
+    }),
+    async run(input, ctx) {
+      const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
+      const request = searchRequestSchema.parse({ query: input.query, limit: input.limit });
+      const answer = await runSearch(deps, providers, team, ctx.apiKeyId, request, () => {});
+      const results = (answer.data.web ?? []).map(({ url, title, description }) => ({ url, title, description }));
+      return { output: { results, ...(answer.warning && { warning: answer.warning }) }, credits: answer.creditsUsed };
+    },
+  });
+}

@@ -1,0 +1,68 @@
+// A capability one feature publishes for others to call from their activities
+// (the agent's search, scrape and map): features never import each other, so
+// a feature names its tools in Feature.tools, the worker gathers them into one
+// registry (activities/index.ts) and hands that to every activity factory. A
+// tool runs inside the caller's activity and goes the way its own endpoint goes:
+// the team's slots, its credits on the usage ledger, the address guard.
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import type { JsonSchema } from '../llm/json-schema.ts';
+import type { ActivityDeps } from '../temporal/activity-deps.ts';
+
+/** Who a tool runs for, and the activity it runs in. */
+export interface ToolContext {
+  teamId: string;
+  /** The API key that started the caller's job: the tool's charges are booked on it. */
+  apiKeyId: string;
+  /** The caller's job keeps no page content: a tool that stores pages stores them as zero data retention. */
+  zeroDataRetention: boolean;
+  /** Aborted when the calling activity is cancelled. */
+  signal: AbortSignal;
+  heartbeat(detail?: string): void;
+}
+
+export interface ToolResult {
+  /** What the caller (a model) reads: JSON-serializable and small. */
+  output: unknown;
+  /** Credits the run charged the team through the usage ledger. */
+  credits: number;
+}
+
+export interface Tool<Input extends z.ZodType = z.ZodType> {
+  name: string;
+  /** What the tool does, for a model choosing among tools. */
+  description: string;
+  /** Validates the input; its JSON schema tells a model the input's shape. */
+  input: Input;
+  /** The URLs an input would make the tool read, so a caller can hold them to its own list. */
+  urlsOf?(input: z.output<Input>): string[];
+  /** Throws DomainError for a refusal (an address the guard blocks, no credits); any other error is a failure. */
+  run(input: z.output<Input>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What a feature's tools are built from: an activity's deps and a Temporal client, for tools that run a job. */
+export interface ToolDeps extends ActivityDeps {
+  temporal: Client;
+}
+
+export type ToolRegistry = ReadonlyMap<string, Tool>;
+
+/** A tool of any input type: run and urlsOf take what `input` parsed. */
+export function defineTool<Input extends z.ZodType>(tool: Tool<Input>): Tool {
+  return tool as unknown as Tool;
+}
+
+export function toolRegistry(tools: Tool[]): ToolRegistry {
+  const registry = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (registry.has(tool.name)) throw new Error(`tool ${tool.name} is published twice`);
+    registry.set(tool.name, tool);
+  }
+  return registry;
+}
+
+/** The tool's input as a JSON schema, for a model's instructions. */
+export function toolInputSchema(tool: Tool): JsonSchema {
+  const { $schema: _dropped, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return schema;
+}
