@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
-import { executeUpdate, sessionWorkflowId } from './definitions.ts';
+import { executeInSession } from './execute-in-session.ts';
 import { endSession } from './end-session.ts';
 import { MAX_EXECUTE_CODE_LENGTH } from './execute/execute-request.ts';
 import { createSessionSchema } from './session-request.ts';
@@ -28,12 +28,10 @@ export function browserExecuteTool(deps: ToolDeps): Tool {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       // Ended by this run; the ttl only bounds a session whose run was cut short.
       const request = createSessionSchema.parse({ ttl: input.timeoutSeconds + 120, activityTtl: input.timeoutSeconds + 60, streamWebView: false });
-      const session = await startSession(deps, team, ctx.apiKeyId, request, () => {});
+      const { row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {});
       try {
         const code = input.url ? `await page.goto(${JSON.stringify(input.url)});\n${input.code}` : input.code;
-        const answer = await deps.temporal.workflow
-          .getHandle(sessionWorkflowId(session.id))
-          .executeUpdate(executeUpdate, { args: [{ language: 'node', code, timeoutSeconds: input.timeoutSeconds }] });
+        const answer = await executeInSession(deps, session, { language: 'node', code, timeoutSeconds: input.timeoutSeconds });
         const ended = await endSession(deps.db, deps.temporal, session);
         return { output: { stdout: answer.stdout, error: answer.error, killed: answer.killed }, credits: ended.creditsBilled };
       } catch (err) {
