@@ -29,9 +29,15 @@ export function createUploadBudget(maxInflightBytes: number, maxFileBytes: numbe
         );
       }
       held += bytes;
-      res.once('close', () => {
+      // 'finish' once the answer is handed over, 'close' also when the client went away first.
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
         held -= bytes;
-      });
+      };
+      res.once('finish', release);
+      res.once('close', release);
     },
     held: () => held,
   };

@@ -56,6 +56,7 @@ describe('upload budget', () => {
     const res = response();
     budget.reserve(request(40 * MB), res);
     expect(budget.held()).toBe(40 * MB);
+    res.emit('finish');
     res.close();
     expect(budget.held()).toBe(0);
   });
