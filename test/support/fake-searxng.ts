@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface FakeSearxng {
   url: string;
   requests: URLSearchParams[];
+  /** A test's own general results for a query, when it returns some; the recorded fixture's otherwise. */
+  results?: (q: string) => { url: string; title: string; content: string }[] | undefined;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,18 @@ export async function startFakeSearxng(listen: { host: string; port: number } = 
     if (q.includes('old-instance')) return send(200, fixture('old-release'));
     if (params.get('time_range') && q.includes('no-time-support'))
       return send(200, { query: q, number_of_results: 0, results: [], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] });
+    const own = fake.results?.(q);
+    if (own)
+      return send(200, {
+        query: q,
+        number_of_results: own.length,
+        results: own.map((r) => ({ ...r, engine: 'fake', engines: ['fake'], category: 'general' })),
+        answers: [],
+        corrections: [],
+        infoboxes: [],
+        suggestions: [],
+        unresponsive_engines: [],
+      });
     const categories = (params.get('categories') ?? 'general').split(',');
     const page = Number(params.get('pageno') ?? '1');
     const answer = fixture('current-release') as { results: Record<string, unknown>[] } & Record<string, unknown>;
@@ -39,9 +53,10 @@ export async function startFakeSearxng(listen: { host: string; port: number } = 
     send(200, { ...answer, query: q, results });
   });
   await new Promise<void>((resolve) => server.listen(listen.port, listen.host, () => resolve()));
-  return {
+  const fake: FakeSearxng = {
     url: `http://${listen.host}:${(server.address() as { port: number }).port}`,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return fake;
 }

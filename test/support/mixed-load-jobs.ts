@@ -3,7 +3,7 @@
 // session with executes, and searches (one with scrapeOptions). Each job checks
 // its own answers through the API and says what it must have stored and cost,
 // so the acceptance test can hold the database to it and the bench can time it.
-import { searchCredits } from '../../src/features/search/search-service.ts';
+import { searchCredits } from '../../src/platform/usage/credits.ts';
 import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
 import { waitFor } from './wait-for.ts';
 import { NOTE_WORD, type CrawlTarget, type TeamSites } from './mixed-load-sites.ts';

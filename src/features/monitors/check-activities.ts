@@ -3,7 +3,8 @@
 // check and the target, the page rows are unique per check, target and URL; so a
 // retry after kill -9 of the worker redoes nothing that was done.
 import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
-import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { Context } from '@temporalio/activity';
+import type { FeatureActivityDeps } from '../../platform/feature.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { insertJob } from '../../jobs/commit-job.ts';
@@ -15,13 +16,14 @@ import { targetJob, type StoredTarget } from './target-jobs.ts';
 import { creditsPerCheck } from './monitor-estimate.ts';
 import type { CheckPageStatus } from './monitor-request.ts';
 import { judgeCheck } from './judge.ts';
+import { runSearchTarget, searchRefused, type SearchTarget, type SearchTargetResult } from './search-targets.ts';
 
 /** Namespace of the ids of a check's jobs (uuid v5 of `<checkId>/<targetId>`). */
 const CHECK_JOB_NAMESPACE = '6f0e4c52-8a3b-4d1e-9c57-2b8f3e1a7d40';
 
 export const ENDED_CHECK_STATUSES = ['completed', 'partial', 'failed'];
 
-export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) {
+export function createMonitorCheckActivities({ db, config, log, tools }: FeatureActivityDeps) {
   const notifyTaskQueue = config.temporal.webhookTaskQueue;
   async function failCheck(checkId: string, error: string): Promise<void> {
     await db.monitorCheck.updateMany({
@@ -69,6 +71,13 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
       }
     }
     return pages;
+  }
+
+  /** The result URLs of the check's search targets, as pages of those targets. */
+  function searchPages(results: SearchTargetResult[]): CurrentPage[] {
+    return results.flatMap((r) =>
+      r.resultUrls.map((url) => ({ targetId: r.targetId, urlKey: url, url, success: true, statusCode: null, error: null, searchResult: true })),
+    );
   }
 
   /** The pages of the monitor's last check that ran, which this one is compared with. */
@@ -163,13 +172,16 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
               ? { targetId: r.targetId, type: r.type, crawlId: r.jobId }
               : r.type === 'scrape'
                 ? { targetId: r.targetId, type: r.type, expectedJobs: [r.jobId] }
-                : {
+                : ({
                     targetId: r.targetId,
-                    type: r.type,
+                    type: 'search',
                     searchCompleted: false,
+                    resultCount: 0,
+                    searchCredits: 0,
                     judgeDegraded: false,
-                    degradedReason: 'search targets are not run by this service',
-                  },
+                    degradedReason: null,
+                    resultUrls: [],
+                  } satisfies SearchTargetResult),
           ) as object[],
           updatedAt: new Date(),
         },
@@ -177,20 +189,58 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
       return { runs, ...(refused !== undefined && { refused }) };
     },
 
+    /**
+     * Runs the check's search targets through the search tool, charged to the team as searches,
+     * and records each target's results on the check. A retry skips targets already recorded.
+     */
+    async searchMonitorTargets(input: { checkId: string }): Promise<void> {
+      const check = await db.monitorCheck.findUnique({ where: { id: input.checkId }, include: { monitor: true } });
+      if (!check || ENDED_CHECK_STATUSES.includes(check.status)) return;
+      const search = tools.get('search');
+      if (!search) throw new Error('no search tool is published (the search feature is not registered)');
+      const targets = (check.monitor.targets as StoredTarget[]).filter((t): t is SearchTarget => t.type === 'search');
+      const ctx = Context.current();
+      for (const target of targets) {
+        const results = (check.targetResults ?? []) as unknown as SearchTargetResult[];
+        if (results.some((r) => r.targetId === target.id && (r.searchCompleted || r.degradedReason !== null))) continue;
+        const { apiKeyId } = check.monitor;
+        const result = apiKeyId
+          ? await runSearchTarget(search, target, {
+              teamId: check.monitor.teamId,
+              apiKeyId,
+              zeroDataRetention: false,
+              signal: ctx.cancellationSignal,
+              heartbeat: (detail) => ctx.heartbeat(detail),
+            })
+          : searchRefused(target, 'The monitor has no API key to charge its searches to (its key was deleted); create the monitor again');
+        const merged = [...results.filter((r) => r.targetId !== target.id), result];
+        check.targetResults = merged as object[];
+        await db.monitorCheck.update({ where: { id: check.id }, data: { targetResults: merged as object[], updatedAt: new Date() } });
+      }
+    },
+
     /** Compares the check's pages with the previous check's, stores them with the summary and ends the check. */
     async finishMonitorCheck(input: { checkId: string; runs: TargetRun[]; refused?: string }): Promise<CheckOutcome> {
       const check = await db.monitorCheck.findUnique({ where: { id: input.checkId } });
       if (!check) return { checkId: input.checkId, status: 'deleted' };
       if (ENDED_CHECK_STATUSES.includes(check.status)) return { checkId: check.id, status: check.status };
-      const rows = checkPageRows(await currentPages(input.runs), await previousPages(check.monitorId, check.createdAt, check.id));
+      const targetResults = (check.targetResults ?? []) as unknown as (SearchTargetResult | { type: 'scrape' | 'crawl' })[];
+      const searched = targetResults.filter((r): r is SearchTargetResult => r.type === 'search');
+      // A search that was refused found nothing: its earlier results are not reported removed.
+      const unknown = new Set(searched.filter((r) => !r.searchCompleted).map((r) => r.targetId));
+      const current = [...(await currentPages(input.runs)), ...searchPages(searched)];
+      const rows = checkPageRows(current, await previousPages(check.monitorId, check.createdAt, check.id), unknown);
       await db.monitorCheckPage.createMany({
         data: rows.map((r) => ({ id: uuidv7(), checkId: check.id, ...r, diff: (r.diff as object | null) ?? undefined })),
         skipDuplicates: true,
       });
       let actualCredits = 0;
       for (const run of input.runs) if (run.jobId) actualCredits += await creditsUsedByJob(db, run.jobId);
+      for (const r of searched) actualCredits += r.searchCredits;
       const jobs = await db.crawl.findMany({ where: { id: { in: input.runs.flatMap((r) => (r.jobId ? [r.jobId] : [])) } }, select: { status: true } });
-      const status = input.refused !== undefined ? 'failed' : jobs.some((j) => j.status !== 'completed') ? 'partial' : 'completed';
+      const incomplete = jobs.some((j) => j.status !== 'completed') || unknown.size > 0;
+      const status = input.refused !== undefined ? 'failed' : incomplete ? 'partial' : 'completed';
+      const newResults = (targetId: string) => rows.filter((r) => r.targetId === targetId && r.status === 'new').length;
       const summary = summarise(rows);
       const now = new Date();
       await db.monitorCheck.update({
@@ -199,6 +249,9 @@ export function createMonitorCheckActivities({ db, config, log }: ActivityDeps) 
           status,
           summary: summary as object,
           actualCredits,
+          ...(searched.length > 0 && {
+            targetResults: targetResults.map((r) => (r.type === 'search' ? { ...r, matches: newResults(r.targetId) } : r)) as object[],
+          }),
           finishedAt: now,
           updatedAt: now,
           ...(input.refused !== undefined && { error: input.refused }),

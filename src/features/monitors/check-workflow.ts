@@ -5,7 +5,7 @@
 // notifies. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { MonitorCheckActivities } from './check-activities.ts';
@@ -20,6 +20,13 @@ const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '
 const { openMonitorCheck, commitMonitorCheckJobs, finishMonitorCheck } = proxyActivities<MonitorCheckActivities>({
   startToCloseTimeout: '2 minutes',
   retry: RETRY,
+});
+
+const { searchMonitorTargets } = proxyActivities<MonitorCheckActivities>({
+  summary: 'search targets: their queries through the search endpoint',
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { ...RETRY, maximumAttempts: 5 },
 });
 
 const { judgeMonitorCheck } = proxyActivities<MonitorCheckActivities>({ startToCloseTimeout: '30 minutes', retry: { ...RETRY, maximumAttempts: 3 } });
@@ -51,8 +58,11 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
         : [],
     ),
   );
+  // Histories recorded before search targets ran have no such activity.
+  const searched = patched('monitor-search-targets') ? searchMonitorTargets({ checkId: opened.checkId }) : Promise.resolve();
   // A failed job still stored what it could; the check reports its pages and is partial.
   await Promise.all(children.map((child) => child.result().catch(() => undefined)));
+  await searched;
   const outcome = await finishMonitorCheck({ checkId: opened.checkId, runs: committed.runs, refused: committed.refused });
   // A judge that keeps failing leaves pages without judgments; the check has ended either way.
   await judgeMonitorCheck({ checkId: opened.checkId }).catch(() => 0);

@@ -24,7 +24,7 @@ export interface MonitorCheckInput {
 export interface TargetRun {
   targetId: string;
   type: 'scrape' | 'crawl' | 'search';
-  /** The job of the engine that ran the target (absent for a search target, which this service does not run). */
+  /** The job of the engine that ran the target (absent for a search target, run through the search tool). */
   jobId?: string;
   teamId?: string;
   url?: string;

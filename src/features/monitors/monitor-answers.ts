@@ -133,7 +133,8 @@ export function checkAnswer(c: MonitorCheck): z.infer<typeof checkSchema> {
     actualCredits: c.actualCredits,
     billingStatus: billingStatus(c),
     summary: { ...emptySummary(), ...(c.summary as Partial<MonitorSummary>) },
-    targetResults: c.targetResults as Record<string, unknown>[],
+    // A search target's result URLs are its pages (GET .../checks/{checkId}), not part of its result.
+    targetResults: (c.targetResults as Record<string, unknown>[]).map(({ resultUrls: _pages, ...result }) => result),
     notificationStatus: c.notificationStatus as Record<string, unknown> | null,
     error: c.error,
     createdAt: c.createdAt.toISOString(),

@@ -1,18 +1,24 @@
 // estimatedCreditsPerMonth: the pages a check loads (a scrape target's URLs, a crawl
-// target's page limit) times what one page costs with the target's formats, times
+// target's page limit) times what one page costs with the target's formats, plus a
+// search target's queries at its maxResults, times
 // the checks the schedule runs in an average month. An upper bound for crawls: a
 // crawl that finds fewer pages than its limit costs less.
 import { MODEL_FORMAT_CREDITS, pageCredits } from '../../platform/usage/credits.ts';
 import { modelFormatsOf } from '../../page/model-formats/run-model-formats.ts';
 import { changeTrackingFormat } from '../../page/scrape-options.ts';
 import { targetJob } from './target-jobs.ts';
+import { targetSchema } from './monitor-request.ts';
+import { searchTargetCredits, type SearchTarget } from './search-targets.ts';
 
-/** Credits one check costs at most; search targets cost nothing here (this service does not run them). */
+/** Credits one check costs at most. */
 export function creditsPerCheck(targets: unknown[], monitorId: string): number {
   let credits = 0;
   for (const target of targets) {
     const job = targetJob(target, monitorId);
-    if (!job) continue;
+    if (!job) {
+      credits += searchTargetCredits(targetSchema.parse(target) as SearchTarget);
+      continue;
+    }
     const so = job.options.scrapeOptions;
     const jsonMode = changeTrackingFormat(so)?.modes.includes('json') ? 1 : 0;
     const perPage = pageCredits({ zeroDataRetention: false, modelFormats: modelFormatsOf(so.formats).length }) + jsonMode * MODEL_FORMAT_CREDITS;

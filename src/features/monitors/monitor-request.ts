@@ -48,15 +48,20 @@ const crawlTargetSchema = z.strictObject({
   scrapeOptions: scrapeOptionsSchema.optional(),
 });
 
-const searchTargetSchema = z.strictObject({
-  id: targetId,
-  type: z.literal('search'),
-  queries: z.array(z.string().min(1).max(500)).min(1, 'a search target needs at least one query').max(10),
-  searchWindow: z.enum(['5m', '15m', '1h', '6h', '24h', '7d']).optional(),
-  includeDomains: z.array(z.string().max(253)).max(100).optional(),
-  excludeDomains: z.array(z.string().max(253)).max(100).optional(),
-  maxResults: z.int().min(1).max(100).optional(),
-});
+const searchTargetSchema = z
+  .strictObject({
+    id: targetId,
+    type: z.literal('search'),
+    queries: z.array(z.string().min(1).max(500)).min(1, 'a search target needs at least one query').max(10),
+    searchWindow: z.enum(['5m', '15m', '1h', '6h', '24h', '7d']).optional(),
+    includeDomains: z.array(z.string().max(253)).max(100).optional(),
+    excludeDomains: z.array(z.string().max(253)).max(100).optional(),
+    maxResults: z.int().min(1).max(100).optional(),
+  })
+  .refine((t) => !(t.includeDomains?.length && t.excludeDomains?.length), {
+    message: 'includeDomains and excludeDomains cannot both be specified',
+    path: ['includeDomains'],
+  });
 
 export const targetSchema = z.discriminatedUnion('type', [scrapeTargetSchema, crawlTargetSchema, searchTargetSchema]);
 export type MonitorTarget = z.output<typeof targetSchema>;

@@ -9,7 +9,8 @@ export interface CurrentPage {
   targetId: string;
   urlKey: string;
   url: string;
-  jobId: string;
+  /** The job that stored it; none for a search result. */
+  jobId?: string;
   success: boolean;
   statusCode: number | null;
   error: string | null;
@@ -18,6 +19,8 @@ export interface CurrentPage {
   diff?: unknown;
   /** The json mode's changed fields. */
   jsonDiff?: unknown;
+  /** A search target's result: same when the previous check listed it, else new. */
+  searchResult?: boolean;
 }
 
 /** A page of the previous check. */
@@ -54,7 +57,8 @@ export function emptySummary(): MonitorSummary {
   return { totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 };
 }
 
-function pageStatus(page: CurrentPage): CheckPageStatus {
+function pageStatus(page: CurrentPage, before: PreviousPage | undefined): CheckPageStatus {
+  if (page.searchResult) return before && before.status !== 'removed' ? 'same' : 'new';
   if (!page.success || (page.statusCode !== null && page.statusCode >= 400)) return 'error';
   if (page.changeStatus === 'same' || page.changeStatus === 'changed') return page.changeStatus;
   return 'new';
@@ -69,7 +73,8 @@ function diffOf(page: CurrentPage): CheckPageRow['diff'] {
 
 const key = (p: { targetId: string; urlKey: string }) => `${p.targetId}\n${p.urlKey}`;
 
-export function checkPageRows(current: CurrentPage[], previous: PreviousPage[]): CheckPageRow[] {
+/** `unknownTargets`: targets this check could not look at (a refused search); their earlier pages are not reported removed. */
+export function checkPageRows(current: CurrentPage[], previous: PreviousPage[], unknownTargets: ReadonlySet<string> = new Set()): CheckPageRow[] {
   const before = new Map(previous.map((p) => [key(p), p]));
   const rows: CheckPageRow[] = [];
   const seen = new Set<string>();
@@ -78,14 +83,14 @@ export function checkPageRows(current: CurrentPage[], previous: PreviousPage[]):
     // A crawl stores a page once; a URL listed twice in a scrape target is one page.
     if (seen.has(k)) continue;
     seen.add(k);
-    const status = pageStatus(page);
+    const status = pageStatus(page, before.get(k));
     rows.push({
       targetId: page.targetId,
       urlKey: page.urlKey,
       url: page.url,
       status,
       previousScrapeId: before.get(k)?.currentScrapeId ?? null,
-      currentScrapeId: page.jobId,
+      currentScrapeId: page.jobId ?? null,
       statusCode: page.statusCode,
       error: status === 'error' ? (page.error ?? `HTTP ${page.statusCode}`) : null,
       diff: status === 'changed' ? diffOf(page) : null,
@@ -93,7 +98,7 @@ export function checkPageRows(current: CurrentPage[], previous: PreviousPage[]):
   }
   for (const page of previous) {
     // Gone once is reported once: a page already removed in the previous check is not listed again.
-    if (page.status === 'removed' || seen.has(key(page))) continue;
+    if (page.status === 'removed' || seen.has(key(page)) || unknownTargets.has(page.targetId)) continue;
     rows.push({
       targetId: page.targetId,
       urlKey: page.urlKey,

@@ -39,7 +39,7 @@ export interface TargetJob {
   urls?: string[];
 }
 
-/** The job a scrape or crawl target runs as; undefined for a search target (not run by this service). */
+/** The job a scrape or crawl target runs as; undefined for a search target (search-targets.ts runs those). */
 export function targetJob(stored: unknown, monitorId: string): TargetJob | undefined {
   const target = targetSchema.parse(stored);
   if (target.type === 'scrape') {

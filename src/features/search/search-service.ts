@@ -7,7 +7,7 @@ import type { Team } from '../../generated/prisma/client.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { DomainError } from '../../platform/domain-error.ts';
-import { chargeOnce, creditsUsedByJob } from '../../platform/usage/credits.ts';
+import { chargeOnce, creditsUsedByJob, searchCredits } from '../../platform/usage/credits.ts';
 import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
 import { checkModelFormats } from '../../jobs/job-model.ts';
 import type { ScrapeRequest } from '../../page/scrape-request.ts';
@@ -19,11 +19,6 @@ import type { SearchRequest } from './search-request.ts';
 import { measuredAnswer, measuredSearch, searchKind } from './search-metrics.ts';
 
 const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
-
-/** 2 credits per 10 results (started), 10 per 10 with zero data retention. */
-export function searchCredits(results: number, zeroDataRetention: boolean): number {
-  return Math.ceil(results / 10) * (zeroDataRetention ? 10 : 2);
-}
 
 interface Answered {
   provider: string;

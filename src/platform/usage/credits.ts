@@ -30,6 +30,11 @@ export function pageCredits({ zeroDataRetention, pdfPages, modelFormats = 0 }: P
   return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1) + modelFormats * MODEL_FORMAT_CREDITS;
 }
 
+/** A search's charge: 2 credits per 10 results (started), 10 per 10 with zero data retention. */
+export function searchCredits(results: number, zeroDataRetention: boolean): number {
+  return Math.ceil(results / 10) * (zeroDataRetention ? 10 : 2);
+}
+
 export interface Charge {
   teamId: string;
   apiKeyId: string | null;

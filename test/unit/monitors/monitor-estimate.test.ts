@@ -7,13 +7,15 @@ import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 const ID = '00000000-0000-4000-8000-0000000000aa';
 
 describe('creditsPerCheck', () => {
-  it('counts a scrape target by its URLs, a crawl target by its limit, a search target as nothing', () => {
+  it('counts a scrape target by its URLs, a crawl target by its limit, a search target by its queries and results', () => {
     const targets = [
       { id: 'a', type: 'scrape', urls: ['http://example.com/1', 'http://example.com/2'] },
       { id: 'b', type: 'crawl', url: 'http://example.com/', crawlOptions: { limit: 10 } },
+      // 2 credits per 10 results asked: 10 by default, 25 -> 6.
       { id: 'c', type: 'search', queries: ['x'] },
+      { id: 'd', type: 'search', queries: ['y', 'z'], maxResults: 25 },
     ];
-    expect(creditsPerCheck(targets, ID)).toBe(12);
+    expect(creditsPerCheck(targets, ID)).toBe(12 + 2 + 2 * 6);
   });
 
   it('adds the model formats and the json mode of change tracking per page', () => {
