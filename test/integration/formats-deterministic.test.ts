@@ -12,6 +12,7 @@ import { contractProblems, type RecordedResponse } from '../support/openapi-resp
 import { solidPng } from '../support/png.ts';
 import { SAMPLE_TIMEOUT_MS } from '../../src/page/branding/branding-sample.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
+import { runPythonSdk } from '../support/python-sdk.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -19,6 +20,7 @@ let llm: FakeLlm;
 let client: Firecrawl;
 const recorded: RecordedResponse[] = [];
 let releaseSlow: () => void = () => {};
+let releaseSlower: () => void = () => {};
 
 const SKUS = { type: 'attributes', selectors: [{ selector: '.item', attribute: 'data-sku' }] };
 const ALL_THREE = ['images', SKUS, 'branding'];
@@ -59,11 +61,13 @@ beforeAll(async () => {
   h = await startHarness({ recordResponses: recorded, llm: { baseUrl: llm.url, model: 'fake-model' } });
   await h.startWorker();
   const slow = new Promise((resolve) => (releaseSlow = () => resolve(undefined)));
+  const slower = new Promise((resolve) => (releaseSlower = () => resolve(undefined)));
   site = await startFixtureSite({
     '/': page('Shop', '<main><p>Welcome to the shop.</p><a href="/static">static</a> <a href="/brand">brand</a></main>'),
     '/static': STATIC_PAGE,
     '/brand': BRAND_PAGE,
     '/slow': { until: slow, body: page('Slow', '<p>slow</p>') },
+    '/slower': { until: slower, body: page('Slower', '<p>slower</p>') },
     // Hangs whoever reads its styles: the branding read gives up, the page is stored without it.
     '/hostile': page('Hostile', '<p>Styles are a trap here.</p><script>window.getComputedStyle = () => { for (;;) {} };</script>'),
     '/logo.png': { headers: { 'content-type': 'image/png' }, body: solidPng(120, 40) },
@@ -220,6 +224,21 @@ describe('@mendable/firecrawl-js', () => {
     expect(llm.requests).toHaveLength(sent + 1);
     expect(JSON.stringify(llm.requests.at(-1))).toContain('only the blog, five pages');
     expect(await h.db.crawl.count({ where: { teamId: h.teamId } })).toBe(crawlsBefore);
+  });
+
+  it('Python firecrawl: crawl_params_preview and get_active_crawls', async () => {
+    llm.script = () => JSON.stringify({ includePaths: ['^/blog/'], limit: 5 });
+    const started = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/slower`, limit: 1 } })).json();
+    try {
+      const run = await runPythonSdk('test/sdk/python_crawl_extras.py', { API_URL: h.baseUrl, API_KEY: h.apiKey, SITE_URL: site.url });
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout);
+      expect(out.preview).toEqual([['^/blog/'], 5]);
+      expect(out.active).toContain(started.id);
+    } finally {
+      releaseSlower();
+    }
+    expect((await waitForCrawl(h, started.id)).status).toBe('completed');
   });
 
   it('params-preview drops unknown keys, and answers 400 for a missing prompt or an unusable model answer', async () => {
