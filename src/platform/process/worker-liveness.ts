@@ -40,7 +40,7 @@ export interface WorkerLiveness extends WorkerService {
 }
 
 /** Registers this process at once and keeps its row fresh until stopped; a graceful stop deletes the row. */
-export function workerLiveness(deps: { db: Db; log: Logger }, id = WORKER_PROCESS_ID): WorkerLiveness {
+export function workerLiveness(deps: { db: Db; log: Logger }, id: string = WORKER_PROCESS_ID): WorkerLiveness {
   let lastFailure = -Infinity;
   const beat = () =>
     beatWorkerProcess(deps.db, id).catch((err: unknown) => {
