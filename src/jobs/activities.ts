@@ -18,6 +18,7 @@ import { jobCounts } from './job-status.ts';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from '../platform/temporal/heartbeat-while.ts';
+import { withAttemptRecord } from '../platform/temporal/attempt-record.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { discoversLinks, jobKind } from './job-kind.ts';
@@ -107,12 +108,12 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
     /** Heartbeats on a clock (heartbeatWhile): the workflow gives it the crawl's heartbeat timeout. */
     planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
-      return heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => planCrawl(crawlId));
+      return withAttemptRecord({ db, log }, {}, () => heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => planCrawl(crawlId)));
     },
 
     scrapeBatch,
     finishCrawl(input: FinishCrawlInput): Promise<FinishCrawlResult> {
-      return heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => finishCrawl(input));
+      return withAttemptRecord({ db, log }, {}, () => heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => finishCrawl(input)));
     },
   };
 

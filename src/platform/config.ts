@@ -230,6 +230,11 @@ export function loadConfig() {
       controlSlots: positiveInt('WORKER_CONTROL_SLOTS', 50),
       /** How far the worker's heap may grow past what is live before a full collection (platform/process/heap-growth.ts); 0: V8 decides. */
       heapGrowthPercent: boundedInt('WORKER_HEAP_GROWTH_PERCENT', 50, 0, 300, "V8's own factor is at most 4x, i.e. 300 %"),
+      /**
+       * A worker process whose database heartbeat (every 2 s) is this old is dead: live workers fail its
+       * running attempts at once so that they are retried (platform/temporal/abandoned-attempts.ts).
+       */
+      deadAfterMs: boundedInt('WORKER_DEAD_AFTER_MS', 10_000, 6_000, 3_600_000, 'a worker heartbeats every 2 s; three beats must fit in it'),
     },
     crawl: {
       /** Most URLs one activity claims (as they are found); one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */

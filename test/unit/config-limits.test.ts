@@ -40,6 +40,14 @@ describe('page and URL limit settings', () => {
     vi.stubEnv('WORKER_HEAP_GROWTH_PERCENT', '0');
     expect(loadConfig().worker.heapGrowthPercent).toBe(0);
   });
+
+  it('keep a dead worker verdict well above the worker heartbeat (2 s)', () => {
+    expect(loadConfig().worker.deadAfterMs).toBe(10_000);
+    vi.stubEnv('WORKER_DEAD_AFTER_MS', '4000');
+    expect(() => loadConfig()).toThrow(/WORKER_DEAD_AFTER_MS must be between 6000 and 3600000 \(a worker heartbeats every 2 s; three beats must fit in it\)/);
+    vi.stubEnv('WORKER_DEAD_AFTER_MS', '6000');
+    expect(loadConfig().worker.deadAfterMs).toBe(6000);
+  });
 });
 
 describe('parse settings', () => {

@@ -31,6 +31,7 @@ import { lanesFirst } from './route-target.ts';
 import { runBatch } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
 import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
+import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -115,8 +116,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     const started = Date.now();
     const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
     const leases = new BatchLeases({
-      // The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots.
-      holderPrefix: `${input.batchKey}:${activity.info.attempt}`,
+      holderPrefix: slotHolderPrefix(input.batchKey, activity.info.attempt),
       slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs }),
       browser: { renew: () => renewBrowserLease(db, input.batchKey, leaseMs), shouldYield: (q) => shouldYield(db, { ...work, ...q }) },
     });
@@ -224,14 +224,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
   }
 
-  /**
-   * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
-   * (fair share, see platform/browser/browser-share.ts) and waits for a slot again if it fails.
-   */
-  return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
-    const job = await loadJob(deps, input.crawlId);
-    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: job.team.id, groupId: input.crawlId };
-    const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+  /** The batch holding its browser lease, which it gives up (asking again if it will be retried) when it ends. */
+  async function runWithBrowserLease(input: ScrapeBatchInput, job: JobContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
     await startBrowserLease(db, work, leaseMs);
     let threw = false;
     try {
@@ -246,5 +240,24 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
         log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
       );
     }
+  }
+
+  /**
+   * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
+   * (fair share, see platform/browser/browser-share.ts) and waits for a slot again if it fails.
+   */
+  return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
+    const job = await loadJob(deps, input.crawlId);
+    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: job.team.id, groupId: input.crawlId };
+    const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
+    // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
+    return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, () =>
+      runWithBrowserLease(input, job, work, leaseMs),
+    );
   };
+}
+
+/** The attempt is part of the holder: a stopped attempt's late releases must not free its retry's slots. */
+function slotHolderPrefix(batchKey: string, attempt: number): string {
+  return `${batchKey}:${attempt}`;
 }

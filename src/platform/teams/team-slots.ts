@@ -87,6 +87,11 @@ export async function releaseTeamSlot(db: Db, teamId: string, holder: string): P
   await db.$executeRaw`UPDATE team_slot SET holder = NULL, holder_group = NULL, leased_until = NULL WHERE team_id = ${teamId}::uuid AND holder = ${holder}`;
 }
 
+/** Frees every slot whose holder starts with `prefix` (the slots of one attempt whose worker died). */
+export async function releaseTeamSlotsByPrefix(db: Db, prefix: string): Promise<void> {
+  await db.$executeRaw`UPDATE team_slot SET holder = NULL, holder_group = NULL, leased_until = NULL WHERE starts_with(holder, ${prefix})`;
+}
+
 /** Slots currently leased by the team (for tests and operators). */
 export async function busyTeamSlots(db: Db, teamId: string): Promise<number> {
   return db.teamSlot.count({ where: { teamId, holder: { not: null }, leasedUntil: { gt: new Date() } } });

@@ -1,0 +1,35 @@
+// An activity attempt records, while it runs, which worker process runs it and its
+// task token (`activity_attempt`). If that process dies, a live worker fails the
+// attempt by its token (abandoned-attempts.ts), so Temporal retries it at once. The
+// token names this one attempt: failing it can never fail a later attempt of the
+// same activity, which may already run on a live worker.
+import { Context } from '@temporalio/activity';
+import type { Db } from '../db/prisma.ts';
+import type { Logger } from '../log.ts';
+import { WORKER_PROCESS_ID } from '../process/worker-liveness.ts';
+
+export interface AttemptRecordOptions {
+  /** Team slots the attempt leases have holders that start with this; they are freed with a dead attempt. */
+  slotHolderPrefix?: string;
+}
+
+/** Runs the current activity's body with its attempt recorded against this worker process. */
+export async function withAttemptRecord<T>(deps: { db: Db; log: Logger }, opts: AttemptRecordOptions, run: () => Promise<T>): Promise<T> {
+  const { info } = Context.current();
+  const workflowId = info.workflowExecution?.workflowId;
+  const runId = info.workflowExecution?.runId;
+  // Only workflow activities have a run to retry them.
+  if (workflowId === undefined || runId === undefined) return run();
+  const key = { workflowId, runId, activityId: info.activityId, attempt: info.attempt };
+  await deps.db.$executeRaw`
+    INSERT INTO activity_attempt (workflow_id, run_id, activity_id, attempt, task_token, worker_process, slot_holder_prefix)
+    VALUES (${workflowId}, ${runId}, ${info.activityId}, ${info.attempt}, ${Buffer.from(info.taskToken)}, ${WORKER_PROCESS_ID}, ${opts.slotHolderPrefix ?? null})
+    ON CONFLICT DO NOTHING`;
+  try {
+    return await run();
+  } finally {
+    await deps.db.activityAttempt
+      .deleteMany({ where: key })
+      .catch((err: unknown) => deps.log.warn('activity attempt record not deleted', { ...key, error: (err as Error).message }));
+  }
+}
