@@ -11,6 +11,7 @@ import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
 import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
 import { createLogger } from '../../src/platform/log.ts';
+import { heartbeatIntervalMs, heartbeatWhile } from '../../src/platform/temporal/heartbeat-while.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startTcpProxy, type HoldDirections, type TcpProxy } from '../support/tcp-proxy.ts';
@@ -194,11 +195,13 @@ it(
     // for a missing final event counted from the cancel).
     await h.db.crawl.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
     const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }), temporal: h.temporal }).control;
-    const finishAfterStarted = async (input: Parameters<typeof finishCrawl>[0]) => {
-      await waitFor('crawl.started delivered', async () => receiver.acknowledged().length > 0, 60_000);
-      await new Promise((r) => setTimeout(r, 1000));
-      return finishCrawl(input);
-    };
+    // Heartbeats while it waits, as the real one does: finishCrawl runs under the crawl's heartbeat timeout.
+    const finishAfterStarted = (input: Parameters<typeof finishCrawl>[0]) =>
+      heartbeatWhile(heartbeatIntervalMs(h.config.crawl.heartbeatTimeoutMs), async () => {
+        await waitFor('crawl.started delivered', async () => receiver.acknowledged().length > 0, 60_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        return finishCrawl(input);
+      });
 
     await h.startWorker({ services: true, replace: { finishCrawl: finishAfterStarted } });
     await expectOneRun(h, id);
