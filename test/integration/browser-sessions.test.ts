@@ -213,7 +213,7 @@ describe('a session', () => {
     const firstRun = (await handle.describe()).runId;
     // Far more touches than gateways ever send (they debounce), straight to the workflow.
     for (let i = 0; i < 5200; i += 200) await Promise.all(Array.from({ length: 200 }, () => handle.signal('touched')));
-    await waitFor('a new run', async () => (await handle.describe()).runId !== firstRun, 60_000);
+    await waitFor('a new run', async () => (await handle.describe()).runId !== firstRun, 120_000);
     const exec = await (await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: '1 + 1' } })).json();
     expect(exec).toMatchObject({ success: true, result: '2' });
     const browser = await chromium.connectOverCDP(s.cdpUrl);

@@ -51,8 +51,8 @@ function makeBuildB(): string {
     ['  setHandler(progressQuery, progress);\n', `  ${memo('startedOn')}\n  setHandler(progressQuery, progress);\n`],
     // Reached by a running crawl after the switch: true there too, and the marker is recorded then.
     [
-      "      const done = await controlActivities('finish: completed')",
-      `      ${memo('deployedBuild')}\n      const done = await controlActivities('finish: completed')`,
+      "      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs)",
+      `      ${memo('deployedBuild')}\n      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs)`,
     ],
   ]);
   edit(join(dir, 'src/features/browser-sessions/workflow.ts'), [
