@@ -213,7 +213,7 @@ describe('a session', () => {
     const firstRun = (await handle.describe()).runId;
     // Far more touches than gateways ever send (they debounce), straight to the workflow.
     for (let i = 0; i < 5200; i += 200) await Promise.all(Array.from({ length: 200 }, () => handle.signal('touched')));
-    await waitFor('a new run', async () => (await handle.describe()).runId !== firstRun, 120_000);
+    await waitFor('a new run', async () => (await handle.describe()).runId !== firstRun, 240_000);
     const exec = await (await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: '1 + 1' } })).json();
     expect(exec).toMatchObject({ success: true, result: '2' });
     const browser = await chromium.connectOverCDP(s.cdpUrl);
@@ -227,7 +227,7 @@ describe('a session', () => {
     expect(ended.creditsBilled).toBeLessThanOrEqual(sessionCredits(Date.now() - before));
     const ledger = await h.db.usageEntry.findMany({ where: { jobId: s.id } });
     expect(ledger.reduce((sum, e) => sum + e.credits, 0)).toBe(ended.creditsBilled);
-  }, 180_000);
+  }, 360_000);
 
   it('counts against the team concurrency with crawls (429) and needs credits for its whole ttl (402)', async () => {
     const small = await h.newTeam({ concurrencyLimit: 1, credits: 100 });

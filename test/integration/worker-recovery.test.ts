@@ -9,7 +9,7 @@ import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
-const PAGES = 40;
+const PAGES = 24;
 const HEARTBEAT_TIMEOUT_MS = 120_000;
 let h: Harness;
 let site: FixtureSite;
