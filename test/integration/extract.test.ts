@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
+import { killTestStage } from '../support/kill-test-stage.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
@@ -419,39 +420,27 @@ describe('the SDKs', () => {
 
 describe('a worker killed mid-extract', () => {
   const PAGES = 6;
-  let h2: Harness;
-  let slow: FixtureSite;
-
-  beforeAll(async () => {
-    h2 = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
-    // Slow pages keep the extract's crawl in flight long enough to kill its worker.
-    slow = await startFixtureSite(treeSite(PAGES), { delayMs: () => 400 });
-  });
-
-  afterAll(async () => {
-    await slow?.close();
-    await h2?.stop();
-  });
+  const stage = killTestStage(PAGES);
 
   it('finishes on the next worker with each page fetched once', async () => {
     // The gateway checks its own settings; the spawned workers get theirs from the environment.
-    h2.config.llm.baseUrl = llm.url;
+    stage.h.config.llm.baseUrl = llm.url;
     const env = { LLM_BASE_URL: llm.url, LLM_MODEL: 'fake-big', EXTRACT_MAX_PAGES: String(PAGES) };
-    const first = await h2.spawnWorker({ env });
-    const start = await (await h2.api('/v2/extract', { method: 'POST', json: { urls: [`${slow.url}/*`], prompt: 'titles' } })).json();
-    const jobId = await waitFor('the extract’s crawl', async () => (await h2.db.extractJob.findUnique({ where: { id: start.id } }))?.jobIds[0]);
-    await waitFor('pages stored while the crawl runs', async () => (await h2.db.crawlPage.count({ where: { crawlId: jobId } })) >= 2, 60_000, 50);
+    const first = await stage.h.spawnWorker({ env });
+    const start = await (await stage.h.api('/v2/extract', { method: 'POST', json: { urls: [`${stage.site.url}/*`], prompt: 'titles' } })).json();
+    const jobId = await waitFor('the extract’s crawl', async () => (await stage.h.db.extractJob.findUnique({ where: { id: start.id } }))?.jobIds[0]);
+    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 2, 60_000, 50);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    expect(await h2.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
+    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
 
-    await h2.spawnWorker({ env });
-    const done = await finished(start.id, h2.apiKey, h2);
+    await stage.h.spawnWorker({ env });
+    const done = await finished(start.id, stage.h.apiKey, stage.h);
     expect(done.status).toBe('completed');
-    expect(await h2.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
+    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
     // One job, whatever the retries: its id derives from the extract's; each page fetched once.
-    expect(await h2.db.crawl.count({ where: { teamId: h2.teamId } })).toBe(1);
+    expect(await stage.h.db.crawl.count({ where: { teamId: stage.h.teamId } })).toBe(1);
     expect(done.creditsUsed).toBe(PAGES + PAGES * 4);
-    await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(h2, h2.teamId, true));
+    await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(stage.h, stage.h.teamId, true));
   });
 });

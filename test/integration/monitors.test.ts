@@ -11,8 +11,9 @@ import { Worker } from '@temporalio/worker';
 import { promisify } from 'node:util';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { page, startFixtureSite, treeSite, type FixtureResponse, type FixtureSite } from '../support/fixture-site.ts';
+import { page, startFixtureSite, type FixtureResponse, type FixtureSite } from '../support/fixture-site.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
+import { killTestStage } from '../support/kill-test-stage.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
@@ -366,51 +367,39 @@ describe('monitors through @mendable/firecrawl-js', () => {
 
 describe('a check whose worker is killed with SIGKILL halfway', () => {
   const PAGES = 12;
-  let h2: Harness;
-  let slow: FixtureSite;
-
-  beforeAll(async () => {
-    h2 = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
-    // Slow pages keep the check's crawl in flight long enough to kill its worker.
-    slow = await startFixtureSite(treeSite(PAGES), { delayMs: () => 400 });
-  });
-
-  afterAll(async () => {
-    await slow?.close();
-    await h2?.stop();
-  });
+  const stage = killTestStage(PAGES);
 
   it('ends with every page once, on the next worker', async () => {
-    const first = await h2.spawnWorker();
-    const sdk = new Firecrawl({ apiKey: h2.apiKey, apiUrl: h2.baseUrl });
+    const first = await stage.h.spawnWorker();
+    const sdk = new Firecrawl({ apiKey: stage.h.apiKey, apiUrl: stage.h.baseUrl });
     const monitor = await sdk.createMonitor({
       name: 'crash',
       schedule: YEARLY,
-      targets: [{ id: 'tree', type: 'crawl', url: `${slow.url}/`, crawlOptions: { limit: 50, sitemap: 'skip' } }],
+      targets: [{ id: 'tree', type: 'crawl', url: `${stage.site.url}/`, crawlOptions: { limit: 50, sitemap: 'skip' } }],
     });
     const queued = await sdk.runMonitor(monitor.id);
     const jobId = await waitFor("the check's crawl", async () => {
-      const check = await h2.db.monitorCheck.findUnique({ where: { id: queued.id } });
+      const check = await stage.h.db.monitorCheck.findUnique({ where: { id: queued.id } });
       return (check?.targetResults as { crawlId?: string }[] | undefined)?.[0]?.crawlId;
     });
-    await waitFor('pages stored while the crawl runs', async () => (await h2.db.crawlPage.count({ where: { crawlId: jobId } })) >= 3, 60_000, 50);
+    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 3, 60_000, 50);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    expect(await h2.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
+    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
 
-    await h2.spawnWorker();
+    await stage.h.spawnWorker();
     const check = await waitForCheck(monitor.id, queued.id, sdk);
     expect(check.status).toBe('completed');
     expect(check.summary).toEqual({ totalPages: PAGES, same: 0, changed: 0, new: PAGES, removed: 0, error: 0 });
-    expect(await h2.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
-    expect(await h2.db.monitorCheckPage.count({ where: { checkId: check.id } })).toBe(PAGES);
+    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
+    expect(await stage.h.db.monitorCheckPage.count({ where: { checkId: check.id } })).toBe(PAGES);
     // One job for the target, whatever the retries: its id is derived from the check.
-    expect(await h2.db.crawl.count({ where: { teamId: h2.teamId } })).toBe(1);
+    expect(await stage.h.db.crawl.count({ where: { teamId: stage.h.teamId } })).toBe(1);
     expect(check.actualCredits).toBe(PAGES);
     // The killed worker's slots and browser leases are given back: the team holds none once the check ended.
     await waitFor('the team to hold no slot and no browser lease', async () => {
-      const slots = await h2.db.teamSlot.count({ where: { teamId: h2.teamId, holder: { not: null } } });
-      const leases = await h2.db.browserLease.count({ where: { teamId: h2.teamId } });
+      const slots = await stage.h.db.teamSlot.count({ where: { teamId: stage.h.teamId, holder: { not: null } } });
+      const leases = await stage.h.db.browserLease.count({ where: { teamId: stage.h.teamId } });
       return slots === 0 && leases === 0;
     });
   });
