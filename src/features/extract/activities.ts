@@ -114,6 +114,12 @@ export function createExtractActivities({ db, config, log }: ActivityDeps) {
             FROM crawl_page WHERE crawl_id = ${run.jobId}::uuid AND purged_at IS NULL ORDER BY id`),
         );
       }
+      // The pages in the order the request named them (a batch stores them as they finish), a crawl's after them as stored.
+      const position = (url: string) => {
+        const i = req.urls.indexOf(url);
+        return i === -1 ? req.urls.length : i;
+      };
+      rows.sort((a, b) => position(a.url) - position(b.url));
       const failed = rows.filter((r) => !r.success);
       const pages: PageText[] = rows.filter((r) => r.success && r.markdown).map((r) => ({ url: r.url, markdown: r.markdown! }));
       const warnings = [
