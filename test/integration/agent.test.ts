@@ -325,6 +325,26 @@ describe('POST /v2/agent', () => {
     expect(await h.db.agentStep.count({ where: { agentId: id } })).toBe(steps);
   });
 
+  it('ends the workflow cancelled when a step sees the DELETE before the workflow’s cancellation arrives', async () => {
+    // DELETE ends the row, then cancels the workflow: a step can start between the two.
+    // Here the two halves are far apart, so the step surely sees the row first.
+    const { id } = await (await h.api('/v2/agent', { method: 'POST', json: { prompt: '[agent:slowloop] Read slowly forever' } })).json();
+    await waitFor('a first step done', async () => (await h.db.agentStep.count({ where: { agentId: id, ranAt: { not: null } } })) >= 1);
+    await h.db.agentJob.update({ where: { id }, data: { status: 'cancelled', completedAt: new Date() } });
+    const handle = h.temporal.workflow.getHandle(agentWorkflowId(id));
+    await waitFor('the run to wait for its cancellation', async () => {
+      // Before the fix the workflow returned here and ended COMPLETED.
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      const { events } = await handle.fetchHistory();
+      return (events ?? []).some((e) => e.timerStartedEventAttributes);
+    });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    expect((await h.db.agentJob.findUniqueOrThrow({ where: { id } })).status).toBe('cancelled');
+  });
+
   it('runs two teams’ agents at once beside a crawl, and leaves no slot and no browser lease held', async () => {
     const tree = await startFixtureSite(treeSite(12));
     try {

@@ -18,7 +18,7 @@ import { jobModel } from '../../jobs/job-model.ts';
 import { clipPageText } from '../../page/model-formats/page-as-data.ts';
 import type { AgentRequest } from './agent-request.ts';
 import { actionLabel, agentMessages, decisionSchema, type PastStep } from './agent-messages.ts';
-import { AGENT_RETRY, type AgentDecision, type AgentObservation, type AgentStatus } from './definitions.ts';
+import { AGENT_RETRY, type AgentDecision, type AgentEnded, type AgentObservation, type AgentStatus } from './definitions.ts';
 import { allowedUnder } from './url-constraint.ts';
 
 type Decision = { thought: string; action: { tool: string; input: Record<string, unknown> } | { finish: unknown } };
@@ -36,7 +36,11 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
   async function processingJob(agentId: string) {
     const job = await db.agentJob.findUnique({ where: { id: agentId } });
     if (!job) throw ApplicationFailure.nonRetryable(`agent ${agentId} does not exist`, 'AgentNotFound');
-    return job.status === 'processing' ? job : undefined;
+    return job;
+  }
+
+  function endedAs(status: string): AgentEnded {
+    return status === 'cancelled' ? { kind: 'ended', cancelled: true } : { kind: 'ended' };
   }
 
   /** Ends the row if it is still processing; the transaction's other writes go with it. */
@@ -73,7 +77,7 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
   return {
     async agentDecide(agentId: string, step: number, maxSteps: number): Promise<AgentDecision> {
       const job = await processingJob(agentId);
-      if (!job) return { kind: 'ended' };
+      if (job.status !== 'processing') return endedAs(job.status);
       const done = await db.agentStep.findUnique({ where: { agentId_step: { agentId, step } } });
       if (done?.tool) return { kind: 'tool', label: actionLabel(done.tool, done.input) };
       const req = job.options as unknown as AgentRequest;
@@ -144,7 +148,7 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
 
     async agentAct(agentId: string, step: number, maxCredits: number): Promise<AgentObservation> {
       const job = await processingJob(agentId);
-      if (!job) return { kind: 'ended' };
+      if (job.status !== 'processing') return endedAs(job.status);
       const row = await db.agentStep.findUniqueOrThrow({ where: { agentId_step: { agentId, step } } });
       if (row.ranAt !== null) return { kind: 'observed', credits: job.credits };
       if (job.credits >= maxCredits) {

@@ -14,11 +14,17 @@ export interface AgentRunSettings {
   heartbeatTimeoutMs: number;
 }
 
-/** A step's model call: the tool it chose, named for the Temporal UI, or the run ended (answered or failed). */
-export type AgentDecision = { kind: 'tool'; label: string } | { kind: 'ended' };
+/**
+ * The run ended (answered, failed, a budget reached); `cancelled` when a DELETE ended
+ * it, whose cancellation of the workflow may reach the workflow after this answer.
+ */
+export type AgentEnded = { kind: 'ended'; cancelled?: true };
 
-/** A step's tool run: the credits the agent has spent so far, or the run ended (a budget reached). */
-export type AgentObservation = { kind: 'observed'; credits: number } | { kind: 'ended' };
+/** A step's model call: the tool it chose, named for the Temporal UI, or the run ended. */
+export type AgentDecision = { kind: 'tool'; label: string } | AgentEnded;
+
+/** A step's tool run: the credits the agent has spent so far, or the run ended. */
+export type AgentObservation = { kind: 'observed'; credits: number } | AgentEnded;
 
 /** Infrastructure failures are retried; the model's and the tools' failures are handled inside the activities. */
 export const AGENT_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: ['AgentNotFound'] };

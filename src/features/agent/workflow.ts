@@ -3,9 +3,9 @@
 // Temporal UI ("step 3: search 'x'") and the run's details kept current (step n
 // of max, credits of budget, last action). Decisions, observations and the
 // answer live in PostgreSQL; history carries ids, numbers and labels only.
-import { CancellationScope, isCancellation, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { AgentActivities } from './activities.ts';
-import { AGENT_RETRY, type AgentRunSettings } from './definitions.ts';
+import { AGENT_RETRY, type AgentEnded, type AgentRunSettings } from './definitions.ts';
 
 function modelStep(summary: string) {
   return proxyActivities<AgentActivities>({
@@ -25,6 +25,19 @@ function toolStep(summary: string, heartbeatTimeoutMs: number) {
   });
 }
 
+/** How long a run a DELETE ended waits for the workflow's cancellation (which the gateway sends right after the row). */
+const CANCELLATION_GRACE = '1 minute';
+
+/**
+ * A run that ended: the workflow returns, except when a DELETE ended it. Then its
+ * cancellation is on its way (or arrived with this activity's answer), and the run
+ * waits for it so the workflow ends CANCELLED, as the Temporal UI should show it;
+ * if the gateway died before sending it, the run ends after the grace.
+ */
+async function ended(end: AgentEnded): Promise<void> {
+  if (end.cancelled) await condition(() => false, CANCELLATION_GRACE);
+}
+
 export async function agentWorkflow(agentId: string, settings: AgentRunSettings): Promise<void> {
   let credits = 0;
   let last = 'none yet';
@@ -34,11 +47,11 @@ export async function agentWorkflow(agentId: string, settings: AgentRunSettings)
     for (let step = 1; step <= settings.maxSteps; step++) {
       details(step);
       const decision = await modelStep(`step ${step}: ask the model`).agentDecide(agentId, step, settings.maxSteps);
-      if (decision.kind === 'ended') return;
+      if (decision.kind === 'ended') return await ended(decision);
       last = decision.label;
       details(step);
       const observed = await toolStep(`step ${step}: ${decision.label}`, settings.heartbeatTimeoutMs).agentAct(agentId, step, settings.maxCredits);
-      if (observed.kind === 'ended') return;
+      if (observed.kind === 'ended') return await ended(observed);
       credits = observed.credits;
     }
     details(settings.maxSteps);
