@@ -211,28 +211,31 @@ async function main() {
       );
     }
     clearInterval(sampler);
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 0.90 with CRAWL_RENDERING=browser)`);
-    if (cheerioRatios.length > 0)
-      console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.5)`);
-    const workerCpuAfter = cpu(worker.pid!);
-    const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
-    const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
-    // The bare figure's Node time includes serving the site; the worker's excludes it.
-    console.log(
-      `CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`,
-    );
-    const servicePages = PAGES * ROUNDS;
-    const usedTotal = Object.values(serviceCpuUsed).reduce((a, b) => a + b, 0);
-    console.log(
-      `CPU per page during the service's rounds: ${Object.entries(serviceCpuUsed)
-        .map(([part, s]) => `${part} ${((s * 1000) / servicePages).toFixed(1)} ms`)
-        .join(', ')}; ` +
-        `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
-    );
-    console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
+    // BENCH_ROUNDS=0 BENCH_WARMUP_ROUNDS=0 BENCH_RSS_PAGES=0: the fairness figure alone.
+    if (ROUNDS > 0) {
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 0.90 with CRAWL_RENDERING=browser)`);
+      if (cheerioRatios.length > 0)
+        console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.5)`);
+      const workerCpuAfter = cpu(worker.pid!);
+      const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
+      const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
+      // The bare figure's Node time includes serving the site; the worker's excludes it.
+      console.log(
+        `CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`,
+      );
+      const servicePages = PAGES * ROUNDS;
+      const usedTotal = Object.values(serviceCpuUsed).reduce((a, b) => a + b, 0);
+      console.log(
+        `CPU per page during the service's rounds: ${Object.entries(serviceCpuUsed)
+          .map(([part, s]) => `${part} ${((s * 1000) / servicePages).toFixed(1)} ms`)
+          .join(', ')}; ` +
+          `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
+      );
+      console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
+    }
     if (RSS_PAGES > 0) await longCrawlRss(api, worker.pid!);
-    await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`, site.url);
+    await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`);
     server.close();
     await connection.close();
     await db.$disconnect();
@@ -288,48 +291,58 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<C
 
 /**
  * A team whose crawl runs 16 pages at a time (two browsers of 8) holds both slots; another team then
- * crawls 5 pages. Prints when that crawl's first page was stored and when it completed.
+ * crawls 5 pages. Both sites' pages are written by script, so they need the browser whatever
+ * CRAWL_RENDERING says. Prints when the newcomer's work was queued, when the big crawl gave a
+ * browser up, when the newcomer's batch started, its first page and its completion.
  */
-async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string, siteUrl: string) {
-  const bigTeam = await createTeam(db, { name: 'bench-big', credits: 1_000_000, concurrencyLimit: 16 });
-  const smallTeam = await createTeam(db, { name: 'bench-small', credits: 1_000_000, concurrencyLimit: 4 });
-  const keyOf = async (teamId: string) => (await issueApiKey(db, teamId)).key;
-  const [bigKey, smallKey] = [await keyOf(bigTeam.id), await keyOf(smallTeam.id)];
-  const as = (key: string, path: string, init: RequestInit = {}) =>
-    fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
-  const big = await as(bigKey, '/v2/crawl', {
-    method: 'POST',
-    body: JSON.stringify({ url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
-  });
-  await waitFor(
-    'the big crawl to hold both browser slots',
-    async () => (await db.browserLease.count({ where: { groupId: big.id, aliveUntil: { gt: new Date() } } })) >= 2,
-    120_000,
-    100,
-  );
-  const started = Date.now();
-  const small = await as(smallKey, '/v2/crawl', {
-    method: 'POST',
-    body: JSON.stringify({ url: `${siteUrl}/`, limit: 5, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
-  });
-  let firstPageMs: number | undefined;
-  await waitFor(
-    'the small crawl to finish',
-    async () => {
-      if (firstPageMs === undefined && (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0) firstPageMs = Date.now() - started;
-      return (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping';
-    },
-    300_000,
-    100,
-  );
-  const doneMs = Date.now() - started;
-  await as(bigKey, `/v2/crawl/${big.id}`, { method: 'DELETE' });
-  // Let the cancelled crawl's batches close their browsers before the worker is stopped.
-  const until = Date.now() + 60_000;
-  while (Date.now() < until && (await db.browserLease.count({ where: { groupId: big.id } })) > 0) await new Promise((r) => setTimeout(r, 200));
-  console.log(
-    `fairness: while a 16-pages-at-once crawl held both browsers, another team's 5-page crawl stored its first page after ${((firstPageMs ?? doneMs) / 1000).toFixed(1)} s and completed after ${(doneMs / 1000).toFixed(1)} s (targets: 15 s, 30 s)`,
-  );
+async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string) {
+  const bigSite = await benchSite(PAGES, { scripted: true });
+  const smallSite = await benchSite(5, { scripted: true });
+  try {
+    const bigTeam = await createTeam(db, { name: 'bench-big', credits: 1_000_000, concurrencyLimit: 16 });
+    const smallTeam = await createTeam(db, { name: 'bench-small', credits: 1_000_000, concurrencyLimit: 4 });
+    const keyOf = async (teamId: string) => (await issueApiKey(db, teamId)).key;
+    const [bigKey, smallKey] = [await keyOf(bigTeam.id), await keyOf(smallTeam.id)];
+    const as = (key: string, path: string, init: RequestInit = {}) =>
+      fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
+    const crawl = (key: string, url: string, limit: number) =>
+      as(key, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${url}/`, limit, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+    const leases = (groupId: string) => db.browserLease.count({ where: { groupId, aliveUntil: { gt: new Date() } } });
+    const big = await crawl(bigKey, bigSite.url, PAGES);
+    await waitFor('the big crawl to hold both browser slots', async () => (await leases(big.id)) >= 2, 120_000, 100);
+    const started = Date.now();
+    const small = await crawl(smallKey, smallSite.url, 5);
+    const at: Partial<Record<'queued' | 'givenUp' | 'started' | 'firstPage' | 'done', number>> = {};
+    const mark = (event: keyof typeof at, happened: boolean) => {
+      if (happened && at[event] === undefined) at[event] = Date.now() - started;
+    };
+    await waitFor(
+      'the small crawl to finish',
+      async () => {
+        mark('queued', (await db.browserDemand.count({ where: { groupId: small.id } })) > 0);
+        mark('givenUp', (await leases(big.id)) < 2);
+        mark('started', (await leases(small.id)) > 0);
+        mark('firstPage', (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0);
+        mark('done', (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping');
+        return at.done !== undefined;
+      },
+      300_000,
+      50,
+    );
+    await as(bigKey, `/v2/crawl/${big.id}`, { method: 'DELETE' });
+    // Let the cancelled crawl's batches close their browsers before the worker is stopped.
+    const until = Date.now() + 60_000;
+    while (Date.now() < until && (await db.browserLease.count({ where: { groupId: big.id } })) > 0) await new Promise((r) => setTimeout(r, 200));
+    const s = (event: keyof typeof at) => (at[event] === undefined ? 'n/a' : `${(at[event] / 1000).toFixed(1)} s`);
+    console.log(
+      `fairness (pages written by script): while a 16-pages-at-once crawl held both browsers, another team's 5-page crawl ` +
+        `was queued for a browser after ${s('queued')}, a browser was given up after ${s('givenUp')}, its batch started after ${s('started')}, ` +
+        `it stored its first page after ${s('firstPage')} (goal 5 s) and completed after ${s('done')} (goal 15 s)`,
+    );
+  } finally {
+    await bigSite.close();
+    await smallSite.close();
+  }
 }
 
 runBench(main);

@@ -14,11 +14,13 @@ let small: FixtureSite;
 
 beforeAll(async () => {
   // One worker with two browser slots; the big team's limit (16) makes its crawl run two batches of 8.
-  h = await startHarness({ worker: { browserSlots: 2 }, crawl: { pagesPerBrowser: 8 } });
+  // Browser rendering: every page load is a browser's, so the site's hit counts show that yielding loads nothing twice.
+  h = await startHarness({ worker: { browserSlots: 2 }, crawl: { pagesPerBrowser: 8, rendering: 'browser' } });
   await h.startWorker();
   // Slow pages keep the big crawl busy for minutes without burning the machine's CPU.
-  big = await startFixtureSite(treeSite(BIG_PAGES), { delayMs: () => 250 });
-  small = await startFixtureSite(treeSite(5));
+  // Pages written by script, as in the bench's fairness phase.
+  big = await startFixtureSite(treeSite(BIG_PAGES, { scripted: true }), { delayMs: () => 250 });
+  small = await startFixtureSite(treeSite(5, { scripted: true }));
 });
 
 afterAll(async () => {

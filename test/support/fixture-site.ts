@@ -44,13 +44,20 @@ export function page(title: string, body: string, head = ''): string {
   return `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
 }
 
-/** n pages under /p/<i>, each linking to its two children: every page is reachable from /. */
-export function treeSite(n: number): Record<string, string> {
+/**
+ * n pages under /p/<i>, each linking to its two children: every page is reachable from /.
+ * `scripted`: a script writes each page's content and links, so the page needs a browser
+ * under CRAWL_RENDERING=auto as well.
+ */
+export function treeSite(n: number, { scripted = false } = {}): Record<string, string> {
   const pages: Record<string, string> = {};
   const path = (i: number) => (i === 0 ? '/' : `/p/${i}`);
   for (let i = 0; i < n; i++) {
     const kids = [2 * i + 1, 2 * i + 2].filter((k) => k < n).map((k) => `<a href="${path(k)}">page ${k}</a>`);
-    pages[path(i)] = page(`Page ${i}`, `<main><h1>Page ${i}</h1><p>Content of page ${i}.</p>${kids.join(' ')}</main>`);
+    const content = `<h1>Page ${i}</h1><p>Content of page ${i}.</p>${kids.join(' ')}`;
+    pages[path(i)] = scripted
+      ? page(`Page ${i}`, `<main id="app"></main><script>document.getElementById('app').innerHTML = ${JSON.stringify(content)};</script>`)
+      : page(`Page ${i}`, `<main>${content}</main>`);
   }
   return pages;
 }

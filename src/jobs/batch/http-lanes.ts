@@ -47,34 +47,58 @@ export interface HttpLanesOptions<T> {
   pollMs: number;
 }
 
-export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> {
+export interface HttpLanes {
+  /** Settles once every lane has stopped and every store is written. */
+  done: Promise<void>;
+  /**
+   * Asks the source again now and wakes lanes that wait for it: another runner of the batch
+   * stored links, which would otherwise wait for the next poll.
+   */
+  askNow(): Promise<void>;
+}
+
+export function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> {
+  return startHttpLanes(opts).done;
+}
+
+export function startHttpLanes<T>(opts: HttpLanesOptions<T>): HttpLanes {
   const queue: T[] = [];
   let exhausted = false;
   let failure: { error: unknown } | undefined;
   const fail = (error: unknown) => void (failure ??= { error });
   const stores = new StoreQueue(opts.lanes * STORES_PER_LANE, fail);
-  let refilling: Promise<void> | undefined;
-  // Wakes a refill that waits for the source because a stored page may have queued links.
+  let refilling: Promise<boolean> | undefined;
+  let pausing: Promise<void> | undefined;
+  // Wakes lanes that wait for the source because a stored page may have queued links.
   let nudge: (() => void) | undefined;
 
-  const refill = (): Promise<void> =>
+  /** Asks the source once; true when it gave targets. When it had nothing, the lanes pause (`pausing`). */
+  const refill = (): Promise<boolean> =>
     (refilling ??= (async () => {
       const supply = await opts.more(Math.max(1, 2 * opts.lanes - queue.length));
       queue.push(...supply.targets);
       exhausted = supply.exhausted;
-      if (supply.targets.length === 0 && !exhausted) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, opts.pollMs);
-          nudge = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        nudge = undefined;
-      }
+      if (supply.targets.length === 0 && !exhausted) void pause();
+      return supply.targets.length > 0;
     })()
-      .catch(fail)
+      .catch((error: unknown) => {
+        fail(error);
+        return false;
+      })
       .finally(() => (refilling = undefined)));
+
+  /** Until the next poll, or a nudge: lanes that found the queue empty wait here. */
+  const pause = (): Promise<void> =>
+    (pausing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, opts.pollMs);
+      nudge = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      nudge = undefined;
+      pausing = undefined;
+    }));
 
   const stopped = () => failure !== undefined || opts.signal.aborted;
 
@@ -88,12 +112,13 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
       if (stopped() || opts.stopTaking()) return undefined;
       if (queue.length > 0) {
         const target = queue.shift()!;
-        if (queue.length < opts.lanes && !exhausted) void refill();
+        if (queue.length < opts.lanes && !exhausted && !pausing) void refill();
         return target;
       }
       if (exhausted && !refilling) return undefined;
       if (waited) await idle();
-      await refill();
+      if (!pausing) await refill();
+      await pausing;
     }
   };
 
@@ -122,10 +147,20 @@ export async function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> 
     }
   };
 
-  await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, lane));
-  await refilling;
-  // Targets claimed but never loaded (the lanes were told to stop) go back to the source.
-  if (!stopped()) for (const target of queue.splice(0)) await opts.giveBack(target);
-  await stores.drain().catch(fail);
-  if (failure) throw failure.error;
+  const done = (async () => {
+    await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, lane));
+    await refilling;
+    // Targets claimed but never loaded (the lanes were told to stop) go back to the source.
+    if (!stopped()) for (const target of queue.splice(0)) await opts.giveBack(target);
+    await stores.drain().catch(fail);
+    if (failure) throw failure.error;
+  })();
+
+  const askNow = async () => {
+    // A refill in flight may have asked before the links were stored: ask once more after it.
+    await refilling;
+    if (exhausted || stopped()) return;
+    if (await refill()) nudge?.();
+  };
+  return { done, askNow };
 }

@@ -14,7 +14,7 @@ import type { SlotLease } from '../../page/page-slots.ts';
 import type { BatchSlot } from './batch-leases.ts';
 import { FileLoads } from './file-loads.ts';
 import type { ClaimedTarget } from './frontier-source.ts';
-import { runHttpLanes } from './http-lanes.ts';
+import { startHttpLanes, type HttpLanes } from './http-lanes.ts';
 import type { LoadExtras, PageHandler } from './page-handler.ts';
 import { routeTarget, type RoutingRules } from './route-target.ts';
 
@@ -151,11 +151,18 @@ export async function runBatch(b: BatchParts): Promise<void> {
     return () => store(target, http.load, { queuedMs: waitedMs || undefined, path: 'http', loadMs });
   };
 
+  /** Set while HTTP lanes run beside the browser: they, not the browser, ask the source for the links it stores. */
+  let lanes: HttpLanes | undefined;
+
   const runBrowser = (targets: ScrapeTarget[], more: ((room: number) => Promise<TargetSupply>) | undefined) =>
     b.loaders.browser(targets, {
       slot: (abort) => leases.take(abort),
       more,
-      page: (target, load, extras) => store(target, load, { ...extras, path: 'browser' }),
+      page: async (target, load, extras) => {
+        await store(target, load, { ...extras, path: 'browser' });
+        // The page's links reach the browser's queue before the browser asks for more, not a poll or two later.
+        await lanes?.askNow();
+      },
       failure: (target, error) => handler.fail(target, error),
       // Giving the browser up: pages not yet opened go back to the queue for the crawl's next batch.
       stopOpening: () => leases.yielding,
@@ -177,7 +184,7 @@ export async function runBatch(b: BatchParts): Promise<void> {
   const lanesThenBrowser = async () => {
     let lanesDone = false;
     let browserFailed = false;
-    const lanes = runHttpLanes({
+    lanes = startHttpLanes({
       lanes: b.concurrency,
       more: async (room) => {
         const { http, browser, exhausted } = await supply(room);
@@ -190,7 +197,8 @@ export async function runBatch(b: BatchParts): Promise<void> {
       giveBack: (target) => b.source.giveBack(target),
       signal,
       pollMs: b.pollMs,
-    }).finally(() => {
+    });
+    const lanesRun = lanes.done.finally(() => {
       lanesDone = true;
       browserWanted?.();
     });
@@ -207,7 +215,7 @@ export async function runBatch(b: BatchParts): Promise<void> {
         throw err;
       });
     })();
-    const settled = await Promise.allSettled([lanes, chromium]);
+    const settled = await Promise.allSettled([lanesRun, chromium]);
     for (const result of settled) if (result.status === 'rejected') throw result.reason;
   };
 

@@ -78,8 +78,12 @@ const BATCH_IDLE_MS = 120_000;
  */
 const BATCH_CLAIM_WINDOW_MS = 10 * 60_000;
 
-/** How often a running batch asks whether another crawl should have its browser, or some of its team slots. */
-const FAIR_SHARE_CHECK_MS = 1_000;
+/**
+ * How often a running batch asks whether another crawl should have its browser, or some of its
+ * team slots. Half a second: a newcomer's wait for a browser is this plus the yielding batch's
+ * pages in flight, and the two small queries per batch per tick cost the database little.
+ */
+const FAIR_SHARE_CHECK_MS = 500;
 
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;

@@ -3,7 +3,7 @@
 // it cannot take a slot back from a batch that keeps claiming URLs for minutes.
 // So browser work says where it stands in PostgreSQL: a demand row from the moment
 // its task is queued until a worker starts it, a lease row while it runs. A running
-// batch asks `shouldYield` every second and gives its browser up when another crawl
+// batch asks `shouldYield` every half second and gives its browser up when another crawl
 // waits whose team runs fewer browsers than its own (the same rule between crawls of
 // one team), at once when the difference is two or more, after its time slice when
 // it is one, and at once whenever it has nothing to do itself. Each waiting demand is
@@ -22,8 +22,11 @@ export interface BrowserWork {
   groupId: string;
 }
 
-/** A demand younger than this may still be picked up by a free slot elsewhere. */
-const DEMAND_GRACE_MS = 1_000;
+/**
+ * A demand younger than this may still be picked up by a free slot elsewhere (a waiting poller
+ * gets a new task within milliseconds, so half a second is ample).
+ */
+const DEMAND_GRACE_MS = 500;
 /** A promise to a demand that was not kept (another task took the freed slot) lapses after this. */
 const PROMISE_MS = 20_000;
 
