@@ -437,7 +437,7 @@ describe('an agent whose worker is killed with SIGKILL mid-step', () => {
     expect(await h2.db.agentStep.count({ where: { agentId: id, ranAt: { not: null } } })).toBe(1);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    await h2.spawnWorker({ env: { LLM_BASE_URL: llm2.url, LLM_MODEL: 'fake-agent' } });
+    const second = await h2.spawnWorker({ env: { LLM_BASE_URL: llm2.url, LLM_MODEL: 'fake-agent' } });
     const done = await waitForAgent(h2, id);
     expect(done).toMatchObject({ status: 'completed', data: { steps: 2 } });
     // One model call per step: the decided steps were read back, not asked again.
@@ -450,5 +450,26 @@ describe('an agent whose worker is killed with SIGKILL mid-step', () => {
       const leases = await h2.db.browserLease.count({ where: { teamId: h2.teamId } });
       return slots === 0 && leases === 0;
     });
+    second.kill('SIGTERM');
+    await new Promise((r) => second.once('exit', r));
+  });
+
+  it('asks the model again on the next worker when the worker died during a model call, without waiting out its 10-minute limit', async () => {
+    // The model call has no heartbeat: only the record of its attempt lets a live worker see its process died.
+    let holding = true;
+    const asked = () => agentCalls(llm2, 'Decide then die');
+    llm2.script = (req) => (holding && (req.messages[0]?.content ?? '').includes('Decide then die') ? 'hang' : agentReply(req, slow.url));
+    const first = await h2.spawnWorker({ env: { LLM_BASE_URL: llm2.url, LLM_MODEL: 'fake-agent' } });
+    const { id } = await (
+      await h2.api('/v2/agent', { method: 'POST', json: { prompt: '[agent:quick] Decide then die', urls: [`${slow.url}/widgets`] } })
+    ).json();
+    await waitFor('the first model call to be in flight', () => asked() >= 1, 60_000, 20);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    holding = false;
+    await h2.spawnWorker({ env: { LLM_BASE_URL: llm2.url, LLM_MODEL: 'fake-agent' } });
+    // Within waitForAgent's 2 minutes, far below the call's 10-minute start-to-close timeout.
+    expect(await waitForAgent(h2, id)).toMatchObject({ status: 'completed', data: { title: 'Widget catalogue' } });
+    expect(asked()).toBe(3);
   });
 });

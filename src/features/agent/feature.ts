@@ -5,10 +5,11 @@ import type { Feature } from '../../platform/feature.ts';
 import { createAgentActivities } from './activities.ts';
 import { agentRouteDocs } from './route-docs.ts';
 import { agentRoutes } from './routes.ts';
+import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
 
 export const agentFeature: Feature = {
   name: 'agent',
   routes: agentRoutes,
   routeDocs: agentRouteDocs,
-  activities: (deps) => ({ control: createAgentActivities(deps) }),
+  activities: (deps) => ({ control: recordingAttempts(deps, createAgentActivities(deps)) }),
 };

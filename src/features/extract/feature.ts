@@ -6,10 +6,11 @@ import { createExtractActivities } from './activities.ts';
 import { createExtractNotificationActivities } from './notifications.ts';
 import { extractRouteDocs } from './route-docs.ts';
 import { extractRoutes } from './routes.ts';
+import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
 
 export const extractFeature: Feature = {
   name: 'extract',
   routes: extractRoutes,
   routeDocs: extractRouteDocs,
-  activities: (deps) => ({ control: createExtractActivities(deps), io: createExtractNotificationActivities(deps) }),
+  activities: (deps) => ({ control: recordingAttempts(deps, createExtractActivities(deps)), io: createExtractNotificationActivities(deps) }),
 };

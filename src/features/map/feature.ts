@@ -6,11 +6,12 @@ import { createMapActivities } from './activities.ts';
 import { mapRouteDocs } from './route-docs.ts';
 import { mapRoutes } from './routes.ts';
 import { mapTool } from './map-tool.ts';
+import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
 
 export const mapFeature: Feature = {
   name: 'map',
   routes: mapRoutes,
   routeDocs: mapRouteDocs,
-  activities: (deps) => ({ control: createMapActivities(deps) }),
+  activities: (deps) => ({ control: recordingAttempts(deps, createMapActivities(deps)) }),
   tools: (deps) => [mapTool(deps)],
 };

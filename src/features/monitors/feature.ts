@@ -7,12 +7,13 @@ import { createCheckNotificationActivities } from './check-notifications.ts';
 import { purgeOldChecks, reconcileMonitors } from './monitor-reconciler.ts';
 import { monitorRouteDocs } from './route-docs.ts';
 import { monitorRoutes } from './routes.ts';
+import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
 
 export const monitorsFeature: Feature = {
   name: 'monitors',
   routes: monitorRoutes,
   routeDocs: monitorRouteDocs,
-  activities: (deps) => ({ control: createMonitorCheckActivities(deps), io: createCheckNotificationActivities(deps) }),
+  activities: (deps) => ({ control: recordingAttempts(deps, createMonitorCheckActivities(deps)), io: createCheckNotificationActivities(deps) }),
   workerServices: (deps) => [
     everyInterval('monitor reconciler', deps.config.monitors.reconcileIntervalMs, deps, async () => {
       await reconcileMonitors(deps);

@@ -1,11 +1,12 @@
 // Crawl webhooks: the delivery activity (I/O queue) and its settings (control queue).
 import type { Feature } from '../../platform/feature.ts';
 import { createWebhookActivities } from '../../jobs/webhooks/activities.ts';
+import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
 
 export const webhooksFeature: Feature = {
   name: 'webhooks',
   activities(deps) {
     const { webhookSettings, deliverCrawlWebhooks } = createWebhookActivities(deps);
-    return { control: { webhookSettings }, io: { deliverCrawlWebhooks } };
+    return { control: { webhookSettings }, io: recordingAttempts(deps, { deliverCrawlWebhooks }) };
   },
 };

@@ -33,3 +33,16 @@ export async function withAttemptRecord<T>(deps: { db: Db; log: Logger }, opts: 
       .catch((err: unknown) => deps.log.warn('activity attempt record not deleted', { ...key, error: (err as Error).message }));
   }
 }
+
+type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
+
+/**
+ * The same activities, each attempt recorded as withAttemptRecord does: for a feature's
+ * activities that may run long (model calls, tools, delivery rounds), so that a dead worker's
+ * attempt is retried within seconds instead of after its heartbeat or start-to-close timeout.
+ */
+export function recordingAttempts<T extends ActivityFunctions>(deps: { db: Db; log: Logger }, activities: T): T {
+  const wrapped: ActivityFunctions = {};
+  for (const [name, fn] of Object.entries(activities)) wrapped[name] = (...args) => withAttemptRecord(deps, {}, () => fn(...args));
+  return wrapped as T;
+}
