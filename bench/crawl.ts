@@ -43,6 +43,8 @@ const RENDERING = loadConfig().crawl.rendering;
 const RSS_PAGES = Number(process.env.BENCH_RSS_PAGES ?? (RENDERING === 'browser' ? 0 : 10_000));
 const RSS_FIRST_MARK = 1_000;
 const STATUS_POLL_MS = 150;
+/** BENCH_PAGE_TIMINGS=1: the worker logs at debug, and the bench prints how long pages waited for conversion and storage. */
+const PAGE_TIMINGS = process.env.BENCH_PAGE_TIMINGS === '1';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -108,6 +110,18 @@ function bareCheerio(url: string): Promise<number> {
   return pagesPerSecond('CheerioCrawler', crawler, url, () => pages);
 }
 
+/** The worker's `page timings` lines (debug): each page's conversion (thread queue included) and storage (group commit included). */
+function pageTimings(child: ChildProcess): { convertMs: number[]; storeMs: number[] } {
+  const seen = { convertMs: [] as number[], storeMs: [] as number[] };
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (!line.includes('"msg":"page timings"')) return;
+    const { convertMs, storeMs } = JSON.parse(line) as { convertMs?: number; storeMs?: number };
+    if (convertMs !== undefined) seen.convertMs.push(convertMs);
+    if (storeMs !== undefined) seen.storeMs.push(storeMs);
+  });
+  return seen;
+}
+
 function waitForLine(child: ChildProcess, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => line.includes(text) && resolve());
@@ -139,8 +153,9 @@ async function main() {
       // edit their DOM by script, so the first ones are fetched over HTTP and then go to Chromium, and
       // from then on their host goes straight to Chromium (this measures that overhead).
       CRAWL_RENDERING: RENDERING,
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: PAGE_TIMINGS ? 'debug' : 'info',
     });
+    const timings = PAGE_TIMINGS ? pageTimings(worker) : undefined;
     await waitForLine(worker, '"msg":"worker ready"');
     const connection = await Connection.connect({ address: servers.temporal.address });
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
@@ -251,6 +266,13 @@ async function main() {
           .join(', ')}; ` +
           `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
       );
+      if (timings) {
+        const at = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]?.toFixed(0) ?? 'n/a';
+        const split = (values: number[]) => `p50 ${at(values, 0.5)} ms, p90 ${at(values, 0.9)} ms`;
+        console.log(
+          `page timings of ${timings.storeMs.length} pages (the warm-up round's included): conversion ${split(timings.convertMs)}; storage ${split(timings.storeMs)}`,
+        );
+      }
       console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
     }
     if (RSS_PAGES > 0) await longCrawlRss(api, worker.pid!);
