@@ -2,8 +2,8 @@
 // table, a list, a stylesheet and a small script that edits the DOM, so the
 // browser has real rendering to do). Page i links to its two children in a
 // tree plus two neighbours, so discovery keeps the crawler busy from the start.
-// BENCH_STATIC=1 leaves the script out: every page converts the same without a
-// browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
+// Without the script (BENCH_STATIC=1, or `scripted: false`) every page converts the
+// same without a browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
 import { startFixtureSite, type FixtureSite } from '../test/support/fixture-site.ts';
 
 const STYLE =
@@ -11,7 +11,7 @@ const STYLE =
 
 const STATIC = process.env.BENCH_STATIC === '1';
 
-function benchPage(i: number, n: number): string {
+function benchPage(i: number, n: number, scripted: boolean): string {
   const path = (k: number) => (k === 0 ? '/' : `/page/${k}`);
   const links = [2 * i + 1, 2 * i + 2, i + 1, i - 1].filter((k) => k > 0 && k < n).map((k) => `<a href="${path(k)}">Page ${k}</a>`);
   const paragraphs = Array.from(
@@ -24,13 +24,14 @@ function benchPage(i: number, n: number): string {
 <body><nav><a href="/">Home</a>${links.join('')}</nav><main><h1>Bench page ${i}</h1>${paragraphs}
 <h2>Data</h2><table><tr><th>id</th><th>value</th><th>label</th></tr>${rows}</table>
 <ul>${Array.from({ length: 8 }, (_, l) => `<li>List item ${l}</li>`).join('')}</ul><div id="late"></div></main>
-${STATIC ? '' : `<script>document.getElementById('late').textContent = 'Rendered by script on page ${i}';</script>`}</body></html>`;
+${scripted ? `<script>document.getElementById('late').textContent = 'Rendered by script on page ${i}';</script>` : ''}</body></html>`;
 }
 
-export function benchSite(n: number): Promise<FixtureSite> {
+export function benchSite(n: number, opts: { scripted?: boolean } = {}): Promise<FixtureSite> {
+  const scripted = opts.scripted ?? !STATIC;
   const resources: Record<string, string | { headers: Record<string, string>; body: string }> = {
     '/style.css': { headers: { 'content-type': 'text/css' }, body: STYLE },
   };
-  for (let i = 0; i < n; i++) resources[i === 0 ? '/' : `/page/${i}`] = benchPage(i, n);
+  for (let i = 0; i < n; i++) resources[i === 0 ? '/' : `/page/${i}`] = benchPage(i, n, scripted);
   return startFixtureSite(resources);
 }
