@@ -58,7 +58,11 @@ function controlActivities(summary: string, heartbeatTimeoutMs: number) {
   });
 }
 
-const { crawlSettings, queueForBrowser, planCrawl: planLocally } = proxyLocalActivities<CrawlActivities>({
+const {
+  crawlSettings,
+  queueForBrowser,
+  planCrawl: planLocally,
+} = proxyLocalActivities<CrawlActivities>({
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
 });
