@@ -11,7 +11,7 @@ import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
 import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
-import { startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
+import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import { jobOptions, seedRow } from './job-options.ts';
 import { crawlWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
@@ -51,8 +51,13 @@ export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number)
     if (await startScrapeAndAwaitPage(deps, job, deadline)) return;
   } catch (err) {
     if (Date.now() >= deadline) throw scrapeTimeout(job.id, timeoutMs);
-    // The run ended before the update reached it, or the start failed (the reconciler starts it).
-    deps.log.warn('scrape update-with-start failed; waiting for the workflow to end', { crawlId: job.id, error: (err as Error).message });
+    // The run ended before the update reached it, the update failed (the run was cancelled), or the
+    // server refused the call (a cluster without update-with-start): a plain start, which leaves an
+    // existing run alone, then the run's end tells. A start that fails here is the reconciler's.
+    deps.log.warn('scrape update-with-start failed; starting the workflow and waiting for its end', { crawlId: job.id, error: (err as Error).message });
+    await startCrawlWorkflow(deps, job).catch((startErr: unknown) =>
+      deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: job.id, error: (startErr as Error).message }),
+    );
   }
   try {
     await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(job.id)).result());
