@@ -1,15 +1,22 @@
 // `npm run bench:scrape`: single-scrape latency through the whole service
-// (gateway -> Temporal -> worker process -> Chromium -> PostgreSQL) on a warm
-// service: BENCH_WARMUP (5) uncounted scrapes, then BENCH_SCRAPES (30) timed
-// ones of distinct pages with maxAge 0, one at a time. Prints p50 / p95 of the
-// round trip and its split, from the worker's debug lines: browser (the batch's
-// browser from launch to close, less the two below), conversion (HTML to the
-// document), storage (page, charge and cache writes), and the rest (Temporal:
-// workflow and activity round trips, plan and finish, the gateway). Then the
-// round trip for a cached page. Not a test: the figures depend on the machine.
+// (gateway -> Temporal -> worker process -> HTTP or Chromium -> PostgreSQL) on a
+// warm service, for a static page (CRAWL_RENDERING=auto takes it over HTTP) and a
+// script-rendered one (auto sends it on to Chromium). Each kind: BENCH_WARMUP (5)
+// uncounted scrapes, then BENCH_SCRAPES (30) timed ones of distinct pages with
+// maxAge 0, one at a time. Before every timed scrape the bench itself fetches the
+// same page and converts it with the service's own conversion (convertHtml): the
+// floor, measured in the same process and run, so the ratio holds under any load.
+// Prints p50 / p95 of the round trip against the floor and the goals, and the
+// split from the worker's debug lines: browser (from opening the batch's browser
+// to closing it, less the two below), conversion, storage (page, charge and
+// cache writes), and the rest (Temporal: workflow and activity round trips, the
+// gateway). Then the round trip of a cached page. BENCH_SCRAPE_TIMELINE=1 also
+// prints the workflow history of each kind's median scrape, event by event.
+// Not a test: the figures depend on the machine.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
+import protos from '@temporalio/proto';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
@@ -17,6 +24,9 @@ import { FEATURES } from '../src/features/index.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { convertHtml } from '../src/page/conversion/html-conversion.ts';
+import { scrapeRequestOptions, scrapeRequestSchema } from '../src/page/scrape-request.ts';
+import { crawlWorkflowId } from '../src/jobs/definitions.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
@@ -24,17 +34,21 @@ import { runBench } from './run-bench.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
+const TIMELINE = process.env.BENCH_SCRAPE_TIMELINE === '1';
+
+/** The goals of issue 29. */
+const STATIC_GOAL_MS = 150;
+const STATIC_GOAL_RATIO = 3;
+const RENDERED_GOAL_MS = 600;
 
 const log = createLogger('warn', { process: 'bench' });
 
-interface Timings {
-  browserMs: number;
-  convertMs: number;
-  storeMs: number;
+/** What the worker's debug lines said of one job, by its id (a scrape's id is its job's). */
+interface Logged {
+  browserMs?: number;
+  convertMs?: number;
+  storeMs?: number;
 }
-
-/** What the worker's lines said of one job, by its id (a scrape's id is its job's). */
-type Logged = Partial<Timings>;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,13 +56,32 @@ function percentile(values: number[], p: number): number {
 }
 
 function row(name: string, values: number[]): string {
-  return `  ${name.padEnd(56)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(5)} ms`;
+  return `  ${name.padEnd(56)} p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(values, 95).toFixed(1).padStart(7)} ms`;
+}
+
+/** The same conversion the service runs on a page fetched over HTTP (markdown, script check). */
+const floorOptions = scrapeRequestOptions(scrapeRequestSchema.parse({ url: 'http://127.0.0.1/', formats: ['markdown'] }));
+
+/** A bare fetch of the page plus the service's HTML -> markdown conversion, in this process. */
+async function floorOf(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url);
+  const rawHtml = await res.text();
+  const out = convertHtml({
+    load: { finalUrl: res.url, statusCode: res.status, contentType: res.headers.get('content-type') ?? undefined, rawHtml },
+    so: floorOptions,
+    sourceURL: url,
+    checkScripted: true,
+  });
+  if (!('built' in out) && !('needsBrowser' in out)) throw new Error('conversion gave nothing');
+  return performance.now() - started;
 }
 
 async function main() {
   const config = loadConfig();
   if (!config.chromium.path) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:scrape`');
-  const site = await benchSite(WARMUP + SCRAPES + 1);
+  const n = WARMUP + SCRAPES + 1;
+  const sites = { static: await benchSite(n, { scripted: false }), rendered: await benchSite(n, { scripted: true }) };
   const servers = await startBenchServers('scrape', config, log);
   let worker: ChildProcess | undefined;
   try {
@@ -56,7 +89,7 @@ async function main() {
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: 4 });
     const { key } = await issueApiKey(db, team.id);
     const taskQueue = 'bench';
-    // The address guard stays on, as in production; only the site's address is let through.
+    // The address guard stays on, as in production; only the sites' address is let through.
     // At debug the worker writes the "page timings" / "batch timings" lines that are the split.
     worker = servers.spawnWorker(taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'debug' }, 'pipe');
     // At debug the Temporal SDK writes a block per task to stderr; only warnings and errors are shown.
@@ -73,12 +106,14 @@ async function main() {
     });
     await ready;
     const connection = await Connection.connect({ address: servers.temporal.address });
+    const temporal = new Client({ connection });
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
-    const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
+    const app = createApp({ db, temporal, config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');
 
-    const scrape = async (url: string, maxAge?: number): Promise<{ ms: number; id: string }> => {
+    const scrape = async (url: string, maxAge?: number): Promise<{ ms: number; id: string; sentAt: number }> => {
+      const sentAt = Date.now();
       const started = performance.now();
       const res = await fetch(`http://127.0.0.1:${gatewayPort}/v2/scrape`, {
         method: 'POST',
@@ -87,58 +122,89 @@ async function main() {
       });
       const body = await res.json();
       if (!body.success) throw new Error(`scrape of ${url} failed: ${body.error}`);
-      return { ms: performance.now() - started, id: body.data.metadata.scrapeId };
+      return { ms: performance.now() - started, id: body.data.metadata.scrapeId, sentAt };
     };
-    const pageUrl = (i: number) => (i === 0 ? `${site.url}/` : `${site.url}/page/${i}`);
+    const pageUrl = (base: string, i: number) => (i === 0 ? `${base}/` : `${base}/page/${i}`);
 
-    console.log(`bench: single scrapes of a local page, ${WARMUP} warm-up + ${SCRAPES} timed, one at a time, ${config.chromium.path}`);
-    for (let i = 0; i < WARMUP; i++) await scrape(pageUrl(i), 0);
-    const total: number[] = [];
-    const split: Timings[] = [];
-    for (let i = WARMUP; i < WARMUP + SCRAPES; i++) {
-      const { ms, id } = await scrape(pageUrl(i), 0);
-      total.push(ms);
-      // The worker's lines are written before the workflow ends, so they are in by now (or a moment later).
-      const complete = () => timings.get(id)?.browserMs !== undefined && timings.get(id)?.storeMs !== undefined;
-      await waitFor(`the page and batch timings of scrape ${id} (is the worker logging at debug?)`, complete, 1_000, 10);
-      const t = timings.get(id) as Timings;
+    /** The median scrape's workflow history, each event at its time since the request was sent. */
+    const printTimeline = async (id: string, sentAt: number, ms: number) => {
+      const history = await temporal.workflow.getHandle(crawlWorkflowId(id)).fetchHistory();
+      console.log(`  timeline of scrape ${id} (${ms.toFixed(0)} ms; times since the request was sent):`);
+      for (const e of history.events ?? []) {
+        const at = Number(e.eventTime!.seconds) * 1000 + Math.round(e.eventTime!.nanos! / 1e6) - sentAt;
+        const detail = e.activityTaskScheduledEventAttributes?.activityType?.name ?? e.markerRecordedEventAttributes?.markerName ?? '';
+        console.log(`    +${String(at).padStart(5)} ms  ${protos.temporal.api.enums.v1.EventType[e.eventType!].replace(/^EVENT_TYPE_/, '')} ${detail}`);
+      }
+    };
+
+    const results: Record<string, { p50: number; floor: number }> = {};
+    console.log(
+      `bench: single scrapes of local pages, ${WARMUP} warm-up + ${SCRAPES} timed per kind, one at a time, CRAWL_RENDERING=${config.crawl.rendering}, ${config.chromium.path}`,
+    );
+    for (const kind of ['static', 'rendered'] as const) {
+      const base = sites[kind].url;
+      for (let i = 0; i < WARMUP; i++) {
+        await floorOf(pageUrl(base, i));
+        await scrape(pageUrl(base, i), 0);
+      }
+      const total: number[] = [];
+      const floor: number[] = [];
+      const logged: Logged[] = [];
+      const runs: { id: string; sentAt: number; ms: number }[] = [];
+      for (let i = WARMUP; i < WARMUP + SCRAPES; i++) {
+        floor.push(await floorOf(pageUrl(base, i)));
+        const run = await scrape(pageUrl(base, i), 0);
+        total.push(run.ms);
+        runs.push(run);
+        // The worker's lines are written before the workflow ends, so they are in by now (or a moment later).
+        const complete = () => timings.get(run.id)?.storeMs !== undefined && (kind === 'static' || timings.get(run.id)?.browserMs !== undefined);
+        await waitFor(`the timings of scrape ${run.id} (is the worker logging at debug?)`, complete, 1_000, 10);
+        logged.push(timings.get(run.id)!);
+      }
+      const convertMs = logged.map((t) => t.convertMs ?? 0);
+      const storeMs = logged.map((t) => t.storeMs ?? 0);
       // The page's conversion and storage happen while the batch holds its browser.
-      split.push({ ...t, browserMs: t.browserMs - t.convertMs - t.storeMs });
+      const browserMs = logged.map((t, i) => (t.browserMs === undefined ? 0 : t.browserMs - convertMs[i] - storeMs[i]));
+      const rest = total.map((ms, i) => ms - browserMs[i] - convertMs[i] - storeMs[i]);
+      const p50 = percentile(total, 50);
+      const floorP50 = percentile(floor, 50);
+      results[kind] = { p50, floor: floorP50 };
+      console.log(`${kind} page (maxAge 0), ${SCRAPES} scrapes:`);
+      console.log(row('round trip (POST /v2/scrape)', total));
+      console.log(row('floor (bare fetch + conversion, this process)', floor));
+      console.log(`  ${'ratio of p50s (round trip / floor)'.padEnd(56)} ${(p50 / floorP50).toFixed(1)}x`);
+      if (kind === 'rendered') console.log(row('browser (open, navigate, capture, close)', browserMs));
+      console.log(row('conversion (HTML -> markdown document)', convertMs));
+      console.log(row('storage (page, charge, cache)', storeMs));
+      console.log(row('Temporal, control and gateway (the rest)', rest));
+      if (TIMELINE) {
+        const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
+        await printTimeline(median.id, median.sentAt, median.ms);
+      }
     }
-    const rest = total.map((ms, i) => ms - split[i].browserMs - split[i].convertMs - split[i].storeMs);
-    console.log(`uncached (maxAge 0), ${SCRAPES} scrapes:`);
-    console.log(row('round trip (POST /v2/scrape)', total));
-    console.log(
-      row(
-        'browser (launch, navigate, capture, close)',
-        split.map((t) => t.browserMs),
-      ),
-    );
-    console.log(
-      row(
-        'conversion (HTML -> markdown document)',
-        split.map((t) => t.convertMs),
-      ),
-    );
-    console.log(
-      row(
-        'storage (page, charge, cache)',
-        split.map((t) => t.storeMs),
-      ),
-    );
-    console.log(row('Temporal and control (workflow, plan, finish, gateway)', rest));
 
-    const cachedUrl = pageUrl(WARMUP);
+    const cachedUrl = pageUrl(sites.static.url, WARMUP);
     const cached: number[] = [];
     for (let i = 0; i < SCRAPES; i++) cached.push((await scrape(cachedUrl)).ms);
-    console.log(`cached (maxAge default, the page stored above), ${SCRAPES} scrapes:`);
+    console.log(`cached (maxAge default, a static page stored above), ${SCRAPES} scrapes:`);
     console.log(row('round trip (POST /v2/scrape)', cached));
+
+    const s = results.static;
+    const r = results.rendered;
+    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    console.log('goals (issue 29):');
+    console.log(
+      `  static:   p50 ${s.p50.toFixed(0)} ms <= ${STATIC_GOAL_MS} ms: ${verdict(s.p50 <= STATIC_GOAL_MS)}; ` +
+        `<= ${STATIC_GOAL_RATIO}x floor (${(STATIC_GOAL_RATIO * s.floor).toFixed(1)} ms): ${verdict(s.p50 <= STATIC_GOAL_RATIO * s.floor)} (${(s.p50 / s.floor).toFixed(1)}x)`,
+    );
+    console.log(`  rendered: p50 ${r.p50.toFixed(0)} ms <= ${RENDERED_GOAL_MS} ms: ${verdict(r.p50 <= RENDERED_GOAL_MS)}`);
     server.close();
     await connection.close();
     await db.$disconnect();
   } finally {
     await stopWorker(worker);
-    await site.close();
+    await sites.static.close();
+    await sites.rendered.close();
     await servers.stop();
   }
 }

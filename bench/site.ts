@@ -2,8 +2,8 @@
 // table, a list, a stylesheet and a small script that edits the DOM, so the
 // browser has real rendering to do). Page i links to its two children in a
 // tree plus two neighbours, so discovery keeps the crawler busy from the start.
-// BENCH_STATIC=1 leaves the script out: every page converts the same without a
-// browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
+// Without the script (BENCH_STATIC=1, or `scripted: false`) every page converts the
+// same without a browser, which is what CRAWL_RENDERING=auto's HTTP path is measured on.
 import { startFixtureSite, type FixtureSite } from '../test/support/fixture-site.ts';
 
 const STYLE =

@@ -8,6 +8,7 @@ import { jobContext, readJob, sortLinks } from './job-context.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { createCrawlNetwork, type CrawlNetwork } from '../platform/net/outbound-network.ts';
 import { chromiumLaunch } from '../platform/browser/chromium-launch.ts';
+import { createWarmBrowser } from '../platform/browser/warm-browser.ts';
 import { addToFrontier, frontierCounts, releaseClaims, skipQueued } from './frontier/frontier.ts';
 import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
 import { storeFailedPage } from './pages/page-store.ts';
@@ -66,7 +67,8 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   const probeImages = createImageProbe(network.fetchImageHead, { timeoutMs: config.crawl.imageProbeTimeoutMs });
 
   const jobDeps = { db, config, network };
-  const scrapeBatch = createScrapeBatch({ db, config, log, network, browser: chromiumLaunch(config.chromium), convert: convertPage, probeImages });
+  const warmBrowser = config.crawl.warmBrowserIdleMs > 0 ? createWarmBrowser({ idleMs: config.crawl.warmBrowserIdleMs }) : undefined;
+  const scrapeBatch = createScrapeBatch({ db, config, log, network, browser: chromiumLaunch(config.chromium), warmBrowser, convert: convertPage, probeImages });
 
   return {
     /**
@@ -98,6 +100,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
         site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
         discoversLinks: discoversLinks(jobKind(crawl)),
         progressIntervalMs: config.crawl.progressIntervalMs,
+        singleScrape: jobKind(crawl) === 'scrape',
       };
     },
 
@@ -106,7 +109,10 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       await requestBrowser(db, { holder: work.holder, pool: config.temporal.browserTaskQueue, teamId: work.teamId, groupId: work.crawlId });
     },
 
-    /** Heartbeats on a clock (heartbeatWhile): the workflow gives it the crawl's heartbeat timeout. */
+    /**
+     * Heartbeats on a clock (heartbeatWhile): the workflow gives it the crawl's heartbeat timeout. A
+     * single scrape runs it as a local activity (only its frontier's claims and counts: no fetch).
+     */
     planCrawl(crawlId: string): Promise<{ queued: number; counts?: JobCounts }> {
       return withAttemptRecord({ db, log }, {}, () => heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => planCrawl(crawlId)));
     },

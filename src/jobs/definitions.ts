@@ -1,7 +1,7 @@
 // Names and payloads of the crawl workflow, shared by the gateway, the worker
 // and workflow code. Workflow code imports this file, so it may import nothing
 // with side effects.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Operators find a crawl in the Temporal UI by this id. */
 export function crawlWorkflowId(crawlId: string): string {
@@ -39,6 +39,8 @@ export interface CrawlRunSettings {
   discoversLinks?: boolean;
   /** Least time between two upserts of the PagesCrawled and PagesQueued search attributes. */
   progressIntervalMs?: number;
+  /** A single scrape (POST /v2/scrape), answered while its caller waits: its plan runs as a local activity. */
+  singleScrape?: boolean;
 }
 
 export interface CrawlWorkflowInput {
@@ -115,3 +117,11 @@ export interface CrawlProgress extends JobCounts {
  * (`temporal workflow query --name progress -w crawl-<id>`).
  */
 export const progressQuery = defineQuery<CrawlProgress>('progress');
+
+/**
+ * Answers once the job's first batch has ended or the run ended: true when its pages (a single
+ * scrape's one page, stored or failed) are stored, false when the batch failed for good (the run's
+ * end then tells). POST /v2/scrape starts its workflow with this update (update-with-start), so the
+ * caller gets its page without waiting for the job's finish, and without polling.
+ */
+export const scrapeSettledUpdate = defineUpdate<boolean>('scrapeSettled');

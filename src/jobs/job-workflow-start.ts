@@ -4,12 +4,12 @@
 // never run twice). A row whose start never happened or was never confirmed (the
 // gateway died in between, Temporal was unreachable, the answer was lost) is
 // started by the worker's reconciler, which calls the same function.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../platform/temporal/search-attribute-keys.ts';
-import { crawlWorkflowId, type CrawlWorkflowInput } from './definitions.ts';
+import { crawlWorkflowId, scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
 import type { crawlWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { jobKind, type JobKind } from './job-kind.ts';
@@ -42,30 +42,52 @@ export interface StartDeps {
  * for minutes, and the caller of POST /v2/crawl, whose crawl is already committed, would wait as long.
  */
 export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): Promise<void> {
-  const input: CrawlWorkflowInput = { crawlId: crawl.id };
   const timeoutMs = deps.config.crawl.startTimeoutMs;
   const deadline = Date.now() + timeoutMs;
   try {
-    await deps.temporal.connection.withDeadline(deadline, () =>
-      deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', {
-        workflowId: crawlWorkflowId(crawl.id),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: TeamIdAttribute, value: crawl.teamId },
-          { key: CrawlIdAttribute, value: crawl.id },
-          { key: CrawlStatusAttribute, value: 'scraping' },
-        ],
-        staticSummary: summary(crawl),
-      }),
-    );
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', startOptions(deps, crawl)));
   } catch (err) {
     // The crawl already ran to its end: it was started before, which is all this asks.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw startFailure(err as Error, Date.now() >= deadline, timeoutMs);
   }
-  await deps.db.crawl.updateMany({ where: { id: crawl.id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+  await markStarted(deps, crawl.id);
+}
+
+/**
+ * Starts a single scrape's workflow together with its `scrapeSettled` update (update-with-start:
+ * one call, answered once the scrape's page is stored or its batch failed), marks the row started
+ * once the start is confirmed, and waits for the update within `deadline`: true when the page is
+ * stored (as a document or as its failure), false when the run's end must tell. Throws what the client
+ * throws: the caller tells a timeout from a refused or failed start (which the reconciler repairs).
+ */
+export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number): Promise<boolean> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>('crawlWorkflow', startOptions(deps, crawl));
+  const update = await deps.temporal.connection.withDeadline(deadline, () =>
+    deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
+  );
+  const [, stored] = await Promise.all([markStarted(deps, crawl.id), deps.temporal.connection.withDeadline(deadline, () => update.result())]);
+  return stored;
+}
+
+function startOptions(deps: StartDeps, crawl: CrawlToStart) {
+  const input: CrawlWorkflowInput = { crawlId: crawl.id };
+  return {
+    workflowId: crawlWorkflowId(crawl.id),
+    taskQueue: deps.config.temporal.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    typedSearchAttributes: [
+      { key: TeamIdAttribute, value: crawl.teamId },
+      { key: CrawlIdAttribute, value: crawl.id },
+      { key: CrawlStatusAttribute, value: 'scraping' },
+    ],
+    staticSummary: summary(crawl),
+  } satisfies WorkflowStartOptions<typeof crawlWorkflow>;
+}
+
+async function markStarted(deps: StartDeps, id: string): Promise<void> {
+  await deps.db.crawl.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
 }
 
 /** The client's "Failed to start Workflow" says nothing; the log should say why. */

@@ -1,14 +1,17 @@
 // POST /v2/scrape: a job of the crawl pipeline with one URL (kind scrape), so a
 // single page is scraped, charged, cached and stored exactly as a crawl page is.
-// The caller waits for the job's workflow within the request's timeout; past it
-// the answer is a 408 and the job goes on, its result readable by id.
+// The caller starts the job's workflow with an update that answers once the page
+// is stored (update-with-start) and waits for it within the request's timeout;
+// past it the answer is a 408 and the job goes on, its result readable by id.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
-import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from './commit-job.ts';
+import { v7 as uuidv7 } from 'uuid';
+import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
+import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import { jobOptions, seedRow } from './job-options.ts';
 import { crawlWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
@@ -16,8 +19,14 @@ import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request
 
 type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
 
-/** Validates, then commits the scrape's job and starts its workflow; returns its id. */
-export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest): Promise<string> {
+/** A committed scrape job: what starting its workflow needs. */
+export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
+
+/**
+ * Validates, then commits the scrape's job (its row, its frontier row, its started event). Its
+ * workflow is started by awaitScrape, or by the reconciler if this process dies first.
+ */
+export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest): Promise<ScrapeJob> {
   const options = jobOptions({
     url: req.url,
     scrapeOptions: scrapeRequestOptions(req),
@@ -30,27 +39,43 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
-  return (await commitJob(deps, team, apiKeyId, { kind: 'scrape', url: req.url, options, seed: [seeded.row] })).id;
+  const job: ScrapeJob = { id: uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
+  await insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false);
+  return job;
 }
 
-/** Waits for the scrape's workflow to end, at most `timeoutMs`. */
-export async function awaitScrape(deps: Deps, id: string, timeoutMs: number): Promise<void> {
+/** Starts the scrape's workflow and waits, at most `timeoutMs`, until its page is stored or the workflow ended. */
+export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   try {
-    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(id)).result());
+    if (await startScrapeAndAwaitPage(deps, job, deadline)) return;
+  } catch (err) {
+    if (Date.now() >= deadline) throw scrapeTimeout(job.id, timeoutMs);
+    // The run ended before the update reached it, the update failed (the run was cancelled), or the
+    // server refused the call (a cluster without update-with-start): a plain start, which leaves an
+    // existing run alone, then the run's end tells. A start that fails here is the reconciler's.
+    deps.log.warn('scrape update-with-start failed; starting the workflow and waiting for its end', { crawlId: job.id, error: (err as Error).message });
+    await startCrawlWorkflow(deps, job).catch((startErr: unknown) =>
+      deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: job.id, error: (startErr as Error).message }),
+    );
+  }
+  try {
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(job.id)).result());
   } catch (err) {
     // A failed workflow stored no page; scrapeAnswer reports the job's error.
     if (err instanceof WorkflowFailedError) return;
-    if (Date.now() >= deadline) {
-      throw new DomainError(
-        'timeout',
-        `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`,
-        'SCRAPE_TIMEOUT',
-        { id },
-      );
-    }
+    if (Date.now() >= deadline) throw scrapeTimeout(job.id, timeoutMs);
     throw err;
   }
+}
+
+function scrapeTimeout(id: string, timeoutMs: number): DomainError {
+  return new DomainError(
+    'timeout',
+    `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`,
+    'SCRAPE_TIMEOUT',
+    { id },
+  );
 }
 
 /**

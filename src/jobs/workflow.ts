@@ -22,10 +22,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
 import {
   progressQuery,
+  scrapeSettledUpdate,
   urlsAddedSignal,
   type CrawlPhase,
   type CrawlProgress,
@@ -57,7 +58,11 @@ function controlActivities(summary: string, heartbeatTimeoutMs: number) {
   });
 }
 
-const { crawlSettings, queueForBrowser } = proxyLocalActivities<CrawlActivities>({
+const {
+  crawlSettings,
+  queueForBrowser,
+  planCrawl: planLocally,
+} = proxyLocalActivities<CrawlActivities>({
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
 });
@@ -129,6 +134,7 @@ function legacySettings(input: CrawlWorkflowInput) {
     site: undefined,
     discoversLinks: undefined,
     progressIntervalMs: undefined,
+    singleScrape: undefined,
   };
 }
 
@@ -161,6 +167,16 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   });
   // Answered from the first activation on, also while the settings are read.
   setHandler(progressQuery, progress);
+  let batchesEnded = 0;
+  // No command of its own: a run nobody asks keeps its history; one that ends first answers too.
+  setHandler(
+    scrapeSettledUpdate,
+    async () => {
+      await condition(() => batchesEnded > 0 || phase === 'ended');
+      return pagesHandled > (input.pagesHandled ?? 0);
+    },
+    { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
+  );
   const legacy = legacySettings(input);
   const settings = legacy ? undefined : await crawlSettings(crawlId);
   const run = legacy ?? settings!;
@@ -170,6 +186,9 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const cancelWaitsForBatches = patched('cancel-waits-for-batches');
   // PagesCrawled and PagesQueued kept current while the crawl runs: upserts are commands.
   const progressUpserts = patched('progress-search-attributes');
+  // A single scrape plans in a local activity, within its first workflow task (no activity task and
+  // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
+  const localPlan = run.singleScrape === true && patched('single-scrape-local-plan');
   const progressIntervalMs = run.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   let upserted = input.counts && { completed: input.counts.completed, queued: input.counts.queued };
   let upsertedAt: number | undefined;
@@ -218,10 +237,12 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     }
     let queued = run.parallelBatches * run.batchSize;
     if (!input.planned) {
-      const planned = await controlActivities(
-        run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
-        run.heartbeatTimeoutMs,
-      ).planCrawl(crawlId);
+      const planned = localPlan
+        ? await planLocally(crawlId)
+        : await controlActivities(
+            run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
+            run.heartbeatTimeoutMs,
+          ).planCrawl(crawlId);
       queued = planned.queued;
       counts = planned.counts ?? { ...counts, queued };
       countsKnown = true;
@@ -272,6 +293,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         })
         .finally(() => {
           inFlight--;
+          batchesEnded++;
           lastBatchEnded = Date.now();
           report();
         });

@@ -11,6 +11,7 @@ import { Configuration, CriticalError, NonRetryableError, log as crawleeLog } fr
 import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/playwright';
 import { chromium, type Page } from 'playwright';
 import type { ChromiumLaunch } from '../platform/browser/chromium-launch.ts';
+import type { WarmLauncher } from '../platform/browser/warm-browser.ts';
 import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
@@ -64,6 +65,8 @@ export const REFILL_POLL_MS = 250;
 export interface BrowserScrapeOptions {
   /** How Chromium starts (sandbox, user, environment, flags): src/platform/browser/chromium-launch.ts. */
   browser: ChromiumLaunch;
+  /** Pages open in fresh incognito contexts of this running browser instead of a browser of the batch's own. */
+  warm?: WarmLauncher;
   /** Pages open at once in the batch's browser. */
   concurrency: number;
   scrapeOptions: ScrapeOptions;
@@ -253,8 +256,11 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   crawler = new PlaywrightCrawler(
     {
       launchContext: {
-        launcher: chromium,
-        // Crawlee launches a persistent context: its context options apply to every page at no per-page cost.
+        // Crawlee calls only name(), executablePath() and launch() of its launcher (browser-pool's PlaywrightPlugin).
+        launcher: opts.warm ? (opts.warm as unknown as typeof chromium) : chromium,
+        // In a warm browser every page gets a context of its own, with the options below (Crawlee spreads the launch options into it).
+        ...(opts.warm && { useIncognitoPages: true }),
+        // Otherwise Crawlee launches a persistent context: its context options apply to every page at no per-page cost.
         launchOptions: {
           // With a proxy, Playwright is told the bypass list (none but <-loopback>) instead of choosing one.
           ...opts.browser.launchOptions(opts.proxyServer),

@@ -288,6 +288,11 @@ export function loadConfig() {
        * (page/rendering/needs-browser.ts); http: never Chromium (requests that need it are refused).
        */
       rendering: oneOf('CRAWL_RENDERING', ['browser', 'auto', 'http'] as const, 'auto'),
+      /**
+       * A single scrape that needs Chromium opens a fresh context in a browser the worker keeps running
+       * (platform/browser/warm-browser.ts), closed after this long unused; 0: a browser per scrape, as a crawl batch.
+       */
+      warmBrowserIdleMs: nonNegativeInt('CRAWL_WARM_BROWSER_IDLE_MS', 300_000),
       /** Threads that turn pages into documents beside the worker's event loop (0: on the event loop itself). */
       conversionThreads: nonNegativeInt('CRAWL_CONVERSION_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1))),
       /** Longest a page's conversion may take; the page then fails and its thread is replaced. */

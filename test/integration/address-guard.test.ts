@@ -17,6 +17,15 @@ beforeAll(async () => {
       '/': () => ({ body: page('Home', `<a href="/ok">ok</a> <a href="/redirect">redirect</a> <a href="http://127.0.0.2:${port}/direct">direct</a>`) }),
       '/ok': page('OK', 'fine'),
       '/redirect': () => ({ status: 302, headers: { location: `http://127.0.0.2:${port}/after-redirect` } }),
+      // Script-written, so CRAWL_RENDERING=auto renders it in Chromium: a single scrape's page opens in the warm browser.
+      '/rendered': () => ({
+        body: page(
+          'Rendered',
+          `<div id="out"></div><img src="http://127.0.0.2:${port}/pixel"><script>fetch('http://127.0.0.2:${port}/secret').catch(() => {}); document.getElementById('out').textContent = 'written by script';</script>`,
+        ),
+      }),
+      '/pixel': page('Pixel', 'must not be fetched'),
+      '/secret': page('Secret', 'must not be fetched'),
       '/direct': page('Direct', 'must not be fetched'),
       '/after-redirect': page('After redirect', 'must not be fetched'),
     },
@@ -49,4 +58,14 @@ it('refuses discovered links and redirect hops to private addresses, checked on 
   expect(byUrl['/redirect']).toMatch(/127\.0\.0\.2.*loopback address/);
   expect(site.hits.get('/direct')).toBeUndefined();
   expect(site.hits.get('/after-redirect')).toBeUndefined();
+});
+
+it('keeps a single scrape rendered in the warm browser behind the guard, context after context', async () => {
+  for (let i = 0; i < 2; i++) {
+    const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/rendered`, formats: ['markdown'], maxAge: 0 } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.markdown).toContain('written by script');
+  }
+  expect(site.hits.get('/pixel')).toBeUndefined();
+  expect(site.hits.get('/secret')).toBeUndefined();
 });

@@ -60,10 +60,10 @@ async function scrapeResults(
     items.map(async (item) => {
       try {
         const scrapeReq = { ...req.scrapeOptions!, url: item.url, zeroDataRetention: zdr, origin: req.origin, integration: req.integration } as ScrapeRequest;
-        const id = await createScrape(deps, team, apiKeyId, scrapeReq);
-        ids.push(id);
-        await awaitScrape(deps, id, Math.max(0, deadline - Date.now()));
-        const job = await deps.db.crawl.findUniqueOrThrow({ where: { id } });
+        const scrape = await createScrape(deps, team, apiKeyId, scrapeReq);
+        ids.push(scrape.id);
+        await awaitScrape(deps, scrape, Math.max(0, deadline - Date.now()));
+        const job = await deps.db.crawl.findUniqueOrThrow({ where: { id: scrape.id } });
         Object.assign(item, await scrapeAnswer(deps.db, job));
       } catch (err) {
         const status = err instanceof DomainError && err.kind === 'timeout' ? 408 : 500;

@@ -13,10 +13,10 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const started = Date.now();
     const request = scrapeRequestSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    const id = await createScrape(deps, team, apiKeyId, request);
-    noteActivityJob(res, id);
-    await awaitScrape(deps, id, Math.max(0, request.timeout - (Date.now() - started)));
-    const job = await deps.db.crawl.findUniqueOrThrow({ where: { id } });
+    const scrape = await createScrape(deps, team, apiKeyId, request);
+    noteActivityJob(res, scrape.id);
+    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)));
+    const job = await deps.db.crawl.findUniqueOrThrow({ where: { id: scrape.id } });
     res.json({ success: true, data: await scrapeAnswer(deps.db, job) });
   });
 

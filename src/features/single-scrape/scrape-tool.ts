@@ -17,8 +17,9 @@ export function scrapeTool(deps: ToolDeps): Tool {
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       const request = scrapeRequestSchema.parse({ url: input.url, formats: ['markdown'], zeroDataRetention: ctx.zeroDataRetention });
-      const id = await createScrape(deps, team, ctx.apiKeyId, request);
-      await awaitScrape(deps, id, deps.config.agent.toolTimeoutMs);
+      const scrape = await createScrape(deps, team, ctx.apiKeyId, request);
+      const id = scrape.id;
+      await awaitScrape(deps, scrape, deps.config.agent.toolTimeoutMs);
       const answer = await scrapeAnswer(deps.db, await deps.db.crawl.findUniqueOrThrow({ where: { id } }));
       const metadata = (answer.metadata ?? {}) as Record<string, unknown>;
       if (typeof answer.markdown !== 'string') throw new Error(`the page could not be read: ${String(metadata.error ?? answer.error ?? 'no content')}`);

@@ -3,6 +3,7 @@
 // with the guard proxy. Failures that are the page's own come back as
 // `{ failed }`; a cancelled batch throws.
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
+import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
 import type { Config } from '../../platform/config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
@@ -17,6 +18,8 @@ import type { BatchLoaders } from './run-batch.ts';
 export interface BatchLoaderDeps {
   network: CrawlNetwork;
   browser: ChromiumLaunch;
+  /** The worker's warm browser, for a single scrape's page (a fresh context in it). */
+  warm?: WarmLauncher;
   limits: Pick<Config['crawl'], 'maxPageBytes' | 'maxFileBytes' | 'rendering'>;
   scrapeOptions: ScrapeOptions;
   /** Pages open at once in the batch's browser. */
@@ -55,6 +58,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
       const started = performance.now();
       await scrapeWithBrowser(targets, {
         browser: d.browser,
+        warm: d.warm,
         concurrency: d.concurrency,
         scrapeOptions: so,
         maxPageBytes: d.limits.maxPageBytes,

@@ -184,12 +184,16 @@ export async function runBatch(b: BatchParts): Promise<void> {
   const lanesThenBrowser = async () => {
     let lanesDone = false;
     let browserFailed = false;
+    let supplied = false;
     lanes = startHttpLanes({
       lanes: b.concurrency,
       more: async (room) => {
+        if (b.fixedUrls && supplied) return { targets: [], exhausted: true };
         const { http, browser, exhausted } = await supply(room);
+        supplied = true;
         toBrowser(browser);
-        return { targets: http, exhausted };
+        // A single scrape's one URL is all it will ever have: the lanes do not ask again.
+        return { targets: http, exhausted: exhausted || b.fixedUrls };
       },
       openLane: () => leases.take(signal),
       load: loadInLane,

@@ -7,6 +7,7 @@
 import { Context } from '@temporalio/activity';
 import { endBrowserLease, renewBrowserLease, shouldYield, startBrowserLease, type BrowserWork } from '../../platform/browser/browser-share.ts';
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
+import type { WarmBrowser } from '../../platform/browser/warm-browser.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
@@ -91,6 +92,8 @@ const PAGE_WRITE_GROUP = 32;
 export interface ScrapeBatchDeps extends ActivityDeps {
   network: CrawlNetwork;
   browser: ChromiumLaunch;
+  /** Single scrapes open their page in this running browser (CRAWL_WARM_BROWSER_IDLE_MS > 0). */
+  warmBrowser?: WarmBrowser;
   convert: HtmlConverter;
   probeImages: ImageProbe;
 }
@@ -198,6 +201,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
         loaders: createBatchLoaders({
           network: deps.network,
           browser: deps.browser,
+          // A caller waits for a single scrape: no browser launch for its one page.
+          warm: job.kind === 'scrape' ? deps.warmBrowser?.launcher : undefined,
           limits: config.crawl,
           scrapeOptions: so,
           concurrency: input.concurrency,

@@ -18,8 +18,9 @@ export async function withAttemptRecord<T>(deps: { db: Db; log: Logger }, opts: 
   const { info } = Context.current();
   const workflowId = info.workflowExecution?.workflowId;
   const runId = info.workflowExecution?.runId;
-  // Only workflow activities have a run to retry them.
-  if (workflowId === undefined || runId === undefined) return run();
+  // Only workflow activities have a run to retry them. A local activity has no task of its own to
+  // fail: if its worker dies, its workflow task times out and the next worker runs it again.
+  if (workflowId === undefined || runId === undefined || info.isLocal) return run();
   const key = { workflowId, runId, activityId: info.activityId, attempt: info.attempt };
   await deps.db.$executeRaw`
     INSERT INTO activity_attempt (workflow_id, run_id, activity_id, attempt, task_token, worker_process, slot_holder_prefix)

@@ -9,9 +9,11 @@ export function heartbeatIntervalMs(heartbeatTimeoutMs: number): number {
   return Math.max(1000, heartbeatTimeoutMs / 4);
 }
 
-/** Runs `work`, heartbeating `details()` every `intervalMs` until it settles. */
+/** Runs `work`, heartbeating `details()` every `intervalMs` until it settles (as a local activity, just runs it). */
 export async function heartbeatWhile<T>(intervalMs: number, work: () => Promise<T>, details?: () => unknown): Promise<T> {
   const ctx = Context.current();
+  // A local activity has no heartbeat: its workflow task's timeout stands for it.
+  if (ctx.info.isLocal) return work();
   const ticker = setInterval(() => ctx.heartbeat(details?.()), intervalMs);
   try {
     return await work();

@@ -1,0 +1,104 @@
+// How POST /v2/scrape runs on Temporal (issue 29): a durable crawlWorkflow per scrape,
+// started with its scrapeSettled update (update-with-start), its plan a local activity
+// in the first workflow task, its page a scrapeBatch activity, its finish an activity
+// after the caller has its answer. A worker killed while it loads the page: the next
+// worker stores and charges it exactly once, and the caller still gets its document.
+// RECORD_HISTORY_DIR=<dir> records single-scrape.json (the 'single-scrape-local-plan' patch).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import protos from '@temporalio/proto';
+import { afterAll, beforeAll, expect, inject, it, onTestFinished } from 'vitest';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+
+const EventType = protos.temporal.api.enums.v1.EventType;
+
+let h: Harness;
+let site: FixtureSite;
+let releaseSlow: () => void = () => undefined;
+
+beforeAll(async () => {
+  h = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
+  const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  site = await startFixtureSite({
+    '/': page('Home', '<main><h1>Hello</h1><p>Some text.</p></main>'),
+    // Answers only once the test lets it: the worker that fetches it first is killed meanwhile.
+    '/slow': () => ({
+      ...(site.hits.get('/slow')! === 1 && { until: slowGate }),
+      headers: { 'content-type': 'text/html' },
+      body: page('Slow', '<main><h1>Slow</h1></main>'),
+    }),
+  });
+});
+
+afterAll(async () => {
+  releaseSlow();
+  await site?.close();
+  await h?.stop();
+});
+
+it('answers from its update once the page is stored, plans locally, finishes after, and replays', async () => {
+  const worker = await h.spawnWorker();
+  // The next test kills its own worker: this one must be gone by then.
+  const stopped = new Promise((r) => worker.once('exit', r));
+  onTestFinished(async () => {
+    worker.kill('SIGTERM');
+    await stopped;
+  });
+  const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/`, formats: ['markdown'], maxAge: 0 } });
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.data.markdown).toContain('# Hello');
+  const id = body.data.metadata.scrapeId as string;
+  const handle = h.temporal.workflow.getHandle(crawlWorkflowId(id));
+  expect(await handle.result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
+
+  const history = await handle.fetchHistory();
+  const events = history.events ?? [];
+  const types = events.map((e) => e.eventType);
+  const activities = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  // The plan is no activity task of its own; the page and the finish are.
+  expect(activities).toEqual(['scrapeBatch', 'finishCrawl']);
+  const patches = events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .flatMap((e) => Object.values(e.markerRecordedEventAttributes!.details!).map((d) => Buffer.from(d.payloads![0]!.data!).toString()));
+  expect(patches).toContain('{"id":"single-scrape-local-plan","deprecated":false}');
+  // The answer (the update's completion) comes before the finish is done.
+  const updateCompleted = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+  expect(types).toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
+  expect(updateCompleted).toBeLessThan(
+    types.indexOf(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, types.lastIndexOf(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)),
+  );
+  // Shown in the Temporal UI as every job is, and finished in the database.
+  expect(await (await handle.describe()).staticSummary()).toBe(`Scrape of ${site.url}/`);
+  expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).status).toBe('completed');
+  expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
+
+  await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
+  if (process.env.RECORD_HISTORY_DIR) {
+    mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
+    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape.json'), historyToJSON(history));
+  }
+});
+
+it('survives a worker killed with SIGKILL while it loads the page: stored and charged once, answered', { timeout: 180_000 }, async () => {
+  const { apiKey } = await h.newTeam({ concurrencyLimit: 2 });
+  const first = await h.spawnWorker();
+  const answer = h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/slow`, formats: ['markdown'], maxAge: 0, timeout: 150_000 }, key: apiKey });
+  await waitFor('the first worker to fetch the page', async () => (site.hits.get('/slow') ?? 0) > 0, 60_000, 20);
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  await h.spawnWorker();
+  const res = await answer;
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.data.markdown).toContain('# Slow');
+  const id = body.data.metadata.scrapeId as string;
+  expect(await h.temporal.workflow.getHandle(crawlWorkflowId(id)).result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
+  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(1);
+  expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
+  releaseSlow();
+});
