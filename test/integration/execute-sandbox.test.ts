@@ -149,6 +149,11 @@ describe('bash', () => {
     expect(body).toMatchObject({ success: true, stdout: 'partial\n', stderr: 'broken\n', exitCode: 3, killed: false, error: 'broken' });
   });
 
+  it('runs the script as a file with an empty stdin, whatever it reads', async () => {
+    const body = executeResponse(await run('bash', 'echo "$0"; cat; read -r line; echo "read=$?"'));
+    expect(body).toMatchObject({ stdout: '/sandbox/code.sh\nread=1\n', stderr: '', exitCode: 0, killed: false });
+  });
+
   it('kills everything the run started at the timeout, setsid and background children included', async () => {
     const body = executeResponse(await run('bash', 'setsid sleep 1000 & (sleep 1000 &) ; sleep 1000', 1500));
     expect(body).toMatchObject({ killed: true, exitCode: 137 });

@@ -2,8 +2,8 @@
 // first (a warm runner waits here, already attached), then reads the caller's
 // JavaScript from stdin until it ends, runs it with `page`, `context` and
 // `browser` bound and top-level await allowed, and reports the value of its
-// last expression on REPORT_FD. One run per process: the host kills the whole
-// sandbox at the timeout and starts the next runner.
+// last expression on REPORT_FD (runner-report.ts). One run per process: the host
+// kills the whole sandbox at the timeout and starts the next runner.
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse } from 'acorn';
@@ -14,8 +14,9 @@ import { capResult, describeError, showValue } from './show-value.ts';
 
 const report = createWriteStream('', { fd: REPORT_FD });
 
+/** Reports on one line (whose end tells the host the run is over) and exits. */
 function finish(payload: { result?: string | null; error?: string | null; fatal?: string }, exitCode: number): void {
-  report.end(JSON.stringify(payload), () => process.exit(exitCode));
+  report.end(`${JSON.stringify({ ...payload, exitCode })}\n`, () => process.exit(exitCode));
 }
 
 async function readStdin(): Promise<string> {
