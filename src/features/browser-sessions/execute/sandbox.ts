@@ -81,9 +81,6 @@ interface SessionSandboxes {
 const BASH_RUNNER = `cat ${paths.REPORT_FD}>&- | /bin/bash ${paths.CODE_FILE} 5<&0 </dev/null ${paths.REPORT_FD}>&-
 printf '{"exitCode":%d}\\n' "$?" >&${paths.REPORT_FD}`;
 
-/** A run still going after this long has the next runner started beside it. */
-const SPARE_BESIDE_RUN_MS = 250;
-
 /** How long an ended session's processes get to disappear after SIGKILL before its uid is held back. */
 const UID_DRAIN_MS = 5_000;
 
@@ -316,16 +313,11 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       const s = await sessionFor(run);
       if (run.language === 'bash') await daemon(s);
       const process = await runner(s, run.language, run.timeoutMs);
-      // The next runner starts once this run has answered, after the answer has left this turn of the
-      // event loop: starting it (a fork, then a runtime's start on a core the run and the answer's way
-      // back need) would delay a short run. A longer run has it started beside it, ready sooner.
-      const beside = setTimeout(() => keepWarm(s, run.language), SPARE_BESIDE_RUN_MS);
-      try {
-        return outcomeOf(run, await tracked(s, process, run));
-      } finally {
-        clearTimeout(beside);
-        setImmediate(() => keepWarm(s, run.language));
-      }
+      const outcome = tracked(s, process, run);
+      // The next runner starts while this one runs, so that it is ready sooner (a runtime's start takes
+      // most of a second), but after the code is handed over: its fork would hold the handover up.
+      setImmediate(() => keepWarm(s, run.language));
+      return outcomeOf(run, await outcome);
     },
 
     async warmUp(session) {
