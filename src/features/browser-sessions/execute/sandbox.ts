@@ -314,9 +314,12 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       if (run.language === 'bash') await daemon(s);
       const process = await runner(s, run.language, run.timeoutMs);
       const outcome = tracked(s, process, run);
-      // The next runner starts while this one runs, so that it is ready sooner (a runtime's start takes
-      // most of a second), but after the code is handed over: its fork would hold the handover up.
-      setImmediate(() => keepWarm(s, run.language));
+      // Node's and python's next runner starts while this one runs, so that it is ready sooner (its
+      // start takes most of a second), but after the code is handed over: its fork would hold the
+      // handover up. Bash's starts in milliseconds: after the answer, so as not to compete with the run.
+      const warmNext = () => setImmediate(() => keepWarm(s, run.language));
+      if (run.language === 'bash') void outcome.then(warmNext, warmNext);
+      else warmNext();
       return outcomeOf(run, await outcome);
     },
 
