@@ -84,6 +84,12 @@ describe('node', () => {
     expect(body.stderr).toContain('TimeoutError');
   });
 
+  it('answers with all the output written before the end, more than a pipe holds at once', async () => {
+    const body = executeResponse(await run('node', `process.stdout.write('o'.repeat(600_000)); process.stderr.write('e'.repeat(600_000)); 'done'`));
+    expect(body).toMatchObject({ result: 'done', exitCode: 0 });
+    expect([body.stdout?.length, body.stderr?.length]).toEqual([600_000, 600_000]);
+  });
+
   it('reports a syntax error', async () => {
     const body = executeResponse(await run('node', 'const = 1'));
     expect(body.exitCode).toBe(1);

@@ -14,9 +14,16 @@ import { capResult, describeError, showValue } from './show-value.ts';
 
 const report = createWriteStream('', { fd: REPORT_FD });
 
-/** Reports on one line (whose end tells the host the run is over) and exits. */
+/** Resolves once everything written to the stream so far has left the process (a write the pipe had no room for is queued). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/** Reports on one line, whose end tells the host the run is over (so the output goes first), and exits. */
 function finish(payload: { result?: string | null; error?: string | null; fatal?: string }, exitCode: number): void {
-  report.end(`${JSON.stringify({ ...payload, exitCode })}\n`, () => process.exit(exitCode));
+  void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() =>
+    report.end(`${JSON.stringify({ ...payload, exitCode })}\n`, () => process.exit(exitCode)),
+  );
 }
 
 async function readStdin(): Promise<string> {
