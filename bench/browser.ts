@@ -19,6 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../src/platform/config.ts';
+import { freePort } from '../src/platform/process/ports.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { attachWebSockets } from '../src/platform/http/websockets.ts';
@@ -26,6 +27,7 @@ import { FEATURES } from '../src/features/index.ts';
 import { createBrowserHost } from '../src/features/browser-sessions/host/browser-host.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
+import { executePhases, executeUpdatesOf, updateTimer, type ExecuteTimes } from './execute-phases.ts';
 import { processTree } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 
@@ -34,6 +36,8 @@ const EXECUTES = Number(process.env.BENCH_BROWSER_EXECUTES ?? 20);
 const MESSAGES = Number(process.env.BENCH_BROWSER_MESSAGES ?? 500);
 const IDLE = Number(process.env.BENCH_BROWSER_IDLE ?? 5);
 const SNIPPETS = { node: '1', python: '1', bash: 'true' } as const;
+/** Issue 29: an execute's overhead (its API round trip less the code's own time), p50, per language. */
+const OVERHEAD_GOAL_MS = 40;
 
 const log = createLogger('warn', { process: 'bench' });
 
@@ -88,7 +92,14 @@ async function main() {
   if (!config.chromium.path) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:browser`');
   const servers = await startBenchServers('browser', config, log);
   const taskQueue = 'bench';
-  const appConfig = { ...config, logLevel: 'warn' as const, temporal: { ...config.temporal, taskQueue, address: servers.temporal.address } };
+  const port = await freePort();
+  const appConfig = {
+    ...config,
+    logLevel: 'warn' as const,
+    temporal: { ...config.temporal, taskQueue, address: servers.temporal.address },
+    // The cdpUrl a session answers with must name this gateway.
+    gateway: { ...config.gateway, publicBaseUrl: `http://127.0.0.1:${port}` },
+  };
   let worker: ChildProcess | undefined;
   let server: Server | undefined;
   const db = createDb(servers.pg.url);
@@ -110,10 +121,11 @@ async function main() {
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
     const connection = await Connection.connect({ address: servers.temporal.address });
-    const deps = { db, temporal: new Client({ connection }), config: appConfig, log };
+    const timer = updateTimer();
+    const deps = { db, temporal: new Client({ connection, interceptors: { workflow: [timer.interceptor] } }), config: appConfig, log };
     const app = createApp(deps, FEATURES);
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = app.listen(port, '127.0.0.1', () => resolve(s));
     });
     const websockets = attachWebSockets(server, deps, FEATURES);
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -140,19 +152,31 @@ async function main() {
     console.log(row(`session create (${SESSIONS} sessions)`, creates));
 
     const session = await api('/v2/browser', 'POST', { ttl: 600 });
+    const overheads: string[] = [];
     for (const [language, code] of Object.entries(SNIPPETS)) {
       await api(`/v2/browser/${session.id}/execute`, 'POST', { code, language });
       const times: number[] = [];
+      const calls: ExecuteTimes[] = [];
       sandboxMs.length = 0;
       for (let i = 0; i < EXECUTES; i++) {
         await sleep(1000);
         const started = performance.now();
-        await api(`/v2/browser/${session.id}/execute`, 'POST', { code, language });
+        calls.push(await timer.record(() => api(`/v2/browser/${session.id}/execute`, 'POST', { code, language })));
         times.push(performance.now() - started);
       }
       console.log(row(`execute ${language} \`${code}\` round trip (${EXECUTES} runs)`, times));
       console.log(row(`  of which in the sandbox`, sandboxMs));
+      const history = await deps.temporal.workflow.getHandle(`browser-${session.id}`).fetchHistory();
+      for (const [phase, values] of Object.entries(executePhases(calls, executeUpdatesOf(history.events ?? []), sandboxMs))) {
+        console.log(row(`    ${phase}`, values));
+      }
+      const p50 = percentile(times, 50);
+      overheads.push(
+        `  ${language.padEnd(6)} p50 ${p50.toFixed(0).padStart(4)} ms  ${p50 <= OVERHEAD_GOAL_MS ? 'meets' : 'misses'} the ${OVERHEAD_GOAL_MS} ms goal`,
+      );
     }
+    console.log(`execute overhead (round trip of a trivial snippet, whose own time is < 1 ms):`);
+    for (const line of overheads) console.log(line);
 
     const chromiumUrl = host.browserOf(session.id)!.cdpUrl;
     const proxied = await cdpRoundTrips(session.cdpUrl, MESSAGES);

@@ -29,8 +29,7 @@ try {
   for (const warm of [true, false]) {
     const sandbox = createSandbox({ ...loadConfig().sandbox, warmRunners: warm }, log);
     for (const language of ['node', 'python', 'bash'] as const) {
-      if (!warm && language === 'bash') continue;
-      const pauses = warm && language !== 'bash' ? [PAUSE_MS, 0] : [PAUSE_MS];
+      const pauses = warm ? [PAUSE_MS, 0] : [PAUSE_MS];
       for (const pause of pauses) {
         const sessionId = `bench-${language}-${warm}-${pause}`;
         const sessionDir = mkdtempSync(join(tmpdir(), 'bench-execute-'));

@@ -84,6 +84,12 @@ describe('node', () => {
     expect(body.stderr).toContain('TimeoutError');
   });
 
+  it('answers with all the output written before the end, more than a pipe holds at once', async () => {
+    const body = executeResponse(await run('node', `process.stdout.write('o'.repeat(600_000)); process.stderr.write('e'.repeat(600_000)); 'done'`));
+    expect(body).toMatchObject({ result: 'done', exitCode: 0 });
+    expect([body.stdout?.length, body.stderr?.length]).toEqual([600_000, 600_000]);
+  });
+
   it('reports a syntax error', async () => {
     const body = executeResponse(await run('node', 'const = 1'));
     expect(body.exitCode).toBe(1);
@@ -147,6 +153,11 @@ describe('bash', () => {
   it('reports a failing command with its exit code and stderr as error', async () => {
     const body = executeResponse(await run('bash', 'echo partial; echo broken >&2; exit 3'));
     expect(body).toMatchObject({ success: true, stdout: 'partial\n', stderr: 'broken\n', exitCode: 3, killed: false, error: 'broken' });
+  });
+
+  it('runs the script as a file with an empty stdin, whatever it reads', async () => {
+    const body = executeResponse(await run('bash', 'echo "$0"; cat; read -r line; echo "read=$?"'));
+    expect(body).toMatchObject({ stdout: '/sandbox/code.sh\nread=1\n', stderr: '', exitCode: 0, killed: false });
   });
 
   it('kills everything the run started at the timeout, setsid and background children included', async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapArgs } from '../../../src/features/browser-sessions/execute/bwrap-command.ts';
 import { CappedOutput } from '../../../src/features/browser-sessions/execute/capped-output.ts';
 import { cdpTarget } from '../../../src/features/browser-sessions/execute/cdp-bridge.ts';
+import { parseReport } from '../../../src/features/browser-sessions/execute/runner-report.ts';
 import { UidPool } from '../../../src/features/browser-sessions/execute/uid-pool.ts';
 import { createSandbox } from '../../../src/features/browser-sessions/execute/sandbox.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
@@ -29,6 +30,19 @@ describe('CappedOutput', () => {
     const output = new CappedOutput(stream, 100);
     stream.write('hello');
     expect(output.text()).toBe('hello');
+  });
+});
+
+describe('parseReport', () => {
+  it("reads the runner's report line, and nothing after it", () => {
+    expect(parseReport('{"result":"1","exitCode":0}\n')).toEqual({ result: '1', exitCode: 0 });
+    expect(parseReport('{"exitCode":3}\n{"exitCode":0}\n')).toEqual({ exitCode: 3 });
+  });
+
+  it('answers {} for no report, a cut one or one that is no object', () => {
+    expect(parseReport('')).toEqual({});
+    expect(parseReport('{"result":"1","exi')).toEqual({});
+    expect(parseReport('42\n')).toEqual({});
   });
 });
 

@@ -22,8 +22,8 @@ export interface SandboxPlan {
   mounts: Mount[];
   /** Per-process CPU seconds; undefined for the long-lived daemon sandbox. */
   cpuSeconds: number | undefined;
-  /** A descriptor whose content bwrap copies into a read-only file before the command starts. */
-  dataFile?: { fd: number; target: string };
+  /** A path that reads the given descriptor of whichever process opens it (a symlink into /proc/self/fd). */
+  fdLink?: { fd: number; target: string };
   command: string[];
 }
 
@@ -80,11 +80,11 @@ export function bwrapArgs(settings: SandboxSettings, plan: SandboxPlan): string[
     '/tmp',
   ];
   // bwrap would make the directories above a mount point 0700 root, which the session's uid cannot cross.
-  for (const dir of parentDirs([...plan.mounts.map((m) => m.target), ...(plan.dataFile ? [plan.dataFile.target] : [])])) {
+  for (const dir of parentDirs([...plan.mounts.map((m) => m.target), ...(plan.fdLink ? [plan.fdLink.target] : [])])) {
     args.push('--perms', '0755', '--dir', dir);
   }
   for (const m of plan.mounts) args.push(m.writable ? '--bind' : '--ro-bind', m.source, m.target);
-  if (plan.dataFile) args.push('--perms', '0444', '--ro-bind-data', String(plan.dataFile.fd), plan.dataFile.target);
+  if (plan.fdLink) args.push('--symlink', `/proc/self/fd/${plan.fdLink.fd}`, plan.fdLink.target);
   args.push('--chdir', '/tmp');
   let command = [...prlimitArgs(settings, plan.cpuSeconds), ...plan.command];
   if (plan.user) {

@@ -1,8 +1,8 @@
 // Runs a session's executes, each in a sandbox of its own (bwrap-command.ts):
-// node and python runners are started ahead, attached to the session's browser
-// and waiting for code, so an execute pays for neither the start of a runtime
-// nor the attach; bash runs reach the session's one agent-browser daemon, which
-// lives in a sandbox of its own until the session ends.
+// runners are started ahead and wait for code (node and python already attached
+// to the session's browser), so an execute pays for neither the start of a
+// sandbox and runtime nor the attach; bash runs reach the session's one
+// agent-browser daemon, which lives in a sandbox of its own until the session ends.
 import { chownSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,8 +56,6 @@ export interface Sandbox {
   endSession(sessionId: string, sessionDir: string): Promise<void>;
 }
 
-type WarmLanguage = Exclude<ExecuteLanguage, 'bash'>;
-
 interface SessionSandboxes {
   sessionId: string;
   cdpUrl: string;
@@ -65,28 +63,23 @@ interface SessionSandboxes {
   user: { uid: number; gid: number } | undefined;
   bridge: CdpBridge;
   agentBrowserDir: string;
-  spares: Map<WarmLanguage, SandboxProcess>;
+  spares: Map<ExecuteLanguage, SandboxProcess>;
+  /** Languages whose next spare is starting. */
+  warming: Set<ExecuteLanguage>;
   /** Executes in flight: ended with the session, so that nothing outlives it under a uid another session may get next. */
   running: Set<SandboxProcess>;
   daemon?: { process: SandboxProcess; ready: Promise<void> };
   ended: boolean;
 }
 
-interface RunnerReport {
-  result?: string | null;
-  error?: string | null;
-  fatal?: string;
-}
-
-function parseReport(report: string): RunnerReport {
-  if (report === '') return {};
-  try {
-    const parsed = JSON.parse(report) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as RunnerReport) : {};
-  } catch {
-    return {};
-  }
-}
+/**
+ * The bash runner: waits for the script on stdin, runs it as a child and reports how it exited.
+ * The child reads the script through paths.CODE_FILE, a link to its descriptor 5, so that the
+ * script is named as a file; that has to be a pipe (the host's stdin is a socket, which cannot be
+ * opened by path), hence cat. The script's own stdin is empty, as a file's run was.
+ */
+const BASH_RUNNER = `cat ${paths.REPORT_FD}>&- | /bin/bash ${paths.CODE_FILE} 5<&0 </dev/null ${paths.REPORT_FD}>&-
+printf '{"exitCode":%d}\\n' "$?" >&${paths.REPORT_FD}`;
 
 /** How long an ended session's processes get to disappear after SIGKILL before its uid is held back. */
 const UID_DRAIN_MS = 5_000;
@@ -122,16 +115,31 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     ...Object.entries(runtimes.nodePackages).map(([name, dir]) => ({ source: dir, target: `${paths.NODE_MODULES_DIR}/${name}` })),
   ];
 
-  function start(s: SessionSandboxes, plan: Omit<SandboxPlan, 'user'>, env: Record<string, string>, data?: string): SandboxProcess {
+  function start(s: SessionSandboxes, plan: Omit<SandboxPlan, 'user'>, env: Record<string, string>): SandboxProcess {
     const args = bwrapArgs(settings, { ...plan, user: s.user });
     return new SandboxProcess(
-      { bwrapPath: settings.bwrapPath, args, env: { ...BASE_ENV, ...env }, maxOutputBytes: settings.maxOutputBytes, data },
+      { bwrapPath: settings.bwrapPath, args, env: { ...BASE_ENV, ...env }, maxOutputBytes: settings.maxOutputBytes },
       log.child({ sessionId: s.sessionId }),
     );
   }
 
-  async function startRunner(s: SessionSandboxes, language: WarmLanguage, timeoutMs: number): Promise<SandboxProcess> {
+  async function startRunner(s: SessionSandboxes, language: ExecuteLanguage, timeoutMs: number): Promise<SandboxProcess> {
     const cpuSeconds = Math.ceil(timeoutMs / 1000) + 5;
+    if (language === 'bash') {
+      return start(
+        s,
+        {
+          mounts: [
+            { source: runtimes.agentBrowserBinary, target: paths.AGENT_BROWSER_BINARY },
+            { source: s.agentBrowserDir, target: paths.AGENT_BROWSER_DIR },
+          ],
+          cpuSeconds,
+          fdLink: { fd: 5, target: paths.CODE_FILE },
+          command: ['/bin/bash', '-c', BASH_RUNNER],
+        },
+        { AGENT_BROWSER_SOCKET_DIR: paths.AGENT_BROWSER_DIR, AGENT_BROWSER_NO_VERSION_CHECK: '1' },
+      );
+    }
     const cdp = { EXECUTE_CDP_PATH: s.target.browserPath, EXECUTE_CDP_SOCKET: paths.BRIDGE_SOCKET, EXECUTE_MAX_RESULT_CHARS: String(settings.maxOutputBytes) };
     if (language === 'node') {
       return start(s, { mounts: [...nodeMounts, bridgeMount(s)], cpuSeconds, command: [paths.NODE_BINARY, `${paths.RUNTIME_DIR}/node-runner.ts`] }, cdp);
@@ -159,23 +167,26 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
   }
 
   /** The runner waiting for this session's next execute in this language; a fresh one if none is waiting. */
-  async function runner(s: SessionSandboxes, language: WarmLanguage, timeoutMs: number): Promise<SandboxProcess> {
+  async function runner(s: SessionSandboxes, language: ExecuteLanguage, timeoutMs: number): Promise<SandboxProcess> {
     const spare = s.spares.get(language);
     s.spares.delete(language);
     if (spare && !spare.exited) return spare;
     return startRunner(s, language, timeoutMs);
   }
 
-  function keepWarm(s: SessionSandboxes, language: WarmLanguage): void {
-    if (!settings.warmRunners || s.ended || s.spares.has(language)) return;
+  function keepWarm(s: SessionSandboxes, language: ExecuteLanguage): void {
+    if (!settings.warmRunners || s.ended || s.spares.has(language) || s.warming.has(language)) return;
+    s.warming.add(language);
     // A spare's CPU limit must cover the longest execute it may serve.
-    startRunner(s, language, 300_000).then(
-      (spare) => {
-        if (s.ended) spare.kill();
-        else s.spares.set(language, spare);
-      },
-      (err) => log.warn('could not start a warm runner', { sessionId: s.sessionId, language, err }),
-    );
+    startRunner(s, language, 300_000)
+      .then(
+        (spare) => {
+          if (s.ended) spare.kill();
+          else s.spares.set(language, spare);
+        },
+        (err) => log.warn('could not start a warm runner', { sessionId: s.sessionId, language, err }),
+      )
+      .finally(() => s.warming.delete(language));
   }
 
   function daemon(s: SessionSandboxes): Promise<void> {
@@ -229,7 +240,18 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       mkdirSync(agentBrowserDir, { recursive: true, mode: 0o700 });
       if (user) chownSync(agentBrowserDir, user.uid, user.gid);
       const bridge = await CdpBridge.open(join(runtimes.privateDir, `${++bridgeCount}.sock`), target, user);
-      return { sessionId: run.sessionId, cdpUrl: run.cdpUrl, target, user, bridge, agentBrowserDir, spares: new Map(), running: new Set(), ended: false };
+      return {
+        sessionId: run.sessionId,
+        cdpUrl: run.cdpUrl,
+        target,
+        user,
+        bridge,
+        agentBrowserDir,
+        spares: new Map(),
+        warming: new Set(),
+        running: new Set(),
+        ended: false,
+      };
     } catch (err) {
       uids.release(run.sessionId);
       throw err;
@@ -262,17 +284,18 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
     return pending;
   }
 
-  async function tracked(s: SessionSandboxes, process: SandboxProcess, finish: () => Promise<ProcessOutcome>): Promise<ProcessOutcome> {
+  /** Runs the code in the runner; the runner counts as the session's until its sandbox is gone, which may be after the answer. */
+  async function tracked(s: SessionSandboxes, process: SandboxProcess, run: ExecuteRun): Promise<ProcessOutcome> {
     s.running.add(process);
     try {
-      return await finish();
+      return await process.finish(run.code, run.timeoutMs);
     } finally {
-      s.running.delete(process);
+      void process.done.then(() => s.running.delete(process));
     }
   }
 
   function outcomeOf(run: ExecuteRun, p: ProcessOutcome): ExecuteOutcome {
-    const report = parseReport(p.report);
+    const { report } = p;
     if (report.fatal && !p.killed) throw new Error(`execute in session ${run.sessionId} failed: ${report.fatal}`);
     const value = report.result ?? null;
     return {
@@ -288,28 +311,16 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
   return {
     async run(run) {
       const s = await sessionFor(run);
-      if (run.language === 'bash') {
-        await daemon(s);
-        const bash = start(
-          s,
-          {
-            mounts: [
-              { source: runtimes.agentBrowserBinary, target: paths.AGENT_BROWSER_BINARY },
-              { source: s.agentBrowserDir, target: paths.AGENT_BROWSER_DIR },
-            ],
-            cpuSeconds: Math.ceil(run.timeoutMs / 1000) + 1,
-            dataFile: { fd: 4, target: paths.CODE_FILE },
-            command: ['/bin/bash', paths.CODE_FILE],
-          },
-          { AGENT_BROWSER_SOCKET_DIR: paths.AGENT_BROWSER_DIR, AGENT_BROWSER_NO_VERSION_CHECK: '1' },
-          run.code,
-        );
-        return outcomeOf(run, await tracked(s, bash, () => bash.finish(undefined, run.timeoutMs)));
-      }
+      if (run.language === 'bash') await daemon(s);
       const process = await runner(s, run.language, run.timeoutMs);
-      // The next runner starts now, while this one runs, so that it is ready sooner.
-      keepWarm(s, run.language);
-      return outcomeOf(run, await tracked(s, process, () => process.finish(run.code, run.timeoutMs)));
+      const outcome = tracked(s, process, run);
+      // Node's and python's next runner starts while this one runs, so that it is ready sooner (its
+      // start takes most of a second), but after the code is handed over: its fork would hold the
+      // handover up. Bash's starts in milliseconds: after the answer, so as not to compete with the run.
+      const warmNext = () => setImmediate(() => keepWarm(s, run.language));
+      if (run.language === 'bash') void outcome.then(warmNext, warmNext);
+      else warmNext();
+      return outcomeOf(run, await outcome);
     },
 
     async warmUp(session) {

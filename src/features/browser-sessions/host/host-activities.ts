@@ -147,17 +147,22 @@ export function createHostActivities(deps: HostActivityDeps) {
     async executeInBrowserSession(input: { sessionId: string; language: ExecuteLanguage; code: string; timeoutMs: number }): Promise<ExecuteResponse> {
       const hosted = sessions.get(input.sessionId);
       if (!hosted) throw notHere(input.sessionId);
-      // Recorded for the session listing beside the run, not before it: the caller waits for neither.
-      const recorded = db.browserSession.update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } });
       const started = performance.now();
-      const outcome = await measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
+      const running = measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
+      // For the session listing only (the workflow keeps the idle clock): written once the code is handed
+      // over, and the answer waits for it no more than it does for the gateway's touches (session-touch.ts).
+      setImmediate(() => {
+        db.browserSession
+          .update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } })
+          .catch((err: unknown) => log.warn('session last activity not recorded', { sessionId: input.sessionId, error: (err as Error).message }));
+      });
+      const outcome = await running;
       log.debug('execute timings', {
         sessionId: input.sessionId,
         language: input.language,
         sandboxMs: Math.round(performance.now() - started),
         exitCode: outcome.exitCode,
       });
-      await recorded;
       return executeResponse(outcome);
     },
 

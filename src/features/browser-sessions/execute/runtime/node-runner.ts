@@ -2,8 +2,8 @@
 // first (a warm runner waits here, already attached), then reads the caller's
 // JavaScript from stdin until it ends, runs it with `page`, `context` and
 // `browser` bound and top-level await allowed, and reports the value of its
-// last expression on REPORT_FD. One run per process: the host kills the whole
-// sandbox at the timeout and starts the next runner.
+// last expression on REPORT_FD (runner-report.ts). One run per process: the host
+// kills the whole sandbox at the timeout and starts the next runner.
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse } from 'acorn';
@@ -14,8 +14,16 @@ import { capResult, describeError, showValue } from './show-value.ts';
 
 const report = createWriteStream('', { fd: REPORT_FD });
 
+/** Resolves once everything written to the stream so far has left the process (a write the pipe had no room for is queued). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/** Reports on one line, whose end tells the host the run is over (so the output goes first), and exits. */
 function finish(payload: { result?: string | null; error?: string | null; fatal?: string }, exitCode: number): void {
-  report.end(JSON.stringify(payload), () => process.exit(exitCode));
+  void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() =>
+    report.end(`${JSON.stringify({ ...payload, exitCode })}\n`, () => process.exit(exitCode)),
+  );
 }
 
 async function readStdin(): Promise<string> {

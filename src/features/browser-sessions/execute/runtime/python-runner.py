@@ -42,10 +42,11 @@ def describe_error(err):
 
 
 def finish(payload, exit_code):
+    # One line, whose end tells the host the run is over (runner-report.ts); output goes first.
     sys.stdout.flush()
     sys.stderr.flush()
     with os.fdopen(REPORT_FD, "w") as report:
-        report.write(json.dumps(payload))
+        report.write(json.dumps({**payload, "exitCode": exit_code}) + "\n")
     os._exit(exit_code)
 
 
