@@ -21,6 +21,7 @@ import { failedContentType, isDownloadError, isFileContentType, isNetworkError, 
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { PageTooLargeError } from './page-size.ts';
 import { pageContext, preparePage } from './page-context.ts';
+import { shareBrowserVersion } from './crawlee-browser-version.ts';
 import { DEFAULT_USER_AGENTS, type UserAgents } from '../platform/net/user-agents.ts';
 import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts';
 import { StoreQueue } from './store-queue.ts';
@@ -356,12 +357,15 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
     new Configuration({ persistStorage: false, systemInfoV2: true, systemInfoIntervalMillis: 60_000 }),
   );
 
+  // A warm browser's pages are incognito: Crawlee launches no second browser for them.
+  const learnVersion = opts.warm ? undefined : shareBrowserVersion(crawler, opts.browser.launchOptions(opts.proxyServer).executablePath ?? 'bundled');
   opts.signal?.addEventListener('abort', stop, { once: true });
   const poll = opts.moreTargets ? setInterval(refill, REFILL_POLL_MS) : undefined;
   let lateFailure: Error | undefined;
   try {
     await crawler.run(targets.map(crawleeRequest));
   } finally {
+    learnVersion?.();
     stopped = true;
     clearInterval(poll);
     opts.signal?.removeEventListener('abort', stop);

@@ -4,7 +4,8 @@
 // so proxied runs can name hosts that never resolve and still stay on 127.0.0.1.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/page/scrape-options.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
@@ -116,6 +117,19 @@ function pngSize(dataUrl: string): { width: number; height: number } {
 }
 
 describe('scrapeWithBrowser', () => {
+  it('launches one Chromium per batch: the browser version is learnt once per process, not by a second launch each time', async () => {
+    await scrape(['/plain'], {});
+    // Crawlee's plugin calls launch() only to read the version; the batch's own browser is a persistent context.
+    const launch = vi.spyOn(chromium, 'launch');
+    try {
+      const outcome = await scrape(['/plain', '/echo'], {});
+      expect([...outcome.pages.keys()].sort()).toEqual(['/echo', '/plain']);
+      expect(launch).not.toHaveBeenCalled();
+    } finally {
+      launch.mockRestore();
+    }
+  });
+
   it('loads desktop pages with headers, waitFor, a sized screenshot, slots and downloads', async () => {
     const slots = { acquired: [] as string[], released: [] as string[] };
     const { pages, failures, downloads } = await scrape(
