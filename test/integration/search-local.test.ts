@@ -303,7 +303,10 @@ describe('query plans', () => {
       { query: rare },
       { query: `${common} ${middle}` },
       { query: `"${phrase}"` },
+      // A narrow range and a common word: the index reads the range and the word together.
       { query: common, tbs: 'qdr:m' },
+      // A wide range and a less common word: the index reads the word, the date is checked on its pages.
+      { query: middle, tbs: 'qdr:y' },
       { query: common, tbs: 'sbd:1,qdr:y' },
       { query: `${middle} -${rare}` },
     ];

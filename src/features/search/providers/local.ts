@@ -76,10 +76,16 @@ function visible(alias: string, teamId: string, share: boolean): Prisma.Sql {
   return share ? Prisma.sql`(${a}.team_id = ${teamId}::uuid OR ${a}.shareable)` : Prisma.sql`${a}.team_id = ${teamId}::uuid`;
 }
 
-function timeFilters(q: SearchQuery): Prisma.Sql[] {
+/**
+ * The date range. Unindexed, the same condition is written so that no index serves it (adding
+ * zero): search_page_published_tsv_idx then reads only the words, and the date is checked on
+ * the pages they match.
+ */
+function timeFilters(q: SearchQuery, indexed = true): Prisma.Sql[] {
+  const date = indexed ? Prisma.sql`p.published_at` : Prisma.sql`(p.published_at + interval '0 s')`;
   const where: Prisma.Sql[] = [];
-  if (q.time.from) where.push(Prisma.sql`p.published_at >= ${q.time.from.toISOString()}::timestamptz`);
-  if (q.time.to) where.push(Prisma.sql`p.published_at <= ${q.time.to.toISOString()}::timestamptz`);
+  if (q.time.from) where.push(Prisma.sql`${date} >= ${q.time.from.toISOString()}::timestamptz`);
+  if (q.time.to) where.push(Prisma.sql`${date} <= ${q.time.to.toISOString()}::timestamptz`);
   return where;
 }
 
@@ -91,7 +97,7 @@ async function estimatedRows(tx: Tx, where: Prisma.Sql[]): Promise<number> {
   return row['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
-/** Conditions on the page (alias p) from everything but the text terms. */
+/** Conditions on the page (alias p) from everything but the text terms and the date. */
 function pageFilters(q: SearchQuery, teamId: string, share: boolean): Prisma.Sql[] {
   const where: Prisma.Sql[] = [visible('p', teamId, share)];
   if (q.sites.include.length) where.push(OR(q.sites.include.map(siteMatch)));
@@ -122,7 +128,6 @@ function pageFilters(q: SearchQuery, teamId: string, share: boolean): Prisma.Sql
       WHERE ${visible('r', teamId, share)} AND (r.host = ${q.related} OR r.host LIKE ${`%.${likeEscape(q.related)}`})
     ), '{}')`);
   }
-  where.push(...timeFilters(q));
   if (q.categories.length) where.push(Prisma.sql`p.category = ANY(${q.categories}::text[])`);
   return where;
 }
@@ -162,10 +167,14 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
   async function pages(q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
     const tsq = includedQuery(q);
     const phrases = q.terms.include.some((t) => t.kind === 'phrase');
-    const where = pageFilters(q, ctx.teamId, opts.sharePublicPages);
-    if (tsq) where.push(Prisma.sql`p.tsv @@ ${phrases ? includedQuery(q, true)! : tsq}`);
+    const conditions = (time: Prisma.Sql[]) => {
+      const found = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...time];
+      if (tsq) found.push(Prisma.sql`p.tsv @@ ${phrases ? includedQuery(q, true)! : tsq}`);
+      if (news) found.push(Prisma.sql`p.news`);
+      return found;
+    };
+    const where = conditions(timeFilters(q));
     const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
-    if (news) where.push(Prisma.sql`p.news`);
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
     const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
@@ -186,9 +195,17 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       if (matches <= walkRows * (opts.walkRowCost ?? WALK_ROW_COST)) {
         // An estimate far below the truth stops at the cap, and the walk is used instead.
         const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
+        // With words and a date range, search_page_published_tsv_idx can read both at once:
+        // it collects the range's pages (about 1 us each) and skips through the words' postings
+        // to them. Worth it when the range holds fewer pages than the words match without it;
+        // otherwise the words alone are read and the date checked on their pages.
+        const read =
+          tsq && (q.time.from || q.time.to) && (await estimatedRows(tx, timeFilters(q))) > (await estimatedRows(tx, conditions([])))
+            ? conditions(timeFilters(q, false))
+            : where;
         await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
         const [found] = await tx.$queryRaw<{ n: number; ids: string[] | null }[]>`
-          WITH m AS MATERIALIZED (SELECT p.ctid AS id, p.score, p.published_at FROM search_page p WHERE ${AND(where)} LIMIT ${cap + 1})
+          WITH m AS MATERIALIZED (SELECT p.ctid AS id, p.score, p.published_at FROM search_page p WHERE ${AND(read)} LIMIT ${cap + 1})
           SELECT count(*)::int AS n, (array_agg(p.id::text ORDER BY ${inWalkOrder}, p.id))[1:${pool}] AS ids FROM m p`;
         await tx.$executeRaw`SET LOCAL enable_indexscan = on`;
         if (found.n <= cap) ids = found.ids ?? [];
@@ -207,7 +224,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
 
   async function images(q: SearchQuery, ctx: SearchContext): Promise<ImageHit[]> {
     const tsq = includedQuery(q);
-    const where = pageFilters(q, ctx.teamId, opts.sharePublicPages);
+    const where = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...timeFilters(q)];
     where.push(visible('i', ctx.teamId, opts.sharePublicPages));
     if (tsq) where.push(Prisma.sql`i.tsv @@ ${tsq}`);
     if (q.imageSize) where.push(Prisma.sql`i.width = ${q.imageSize.width} AND i.height = ${q.imageSize.height}`);
