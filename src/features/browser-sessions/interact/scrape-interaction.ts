@@ -83,14 +83,18 @@ async function openedByAnother(deps: GatewayDeps, scrapeId: string): Promise<Bro
   }
 }
 
-/** The finished scrape of the team (a running one has no page to reopen yet). */
-function finishedScrape(job: Crawl): Crawl {
-  if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
-  return job;
+/**
+ * Refuses a scrape that has not settled its page yet. Its caller is answered once the page is
+ * stored, a moment before the job's end is recorded: a stored page counts as settled.
+ */
+async function settledScrape(deps: GatewayDeps, job: Crawl): Promise<void> {
+  if (job.status !== 'scraping') return;
+  const page = await deps.db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true } });
+  if (!page) throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
 }
 
 export async function interactWithScrape(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl, req: InteractRequest): Promise<InteractResponse> {
-  finishedScrape(job);
+  await settledScrape(deps, job);
   const llm = req.prompt ? promptModel(deps, job) : undefined;
   const { row, openingWarning } = await interaction(deps, team, apiKeyId, job);
   const urls = sessionUrls(row, publicBase(deps.config));
