@@ -214,7 +214,8 @@ it(
         const got = receiver.acknowledged().map((d) => ({ type: d.payload.type, data: d.payload.data }));
         return got.length >= 2 ? got.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
       },
-      60_000,
+      // A delivery round that failed waits out its retry's backoff (up to a minute) before the next one.
+      150_000,
     );
     expect(events).toEqual([
       { type: 'crawl.completed', data: [{ status: 'cancelled', completed: 0 }] },
