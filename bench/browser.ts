@@ -30,6 +30,7 @@ import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { executePhases, executeUpdatesOf, updateTimer, type ExecuteTimes } from './execute-phases.ts';
 import { processTree } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
+import { percentile } from './percentile.ts';
 
 const SESSIONS = Number(process.env.BENCH_BROWSER_SESSIONS ?? 10);
 const EXECUTES = Number(process.env.BENCH_BROWSER_EXECUTES ?? 20);
@@ -40,11 +41,6 @@ const SNIPPETS = { node: '1', python: '1', bash: 'true' } as const;
 const OVERHEAD_GOAL_MS = 40;
 
 const log = createLogger('warn', { process: 'bench' });
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 function row(name: string, values: number[], digits = 0): string {
   return `  ${name.padEnd(52)} p50 ${percentile(values, 50).toFixed(digits).padStart(7)} ms   p95 ${percentile(values, 95).toFixed(digits).padStart(7)} ms`;

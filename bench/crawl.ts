@@ -29,6 +29,7 @@ import { cpu, cpuOfTrees, rss } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 import { rawPlaywrightCrawl } from './raw-playwright.ts';
+import { percentile } from './percentile.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { runBench } from './run-bench.ts';
 
@@ -245,7 +246,7 @@ async function main() {
     clearInterval(sampler);
     // BENCH_ROUNDS=0 BENCH_WARMUP_ROUNDS=0 BENCH_RSS_PAGES=0: the fairness figure alone.
     if (ROUNDS > 0) {
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      const median = (values: number[]) => percentile(values, 50);
       console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 1.0 with CRAWL_RENDERING=browser)`);
       if (cheerioRatios.length > 0)
         console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.8)`);
@@ -267,8 +268,8 @@ async function main() {
           `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
       );
       if (timings) {
-        const at = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]?.toFixed(0) ?? 'n/a';
-        const split = (values: number[]) => `p50 ${at(values, 0.5)} ms, p90 ${at(values, 0.9)} ms`;
+        const split = (values: number[]) =>
+          values.length === 0 ? 'none' : `p50 ${percentile(values, 50).toFixed(0)} ms, p90 ${percentile(values, 90).toFixed(0)} ms`;
         console.log(
           `page timings of ${timings.storeMs.length} pages (the warm-up round's included): conversion ${split(timings.convertMs)}; storage ${split(timings.storeMs)}`,
         );

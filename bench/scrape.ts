@@ -31,6 +31,7 @@ import { startBenchServers, stopWorker } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { runBench } from './run-bench.ts';
+import { percentile } from './percentile.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -48,11 +49,6 @@ interface Logged {
   browserMs?: number;
   convertMs?: number;
   storeMs?: number;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function row(name: string, values: number[]): string {

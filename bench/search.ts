@@ -20,16 +20,12 @@ import { createTeam } from '../src/platform/teams/teams.ts';
 import { createLocalProvider } from '../src/features/search/providers/local.ts';
 import { searchQueryOf } from '../src/features/search/query/search-query-of.ts';
 import { searchRequestSchema } from '../src/features/search/search-request.ts';
+import { percentile } from './percentile.ts';
 
 const PAGES = Number(process.env.BENCH_SEARCH_PAGES ?? 200_000);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 30);
 const BATCH = 20_000;
 const log = createLogger('warn', { process: 'bench' });
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 const dir = scratchDataDir('bench-search-');
 const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', log });

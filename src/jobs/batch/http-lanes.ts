@@ -57,10 +57,6 @@ export interface HttpLanes {
   askNow(): Promise<void>;
 }
 
-export function runHttpLanes<T>(opts: HttpLanesOptions<T>): Promise<void> {
-  return startHttpLanes(opts).done;
-}
-
 export function startHttpLanes<T>(opts: HttpLanesOptions<T>): HttpLanes {
   const queue: T[] = [];
   let exhausted = false;

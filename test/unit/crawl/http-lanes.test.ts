@@ -1,8 +1,8 @@
-// runHttpLanes with a scripted source: every target loaded once, never more
+// startHttpLanes with a scripted source: every target loaded once, never more
 // than `lanes` at a time, stores behind the lanes, slots kept over a short gap
 // and freed when idle, and failures and give-backs as the batch needs them.
 import { describe, expect, it } from 'vitest';
-import { runHttpLanes, type HttpLanesOptions, type LaneSupply } from '../../../src/jobs/batch/http-lanes.ts';
+import { startHttpLanes, type HttpLanesOptions, type LaneSupply } from '../../../src/jobs/batch/http-lanes.ts';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +25,7 @@ function source(total: number, perCall = Infinity) {
 
 function lanesOf(overrides: Partial<HttpLanesOptions<number>> & Pick<HttpLanesOptions<number>, 'more' | 'load'>) {
   const slots = { open: 0, opened: 0, peak: 0 };
-  const run = runHttpLanes<number>({
+  const run = startHttpLanes<number>({
     lanes: 3,
     openLane: async () => {
       slots.opened++;
@@ -37,11 +37,11 @@ function lanesOf(overrides: Partial<HttpLanesOptions<number>> & Pick<HttpLanesOp
     signal: new AbortController().signal,
     pollMs: 20,
     ...overrides,
-  });
+  }).done;
   return { run, slots };
 }
 
-describe('runHttpLanes', () => {
+describe('startHttpLanes', () => {
   it('loads every target once, at most `lanes` at a time, and stores them all', async () => {
     const src = source(50, 4);
     const loaded: number[] = [];
