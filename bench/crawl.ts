@@ -46,6 +46,10 @@ const RSS_FIRST_MARK = 1_000;
 const STATUS_POLL_MS = 150;
 /** BENCH_PAGE_TIMINGS=1: the worker logs at debug, and the bench prints how long pages waited for conversion and storage. */
 const PAGE_TIMINGS = process.env.BENCH_PAGE_TIMINGS === '1';
+/** BENCH_STATIC=1 measures the HTTP path against CheerioCrawler; a bare PlaywrightCrawler would only slow each round down. */
+const BARE_PLAYWRIGHT = process.env.BENCH_STATIC !== '1';
+/** BENCH_FAIRNESS=0 skips the fairness phase. */
+const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -216,7 +220,9 @@ async function main() {
       }
       const cpuBefore = cpu('self');
       const nodeBefore = process.cpuUsage();
-      const bare = await bareCrawlee(`${site.url}/`, chromiumLaunch({ ...config.chromium, headless: true }).launchOptions(undefined));
+      const bare = BARE_PLAYWRIGHT
+        ? await bareCrawlee(`${site.url}/`, chromiumLaunch({ ...config.chromium, headless: true }).launchOptions(undefined))
+        : undefined;
       const nodeUsed = process.cpuUsage(nodeBefore);
       bareCpu = { node: bareCpu.node + (nodeUsed.user + nodeUsed.system) / 1e6, chromium: bareCpu.chromium + cpu('self').reaped - cpuBefore.reaped };
       // The HTTP path is held against Crawlee's HTTP crawler, the browser path also against raw Playwright;
@@ -234,20 +240,23 @@ async function main() {
         for (const part of Object.keys(after) as (keyof typeof after)[]) serviceCpuUsed[part] += after[part] - serviceBefore[part];
         serviceSeconds += (Date.now() - serviceStarted) / 1000;
       }
-      if (round >= 1) ratios.push(service / bare);
+      if (round >= 1 && bare) ratios.push(service / bare);
       if (round >= 1 && cheerio) cheerioRatios.push(service / cheerio);
       if (round >= 1 && raw) rawRatios.push(service / raw);
       const cheerioFigure = cheerio ? `, bare CheerioCrawler ${cheerio.toFixed(2)} pages/s, ratio ${(service / cheerio).toFixed(2)}` : '';
       const rawFigure = raw ? `, raw Playwright ${raw.toFixed(2)} pages/s, ratio ${(service / raw).toFixed(2)}` : '';
+      const bareFigure = bare ? `bare Crawlee ${bare.toFixed(2)} pages/s, ` : '';
+      const bareRatio = bare ? `, ratio ${(service / bare).toFixed(2)}` : '';
       console.log(
-        `${round >= 1 ? `round ${round}` : 'warm-up (not counted)'}: bare Crawlee ${bare.toFixed(2)} pages/s, service ${service.toFixed(2)} pages/s, ratio ${(service / bare).toFixed(2)}${cheerioFigure}${rawFigure}`,
+        `${round >= 1 ? `round ${round}` : 'warm-up (not counted)'}: ${bareFigure}service ${service.toFixed(2)} pages/s${bareRatio}${cheerioFigure}${rawFigure}`,
       );
     }
     clearInterval(sampler);
     // BENCH_ROUNDS=0 BENCH_WARMUP_ROUNDS=0 BENCH_RSS_PAGES=0: the fairness figure alone.
     if (ROUNDS > 0) {
       const median = (values: number[]) => percentile(values, 50);
-      console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 1.0 with CRAWL_RENDERING=browser)`);
+      if (ratios.length > 0)
+        console.log(`ratio service / bare Crawlee, median of ${ROUNDS} rounds: ${median(ratios).toFixed(2)} (target >= 1.0 with CRAWL_RENDERING=browser)`);
       if (cheerioRatios.length > 0)
         console.log(`ratio service / bare CheerioCrawler, median of ${ROUNDS} rounds: ${median(cheerioRatios).toFixed(2)} (target >= 0.8)`);
       if (rawRatios.length > 0)
@@ -256,9 +265,8 @@ async function main() {
       const workerCpu = { own: workerCpuAfter.own - workerCpuBefore.own, reaped: workerCpuAfter.reaped - workerCpuBefore.reaped };
       const perPage = (seconds: number) => `${((seconds * 1000) / (PAGES * ROUNDS)).toFixed(0)} ms`;
       // The bare figure's Node time includes serving the site; the worker's excludes it.
-      console.log(
-        `CPU per page: bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`,
-      );
+      const bareCpuFigure = BARE_PLAYWRIGHT ? `bare ${perPage(bareCpu.node)} Node + ${perPage(bareCpu.chromium)} Chromium; ` : '';
+      console.log(`CPU per page: ${bareCpuFigure}service worker ${perPage(workerCpu.own)} Node + ${perPage(workerCpu.reaped)} Chromium`);
       const servicePages = PAGES * ROUNDS;
       const usedTotal = Object.values(serviceCpuUsed).reduce((a, b) => a + b, 0);
       console.log(
@@ -277,7 +285,7 @@ async function main() {
       console.log(`worker peak RSS: ${(peak.own / 2 ** 20).toFixed(0)} MB (Node process), ${(peak.tree / 2 ** 20).toFixed(0)} MB with its Chromium processes`);
     }
     if (RSS_PAGES > 0) await longCrawlRss(api, worker.pid!);
-    await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`);
+    if (FAIRNESS) await fairnessFigure(db, `http://127.0.0.1:${gatewayPort}`);
     server.close();
     await connection.close();
     await db.$disconnect();
