@@ -60,9 +60,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 # Dependencies first, so source edits do not reinstall them. npm 11 runs only the
-# install scripts that package.json "allowScripts" allows.
+# install scripts that package.json "allowScripts" allows; scripts/dependency-patches.mjs
+# then makes the edits it lists to installed packages, as npm run does.
 COPY package.json package-lock.json ./
+COPY scripts/dependency-patches.mjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
+ && node scripts/dependency-patches.mjs \
  && npm cache clean --force
 
 # The Prisma client is generated at build time into src/generated/prisma (which

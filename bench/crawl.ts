@@ -48,6 +48,8 @@ const STATUS_POLL_MS = 150;
 const PAGE_TIMINGS = process.env.BENCH_PAGE_TIMINGS === '1';
 /** BENCH_STATIC=1 measures the HTTP path against CheerioCrawler; a bare PlaywrightCrawler would only slow each round down. */
 const BARE_PLAYWRIGHT = process.env.BENCH_STATIC !== '1';
+/** BENCH_CRAWL_TIMELINE=1: each service round also prints when its first and last pages were stored and when it completed. */
+const CRAWL_TIMELINE = process.env.BENCH_CRAWL_TIMELINE === '1';
 /** BENCH_FAIRNESS=0 skips the fairness phase. */
 const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
 
@@ -189,7 +191,9 @@ async function main() {
         status = await api(`/v2/crawl/${start.id}?limit=1`);
       } while (status.status === 'scraping');
       if (status.status !== 'completed' || status.completed !== PAGES) throw new Error(`service crawl ended ${status.status} with ${status.completed} pages`);
-      return PAGES / ((Date.now() - started) / 1000);
+      const seen = Date.now();
+      if (CRAWL_TIMELINE) await printCrawlTimeline(db, start.id, started, seen);
+      return PAGES / ((seen - started) / 1000);
     };
 
     let peak = { own: 0, tree: 0 };
@@ -294,6 +298,17 @@ async function main() {
     await site.close();
     await servers.stop();
   }
+}
+
+/** Where a service round's time went: before its first page, between its first and last, and after its last. */
+async function printCrawlTimeline(db: ReturnType<typeof createDb>, crawlId: string, started: number, seen: number) {
+  const crawl = await db.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { createdAt: true, completedAt: true } });
+  const pages = await db.crawlPage.aggregate({ where: { crawlId }, _min: { createdAt: true }, _max: { createdAt: true } });
+  const at = (date: Date | null | undefined) => (date ? `${date.getTime() - started} ms` : 'n/a');
+  console.log(
+    `  timeline: job row ${at(crawl.createdAt)}, first page ${at(pages._min.createdAt)}, last page ${at(pages._max.createdAt)}, ` +
+      `completed ${at(crawl.completedAt)}, seen by the poll ${seen - started} ms`,
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodSync, rmSync, renameSync, lstatSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyDependencyPatches } from './dependency-patches.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOOLS = join(ROOT, '.tools');
@@ -122,11 +123,14 @@ async function ensureDependencies(env) {
   if (lstatSync(join(ROOT, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) return;
   const lock = join(ROOT, 'package-lock.json');
   const hash = dependencyHash(lock);
-  if (existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && stampOk('npm', hash)) return;
-  say('installing npm dependencies ...');
-  const args = existsSync(lock) ? ['ci'] : ['install'];
-  await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true, env });
-  writeStamp('npm', dependencyHash(lock));
+  if (!existsSync(join(ROOT, 'node_modules', '.package-lock.json')) || !stampOk('npm', hash)) {
+    say('installing npm dependencies ...');
+    const args = existsSync(lock) ? ['ci'] : ['install'];
+    await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true, env });
+    writeStamp('npm', dependencyHash(lock));
+  }
+  // Every time, not only after an install: it is a few file reads when the patches are in place.
+  for (const file of applyDependencyPatches(ROOT)) say(`patched node_modules/${file} (scripts/dependency-patches.mjs)`);
 }
 
 async function ensurePrismaClient(node, env) {
