@@ -1,6 +1,7 @@
 import { resolveHref } from './links.ts';
 import { parseHtmlDocument } from './parse-html.ts';
 import { parseSrcset, type SrcsetCandidate } from './srcset.ts';
+import { elementsMatching, simpleSelectors } from './simple-selectors.ts';
 
 export interface CleanHtmlOptions {
   baseUrl: string;
@@ -21,10 +22,10 @@ export class InvalidSelectorError extends Error {
   }
 }
 
-const NEVER_CONTENT = 'script, style, noscript, meta, head, link, template, iframe';
+const NEVER_CONTENT = simpleSelectors(['script', 'style', 'noscript', 'meta', 'head', 'link', 'template', 'iframe']);
 
 // Firecrawl's list of page chrome dropped by onlyMainContent, kept identical so results match.
-const NON_MAIN_CONTENT = [
+const NON_MAIN_CONTENT = simpleSelectors([
   'header',
   'footer',
   'nav',
@@ -66,7 +67,7 @@ const NON_MAIN_CONTENT = [
   '#widget',
   '.cookie',
   '#cookie',
-].join(', ');
+]);
 
 const MAIN_CONTENT = '#main, main, [role=main]';
 
@@ -90,10 +91,10 @@ export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): stri
   // Captured once: linkedom's body getter re-creates a <head> whenever the first child is not one.
   const frame = new Set([document.documentElement, document.body]);
   if (includeTags.length > 0) keepOnly(document, includeTags);
-  removeAll(document.querySelectorAll(NEVER_CONTENT), frame);
+  removeAll(elementsMatching(document, NEVER_CONTENT), frame);
   for (const selector of excludeTags) removeAll(document.querySelectorAll(selector), frame);
   if (opts.onlyMainContent) {
-    const chrome = [...document.querySelectorAll(NON_MAIN_CONTENT)];
+    const chrome = elementsMatching(document, NON_MAIN_CONTENT);
     removeAll(
       chrome.filter((element) => !element.matches(MAIN_CONTENT) && !element.querySelector(MAIN_CONTENT)),
       frame,
