@@ -26,6 +26,23 @@ const LINKEDOM_EVENT_TARGET = {
   ],
 };
 
+const LINKEDOM_ATTRIBUTE_NAMES = {
+  // HTML attribute names are case-insensitive: the HTML parser lowercases them outside SVG. linkedom
+  // kept them as written (to keep SVG's viewBox), so getAttribute('href') found nothing on
+  // `<A HREF=...>` and a crawl discovered no link of such a page. SVG content keeps its case; of two
+  // spellings of one name the lowercase one is kept.
+  find: ['      for (const name of keys(attributes))\n        attribute(node, end, document.createAttribute(name), attributes[name], active);'],
+  replace: [
+    [
+      '      for (const name of keys(attributes)) {',
+      '        const html = isHTML && !ownerSVGElement ? name.toLowerCase() : name;',
+      '        if (html !== name && html in attributes) continue;',
+      '        attribute(node, end, document.createAttribute(html), attributes[name], active);',
+      '      }',
+    ].join('\n'),
+  ],
+};
+
 export const DEPENDENCY_PATCHES = [
   {
     name: 'linkedom',
@@ -33,6 +50,8 @@ export const DEPENDENCY_PATCHES = [
     files: {
       'esm/interface/event-target.js': LINKEDOM_EVENT_TARGET,
       'cjs/interface/event-target.js': LINKEDOM_EVENT_TARGET,
+      'esm/shared/parse-from-string.js': LINKEDOM_ATTRIBUTE_NAMES,
+      'cjs/shared/parse-from-string.js': LINKEDOM_ATTRIBUTE_NAMES,
     },
   },
 ];

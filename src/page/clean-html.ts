@@ -83,6 +83,11 @@ const SELECTOR_PROBE = parseHtmlDocument('');
  * A parsed page (parseHtmlDocument's) is cleaned in place, sparing a second parse: the caller gives it up.
  */
 export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): string {
+  return cleanPage(page, opts).outerHTML;
+}
+
+/** cleanHtml's content as the cleaned document's root element, for readers that walk the tree (markdown) rather than parse its HTML again. */
+export function cleanPage(page: string | Document, opts: CleanHtmlOptions): Element {
   const includeTags = opts.includeTags ?? [];
   const excludeTags = opts.excludeTags ?? [];
   assertValidSelectors([...includeTags, ...excludeTags]);
@@ -108,8 +113,7 @@ export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): stri
   absolutize(document.querySelectorAll('img[src]'), 'src', opts.baseUrl);
   absolutize(document.querySelectorAll('a[href]'), 'href', opts.baseUrl);
   if (opts.removeBase64Images) removeBase64Images(document);
-
-  return document.documentElement.outerHTML;
+  return document.documentElement;
 }
 
 /**
