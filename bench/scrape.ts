@@ -133,6 +133,44 @@ async function main() {
       }
     };
 
+    /**
+     * Where each scrape's time went, from its workflow history: before the start (gateway), until
+     * the first workflow task completed (it scheduled the batch), until a worker took the batch, the
+     * batch, until the workflow task that answers the update completed, and after it (the answer).
+     */
+    const phasesOf = async (id: string, sentAt: number, ms: number): Promise<number[]> => {
+      const history = await temporal.workflow.getHandle(crawlWorkflowId(id)).fetchHistory();
+      const Type = protos.temporal.api.enums.v1.EventType;
+      const events = (history.events ?? []).map((e) => ({
+        type: e.eventType!,
+        at: Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - sentAt,
+        activity: e.activityTaskScheduledEventAttributes?.activityType?.name,
+      }));
+      const first = (type: number, from = 0) => events.findIndex((e, i) => i >= from && e.type === type);
+      const batch = events.findIndex((e) => e.activity === 'scrapeBatch');
+      const batchStarted = first(Type.EVENT_TYPE_ACTIVITY_TASK_STARTED, batch);
+      const batchDone = first(Type.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, batchStarted);
+      const answered = first(Type.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+      const marks = [
+        0,
+        events[0].at,
+        events[first(Type.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)].at,
+        events[batchStarted].at,
+        events[batchDone].at,
+        events[answered].at,
+        ms,
+      ];
+      return marks.slice(1).map((t, i) => t - marks[i]);
+    };
+    const PHASES = [
+      'gateway, before the workflow started',
+      'first workflow task (until the batch is scheduled)',
+      'batch scheduled -> started',
+      'batch (scrapeBatch activity)',
+      'batch completed -> update completed',
+      'update completed -> answer',
+    ];
+
     const results: Record<string, { p50: number; floor: number }> = {};
     console.log(
       `bench: single scrapes of local pages, ${WARMUP} warm-up + ${SCRAPES} timed per kind, one at a time, CRAWL_RENDERING=${config.crawl.rendering}, ${config.chromium.path}`,
@@ -174,6 +212,16 @@ async function main() {
       console.log(row('storage (page, charge, cache)', storeMs));
       console.log(row('Temporal, control and gateway (the rest)', rest));
       if (TIMELINE) {
+        const phases = await Promise.all(runs.map((r) => phasesOf(r.id, r.sentAt, r.ms)));
+        console.log('  split from the workflow histories (each phase on its own):');
+        PHASES.forEach((name, i) =>
+          console.log(
+            row(
+              name,
+              phases.map((p) => p[i]),
+            ),
+          ),
+        );
         const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
         await printTimeline(median.id, median.sentAt, median.ms);
       }

@@ -70,7 +70,7 @@ export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToSta
 }
 
 function startOptions(deps: StartDeps, crawl: CrawlToStart) {
-  const input: CrawlWorkflowInput = { crawlId: crawl.id };
+  const input: CrawlWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
     workflowId: crawlWorkflowId(crawl.id),
     taskQueue: deps.config.temporal.taskQueue,
