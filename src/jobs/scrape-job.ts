@@ -78,12 +78,27 @@ function scrapeTimeout(id: string, timeoutMs: number): DomainError {
   );
 }
 
+type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
+
+function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
+  return db.crawlPage.findFirst({ where: { crawlId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+}
+
+/** The answer of POST /v2/scrape once its wait is over: the job's row and its page are read at once. */
+export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<string, unknown>> {
+  const [job, page] = await Promise.all([db.crawl.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
+  return answerWith(db, job, page);
+}
+
 /**
  * The document of a finished scrape, with its id in metadata.scrapeId (where the SDKs look), or
  * the error its page or job ended with. A zero-data-retention scrape hands its document out once.
  */
 export async function scrapeAnswer(db: Db, job: Crawl): Promise<Record<string, unknown>> {
-  const page = await db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+  return answerWith(db, job, await readScrapePage(db, job.id));
+}
+
+async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<string, unknown>> {
   if (!page) {
     if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
     throw new DomainError('job-failed', job.error ?? `The scrape ended (${job.status}) without a page`, 'SCRAPE_FAILED');

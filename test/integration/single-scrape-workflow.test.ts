@@ -1,9 +1,10 @@
 // How POST /v2/scrape runs on Temporal (issue 29): a durable crawlWorkflow per scrape,
-// started with its scrapeSettled update (update-with-start), its plan a local activity
-// in the first workflow task, its page a scrapeBatch activity, its finish an activity
-// after the caller has its answer. A worker killed while it loads the page: the next
-// worker stores and charges it exactly once, and the caller still gets its document.
-// RECORD_HISTORY_DIR=<dir> records single-scrape.json (the 'single-scrape-local-plan' patch).
+// started with its scrapeSettled update (update-with-start), its settings, plan and browser
+// demand one local activity in the first workflow task, its page a scrapeBatch activity, its
+// finish an activity after the caller has its answer. A worker killed while it loads the page:
+// the next worker stores and charges it exactly once, and the caller still gets its document.
+// RECORD_HISTORY_DIR=<dir> records single-scrape-one-local-activity.json (the
+// 'single-scrape-one-local-activity' patch); single-scrape.json was recorded before it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -40,7 +41,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-it('answers from its update once the page is stored, plans locally, finishes after, and replays', async () => {
+it('answers from its update once the page is stored, opens in one local activity, finishes after, and replays', async () => {
   const worker = await h.spawnWorker();
   // The next test kills its own worker: this one must be gone by then.
   const stopped = new Promise((r) => worker.once('exit', r));
@@ -62,10 +63,13 @@ it('answers from its update once the page is stored, plans locally, finishes aft
   const activities = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
   // The plan is no activity task of its own; the page and the finish are.
   expect(activities).toEqual(['scrapeBatch', 'finishCrawl']);
+  // Settings, plan and the batch's browser demand: one local activity.
+  expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
   const patches = events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
     .flatMap((e) => Object.values(e.markerRecordedEventAttributes!.details!).map((d) => Buffer.from(d.payloads![0]!.data!).toString()));
-  expect(patches).toContain('{"id":"single-scrape-local-plan","deprecated":false}');
+  expect(patches).toContain('{"id":"single-scrape-one-local-activity","deprecated":false}');
+  expect(patches).not.toContain('{"id":"single-scrape-local-plan","deprecated":false}');
   // The answer (the update's completion) comes before the finish is done.
   const updateCompleted = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
   expect(types).toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
@@ -80,7 +84,7 @@ it('answers from its update once the page is stored, plans locally, finishes aft
   await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
   if (process.env.RECORD_HISTORY_DIR) {
     mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
-    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape.json'), historyToJSON(history));
+    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape-one-local-activity.json'), historyToJSON(history));
   }
 });
 

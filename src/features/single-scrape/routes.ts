@@ -4,7 +4,7 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
-import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { awaitScrape, createScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
 
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -16,8 +16,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const scrape = await createScrape(deps, team, apiKeyId, request);
     noteActivityJob(res, scrape.id);
     await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)));
-    const job = await deps.db.crawl.findUniqueOrThrow({ where: { id: scrape.id } });
-    res.json({ success: true, data: await scrapeAnswer(deps.db, job) });
+    res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.id) });
   });
 
   router.get('/scrape/:id', async (req, res) => {
