@@ -103,7 +103,13 @@ async function main() {
     await ready;
     const connection = await Connection.connect({ address: servers.temporal.address });
     const temporal = new Client({ connection });
-    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
+    // As `npm start` runs it: the gateway knows its database's URL (its job feed listens there).
+    const appConfig = {
+      ...config,
+      database: { ...config.database, url: servers.pg.url },
+      temporal: { ...config.temporal, taskQueue },
+      crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] },
+    };
     const app = createApp({ db, temporal, config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');

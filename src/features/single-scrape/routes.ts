@@ -5,9 +5,13 @@ import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
 import { awaitScrape, createScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
+import { createJobFeed } from '../../jobs/job-feed.ts';
 
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
+  // A successful page answers its caller from its notification, before its workflow does.
+  const databaseUrl = deps.config.database.url;
+  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log }) : undefined;
 
   router.post('/scrape', async (req, res) => {
     const started = Date.now();
@@ -15,7 +19,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const { team, apiKeyId } = authOf(res);
     const scrape = await createScrape(deps, team, apiKeyId, request);
     noteActivityJob(res, scrape.id);
-    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)));
+    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)), feed);
     res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.id) });
   });
 
