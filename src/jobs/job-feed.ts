@@ -2,7 +2,7 @@
 // listeners it serves (job watchers, single scrapes waiting for their page): a
 // stored page is read once per notification however many clients watch the job,
 // and nothing is polled. The connection is opened for the first listener and
-// closed a while after the last. Notifications sent while it was away are lost,
+// closed with the last (or `lingerMs` after it). Notifications sent while it was away are lost,
 // so after a reconnect every listener is told to catch up from the tables.
 import pg from 'pg';
 import type { Db } from '../platform/db/prisma.ts';
@@ -20,13 +20,10 @@ export interface JobListener {
 }
 
 const RECONNECT_MS = 1_000;
-/**
- * The connection stays open this long after its last listener left: single scrapes one after
- * another (each a listener for a few hundred milliseconds) would otherwise each open one.
- */
-const LINGER_MS = 30_000;
 
-export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }) {
+/** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
+export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number }) {
+  const lingerMs = deps.lingerMs ?? 0;
   const listeners = new Map<string, Set<JobListener>>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
@@ -82,16 +79,18 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
   }
 
   let lingering: NodeJS.Timeout | undefined;
-  /** Closes the connection once nobody listened for LINGER_MS. */
+  /** Closes the connection once nobody listened for `lingerMs`. */
   const closeIdle = () => {
-    clearTimeout(lingering);
-    lingering = setTimeout(() => {
+    const close = () => {
       if (count() > 0 || !client) return;
       const c = client;
       client = undefined;
       connecting = undefined;
       c.end().catch(() => undefined);
-    }, LINGER_MS);
+    };
+    clearTimeout(lingering);
+    if (lingerMs === 0) return close();
+    lingering = setTimeout(close, lingerMs);
     lingering.unref();
   };
 

@@ -7,11 +7,15 @@ import { scrapeRequestSchema } from '../../page/scrape-request.ts';
 import { awaitScrape, createScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 
+/** How long the gateway's scrape feed stays connected after its last waiting scrape. */
+const FEED_LINGER_MS = 30_000;
+
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
-  // A successful page answers its caller from its notification, before its workflow does.
+  // A successful page answers its caller from its notification, before its workflow does. The
+  // connection outlives each scrape a while: scrapes one after another would each open one.
   const databaseUrl = deps.config.database.url;
-  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log }) : undefined;
+  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, lingerMs: FEED_LINGER_MS }) : undefined;
 
   router.post('/scrape', async (req, res) => {
     const started = Date.now();
