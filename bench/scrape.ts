@@ -11,7 +11,8 @@
 // to closing it, less the two below), conversion, storage (page, charge and
 // cache writes), and the rest (Temporal: workflow and activity round trips, the
 // gateway). Then the round trip of a cached page. BENCH_SCRAPE_TIMELINE=1 also
-// prints the workflow history of each kind's median scrape, event by event.
+// prints the split of every timed scrape from its workflow history (p50/p95 of each
+// phase) and the history of each kind's median scrape, event by event.
 // Not a test: the figures depend on the machine.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
