@@ -20,10 +20,12 @@ const EventType = protos.temporal.api.enums.v1.EventType;
 let h: Harness;
 let site: FixtureSite;
 let releaseSlow: () => void = () => undefined;
+let releaseShot: () => void = () => undefined;
 
 beforeAll(async () => {
   h = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
   const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  const shotGate = new Promise<void>((resolve) => (releaseShot = resolve));
   site = await startFixtureSite({
     '/': page('Home', '<main><h1>Hello</h1><p>Some text.</p></main>'),
     // Answers only once the test lets it: the worker that fetches it first is killed meanwhile.
@@ -32,16 +34,19 @@ beforeAll(async () => {
       headers: { 'content-type': 'text/html' },
       body: page('Slow', '<main><h1>Slow</h1></main>'),
     }),
+    // Loads in Chromium (a screenshot needs it) until the test lets it.
+    '/shot': () => ({ until: shotGate, headers: { 'content-type': 'text/html' }, body: page('Shot', '<main><h1>Shot</h1></main>') }),
   });
 });
 
 afterAll(async () => {
   releaseSlow();
+  releaseShot();
   await site?.close();
   await h?.stop();
 });
 
-it('answers from its update once the page is stored, opens in one local activity, finishes after, and replays', async () => {
+it('answers once the page is stored, opens in one local activity, completes its update before its finish, and replays', async () => {
   const worker = await h.spawnWorker();
   // The next test kills its own worker: this one must be gone by then.
   const stopped = new Promise((r) => worker.once('exit', r));
@@ -105,4 +110,18 @@ it('survives a worker killed with SIGKILL while it loads the page: stored and ch
   expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(1);
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
   releaseSlow();
+});
+
+it('takes its browser lease when its page goes to Chromium, and gives it back', { timeout: 120_000 }, async () => {
+  const { teamId, apiKey } = await h.newTeam();
+  await h.spawnWorker();
+  const answer = h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/shot`, formats: ['screenshot'], maxAge: 0 }, key: apiKey });
+  // Its batch met its demand and, opening Chromium for the page, leased a browser like any batch.
+  await waitFor('the page loading in Chromium under a browser lease', async () => (await h.db.browserLease.count({ where: { teamId } })) === 1, 60_000, 20);
+  expect(await h.db.browserDemand.count({ where: { teamId } })).toBe(0);
+  releaseShot();
+  const res = await answer;
+  expect(res.status).toBe(200);
+  expect((await res.json()).data.screenshot).toBeTruthy();
+  await waitFor('the lease given back', async () => (await h.db.browserLease.count({ where: { teamId } })) === 0, 30_000, 20);
 });
