@@ -1,6 +1,7 @@
 // The scrapeBatch activity: one browser's worth of a job, on the browser queue.
 // It holds a browser lease while it runs (fair share between crawls, see
-// platform/browser/browser-share.ts), puts the batch's parts together
+// platform/browser/browser-share.ts; a single scrape's only once its page goes
+// to Chromium), puts the batch's parts together
 // (run-batch.ts), heartbeats its progress and renews its leases, and completes
 // only when every URL it claimed is stored; otherwise it fails and its retry
 // (same batch key, same URLs) handles the rest.
