@@ -11,7 +11,8 @@
 // to closing it, less the two below), conversion, storage (page, charge and
 // cache writes), and the rest (Temporal: workflow and activity round trips, the
 // gateway). Then the round trip of a cached page. BENCH_SCRAPE_TIMELINE=1 also
-// prints the workflow history of each kind's median scrape, event by event.
+// prints the split of every timed scrape from its workflow history (p50/p95 of each
+// phase) and the history of each kind's median scrape, event by event.
 // Not a test: the figures depend on the machine.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -103,7 +104,13 @@ async function main() {
     await ready;
     const connection = await Connection.connect({ address: servers.temporal.address });
     const temporal = new Client({ connection });
-    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
+    // As `npm start` runs it: the gateway knows its database's URL (its job feed listens there).
+    const appConfig = {
+      ...config,
+      database: { ...config.database, url: servers.pg.url },
+      temporal: { ...config.temporal, taskQueue },
+      crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] },
+    };
     const app = createApp({ db, temporal, config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');
@@ -132,6 +139,47 @@ async function main() {
         console.log(`    +${String(at).padStart(5)} ms  ${protos.temporal.api.enums.v1.EventType[e.eventType!].replace(/^EVENT_TYPE_/, '')} ${detail}`);
       }
     };
+
+    /**
+     * Where each scrape's time went, from its workflow history: before the start (gateway), until
+     * the first workflow task completed (it scheduled the batch), until a worker took the batch, the
+     * batch, until the workflow task that answers the update completed, and after it (the answer).
+     */
+    const phasesOf = async (id: string, sentAt: number, ms: number): Promise<number[]> => {
+      const handle = temporal.workflow.getHandle(crawlWorkflowId(id));
+      // The caller may have had its page before the batch ended.
+      await handle.result();
+      const history = await handle.fetchHistory();
+      const Type = protos.temporal.api.enums.v1.EventType;
+      const events = (history.events ?? []).map((e) => ({
+        type: e.eventType!,
+        at: Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - sentAt,
+        activity: e.activityTaskScheduledEventAttributes?.activityType?.name,
+      }));
+      const first = (type: number, from = 0) => events.findIndex((e, i) => i >= from && e.type === type);
+      const batch = events.findIndex((e) => e.activity === 'scrapeBatch');
+      const batchStarted = first(Type.EVENT_TYPE_ACTIVITY_TASK_STARTED, batch);
+      const batchDone = first(Type.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, batchStarted);
+      const answered = first(Type.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+      const marks = [
+        0,
+        events[0].at,
+        events[first(Type.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)].at,
+        events[batchStarted].at,
+        events[batchDone].at,
+        events[answered].at,
+        ms,
+      ];
+      return marks.slice(1).map((t, i) => t - marks[i]);
+    };
+    const PHASES = [
+      'gateway, before the workflow started',
+      'first workflow task (until the batch is scheduled)',
+      'batch scheduled -> started',
+      'batch (scrapeBatch activity)',
+      'batch completed -> update completed',
+      'update completed -> answer (negative: answered first)',
+    ];
 
     const results: Record<string, { p50: number; floor: number }> = {};
     console.log(
@@ -174,6 +222,16 @@ async function main() {
       console.log(row('storage (page, charge, cache)', storeMs));
       console.log(row('Temporal, control and gateway (the rest)', rest));
       if (TIMELINE) {
+        const phases = await Promise.all(runs.map((r) => phasesOf(r.id, r.sentAt, r.ms)));
+        console.log('  split from the workflow histories (each phase on its own):');
+        PHASES.forEach((name, i) =>
+          console.log(
+            row(
+              name,
+              phases.map((p) => p[i]),
+            ),
+          ),
+        );
         const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
         await printTimeline(median.id, median.sentAt, median.ms);
       }

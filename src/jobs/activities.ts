@@ -4,7 +4,7 @@
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
 // the workflow, so retries and replays never duplicate a page or a charge.
 import { createScrapeBatch } from './batch/scrape-batch.ts';
-import { jobContext, readJob, sortLinks } from './job-context.ts';
+import { jobContext, readJob, sortLinks, type JobRow } from './job-context.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { createCrawlNetwork, type CrawlNetwork } from '../platform/net/outbound-network.ts';
 import { chromiumLaunch } from '../platform/browser/chromium-launch.ts';
@@ -21,6 +21,7 @@ import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from '../platform/temporal/heartbeat-while.ts';
 import { withAttemptRecord } from '../platform/temporal/attempt-record.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
+import { requestJobBrowser } from './batch/browser-demand.ts';
 import { crawlConcurrency } from './concurrency.ts';
 import { discoversLinks, jobKind } from './job-kind.ts';
 import { notifyJobEnded } from './job-events.ts';
@@ -76,32 +77,30 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
      * the crawl's options (the gateway decides none of it). Read once per workflow run.
      */
     async crawlSettings(crawlId: string): Promise<CrawlRunSettings> {
-      const { crawl, options } = await readJob(jobDeps, crawlId);
-      const delay = options.delay;
-      const { parallelBatches, pagesPerBatch } = crawlConcurrency({
-        teamLimit: crawl.team.concurrencyLimit,
-        // A single scrape has one page: a second batch would only wait for work that never comes.
-        maxConcurrency: jobKind(crawl) === 'scrape' ? 1 : options.maxConcurrency,
-        delay,
-        pagesPerBrowser: config.crawl.pagesPerBrowser,
-      });
-      return {
-        parallelBatches,
-        pagesPerBatch,
-        // With a delay every page is its own batch, so the pause is a workflow timer.
-        batchSize: delay !== undefined ? 1 : config.crawl.batchSize,
-        heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
-        historyEventBudget: config.crawl.historyEventBudget,
-        ...(delay !== undefined && { delayMs: Math.round(delay * 1000) }),
-        browserTaskQueue: config.temporal.browserTaskQueue,
-        hasWebhook: options.webhook !== undefined,
-        teamId: crawl.teamId,
-        // A batch scrape's URLs may be of many sites: its summaries name none.
-        site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
-        discoversLinks: discoversLinks(jobKind(crawl)),
-        progressIntervalMs: config.crawl.progressIntervalMs,
-        singleScrape: jobKind(crawl) === 'scrape',
-      };
+      return runSettings(await readJob(jobDeps, crawlId));
+    },
+
+    /**
+     * Local activity, the whole first step of a single scrape's run in one: its settings, its plan
+     * (stale claims released, its counts) and the browser demand of its first batch (`holder`), so
+     * that its first workflow task schedules that batch right away. The three writes and reads are
+     * independent and run at once; a cancelled scrape (its row no longer scraping) plans nothing and
+     * asks for no browser.
+     */
+    async openSingleScrape(start: {
+      crawlId: string;
+      holder: string;
+    }): Promise<{ settings: CrawlRunSettings; planned: { queued: number; counts?: JobCounts } }> {
+      const { crawlId, holder } = start;
+      const [read] = await Promise.all([
+        readJob(jobDeps, crawlId),
+        releaseClaims(db, crawlId),
+        requestJobBrowser(db, { holder, pool: config.temporal.browserTaskQueue, crawlId }),
+      ]);
+      const settings = runSettings(read);
+      if (read.crawl.status !== 'scraping') return { settings, planned: { queued: 0 } };
+      const counts = await jobCounts(db, crawlId);
+      return { settings, planned: { queued: counts.queued, counts } };
     },
 
     /** Local activity: a batch of the crawl is about to wait for a browser slot. */
@@ -122,6 +121,35 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
       return withAttemptRecord({ db, log }, {}, () => heartbeatWhile(heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs), () => finishCrawl(input)));
     },
   };
+
+  /** How this deployment runs the job, from the worker's own settings and the job's options. */
+  function runSettings({ crawl, options }: JobRow): CrawlRunSettings {
+    const delay = options.delay;
+    const { parallelBatches, pagesPerBatch } = crawlConcurrency({
+      teamLimit: crawl.team.concurrencyLimit,
+      // A single scrape has one page: a second batch would only wait for work that never comes.
+      maxConcurrency: jobKind(crawl) === 'scrape' ? 1 : options.maxConcurrency,
+      delay,
+      pagesPerBrowser: config.crawl.pagesPerBrowser,
+    });
+    return {
+      parallelBatches,
+      pagesPerBatch,
+      // With a delay every page is its own batch, so the pause is a workflow timer.
+      batchSize: delay !== undefined ? 1 : config.crawl.batchSize,
+      heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
+      historyEventBudget: config.crawl.historyEventBudget,
+      ...(delay !== undefined && { delayMs: Math.round(delay * 1000) }),
+      browserTaskQueue: config.temporal.browserTaskQueue,
+      hasWebhook: options.webhook !== undefined,
+      teamId: crawl.teamId,
+      // A batch scrape's URLs may be of many sites: its summaries name none.
+      site: jobKind(crawl) === 'batch_scrape' ? undefined : URL.parse(crawl.url)?.host,
+      discoversLinks: discoversLinks(jobKind(crawl)),
+      progressIntervalMs: config.crawl.progressIntervalMs,
+      singleScrape: jobKind(crawl) === 'scrape',
+    };
+  }
 
   /**
    * Reads robots.txt once, seeds the start URL and, unless sitemap is skip,

@@ -45,6 +45,11 @@ export interface CrawlRunSettings {
 
 export interface CrawlWorkflowInput {
   crawlId: string;
+  /**
+   * Set by the starter of a single scrape (kind scrape): its run opens with one local activity
+   * (settings, plan, browser demand) instead of reading its settings first to learn its kind.
+   */
+  singleScrape?: true;
   /** Set by continue-as-new: planning already happened in an earlier run. */
   planned?: boolean;
   /** Pages handled by earlier runs, for progress reporting. */

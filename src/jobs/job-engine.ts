@@ -18,9 +18,9 @@ const ABANDONED_ATTEMPTS_INTERVAL_MS = 2_000;
 export const jobEngine: Feature = {
   name: 'jobs',
   activities(deps) {
-    const { crawlSettings, queueForBrowser, planCrawl, finishCrawl, scrapeBatch } = createCrawlActivities(deps);
+    const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch } = createCrawlActivities(deps);
     return {
-      control: { crawlSettings, queueForBrowser, planCrawl, finishCrawl },
+      control: { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl },
       browser: { scrapeBatch },
     };
   },

@@ -11,7 +11,7 @@ import type { PageDocument } from '../page/document-schema.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobStatus } from './job-responses.ts';
 import type { JobCounts } from './definitions.ts';
-import { frontierCounts } from './frontier/frontier.ts';
+import { FrontierState } from './frontier/frontier-state.ts';
 
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -31,15 +31,27 @@ export async function crawlCounts(db: Db, crawlId: string) {
   return { completed, total };
 }
 
-/** What GET /v2/crawl/{id} counts, plus failed pages and queued URLs: the progress an activity hands its workflow. */
+/**
+ * What GET /v2/crawl/{id} counts, plus failed pages and queued URLs: the progress an activity hands
+ * its workflow. One statement (one round trip, one snapshot) for the five numbers.
+ */
 export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
-  const [{ completed, total }, failed, { queued }, creditsUsed] = await Promise.all([
-    crawlCounts(db, crawlId),
-    db.crawlPage.count({ where: { crawlId, success: false } }),
-    frontierCounts(db, crawlId),
-    creditsUsedByJob(db, crawlId),
-  ]);
-  return { completed, total, failed, queued, creditsUsed };
+  const [row] = await db.$queryRaw<{ completed: bigint; failed: bigint; total: bigint; queued: bigint; credits: bigint }[]>`
+    SELECT
+      (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND success) AS completed,
+      (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND NOT success) AS failed,
+      -- Pages attempted or waiting; failed pages are in neither number, as upstream (crawlCounts).
+      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid
+        AND state IN (${FrontierState.queued}, ${FrontierState.claimed}, ${FrontierState.done})) AS total,
+      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
+      (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;
+  return {
+    completed: Number(row.completed),
+    total: Number(row.total),
+    failed: Number(row.failed),
+    queued: Number(row.queued),
+    creditsUsed: Number(row.credits),
+  };
 }
 
 export function isZeroDataRetention(crawl: Crawl): boolean {

@@ -56,21 +56,25 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
 /**
  * Starts a single scrape's workflow together with its `scrapeSettled` update (update-with-start:
  * one call, answered once the scrape's page is stored or its batch failed), marks the row started
- * once the start is confirmed, and waits for the update within `deadline`: true when the page is
- * stored (as a document or as its failure), false when the run's end must tell. Throws what the client
- * throws: the caller tells a timeout from a refused or failed start (which the reconciler repairs).
+ * once the start is confirmed, and waits for the update within `deadline`, or for `stored` (the page's
+ * notification) if that comes first: true when the page is stored (as a document or as its failure),
+ * false when the run's end must tell. Throws what the client throws: the caller tells a timeout from
+ * a refused or failed start (which the reconciler repairs).
  */
-export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number): Promise<boolean> {
+export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number, stored?: Promise<true>): Promise<boolean> {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>('crawlWorkflow', startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
-  const [, stored] = await Promise.all([markStarted(deps, crawl.id), deps.temporal.connection.withDeadline(deadline, () => update.result())]);
-  return stored;
+  const settled = deps.temporal.connection.withDeadline(deadline, () => update.result());
+  // Once the page's notification answered, the update's own end no longer matters.
+  if (stored) settled.catch(() => undefined);
+  const [, answer] = await Promise.all([markStarted(deps, crawl.id), stored ? Promise.race([stored, settled]) : settled]);
+  return answer;
 }
 
 function startOptions(deps: StartDeps, crawl: CrawlToStart) {
-  const input: CrawlWorkflowInput = { crawlId: crawl.id };
+  const input: CrawlWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
     workflowId: crawlWorkflowId(crawl.id),
     taskQueue: deps.config.temporal.taskQueue,

@@ -12,6 +12,7 @@ import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
 import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
 import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
+import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
 import { crawlWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
@@ -44,11 +45,32 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   return job;
 }
 
-/** Starts the scrape's workflow and waits, at most `timeoutMs`, until its page is stored or the workflow ended. */
-export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number): Promise<void> {
+/**
+ * Starts the scrape's workflow and waits, at most `timeoutMs`, until its page is stored or the
+ * workflow ended. With a job feed, a successful page is known stored from its notification (sent
+ * in the transaction that stores it), which comes before the workflow's answer: its batch still
+ * has to end and a workflow task to run. The update stays the answer for everything else (a failed
+ * page, a notification lost with the feed's connection).
+ */
+export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number, feed?: JobFeed): Promise<void> {
+  let pageStored: () => void = () => undefined;
+  const stored = new Promise<true>((resolve) => (pageStored = () => resolve(true)));
+  // Subscribed before the start, so no notification can come first; a feed that cannot connect is only slower.
+  const unsubscribe = feed?.subscribe(job.id, { stored: pageStored, ended: () => undefined, gap: () => undefined }).catch((err: unknown) => {
+    deps.log.warn('job feed unavailable; the scrape waits for its workflow', { crawlId: job.id, error: (err as Error).message });
+    return undefined;
+  });
+  try {
+    await awaitWorkflow(deps, job, timeoutMs, feed && stored);
+  } finally {
+    (await unsubscribe)?.();
+  }
+}
+
+async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stored: Promise<true> | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   try {
-    if (await startScrapeAndAwaitPage(deps, job, deadline)) return;
+    if (await startScrapeAndAwaitPage(deps, job, deadline, stored)) return;
   } catch (err) {
     if (Date.now() >= deadline) throw scrapeTimeout(job.id, timeoutMs);
     // The run ended before the update reached it, the update failed (the run was cancelled), or the
@@ -78,12 +100,27 @@ function scrapeTimeout(id: string, timeoutMs: number): DomainError {
   );
 }
 
+type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
+
+function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
+  return db.crawlPage.findFirst({ where: { crawlId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+}
+
+/** The answer of POST /v2/scrape once its wait is over: the job's row and its page are read at once. */
+export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<string, unknown>> {
+  const [job, page] = await Promise.all([db.crawl.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
+  return answerWith(db, job, page);
+}
+
 /**
  * The document of a finished scrape, with its id in metadata.scrapeId (where the SDKs look), or
  * the error its page or job ended with. A zero-data-retention scrape hands its document out once.
  */
 export async function scrapeAnswer(db: Db, job: Crawl): Promise<Record<string, unknown>> {
-  const page = await db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+  return answerWith(db, job, await readScrapePage(db, job.id));
+}
+
+async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<string, unknown>> {
   if (!page) {
     if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
     throw new DomainError('job-failed', job.error ?? `The scrape ended (${job.status}) without a page`, 'SCRAPE_FAILED');

@@ -62,6 +62,7 @@ const {
   crawlSettings,
   queueForBrowser,
   planCrawl: planLocally,
+  openSingleScrape,
 } = proxyLocalActivities<CrawlActivities>({
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
@@ -178,7 +179,13 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
   );
   const legacy = legacySettings(input);
-  const settings = legacy ? undefined : await crawlSettings(crawlId);
+  const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
+  // A single scrape its starter marked as such: settings, plan and its first batch's browser demand
+  // in one local activity, so its first workflow task does one database visit before scheduling the
+  // batch. A run started without the mark (or before this patch) reads its settings first.
+  const askedFor = !legacy && input.singleScrape === true && !input.planned && patched('single-scrape-one-local-activity') ? batchKeyOf(0) : undefined;
+  const opened = askedFor === undefined ? undefined : await openSingleScrape({ crawlId, holder: askedFor });
+  const settings = legacy ? undefined : (opened?.settings ?? (await crawlSettings(crawlId)));
   const run = legacy ?? settings!;
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
@@ -188,7 +195,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const progressUpserts = patched('progress-search-attributes');
   // A single scrape plans in a local activity, within its first workflow task (no activity task and
   // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
-  const localPlan = run.singleScrape === true && patched('single-scrape-local-plan');
+  const localPlan = !opened && run.singleScrape === true && patched('single-scrape-local-plan');
   const progressIntervalMs = run.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   let upserted = input.counts && { completed: input.counts.completed, queued: input.counts.queued };
   let upsertedAt: number | undefined;
@@ -237,12 +244,14 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     }
     let queued = run.parallelBatches * run.batchSize;
     if (!input.planned) {
-      const planned = localPlan
-        ? await planLocally(crawlId)
-        : await controlActivities(
-            run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
-            run.heartbeatTimeoutMs,
-          ).planCrawl(crawlId);
+      const planned = opened
+        ? opened.planned
+        : localPlan
+          ? await planLocally(crawlId)
+          : await controlActivities(
+              run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
+              run.heartbeatTimeoutMs,
+            ).planCrawl(crawlId);
       queued = planned.queued;
       counts = planned.counts ?? { ...counts, queued };
       countsKnown = true;
@@ -254,7 +263,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     });
 
     const launch = async () => {
-      const batchKey = `${workflowInfo().runId}:${batchSeq++}`;
+      const batchKey = batchKeyOf(batchSeq++);
       const summary = `batch ${batchSeq}: up to ${pages(run.batchSize)}${site}`;
       queued = Math.max(0, queued - run.batchSize);
       let priorityKey: number | undefined;
@@ -262,7 +271,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 0 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
         yielded = false;
         // Running batches of other crawls see this and may give their browser up (fair share).
-        await queueForBrowser({ holder: batchKey, crawlId, teamId: settings.teamId });
+        // A single scrape's first batch asked for it in openSingleScrape.
+        if (batchKey !== askedFor) await queueForBrowser({ holder: batchKey, crawlId, teamId: settings.teamId });
       }
       // Counted only once scheduled: a launch that failed or was cancelled above has no
       // batch whose end would uncount it, and the cleanup below waits for inFlight === 0.

@@ -75,6 +75,8 @@ beforeAll(async () => {
       '/slow/2': text('Slow 2'),
       '/slow/3': text('Slow 3'),
       '/slow/4': text('Slow 4'),
+      // A single scrape's page, slow while its batch is looked at.
+      '/slow/5': text('Slow 5'),
     },
     { delayMs: (path) => (slowPages && /^\/slow\/\d/.test(path) ? SLOW_MS : 0) },
   );
@@ -234,6 +236,25 @@ describe('scrapeBatch', () => {
       outOfCredits: true,
       counts: { completed: 0, total: 1, failed: 0, queued: 1, creditsUsed: 0 },
     });
+    expect(await leftBehind(teamId, batchKey)).toEqual({ slotsHeld: 0, leases: 0, demands: 0 });
+  });
+
+  it("a single scrape's batch meets its browser demand, holds no browser lease for a page fetched over HTTP, and counts nothing", async () => {
+    const { crawlId, teamId } = await plannedCrawl('/slow/5');
+    await db.crawl.update({ where: { id: crawlId }, data: { kind: 'scrape' } });
+    const batchKey = `${crawlId}:batch:0`;
+    // As openSingleScrape leaves it: the batch's demand for a browser slot, waiting.
+    await db.browserDemand.create({ data: { holder: batchKey, pool: 'test-pool', teamId, groupId: crawlId } });
+    slowPages = true;
+    const { result } = runBatch({ crawlId, batchKey, size: 1, concurrency: 1 });
+    await waitFor('the page to be loading', () => site.hits.has('/slow/5'), 10_000, 20);
+    // Loading over HTTP under its team slot: the demand is met, and no browser is held for it.
+    expect(await db.teamSlot.count({ where: { teamId, holder: { not: null } } })).toBe(1);
+    expect(await leftBehind(teamId, batchKey)).toEqual({ slotsHeld: 1, leases: 0, demands: 0 });
+    slowPages = false;
+    // Its one URL settled: nothing left queued, and no counts (its workflow sums its own).
+    expect(await result).toEqual({ claimed: 1, succeeded: 1, failed: 0, queued: 0, outOfCredits: false, starved: false, yielded: false });
+    expect(await pagesOf(crawlId)).toEqual({ '/slow/5': true });
     expect(await leftBehind(teamId, batchKey)).toEqual({ slotsHeld: 0, leases: 0, demands: 0 });
   });
 });

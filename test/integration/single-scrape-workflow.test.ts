@@ -1,9 +1,10 @@
 // How POST /v2/scrape runs on Temporal (issue 29): a durable crawlWorkflow per scrape,
-// started with its scrapeSettled update (update-with-start), its plan a local activity
-// in the first workflow task, its page a scrapeBatch activity, its finish an activity
-// after the caller has its answer. A worker killed while it loads the page: the next
-// worker stores and charges it exactly once, and the caller still gets its document.
-// RECORD_HISTORY_DIR=<dir> records single-scrape.json (the 'single-scrape-local-plan' patch).
+// started with its scrapeSettled update (update-with-start), its settings, plan and browser
+// demand one local activity in the first workflow task, its page a scrapeBatch activity, its
+// finish an activity after the caller has its answer. A worker killed while it loads the page:
+// the next worker stores and charges it exactly once, and the caller still gets its document.
+// RECORD_HISTORY_DIR=<dir> records single-scrape-one-local-activity.json (the
+// 'single-scrape-one-local-activity' patch); single-scrape.json was recorded before it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -19,10 +20,12 @@ const EventType = protos.temporal.api.enums.v1.EventType;
 let h: Harness;
 let site: FixtureSite;
 let releaseSlow: () => void = () => undefined;
+let releaseShot: () => void = () => undefined;
 
 beforeAll(async () => {
   h = await startHarness({ crawl: { heartbeatTimeoutMs: 3000 } });
   const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  const shotGate = new Promise<void>((resolve) => (releaseShot = resolve));
   site = await startFixtureSite({
     '/': page('Home', '<main><h1>Hello</h1><p>Some text.</p></main>'),
     // Answers only once the test lets it: the worker that fetches it first is killed meanwhile.
@@ -31,16 +34,19 @@ beforeAll(async () => {
       headers: { 'content-type': 'text/html' },
       body: page('Slow', '<main><h1>Slow</h1></main>'),
     }),
+    // Loads in Chromium (a screenshot needs it) until the test lets it.
+    '/shot': () => ({ until: shotGate, headers: { 'content-type': 'text/html' }, body: page('Shot', '<main><h1>Shot</h1></main>') }),
   });
 });
 
 afterAll(async () => {
   releaseSlow();
+  releaseShot();
   await site?.close();
   await h?.stop();
 });
 
-it('answers from its update once the page is stored, plans locally, finishes after, and replays', async () => {
+it('answers once the page is stored, opens in one local activity, completes its update before its finish, and replays', async () => {
   const worker = await h.spawnWorker();
   // The next test kills its own worker: this one must be gone by then.
   const stopped = new Promise((r) => worker.once('exit', r));
@@ -62,10 +68,13 @@ it('answers from its update once the page is stored, plans locally, finishes aft
   const activities = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
   // The plan is no activity task of its own; the page and the finish are.
   expect(activities).toEqual(['scrapeBatch', 'finishCrawl']);
+  // Settings, plan and the batch's browser demand: one local activity.
+  expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
   const patches = events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
     .flatMap((e) => Object.values(e.markerRecordedEventAttributes!.details!).map((d) => Buffer.from(d.payloads![0]!.data!).toString()));
-  expect(patches).toContain('{"id":"single-scrape-local-plan","deprecated":false}');
+  expect(patches).toContain('{"id":"single-scrape-one-local-activity","deprecated":false}');
+  expect(patches).not.toContain('{"id":"single-scrape-local-plan","deprecated":false}');
   // The answer (the update's completion) comes before the finish is done.
   const updateCompleted = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
   expect(types).toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
@@ -80,7 +89,7 @@ it('answers from its update once the page is stored, plans locally, finishes aft
   await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
   if (process.env.RECORD_HISTORY_DIR) {
     mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
-    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape.json'), historyToJSON(history));
+    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape-one-local-activity.json'), historyToJSON(history));
   }
 });
 
@@ -101,4 +110,18 @@ it('survives a worker killed with SIGKILL while it loads the page: stored and ch
   expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(1);
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
   releaseSlow();
+});
+
+it('takes its browser lease when its page goes to Chromium, and gives it back', { timeout: 120_000 }, async () => {
+  const { teamId, apiKey } = await h.newTeam();
+  await h.spawnWorker();
+  const answer = h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/shot`, formats: ['screenshot'], maxAge: 0 }, key: apiKey });
+  // Its batch met its demand and, opening Chromium for the page, leased a browser like any batch.
+  await waitFor('the page loading in Chromium under a browser lease', async () => (await h.db.browserLease.count({ where: { teamId } })) === 1, 60_000, 20);
+  expect(await h.db.browserDemand.count({ where: { teamId } })).toBe(0);
+  releaseShot();
+  const res = await answer;
+  expect(res.status).toBe(200);
+  expect((await res.json()).data.screenshot).toBeTruthy();
+  await waitFor('the lease given back', async () => (await h.db.browserLease.count({ where: { teamId } })) === 0, 30_000, 20);
 });

@@ -7,7 +7,7 @@ import { refuseUpgrade, type WebSocketRoute, type WebSocketUpgrade } from '../..
 import { hashApiKey } from '../../platform/teams/api-keys.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
 import { isZeroDataRetention } from '../../jobs/job-status.ts';
-import { createJobFeed } from './job-feed.ts';
+import { createJobFeed } from '../../jobs/job-feed.ts';
 import { watchJob } from './watch-session.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

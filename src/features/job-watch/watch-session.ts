@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 import type { Crawl } from '../../generated/prisma/client.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { crawlCounts, MAX_RESPONSE_BYTES } from '../../jobs/job-status.ts';
-import type { JobFeed } from './job-feed.ts';
+import type { JobFeed } from '../../jobs/job-feed.ts';
 
 /** A slow client is sent no more until it has taken this much. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;

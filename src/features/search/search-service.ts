@@ -8,7 +8,7 @@ import type { GatewayDeps } from '../../platform/http/app.ts';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { chargeOnce, creditsUsedByJob, searchCredits } from '../../platform/usage/credits.ts';
-import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { awaitScrape, createScrape, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
 import { checkModelFormats } from '../../jobs/job-model.ts';
 import type { ScrapeRequest } from '../../page/scrape-request.ts';
 import { mergeHits } from './merge.ts';
@@ -63,8 +63,7 @@ async function scrapeResults(
         const scrape = await createScrape(deps, team, apiKeyId, scrapeReq);
         ids.push(scrape.id);
         await awaitScrape(deps, scrape, Math.max(0, deadline - Date.now()));
-        const job = await deps.db.crawl.findUniqueOrThrow({ where: { id: scrape.id } });
-        Object.assign(item, await scrapeAnswer(deps.db, job));
+        Object.assign(item, await scrapeAnswerOf(deps.db, scrape.id));
       } catch (err) {
         const status = err instanceof DomainError && err.kind === 'timeout' ? 408 : 500;
         item.metadata = { sourceURL: item.url, url: item.url, statusCode: status, error: (err as Error).message };

@@ -4,10 +4,18 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
-import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { awaitScrape, createScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
+import { createJobFeed } from '../../jobs/job-feed.ts';
+
+/** How long the gateway's scrape feed stays connected after its last waiting scrape. */
+const FEED_LINGER_MS = 30_000;
 
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
+  // A successful page answers its caller from its notification, before its workflow does. The
+  // connection outlives each scrape a while: scrapes one after another would each open one.
+  const databaseUrl = deps.config.database.url;
+  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, lingerMs: FEED_LINGER_MS }) : undefined;
 
   router.post('/scrape', async (req, res) => {
     const started = Date.now();
@@ -15,9 +23,8 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const { team, apiKeyId } = authOf(res);
     const scrape = await createScrape(deps, team, apiKeyId, request);
     noteActivityJob(res, scrape.id);
-    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)));
-    const job = await deps.db.crawl.findUniqueOrThrow({ where: { id: scrape.id } });
-    res.json({ success: true, data: await scrapeAnswer(deps.db, job) });
+    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)), feed);
+    res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.id) });
   });
 
   router.get('/scrape/:id', async (req, res) => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
-import { awaitScrape, createScrape, scrapeAnswer } from '../../jobs/scrape-job.ts';
+import { awaitScrape, createScrape, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
 
 export function scrapeTool(deps: ToolDeps): Tool {
@@ -20,7 +20,7 @@ export function scrapeTool(deps: ToolDeps): Tool {
       const scrape = await createScrape(deps, team, ctx.apiKeyId, request);
       const id = scrape.id;
       await awaitScrape(deps, scrape, deps.config.agent.toolTimeoutMs);
-      const answer = await scrapeAnswer(deps.db, await deps.db.crawl.findUniqueOrThrow({ where: { id } }));
+      const answer = await scrapeAnswerOf(deps.db, id);
       const metadata = (answer.metadata ?? {}) as Record<string, unknown>;
       if (typeof answer.markdown !== 'string') throw new Error(`the page could not be read: ${String(metadata.error ?? answer.error ?? 'no content')}`);
       return {

@@ -1,11 +1,19 @@
 // The scrapeBatch activity: one browser's worth of a job, on the browser queue.
 // It holds a browser lease while it runs (fair share between crawls, see
-// platform/browser/browser-share.ts), puts the batch's parts together
+// platform/browser/browser-share.ts; a single scrape's only once its page goes
+// to Chromium), puts the batch's parts together
 // (run-batch.ts), heartbeats its progress and renews its leases, and completes
 // only when every URL it claimed is stored; otherwise it fails and its retry
 // (same batch key, same URLs) handles the rest.
 import { Context } from '@temporalio/activity';
-import { endBrowserLease, renewBrowserLease, shouldYield, startBrowserLease, type BrowserWork } from '../../platform/browser/browser-share.ts';
+import {
+  endBrowserLease,
+  meetBrowserDemand,
+  renewBrowserLease,
+  shouldYield,
+  startBrowserLease,
+  type BrowserWork,
+} from '../../platform/browser/browser-share.ts';
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmBrowser } from '../../platform/browser/warm-browser.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
@@ -29,7 +37,7 @@ import { BatchTally } from './batch-tally.ts';
 import { FrontierSource } from './frontier-source.ts';
 import { createPageHandler } from './page-handler.ts';
 import { lanesFirst } from './route-target.ts';
-import { runBatch } from './run-batch.ts';
+import { runBatch, type BatchLoaders } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
 import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
 import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
@@ -107,8 +115,14 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
 
-  /** The batch's body, run while it holds its browser lease. */
-  async function runLeased(input: ScrapeBatchInput, job: JobContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
+  /** The batch's body, run while it holds its browser lease, or (a single scrape) takes it before it opens a browser (`leaseBrowser`). */
+  async function runLeased(
+    input: ScrapeBatchInput,
+    job: JobContext,
+    work: BrowserWork,
+    leaseMs: number,
+    leaseBrowser: () => Promise<void>,
+  ): Promise<ScrapeBatchResult> {
     const { crawlId } = input;
     const { options, team } = job;
     if (team.creditBalance <= 0) {
@@ -198,7 +212,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
         rules,
         handler,
         leases,
-        loaders: createBatchLoaders({
+        loaders: leasedBrowser(leaseBrowser, {
           network: deps.network,
           browser: deps.browser,
           // A caller waits for a single scrape: no browser launch for its one page.
@@ -228,41 +242,70 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     }
     if (signal.aborted) throw signal.reason;
     if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);
-    const counts = await jobCounts(db, crawlId);
     const { claimed, succeeded, failed } = tally;
+    // A single scrape's frontier is its one URL, settled here (or handed back by a yielding batch, which
+    // its workflow counts as work left): nothing to count for it, and finishCrawl checks the frontier anyway.
+    if (job.kind === 'scrape')
+      return { claimed, succeeded, failed, queued: 0, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
+    const counts = await jobCounts(db, crawlId);
     return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
   }
 
-  /** The batch holding its browser lease, which it gives up (asking again if it will be retried) when it ends. */
+  /**
+   * The batch holding its browser lease, which it gives up (asking again if it will be retried) when
+   * it ends. A single scrape takes it only once its page goes to a browser: one fetched over HTTP
+   * never holds a browser, and its lease would be two writes on its caller's wait.
+   */
   async function runWithBrowserLease(input: ScrapeBatchInput, job: JobContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
-    await startBrowserLease(db, work, leaseMs);
+    let leasing: Promise<void> | undefined;
+    const leaseBrowser = () => (leasing ??= startBrowserLease(db, work, leaseMs));
+    if (job.kind !== 'scrape') await leaseBrowser();
     let threw = false;
     try {
-      return await runLeased(input, job, work, leaseMs);
+      return await runLeased(input, job, work, leaseMs, leaseBrowser);
     } catch (err) {
       threw = true;
       throw err;
     } finally {
       const ctx = Context.current();
       const willRetry = threw && !ctx.cancellationDetails?.cancelRequested && ctx.info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
-      await endBrowserLease(db, work, { willRetry }).catch((err) =>
-        log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
-      );
+      if (leasing || willRetry) {
+        await endBrowserLease(db, work, { willRetry }).catch((err) =>
+          log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
+        );
+      }
     }
   }
 
   /**
    * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
    * (fair share, see platform/browser/browser-share.ts) and waits for a slot again if it fails.
+   * Its demand is met, its job read and its attempt recorded at once: three round trips in one.
    */
   return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
-    const job = await loadJob(deps, input.crawlId);
-    const work = { holder: input.batchKey, pool: config.temporal.browserTaskQueue, teamId: job.team.id, groupId: input.crawlId };
+    const pool = config.temporal.browserTaskQueue;
+    const started = Promise.all([loadJob(deps, input.crawlId), meetBrowserDemand(db, { holder: input.batchKey, pool })]);
+    // Awaited inside the attempt record below; a failure before that is reported there.
+    started.catch(() => undefined);
     const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
     // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
-    return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, () =>
-      runWithBrowserLease(input, job, work, leaseMs),
-    );
+    return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, async () => {
+      const [job] = await started;
+      const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
+      return runWithBrowserLease(input, job, work, leaseMs);
+    });
+  };
+}
+
+/** The browser loader, once the batch holds its browser lease. */
+function leasedBrowser(leaseBrowser: () => Promise<void>, loaderDeps: Parameters<typeof createBatchLoaders>[0]): BatchLoaders {
+  const loaders = createBatchLoaders(loaderDeps);
+  return {
+    ...loaders,
+    browser: async (targets, hooks) => {
+      await leaseBrowser();
+      await loaders.browser(targets, hooks);
+    },
   };
 }
 

@@ -64,18 +64,38 @@ sharedGauge({
   },
 });
 
-/** The work started on a worker: its demand is met (its wait is measured on the database's clock), its lease begins. */
+/**
+ * The work started on a worker: its demand is met (its wait is measured on the database's clock),
+ * its lease begins. One statement: a single round trip, and never a demand and a lease at once.
+ */
 export async function startBrowserLease(db: Db, work: BrowserWork, leaseMs: number): Promise<void> {
-  const [met] = await db.$transaction([
-    db.$queryRaw<{ seconds: number }[]>`
-      DELETE FROM browser_demand WHERE holder = ${work.holder} RETURNING extract(epoch FROM now() - requested_at)::float8 AS seconds`,
-    db.$executeRaw`
+  const met = await db.$queryRaw<{ seconds: number }[]>`
+    WITH met AS (
+      DELETE FROM browser_demand WHERE holder = ${work.holder} RETURNING extract(epoch FROM now() - requested_at)::float8 AS seconds
+    ), lease AS (
       INSERT INTO browser_lease (holder, pool, team_id, group_id, alive_until)
       VALUES (${work.holder}, ${work.pool}, ${work.teamId}::uuid, ${work.groupId}, now() + ${leaseMs}::int * interval '1 millisecond')
-      ON CONFLICT (holder) DO UPDATE SET started_at = now(), alive_until = EXCLUDED.alive_until`,
-  ]);
-  // No demand row: the work was never queued as such (a test, an abandoned demand already forgotten).
-  if (met[0]) browserWait.observe({ pool: work.pool }, Math.max(0, met[0].seconds));
+      ON CONFLICT (holder) DO UPDATE SET started_at = now(), alive_until = EXCLUDED.alive_until
+    )
+    SELECT seconds FROM met`;
+  observeWait(work.pool, met);
+}
+
+/**
+ * The work started on a worker but may never need a browser (a single scrape's page fetched over
+ * HTTP): its demand is met, and it takes its lease (startBrowserLease) only if it opens a browser.
+ */
+export async function meetBrowserDemand(db: Db, work: Pick<BrowserWork, 'holder' | 'pool'>): Promise<void> {
+  observeWait(
+    work.pool,
+    await db.$queryRaw<{ seconds: number }[]>`
+      DELETE FROM browser_demand WHERE holder = ${work.holder} RETURNING extract(epoch FROM now() - requested_at)::float8 AS seconds`,
+  );
+}
+
+/** No demand row: the work was never queued as such (a test, an abandoned demand already forgotten, a demand met before its lease). */
+function observeWait(pool: string, met: { seconds: number }[]): void {
+  if (met[0]) browserWait.observe({ pool }, Math.max(0, met[0].seconds));
 }
 
 export async function renewBrowserLease(db: Db, holder: string, leaseMs: number): Promise<void> {

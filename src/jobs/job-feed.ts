@@ -1,16 +1,19 @@
-// One PostgreSQL LISTEN connection per gateway process, fanned out to the job
-// watchers it serves: a stored page is read once per notification however many
-// clients watch the job, and nothing is polled. The connection is opened for the
-// first watcher and closed with the last. Notifications sent while it was away
-// are lost, so after a reconnect every watcher is told to catch up from the tables.
+// One PostgreSQL LISTEN connection per gateway process, fanned out to the
+// listeners it serves (job watchers, single scrapes waiting for their page): a
+// stored page is read once per notification however many clients watch the job,
+// and nothing is polled. The connection is opened for the first listener and
+// closed with the last (or `lingerMs` after it). Notifications sent while it was away are lost,
+// so after a reconnect every listener is told to catch up from the tables.
 import pg from 'pg';
-import type { Db } from '../../platform/db/prisma.ts';
-import type { Logger } from '../../platform/log.ts';
-import { JOB_EVENTS_CHANNEL, parseJobEvent } from '../../jobs/job-events.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import type { Logger } from '../platform/log.ts';
+import { JOB_EVENTS_CHANNEL, parseJobEvent } from './job-events.ts';
 
 export interface JobListener {
-  /** A page of the job was stored (successful pages only; failed ones are not documents). */
-  page(pageId: bigint, document: unknown): void;
+  /** A page of the job was stored, with its document (successful pages only; failed ones are not documents). */
+  page?(pageId: bigint, document: unknown): void;
+  /** A successful page of the job was stored (committed): told at once, without reading it. */
+  stored?(pageId: bigint): void;
   ended(): void;
   /** Events may have been missed: catch up from the tables. */
   gap(): void;
@@ -18,7 +21,9 @@ export interface JobListener {
 
 const RECONNECT_MS = 1_000;
 
-export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }) {
+/** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
+export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number }) {
+  const lingerMs = deps.lingerMs ?? 0;
   const listeners = new Map<string, Set<JobListener>>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
@@ -26,9 +31,10 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
   const count = () => [...listeners.values()].reduce((n, s) => n + s.size, 0);
 
   async function onPage(jobId: string, pageId: bigint): Promise<void> {
+    if (![...(listeners.get(jobId) ?? [])].some((l) => l.page)) return;
     const page = await deps.db.crawlPage.findUnique({ where: { id: pageId }, select: { crawlId: true, success: true, document: true } });
     if (!page?.success || page.crawlId !== jobId) return;
-    for (const l of listeners.get(jobId) ?? []) l.page(pageId, page.document);
+    for (const l of listeners.get(jobId) ?? []) l.page?.(pageId, page.document);
   }
 
   function connect(): Promise<void> {
@@ -41,6 +47,7 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
           for (const l of listeners.get(event.jobId) ?? []) l.ended();
           return;
         }
+        for (const l of listeners.get(event.jobId) ?? []) l.stored?.(event.pageId);
         onPage(event.jobId, event.pageId).catch((err: unknown) => deps.log.warn('job feed read failed', { jobId: event.jobId, error: (err as Error).message }));
       });
       const lost = (err?: Error) => {
@@ -62,12 +69,8 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
       await c.connect();
       await c.query(`LISTEN ${JOB_EVENTS_CHANNEL}`);
       client = c;
-      // Every watcher left while this connected.
-      if (count() === 0) {
-        client = undefined;
-        connecting = undefined;
-        await c.end();
-      }
+      // Every listener left while this connected.
+      if (count() === 0) closeIdle();
     })().catch((err: unknown) => {
       connecting = undefined;
       throw err;
@@ -75,9 +78,26 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
     return connecting;
   }
 
+  let lingering: NodeJS.Timeout | undefined;
+  /** Closes the connection once nobody listened for `lingerMs`. */
+  const closeIdle = () => {
+    const close = () => {
+      if (count() > 0 || !client) return;
+      const c = client;
+      client = undefined;
+      connecting = undefined;
+      c.end().catch(() => undefined);
+    };
+    clearTimeout(lingering);
+    if (lingerMs === 0) return close();
+    lingering = setTimeout(close, lingerMs);
+    lingering.unref();
+  };
+
   return {
     /** Listens for the job's events; resolves once notifications are flowing. Returns the unsubscribe function. */
     async subscribe(jobId: string, listener: JobListener): Promise<() => void> {
+      clearTimeout(lingering);
       let set = listeners.get(jobId);
       if (!set) listeners.set(jobId, (set = new Set()));
       set.add(listener);
@@ -90,12 +110,7 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger }
       return () => {
         set.delete(listener);
         if (set.size === 0) listeners.delete(jobId);
-        if (count() === 0 && client) {
-          const c = client;
-          client = undefined;
-          connecting = undefined;
-          c.end().catch(() => undefined);
-        }
+        if (count() === 0) closeIdle();
       };
     },
   };
