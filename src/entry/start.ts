@@ -79,9 +79,21 @@ runMain('start', async () => {
   const serverWatches: ServerWatch[] = [];
   let phase: 'starting' | 'running' | 'stopping' = 'starting';
   let stopRequested = false;
-  const workerOpsPort = config.ops.workerPort || (await freePort());
-  const browserHostOpsPort = config.ops.browserHostPort || (await freePort());
-  const gatewayOpsPort = config.ops.gatewayPort || (await freePort());
+  // Not a port another setting names: those servers may not be listening yet.
+  const named = [
+    config.database.embeddedPort,
+    config.temporal.devPort,
+    config.temporal.devUiPort,
+    config.temporal.devHttpPort,
+    config.temporal.devMetricsPort,
+    config.gateway.port,
+    config.ops.workerPort,
+    config.ops.browserHostPort,
+    config.ops.gatewayPort,
+  ].filter((port): port is number => typeof port === 'number' && port > 0);
+  const workerOpsPort = config.ops.workerPort || (await freePort(named));
+  const browserHostOpsPort = config.ops.browserHostPort || (await freePort([...named, workerOpsPort]));
+  const gatewayOpsPort = config.ops.gatewayPort || (await freePort([...named, workerOpsPort, browserHostOpsPort]));
   const metricsUrl = (port: number) => `${localUrl(config.ops.bind, port)}/metrics`;
   const children: Supervised[] = [
     { name: 'worker', script: '../entry/worker.ts', readyUrl: `${localUrl(config.ops.bind, workerOpsPort)}/ready`, restarts: [] },

@@ -32,6 +32,7 @@ import { storableText } from '../platform/db/storable.ts';
 import { createConversionPool } from '../page/conversion/conversion-pool.ts';
 import { convertInline, type HtmlConverter } from '../page/conversion/html-conversion.ts';
 import { createImageProbe } from '../page/rendering/image-probe.ts';
+import { SqlTransactions } from '../platform/db/sql-transactions.ts';
 // Declares the frontier's gauges in the processes that run these activities.
 import './frontier/frontier-metrics.ts';
 
@@ -69,7 +70,19 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
 
   const jobDeps = { db, config, network };
   const warmBrowser = config.crawl.warmBrowserIdleMs > 0 ? createWarmBrowser({ idleMs: config.crawl.warmBrowserIdleMs }) : undefined;
-  const scrapeBatch = createScrapeBatch({ db, config, log, network, browser: chromiumLaunch(config.chromium), warmBrowser, convert: convertPage, probeImages });
+  // Each batch writes one group of pages at a time; a spare connection for the page written alone after a group failed.
+  const pageStore = config.database.url ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1 }) : db;
+  const scrapeBatch = createScrapeBatch({
+    db,
+    config,
+    log,
+    network,
+    browser: chromiumLaunch(config.chromium),
+    warmBrowser,
+    convert: convertPage,
+    probeImages,
+    pageStore,
+  });
 
   return {
     /**

@@ -4,20 +4,20 @@
 // sent for a transaction that rolls back. They carry ids only; listeners read
 // the documents. A notification is best effort (a listener that was away misses
 // it), so watchers catch up from the tables on (re)connect.
-import type { Db, Tx } from '../platform/db/prisma.ts';
+import type { SqlTx } from '../platform/db/sql-transactions.ts';
 
 export const JOB_EVENTS_CHANNEL = 'job_events';
 
 export type JobEvent = { jobId: string; pageId: bigint } | { jobId: string; ended: true };
 
 /** One notification per page, in the order given. */
-export async function notifyPagesStored(tx: Tx, jobId: string, pageIds: bigint[]): Promise<void> {
+export async function notifyPagesStored(tx: SqlTx, jobId: string, pageIds: bigint[]): Promise<void> {
   if (pageIds.length === 0) return;
   await tx.$executeRaw`
     SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${jobId} || ' ' || p.id) FROM unnest(${pageIds.map(String)}::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`;
 }
 
-export async function notifyJobEnded(db: Tx | Db, jobId: string): Promise<void> {
+export async function notifyJobEnded(db: SqlTx, jobId: string): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${`${jobId} end`})`;
 }
 

@@ -12,6 +12,7 @@ import { frontierCounts } from '../../src/jobs/frontier/frontier.ts';
 import type { ChromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
+import { SqlTransactions } from '../../src/platform/db/sql-transactions.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../src/platform/net/outbound-network.ts';
 import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
@@ -26,6 +27,7 @@ const SLOW_MS = 5_000;
 let slowPages = true;
 
 let db: Db;
+let pageStore: SqlTransactions | undefined;
 let network: CrawlNetwork;
 let site: FixtureSite;
 let scrapeBatch: ReturnType<typeof createScrapeBatch>;
@@ -50,6 +52,8 @@ beforeAll(async () => {
     crawl: { ...base.crawl, rendering: 'http', allowPrivateAddresses: true, heartbeatTimeoutMs: 4_000 },
   };
   db = createDb(databaseUrl, 10);
+  // The worker's way of writing pages (src/jobs/activities.ts): its own pg pool.
+  pageStore = new SqlTransactions({ databaseUrl, max: 3 });
   network = createCrawlNetwork(config);
   scrapeBatch = createScrapeBatch({
     db,
@@ -59,6 +63,7 @@ beforeAll(async () => {
     browser: noChromium,
     convert: convertInline,
     probeImages: async () => ({}),
+    pageStore,
   });
   const text = (title: string, links: string[] = []) =>
     page(title, `<main><h1>${title}</h1><p>${TEXT.repeat(3)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main>`);
@@ -83,6 +88,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await pageStore?.end();
   await site?.close();
   await network?.close();
   await db?.$disconnect();

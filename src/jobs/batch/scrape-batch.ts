@@ -29,7 +29,7 @@ import { jobCounts } from '../job-status.ts';
 import { jobModel } from '../job-model.ts';
 import { loadJob, type JobContext } from '../job-context.ts';
 import { cacheKey, lookupCache } from '../pages/page-cache.ts';
-import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageWrite } from '../pages/page-store.ts';
+import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageStoreDb, type PageWrite } from '../pages/page-store.ts';
 import { BATCH_RETRY } from '../retry-policies.ts';
 import { BatchLeases } from './batch-leases.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
@@ -104,6 +104,8 @@ export interface ScrapeBatchDeps extends ActivityDeps {
   warmBrowser?: WarmBrowser;
   convert: HtmlConverter;
   probeImages: ImageProbe;
+  /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
+  pageStore: PageStoreDb;
 }
 
 export function createScrapeBatch(deps: ScrapeBatchDeps) {
@@ -155,8 +157,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     // Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts.
     const cacheFailed = (err: unknown) => batchLog.warn('page cache write failed', { error: describeError(err) });
     const pageWrites = new GroupCommit<PageWrite>({
-      writeGroup: async (writes) => void (await storeScrapedPages(db, writes, cacheFailed)),
-      writeOne: async ({ page, next }) => void (await storeScrapedPage(db, page, next, cacheFailed)),
+      writeGroup: async (writes) => void (await storeScrapedPages(deps.pageStore, writes, cacheFailed)),
+      writeOne: async ({ page, next }) => void (await storeScrapedPage(deps.pageStore, page, next, cacheFailed)),
       maxGroup: PAGE_WRITE_GROUP,
     });
     const indexing = config.search.indexPages && !zdr;

@@ -3,7 +3,8 @@
 // exactly the same rows back; the page limit is enforced when rows are
 // inserted, under a per-crawl lock.
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { Db, Tx } from '../../platform/db/prisma.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { FrontierState } from './frontier-state.ts';
 
 export interface FrontierRow {
@@ -26,7 +27,7 @@ export interface NewFrontierUrl {
  * in its queue: a URL the team cannot pay to scrape is not worth a row, so a team with a few
  * credits cannot fill the database with a huge `limit`. Returns how many were new.
  */
-export async function addToFrontier(tx: Tx | Db, crawlId: string, urls: NewFrontierUrl[], limit: number, queuedPerCredit?: number): Promise<number> {
+export async function addToFrontier(tx: SqlTx, crawlId: string, urls: NewFrontierUrl[], limit: number, queuedPerCredit?: number): Promise<number> {
   if (urls.length === 0) return 0;
   // Serialises inserts of one crawl's concurrent pages so the count check holds.
   // An advisory lock, not a row lock: the page insert before this holds a

@@ -3,7 +3,7 @@
 // and becomes the next one. Because both happen with the page row, a retried
 // batch whose pages were stored finds them with their result and reuses it; one
 // whose write rolled back finds the snapshot as it was. Never a page against itself.
-import type { Tx } from '../../platform/db/prisma.ts';
+import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import { trackChange, type Snapshot, type TrackedChange } from '../../page/change-tracking/track-change.ts';
 import type { ChangeTracking } from '../../page/document-schema.ts';
@@ -31,7 +31,7 @@ export interface TrackedPage {
 const keyOf = (s: { url: string; tag: string }) => JSON.stringify([s.url, s.tag]);
 
 /** Results stored with these pages by an earlier attempt that committed. */
-async function storedResults(tx: Tx, crawlId: string, urlKeys: string[]): Promise<Map<string, ChangeTracking>> {
+async function storedResults(tx: SqlTx, crawlId: string, urlKeys: string[]): Promise<Map<string, ChangeTracking>> {
   const rows = await tx.$queryRaw<{ url_key: string; change_tracking: ChangeTracking }[]>`
     SELECT url_key, document->'changeTracking' AS change_tracking FROM crawl_page
     WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${urlKeys}::text[]) AND success AND document ? 'changeTracking'`;
@@ -39,7 +39,7 @@ async function storedResults(tx: Tx, crawlId: string, urlKeys: string[]): Promis
 }
 
 /** The snapshots of these keys, locked (in key order, so two batches never wait on each other in a cycle). */
-async function lockedSnapshots(tx: Tx, teamId: string, keys: { url: string; tag: string }[]): Promise<Map<string, Snapshot>> {
+async function lockedSnapshots(tx: SqlTx, teamId: string, keys: { url: string; tag: string }[]): Promise<Map<string, Snapshot>> {
   const rows = await tx.$queryRaw<{ url: string; tag: string; markdown: string; json: Record<string, unknown> | null; scraped_at: Date }[]>`
     SELECT url, tag, markdown, json, scraped_at FROM change_snapshot
     WHERE team_id = ${teamId}::uuid AND (url, tag) IN (SELECT * FROM unnest(${keys.map((k) => k.url)}::text[], ${keys.map((k) => k.tag)}::text[]))
@@ -48,7 +48,7 @@ async function lockedSnapshots(tx: Tx, teamId: string, keys: { url: string; tag:
   return new Map(rows.map((r) => [keyOf(r), { markdown: r.markdown, fields: r.json ?? undefined, scrapedAt: r.scraped_at }]));
 }
 
-async function writeSnapshots(tx: Tx, teamId: string, snapshots: Map<string, Snapshot & { url: string; tag: string }>): Promise<void> {
+async function writeSnapshots(tx: SqlTx, teamId: string, snapshots: Map<string, Snapshot & { url: string; tag: string }>): Promise<void> {
   const rows = [...snapshots.values()];
   await tx.$executeRaw`
     INSERT INTO change_snapshot (team_id, url, tag, markdown, json, scraped_at)
@@ -64,7 +64,7 @@ async function writeSnapshots(tx: Tx, teamId: string, snapshots: Map<string, Sna
  * writes each tracked page as its URL's new snapshot. Pages of one transaction share a team and a
  * time; a URL twice among them is compared with itself as it was just before.
  */
-export async function trackPageChanges(tx: Tx, pages: TrackedPage[]): Promise<(TrackedChange | undefined)[]> {
+export async function trackPageChanges(tx: SqlTx, pages: TrackedPage[]): Promise<(TrackedChange | undefined)[]> {
   const tracked = pages.filter((p) => p.changeTracking);
   if (tracked.length === 0) return pages.map(() => undefined);
   const stored = await storedResults(

@@ -4,7 +4,8 @@
 // The key covers every option that changes what the browser sees.
 import { createHash } from 'node:crypto';
 import { changeTrackingFormat, type ScrapeOptions } from '../../page/scrape-options.ts';
-import type { Db, Tx } from '../../platform/db/prisma.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 
@@ -70,7 +71,7 @@ export interface CacheWrite {
  * Writes copies of loads in one statement (a group of pages stored together). A key given twice
  * keeps its last copy; rows are written in key order, so that two groups never wait on each other crosswise.
  */
-export async function storeInCache(db: Db | Tx, copies: CacheWrite[], now = new Date()): Promise<void> {
+export async function storeInCache(db: SqlTx, copies: CacheWrite[], now = new Date()): Promise<void> {
   const writes = [...new Map(copies.map((c) => [`${c.teamId} ${c.key}`, c])).values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (writes.length === 0) return;
   await db.$executeRaw`

@@ -8,7 +8,8 @@
 // no-op. Everything from the page is made storable first
 // (platform/db/storable.ts): page content never fails the write.
 import { chargeItemsOnce, type Charge } from '../../platform/usage/credits.ts';
-import type { Db, Tx } from '../../platform/db/prisma.ts';
+import type { Db } from '../../platform/db/prisma.ts';
+import { SqlTransactions, type SqlTx } from '../../platform/db/sql-transactions.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
 import { documentTooLargeMessage } from '../../page/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
@@ -94,7 +95,7 @@ function withChangeTracking(prepared: PreparedDocument, tracked: TrackedChange |
  * never scraped again, and if another page already owns it this one is a
  * duplicate.
  */
-async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
+async function claimRedirectTarget(tx: SqlTx, page: ScrapedPage): Promise<void> {
   if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
   const inserted = await tx.$executeRaw`
     INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
@@ -102,11 +103,10 @@ async function claimRedirectTarget(tx: Tx, page: ScrapedPage): Promise<void> {
     ON CONFLICT (crawl_id, url_key) DO NOTHING`;
   if (inserted > 0) return;
   // Still waiting in the queue: this page stands for it, so it is never fetched.
-  const taken = await tx.crawlUrl.updateMany({
-    where: { crawlId: page.crawlId, urlKey: page.finalUrlKey, state: FrontierState.queued },
-    data: { state: FrontierState.redirect },
-  });
-  if (taken.count === 0) {
+  const taken = await tx.$executeRaw`
+    UPDATE crawl_url SET state = ${FrontierState.redirect}
+    WHERE crawl_id = ${page.crawlId}::uuid AND url_key = ${page.finalUrlKey} AND state = ${FrontierState.queued}`;
+  if (taken === 0) {
     throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
   }
 }
@@ -116,7 +116,17 @@ export interface PageWrite {
   next: PageConsequences;
 }
 
-export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageConsequences, onCacheFailure?: CacheFailure): Promise<number> {
+/**
+ * Where pages are written: the Prisma client, or (a worker's batches) a pg pool of the worker's own,
+ * which spares every statement Prisma's query engine (platform/db/sql-transactions.ts).
+ */
+export type PageStoreDb = Db | SqlTransactions;
+
+function inTransaction<T>(db: PageStoreDb, work: (tx: SqlTx) => Promise<T>): Promise<T> {
+  return db instanceof SqlTransactions ? db.transaction(work) : db.$transaction(work);
+}
+
+export async function storeScrapedPage(db: PageStoreDb, page: ScrapedPage, next: PageConsequences, onCacheFailure?: CacheFailure): Promise<number> {
   return storeScrapedPages(db, [{ page, next }], onCacheFailure);
 }
 
@@ -124,7 +134,7 @@ export async function storeScrapedPage(db: Db, page: ScrapedPage, next: PageCons
  * The page cache is an optimisation that other crawls of the team write too: a copy it refuses
  * (or a deadlock with them) must not cost the pages, so the copies go under a savepoint.
  */
-async function writeCacheCopies(tx: Tx, copies: CacheWrite[], onFailure: CacheFailure | undefined): Promise<void> {
+async function writeCacheCopies(tx: SqlTx, copies: CacheWrite[], onFailure: CacheFailure | undefined): Promise<void> {
   if (copies.length === 0) return;
   await tx.$executeRaw`SAVEPOINT page_cache`;
   try {
@@ -142,12 +152,12 @@ async function writeCacheCopies(tx: Tx, copies: CacheWrite[], onFailure: CacheFa
  * stored (a duplicate redirect, a value PostgreSQL refuses, the same URL twice) fails them all,
  * and the caller stores them one by one to learn which.
  */
-export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<number> {
+export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<number> {
   if (writes.length === 0) return 0;
   const crawlId = writes[0]!.page.crawlId;
   if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
   const pages = writes.map((w) => w.page);
-  const written = await db.$transaction(async (tx) => {
+  const written = await inTransaction(db, async (tx) => {
     for (const page of pages) await claimRedirectTarget(tx, page);
     const tracked = await trackPageChanges(
       tx,
@@ -189,7 +199,10 @@ export async function storeScrapedPages(db: Db, writes: PageWrite[], onCacheFail
     );
     const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
     if (robotsBlocked.length > 0) {
-      await tx.crawlRobotsBlocked.createMany({ data: robotsBlocked.map((b) => ({ crawlId, urlKey: b.urlKey, url: b.url })), skipDuplicates: true });
+      await tx.$executeRaw`
+        INSERT INTO crawl_robots_blocked (crawl_id, url_key, url)
+        SELECT ${crawlId}::uuid, b.url_key, b.url FROM unnest(${robotsBlocked.map((b) => b.urlKey)}::text[], ${robotsBlocked.map((b) => b.url)}::text[]) AS b(url_key, url)
+        ON CONFLICT DO NOTHING`;
     }
     await writeCacheCopies(
       tx,

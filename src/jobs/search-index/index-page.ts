@@ -3,7 +3,7 @@
 // a page stored again replaces its entry. The tsvector is computed by PostgreSQL
 // with the page's text-search configuration: title weighted A, description and
 // headings B, body C, the URL's words D.
-import type { Tx } from '../../platform/db/prisma.ts';
+import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { storableFields } from '../../platform/db/storable.ts';
 import type { PageEntry } from '../../page/index-entry/page-entry.ts';
 
@@ -25,7 +25,7 @@ function urlWords(url: string): string {
 }
 
 /** Writes the entries of several pages (a group of a crawl's pages) in three statements. */
-export async function indexPages(tx: Tx, pages: IndexedPage[]): Promise<void> {
+export async function indexPages(tx: SqlTx, pages: IndexedPage[]): Promise<void> {
   if (pages.length === 0) return;
   // Page text, clipped by UTF-16 index too, may hold what PostgreSQL refuses.
   const rows = pages.map((page) => ({ page, e: storableFields(page.entry) }));

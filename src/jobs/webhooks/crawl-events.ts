@@ -8,7 +8,7 @@
 // is made storable like the page itself.
 import { randomUUID } from 'node:crypto';
 import type { Webhook, WebhookEventName } from './webhook-schema.ts';
-import type { Tx } from '../../platform/db/prisma.ts';
+import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { crawlOptions } from '../crawl-options.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { JobKind } from '../job-kind.ts';
@@ -47,7 +47,7 @@ const filterName = (type: CrawlEventType) => type.slice('crawl.'.length) as Webh
  * Events left out by `webhook.events` are not written, except the final one: it is
  * recorded as skipped, so delivery knows the crawl has no more events to come.
  */
-export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: JobWebhook | undefined, event: CrawlEvent): Promise<void> {
+export async function writeCrawlEvent(tx: SqlTx, crawlId: string, webhook: JobWebhook | undefined, event: CrawlEvent): Promise<void> {
   if (!webhook) return;
   const wanted = webhook.events.includes(filterName(event.type));
   if (!wanted && !TERMINAL_EVENT_TYPES.includes(event.type)) return;
@@ -61,21 +61,12 @@ export async function writeCrawlEvent(tx: Tx, crawlId: string, webhook: JobWebho
     ...(event.error !== undefined && { error: event.error }),
     metadata: webhook.metadata,
   };
-  await tx.webhookEvent.createMany({
-    data: [
-      {
-        id: webhookId,
-        crawlId,
-        type: event.type,
-        itemKey: event.itemKey ?? '',
-        url: webhook.url,
-        headers: webhook.headers,
-        body: wanted ? storableJson(payload).json : null,
-        state: wanted ? 'pending' : 'skipped',
-      },
-    ],
-    skipDuplicates: true,
-  });
+  // Raw SQL, so that it also runs in a page group's transaction (platform/db/sql-transactions.ts).
+  await tx.$executeRaw`
+    INSERT INTO webhook_event (id, crawl_id, type, item_key, url, headers, body, state)
+    VALUES (${webhookId}::uuid, ${crawlId}::uuid, ${event.type}, ${event.itemKey ?? ''}, ${webhook.url}, ${JSON.stringify(webhook.headers)}::jsonb,
+            ${wanted ? storableJson(payload).json : null}, ${wanted ? 'pending' : 'skipped'})
+    ON CONFLICT DO NOTHING`;
 }
 
 /** The job's webhook, from the stored request (absent when the job has none). */

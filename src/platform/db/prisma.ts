@@ -3,12 +3,17 @@ import { PrismaClient } from '../../generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 
+// Prisma's defaults (2 s to get a connection, 5 s to finish) fail page writes on a busy
+// 2-core machine; a failed write costs a whole batch retry, waiting longer costs nothing.
+/** How long a transaction waits for a connection. */
+export const TRANSACTION_WAIT_MS = 20_000;
+/** How long a transaction may take. */
+export const TRANSACTION_TIMEOUT_MS = 30_000;
+
 export function createDb(databaseUrl: string, poolSize = 10): Db {
   return new PrismaClient({
     adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }),
-    // Prisma's defaults (2 s to get a connection, 5 s to finish) fail page writes on a busy
-    // 2-core machine; a failed write costs a whole batch retry, waiting longer costs nothing.
-    transactionOptions: { maxWait: 20_000, timeout: 30_000 },
+    transactionOptions: { maxWait: TRANSACTION_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
   });
 }
 

@@ -8,6 +8,7 @@
 // transaction as the ledger row, and so does the team's monthly summary (usage_month,
 // kept by a trigger on the ledger, so every row that enters it is counted).
 import type { Db, Tx } from '../db/prisma.ts';
+import type { SqlTx } from '../db/sql-transactions.ts';
 import { DomainError } from '../domain-error.ts';
 
 export const TOKENS_PER_CREDIT = 15;
@@ -57,7 +58,7 @@ export async function chargeOnce(tx: Tx, charge: Charge): Promise<boolean> {
  * returns whether any of them was not billed before.
  */
 export async function chargeItemsOnce(
-  tx: Tx,
+  tx: SqlTx,
   job: Omit<Charge, 'itemKey' | 'credits' | 'modelTokens'>,
   items: Pick<Charge, 'itemKey' | 'credits' | 'modelTokens'>[],
 ): Promise<boolean> {

@@ -1,0 +1,88 @@
+// Transactions of raw SQL on a pg pool of their own, for the one hot path made
+// only of raw statements: a crawl's page writes (jobs/pages/page-store.ts).
+// Prisma runs every statement, raw ones too, through its query engine: about
+// 0.25 ms of CPU each on this machine against 0.05 ms on pg itself, and a group
+// of a crawl's pages is about 13 statements, so on the HTTP path that was a
+// fifth of the worker's CPU a page (docs/benchmarks.md, "The HTTP path's CPU").
+// Statements are written as Prisma's tagged templates either way; code that takes
+// a SqlTx runs unchanged inside a Prisma transaction.
+import pg from 'pg';
+import { Prisma } from '../../generated/prisma/client.ts';
+import { TRANSACTION_TIMEOUT_MS, TRANSACTION_WAIT_MS } from './prisma.ts';
+
+/** What a raw-SQL transaction offers: Prisma's `$executeRaw` and `$queryRaw` tagged templates (a Prisma transaction is one). */
+export interface SqlTx {
+  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+}
+
+export interface SqlTransactionsOptions {
+  databaseUrl: string;
+  /** Connections at most. */
+  max: number;
+}
+
+const INT8 = 20;
+
+// Prisma's raw queries give int8 (bigserial ids, count(*)) as bigint; pg's default is a string.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function statement(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
+  return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...(values as Prisma.Sql[]));
+}
+
+function sqlTx(client: pg.PoolClient): SqlTx {
+  const run = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
+    const { text, values: params } = statement(query, values);
+    return client.query({ text, values: params });
+  };
+  return {
+    $executeRaw: async (query, ...values) => (await run(query, values)).rowCount ?? 0,
+    $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(query, values)).rows as T,
+  };
+}
+
+export class SqlTransactions {
+  readonly #pool: pg.Pool;
+
+  constructor(opts: SqlTransactionsOptions) {
+    this.#pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.max,
+      // The limits of the service's Prisma transactions (a statement here cannot take longer than their whole transaction).
+      connectionTimeoutMillis: TRANSACTION_WAIT_MS,
+      statement_timeout: TRANSACTION_TIMEOUT_MS,
+      // Idle connections close and never keep a process alive.
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+      types,
+    });
+    // A connection that breaks while idle is dropped by the pool; without a listener its error would end the process.
+    this.#pool.on('error', () => undefined);
+  }
+
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (tx: SqlTx) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(sqlTx(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A connection that cannot even roll back is not given to the next transaction.
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError as Error));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
