@@ -3,7 +3,7 @@
 // Prisma runs every statement, raw ones too, through its query engine: about
 // 0.25 ms of CPU each on this machine against 0.05 ms on pg itself, and a group
 // of a crawl's pages is about 13 statements, so on the HTTP path that was a
-// fifth of the worker's CPU a page (docs/benchmarks.md, "The HTTP path's CPU").
+// sixth of the worker's CPU a page (docs/benchmarks.md, "The HTTP path's CPU").
 // Statements are written as Prisma's tagged templates either way; code that takes
 // a SqlTx runs unchanged inside a Prisma transaction.
 import pg from 'pg';
