@@ -55,9 +55,10 @@ describe('a Chromium this process starts', () => {
   });
 
   it('is found with its children by role and memory, and counted by the gauges', async () => {
-    const found = await waitFor('Chromium and its zygote', async () => {
+    // While Chromium starts, a process it has just forked shows the browser's command line for a moment.
+    const found = await waitFor('Chromium and its zygote, one browser process', async () => {
       const processes = await chromiumProcesses();
-      return processes.some((p) => p.role === 'zygote') && processes;
+      return processes.some((p) => p.role === 'zygote') && processes.filter((p) => p.role === 'browser').length === 1 && processes;
     });
     expect(found.filter((p) => p.role === 'browser').map((p) => p.pid)).toEqual([child.pid]);
     for (const p of found) expect(p.residentBytes).toBeGreaterThan(0);
