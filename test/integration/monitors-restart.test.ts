@@ -6,11 +6,12 @@ import { promisify } from 'node:util';
 import Firecrawl from '@mendable/firecrawl-js';
 import { expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.ts';
-import { exited, npmStart, npmStartSuite } from '../support/npm-start.ts';
+import { exited, npmStart, npmStartSuite, type NpmStart } from '../support/npm-start.ts';
 
 const suite = npmStartSuite({ prefix: 'monitor-restart-', pages: 3 });
 
-async function describeSchedule(monitorId: string): Promise<string> {
+/** The schedule as the Temporal CLI describes it; a failure says what the running start printed (a restarted server, say). */
+async function describeSchedule(monitorId: string, start: NpmStart): Promise<string> {
   const { stdout } = await promisify(execFile)(process.env.TEMPORAL_CLI_PATH!, [
     'schedule',
     'describe',
@@ -22,7 +23,9 @@ async function describeSchedule(monitorId: string): Promise<string> {
     'default',
     '--output',
     'json',
-  ]);
+  ]).catch((err: Error) => {
+    throw new Error(`${err.message}\nnpm start printed:\n${start.output()}`);
+  });
   return stdout;
 }
 
@@ -36,13 +39,13 @@ it('keeps the schedule across a stop and a start', async () => {
     schedule: { text: 'daily at 3:00', timezone: 'UTC' },
     targets: [{ type: 'scrape', urls: [`${suite.site.url}/`] }],
   });
-  expect(await describeSchedule(monitor.id)).toContain('monitorCheckWorkflow');
+  expect(await describeSchedule(monitor.id, first)).toContain('monitorCheckWorkflow');
 
   first.proc.kill('SIGINT');
   expect(await exited(first.proc)).toBe(0);
 
   const second = await npmStart(suite.env, suite.started);
-  expect(await describeSchedule(monitor.id)).toContain(`monitor-check-${monitor.id}`);
+  expect(await describeSchedule(monitor.id, second)).toContain(`monitor-check-${monitor.id}`);
   const again = await client.getMonitor(monitor.id);
   expect(again).toMatchObject({ status: 'active', schedule: { cron: '0 3 * * *', text: 'daily at 3:00', timezone: 'UTC' } });
   expect(again.nextRunAt).toBe(monitor.nextRunAt);

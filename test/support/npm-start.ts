@@ -3,6 +3,7 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
@@ -47,13 +48,22 @@ export async function npmStartEnv(dataDir: string, extra: Record<string, string>
   return env;
 }
 
+/** Lines of its processes' logs (stdout) a start that never became ready reports: why it did not is in them. */
+const LOG_LINES_KEPT = 60;
+
 export async function npmStart(env: NodeJS.ProcessEnv, started: ChildProcess[]): Promise<NpmStart> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/entry/start.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/entry/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(proc);
   let output = '';
   proc.stderr!.on('data', (d) => (output += d));
+  // Always read, or a full pipe would stall the start.
+  const logs: string[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (line) => logs.push(line) > LOG_LINES_KEPT && logs.shift());
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not become ready:\n${output}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not become ready:\n${output}\nits last ${LOG_LINES_KEPT} log lines:\n${logs.join('\n')}`)),
+      120_000,
+    );
     proc.stderr!.on('data', () => {
       if (output.includes('ready in')) {
         clearTimeout(timer);
