@@ -22,11 +22,13 @@ export interface StatusPage {
   limit: number;
 }
 
+/** The frontier states a job's `total` counts: pages attempted or waiting; failed pages are in neither number, as upstream. */
+const TOTAL_STATES: string[] = [FrontierState.queued, FrontierState.claimed, FrontierState.done];
+
 export async function crawlCounts(db: Db, crawlId: string) {
   const [completed, total] = await Promise.all([
     db.crawlPage.count({ where: { crawlId, success: true } }),
-    // Pages attempted or waiting; failed pages are in neither number, as upstream.
-    db.crawlUrl.count({ where: { crawlId, state: { in: ['queued', 'claimed', 'done'] } } }),
+    db.crawlUrl.count({ where: { crawlId, state: { in: TOTAL_STATES } } }),
   ]);
   return { completed, total };
 }
@@ -40,9 +42,7 @@ export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
     SELECT
       (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND success) AS completed,
       (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND NOT success) AS failed,
-      -- Pages attempted or waiting; failed pages are in neither number, as upstream (crawlCounts).
-      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid
-        AND state IN (${FrontierState.queued}, ${FrontierState.claimed}, ${FrontierState.done})) AS total,
+      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])) AS total,
       (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
       (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;
   return {

@@ -79,14 +79,10 @@ const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 const SELECTOR_PROBE = parseHtmlDocument('');
 
 /**
- * The page's content HTML (the API's `html` format): chrome and non-content removed, URLs absolute.
- * A parsed page (parseHtmlDocument's) is cleaned in place, sparing a second parse: the caller gives it up.
+ * The page's content (the API's `html` format is its outerHTML): chrome and non-content removed,
+ * URLs absolute, as the cleaned document's root element, which the markdown reads as a tree. A
+ * parsed page (parseHtmlDocument's) is cleaned in place, sparing a second parse: the caller gives it up.
  */
-export function cleanHtml(page: string | Document, opts: CleanHtmlOptions): string {
-  return cleanPage(page, opts).outerHTML;
-}
-
-/** cleanHtml's content as the cleaned document's root element, for readers that walk the tree (markdown) rather than parse its HTML again. */
 export function cleanPage(page: string | Document, opts: CleanHtmlOptions): Element {
   const includeTags = opts.includeTags ?? [];
   const excludeTags = opts.excludeTags ?? [];

@@ -29,7 +29,7 @@ export function simpleSelectors(selectors: readonly string[]): SimpleSelectors {
   return { tags, ids, classes };
 }
 
-export function matchesSimple(element: Element, selectors: SimpleSelectors): boolean {
+function matchesSimple(element: Element, selectors: SimpleSelectors): boolean {
   if (selectors.tags.has(element.localName.toLowerCase())) return true;
   if (selectors.ids.size > 0) {
     const id = element.getAttribute('id');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidSelectors, cleanHtml, InvalidSelectorError, type CleanHtmlOptions } from '../../../src/page/clean-html.ts';
+import { assertValidSelectors, cleanPage, InvalidSelectorError, type CleanHtmlOptions } from '../../../src/page/clean-html.ts';
 import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
+
+const cleanHtml = (page: string | Document, opts: CleanHtmlOptions) => cleanPage(page, opts).outerHTML;
 
 const BASE_URL = 'https://example.com/blog/post';
 
