@@ -16,6 +16,7 @@ import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.t
 import { PASSWORD_FILE } from '../../src/platform/db/postgres-password.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
+import { READY_LINE } from '../support/npm-start.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -128,8 +129,8 @@ it('changes no folder above its own, refuses postgres/postgres, and stops everyt
   const before = modes(watched);
 
   const start = run(['npm', 'start']);
-  await waitFor('npm start to become ready', () => start.output().includes('ready in') || start.proc.exitCode !== null, 150_000, 200);
-  expect(start.output()).toContain('ready in');
+  await waitFor('npm start to become ready', () => READY_LINE.test(start.output()) || start.proc.exitCode !== null, 150_000, 200);
+  expect(start.output()).toMatch(READY_LINE);
   expect(modes(watched)).toEqual(before);
 
   const passwordFile = join(dataDir, PASSWORD_FILE);

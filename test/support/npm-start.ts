@@ -48,6 +48,9 @@ export async function npmStartEnv(dataDir: string, extra: Record<string, string>
   return env;
 }
 
+/** The banner's last line; "ready in" alone also matches "already in use", which a failed start prints. */
+export const READY_LINE = /^ {2}ready in \d/m;
+
 /** Lines of its processes' logs (stdout) a start that never became ready reports: why it did not is in them. */
 const LOG_LINES_KEPT = 60;
 
@@ -65,7 +68,7 @@ export async function npmStart(env: NodeJS.ProcessEnv, started: ChildProcess[]):
       120_000,
     );
     proc.stderr!.on('data', () => {
-      if (output.includes('ready in')) {
+      if (READY_LINE.test(output)) {
         clearTimeout(timer);
         resolve();
       }
