@@ -58,8 +58,14 @@ async function drainState(db: Db, crawlId: string): Promise<'drained' | 'busy' |
   // Purged (expired) crawls take their outbox with them.
   if (!crawl) return 'drained';
   if (crawl.status === 'scraping') return 'busy';
-  if ((await db.webhookEvent.count({ where: { crawlId, state: 'pending' } })) > 0) return 'busy';
-  const final = await db.webhookEvent.count({ where: { crawlId, type: { in: [...TERMINAL_EVENT_TYPES] } } });
+  // One statement, so both counts see the same commit: counted apart, a crawl.completed committed
+  // between them (a cancelled crawl writes it after its status changed) was seen written but not
+  // pending, and the round ended without sending it.
+  const [{ pending, final }] = await db.$queryRaw<{ pending: number; final: number }[]>`
+    SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
+           count(*) FILTER (WHERE type = ANY(${[...TERMINAL_EVENT_TYPES]}::text[]))::int AS final
+    FROM webhook_event WHERE crawl_id = ${crawlId}::uuid`;
+  if (pending > 0) return 'busy';
   return final > 0 ? 'drained' : 'no-final-event';
 }
 
