@@ -5,7 +5,7 @@
 // past it the answer is a 408 and the job goes on, its result readable by id.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
-import type { Db } from '../platform/db/prisma.ts';
+import { isUniqueViolation, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
@@ -25,9 +25,11 @@ export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
 
 /**
  * Validates, then commits the scrape's job (its row, its frontier row, its started event). Its
- * workflow is started by awaitScrape, or by the reconciler if this process dies first.
+ * workflow is started by awaitScrape, or by the reconciler if this process dies first. Under
+ * `opts.id` (a tool call's id), a job committed earlier with that id is the job: nothing is
+ * committed or charged twice.
  */
-export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest): Promise<ScrapeJob> {
+export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, opts: { id?: string } = {}): Promise<ScrapeJob> {
   const options = jobOptions({
     url: req.url,
     scrapeOptions: scrapeRequestOptions(req),
@@ -40,8 +42,14 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
-  const job: ScrapeJob = { id: uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
-  await insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false);
+  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
+  if (opts.id && (await deps.db.crawl.findUnique({ where: { id: opts.id }, select: { id: true } }))) return job;
+  try {
+    await insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false);
+  } catch (err) {
+    // The same call committed it at the same moment (a timed-out attempt still running beside its retry).
+    if (!(opts.id && isUniqueViolation(err))) throw err;
+  }
   return job;
 }
 

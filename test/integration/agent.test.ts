@@ -11,6 +11,8 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { agentWorkflowId } from '../../src/features/agent/definitions.ts';
+import { createRetentionActivities } from '../../src/features/retention/activities.ts';
+import { createLogger } from '../../src/platform/log.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startFakeLlm, type ChatRequest, type FakeLlm } from '../support/fake-llm.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
@@ -209,6 +211,20 @@ describe('POST /v2/agent', () => {
       expect(res.status).toBe(404);
     }
     expect((await h.api('/v2/agent/not-a-uuid')).status).toBe(400);
+  });
+
+  it('past its expiry a run answers 404, and the purge-expired schedule deletes it with its steps', async () => {
+    const { id } = await (await h.api('/v2/agent', { method: 'POST', json: { prompt: '[agent:quick] Then expire', urls: [`${site.url}/widgets`] } })).json();
+    expect(await waitForAgent(h, id)).toMatchObject({ status: 'completed' });
+    expect(await h.db.agentStep.count({ where: { agentId: id } })).toBe(2);
+    await h.db.agentJob.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await h.api(`/v2/agent/${id}`)).status).toBe(404);
+    const result = await createRetentionActivities({ db: h.db, config: h.config, log: createLogger('warn') }).purgeExpired();
+    expect(result.agents).toBeGreaterThanOrEqual(1);
+    expect(await h.db.agentJob.findUnique({ where: { id } })).toBeNull();
+    expect(await h.db.agentStep.count({ where: { agentId: id } })).toBe(0);
+    // The ledger is the team's billing history: its rows stay.
+    expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBeGreaterThan(0);
   });
 
   it('ends failed at the step budget (AGENT_MAX_STEPS)', async () => {
@@ -444,6 +460,11 @@ describe('an agent whose worker is killed with SIGKILL mid-step', () => {
     expect(agentCalls(llm2, '[agent:crash]')).toBe(3);
     const entries = await h2.db.usageEntry.findMany({ where: { jobId: id, endpoint: 'agent' } });
     expect(entries.map((e) => e.itemKey).sort()).toEqual(['step-1', 'step-2', 'step-3']);
+    // Step 2's scrape, run again by the second worker, is the same job: two scrapes, each charged once.
+    const scrapes = await h2.db.crawl.findMany({ where: { teamId: h2.teamId, kind: 'scrape' }, select: { id: true } });
+    expect(scrapes).toHaveLength(2);
+    const charged = await h2.db.usageEntry.findMany({ where: { jobId: { in: scrapes.map((s) => s.id) } } });
+    expect(charged.map((c) => c.credits)).toEqual([1, 1]);
     // The killed worker's leases lapse rather than being released: a lapsed slot is free (as the team_slots_held gauge counts).
     await waitFor('the team to hold no slot and no browser lease', async () => {
       const slots = await h2.db.teamSlot.count({ where: { teamId: h2.teamId, holder: { not: null }, leasedUntil: { gte: new Date() } } });

@@ -6,6 +6,7 @@
 // failures and budgets end the row here; agentEnd ends it for the workflow
 // (step budget, cancellation). Every write checks the row is still processing.
 import { Context } from '@temporalio/activity';
+import { v5 as uuidv5 } from 'uuid';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeatureActivityDeps } from '../../platform/feature.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
@@ -25,6 +26,8 @@ type Decision = { thought: string; action: { tool: string; input: Record<string,
 
 /** Most time between two heartbeats of a running tool (the scrape and map tools wait on workflows). */
 const HEARTBEAT_INTERVAL_MS = 5_000;
+/** A step's tool call is named by its agent and step: a retried agentAct repeats the call, charged once. */
+const TOOL_CALL_NAMESPACE = '24f538bf-71ea-4f14-a62e-fc158e690303';
 
 function lastAttempt(): boolean {
   return Context.current().info.attempt >= (AGENT_RETRY.maximumAttempts ?? Infinity);
@@ -180,6 +183,7 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
           teamId: job.teamId,
           apiKeyId: job.apiKeyId,
           zeroDataRetention: req.zeroDataRetention,
+          callId: uuidv5(`${agentId}/step/${step}`, TOOL_CALL_NAMESPACE),
           signal: context.cancellationSignal,
           heartbeat: (detail) => context.heartbeat(detail),
         });

@@ -4,7 +4,9 @@
 // against its page (optionally opened at `url` first), then the session ended.
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
-import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
+import { defineTool, type Tool, type ToolDeps, type ToolResult } from '../../platform/tools/tool.ts';
+import { isUniqueViolation } from '../../platform/db/prisma.ts';
+import type { BrowserSession } from '../../generated/prisma/client.ts';
 import { executeInSession } from './execute-in-session.ts';
 import { endSession } from './end-session.ts';
 import { MAX_EXECUTE_CODE_LENGTH } from './execute/execute-request.ts';
@@ -12,6 +14,18 @@ import { createSessionSchema } from './session-request.ts';
 import { startSession } from './start-session.ts';
 
 const MAX_TOOL_EXECUTE_SECONDS = 60;
+
+/**
+ * A repeated call whose session exists: the code may or may not have run there, and its output is
+ * lost with the attempt that ran it. The session is ended and billed once; the caller hears why.
+ */
+async function interrupted(deps: ToolDeps, session: BrowserSession): Promise<ToolResult> {
+  const ended = await endSession(deps.db, deps.temporal, session);
+  return {
+    output: { error: 'An earlier attempt of this call was interrupted (a worker restarted) and its output was lost; its browser session has ended.' },
+    credits: ended.creditsBilled,
+  };
+}
 
 export function browserExecuteTool(deps: ToolDeps): Tool {
   return defineTool({
@@ -28,7 +42,16 @@ export function browserExecuteTool(deps: ToolDeps): Tool {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       // Ended by this run; the ttl only bounds a session whose run was cut short.
       const request = createSessionSchema.parse({ ttl: input.timeoutSeconds + 120, activityTtl: input.timeoutSeconds + 60, streamWebView: false });
-      const { row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {});
+      const earlier = await deps.db.browserSession.findUnique({ where: { id: ctx.callId } });
+      if (earlier) return interrupted(deps, earlier);
+      let session;
+      try {
+        ({ row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {}, { id: ctx.callId }));
+      } catch (err) {
+        // The same call started it at the same moment (a timed-out attempt still running beside its retry).
+        if (!isUniqueViolation(err)) throw err;
+        return interrupted(deps, await deps.db.browserSession.findUniqueOrThrow({ where: { id: ctx.callId } }));
+      }
       try {
         const code = input.url ? `await page.goto(${JSON.stringify(input.url)});\n${input.code}` : input.code;
         const answer = await executeInSession(deps, session, { language: 'node', code, timeoutSeconds: input.timeoutSeconds });

@@ -23,7 +23,7 @@ export async function createSessionRow(
   apiKeyId: string | null,
   req: CreateSessionRequest,
   now: Date,
-  scrapeId?: string,
+  { scrapeId, id = uuidv7() }: { scrapeId?: string; id?: string } = {},
 ): Promise<BrowserSession> {
   return db.$transaction(async (tx) => {
     // One admission at a time per team, so two creations cannot both see the last free place.
@@ -48,7 +48,6 @@ export async function createSessionRow(
         'PAYMENT_REQUIRED',
       );
     }
-    const id = uuidv7();
     if (req.profile?.saveChanges) await claimWriter(tx, team.id, req.profile.name, id);
     return tx.browserSession.create({
       data: {

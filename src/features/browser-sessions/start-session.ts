@@ -29,15 +29,21 @@ export interface StartedSession {
   openingWarning?: string;
 }
 
+export interface SessionStartOptions {
+  scrape?: ScrapeOpening;
+  /** The session's id (a tool call's), instead of a new one: a second create with it fails as a duplicate. */
+  id?: string;
+}
+
 export function startSession(
   deps: Deps,
   team: Team,
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-  scrape?: ScrapeOpening,
+  opts: SessionStartOptions = {},
 ): Promise<StartedSession> {
-  return countedStart(() => launchSession(deps, team, apiKeyId, req, onCreated, scrape));
+  return countedStart(() => launchSession(deps, team, apiKeyId, req, onCreated, opts));
 }
 
 async function launchSession(
@@ -46,9 +52,9 @@ async function launchSession(
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-  scrape: ScrapeOpening | undefined,
+  { scrape, id }: SessionStartOptions,
 ): Promise<StartedSession> {
-  const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date(), scrape?.scrapeId);
+  const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date(), { scrapeId: scrape?.scrapeId, id });
   onCreated(row.id);
   const input: SessionInput = {
     sessionId: row.id,

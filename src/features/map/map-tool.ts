@@ -22,8 +22,8 @@ export function mapTool(deps: ToolDeps): Tool {
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       const request = mapRequestSchema.parse({ ...input, timeout: Math.min(deps.config.agent.toolTimeoutMs, 300_000) });
-      const id = await createMap(deps, team, ctx.apiKeyId, request);
-      const { links, warning } = await runMap(deps, id, request, request.timeout);
+      const id = await createMap(deps, team, ctx.apiKeyId, request, { id: ctx.callId });
+      const { links, warning } = await runMap(deps, id, request, request.timeout, true);
       return { output: { links, ...(warning && { warning }) }, credits: await creditsUsedByJob(deps.db, id) };
     },
   });

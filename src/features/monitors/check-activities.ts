@@ -205,13 +205,19 @@ export function createMonitorCheckActivities({ db, config, log, tools }: Feature
         if (results.some((r) => r.targetId === target.id && (r.searchCompleted || r.degradedReason !== null))) continue;
         const { apiKeyId } = check.monitor;
         const result = apiKeyId
-          ? await runSearchTarget(search, target, {
-              teamId: check.monitor.teamId,
-              apiKeyId,
-              zeroDataRetention: false,
-              signal: ctx.cancellationSignal,
-              heartbeat: (detail) => ctx.heartbeat(detail),
-            })
+          ? await runSearchTarget(
+              search,
+              target,
+              {
+                teamId: check.monitor.teamId,
+                apiKeyId,
+                zeroDataRetention: false,
+                signal: ctx.cancellationSignal,
+                heartbeat: (detail) => ctx.heartbeat(detail),
+              },
+              // A retry repeats the target's searches: each charged once.
+              (query) => uuidv5(`${check.id}/search/${target.id}/${query}`, CHECK_JOB_NAMESPACE),
+            )
           : searchRefused(target, 'The monitor has no API key to charge its searches to (its key was deleted); create the monitor again');
         const merged = [...results.filter((r) => r.targetId !== target.id), result];
         check.targetResults = merged as object[];

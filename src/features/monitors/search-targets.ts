@@ -63,12 +63,20 @@ export function searchRefused(target: SearchTarget, reason: string): SearchTarge
   };
 }
 
-/** Runs every query of the target; a refused search (a bad domain, no credits) ends the target with its reason. */
-export async function runSearchTarget(search: Tool, target: SearchTarget, ctx: ToolContext): Promise<SearchTargetResult> {
+/**
+ * Runs every query of the target; a refused search (a bad domain, no credits) ends the target with
+ * its reason. `callIdOf` names the call of each query (its index), the same when the target is run again.
+ */
+export async function runSearchTarget(
+  search: Tool,
+  target: SearchTarget,
+  ctx: Omit<ToolContext, 'callId'>,
+  callIdOf: (query: number) => string,
+): Promise<SearchTargetResult> {
   const urls = new Set<string>();
   let credits = 0;
   let refused: string | null = null;
-  for (const query of target.queries) {
+  for (const [i, query] of target.queries.entries()) {
     try {
       const input = search.input.parse({
         query,
@@ -77,7 +85,7 @@ export async function runSearchTarget(search: Tool, target: SearchTarget, ctx: T
         ...(target.includeDomains && { includeDomains: target.includeDomains }),
         ...(target.excludeDomains && { excludeDomains: target.excludeDomains }),
       });
-      const answer = await search.run(input, ctx);
+      const answer = await search.run(input, { ...ctx, callId: callIdOf(i) });
       credits += answer.credits;
       for (const result of (answer.output as { results: { url: string }[] }).results) urls.add(result.url);
     } catch (err) {

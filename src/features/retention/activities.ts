@@ -1,7 +1,8 @@
 // The scheduled purge: crawls past their expiry (results readable 24 h after
 // the end), page-cache entries and activity-log rows past their retention are
-// deleted, and maps past MAP_RETENTION_HOURS, idempotency keys past IDEMPOTENCY_KEY_WINDOW_HOURS, extracts past their expiry. Rows of a crawl go with it (foreign keys cascade); usage ledger rows
-// stay, they are the team's billing history.
+// deleted, and maps past MAP_RETENTION_HOURS, idempotency keys past IDEMPOTENCY_KEY_WINDOW_HOURS, extracts
+// and agent runs past their expiry. Rows of a crawl go with it, an agent run's steps (with the pages its
+// tools read) with the run (foreign keys cascade); usage ledger rows stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 
 export interface PurgeResult {
@@ -11,6 +12,7 @@ export interface PurgeResult {
   maps: number;
   idempotencyKeys: number;
   extracts: number;
+  agents: number;
 }
 
 export function createRetentionActivities({ db, config, log }: ActivityDeps) {
@@ -23,6 +25,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
       const maps = await db.mapJob.deleteMany({ where: { createdAt: { lt: new Date(now - config.scrape.mapRetentionHours * 3_600_000) } } });
       const keys = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - config.idempotency.windowHours * 3_600_000) } } });
       const extracts = await db.extractJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
+      const agents = await db.agentJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const result = {
         crawls: crawls.count,
         cacheEntries: cache.count,
@@ -30,6 +33,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
         maps: maps.count,
         idempotencyKeys: keys.count,
         extracts: extracts.count,
+        agents: agents.count,
       };
       log.info('purged expired data', { ...result });
       return result;

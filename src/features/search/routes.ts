@@ -12,7 +12,7 @@ export function searchRoutes(deps: GatewayDeps): Router {
   router.post('/search', async (req, res) => {
     const request = searchRequestSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    res.json(await runSearch(deps, providers, team, apiKeyId, request, (id) => noteActivityJob(res, id)));
+    res.json(await runSearch(deps, providers, team, apiKeyId, request, { onCreated: (id) => noteActivityJob(res, id) }));
   });
   return router;
 }

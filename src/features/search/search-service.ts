@@ -73,11 +73,17 @@ async function scrapeResults(
   return ids;
 }
 
-export function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
-  return measuredSearch(searchKind(req.sources), () => search(deps, providers, team, apiKeyId, req, onCreated));
+export interface SearchRun {
+  onCreated?(id: string): void;
+  /** The search's id (a tool call's), instead of a new one: its charge is made once per id. */
+  id?: string;
 }
 
-async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, onCreated: (id: string) => void) {
+export function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun = {}) {
+  return measuredSearch(searchKind(req.sources), () => search(deps, providers, team, apiKeyId, req, run));
+}
+
+async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun) {
   const started = Date.now();
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;
@@ -95,8 +101,8 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
   if (providers.length === 0)
     throw new DomainError('unavailable', 'No search provider is configured (SEARCH_LOCAL is off and SEARXNG_URL is unset).', 'NO_SEARCH_PROVIDER');
   const query = searchQueryOf(req, new Date());
-  const id = uuidv7();
-  onCreated(id);
+  const id = run.id ?? uuidv7();
+  run.onCreated?.(id);
 
   const answered = await askProviders(providers, req, team, query);
   if (answered.every((a) => a.error)) {

@@ -24,7 +24,7 @@ export function searchTool(deps: ToolDeps): Tool {
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       const request = searchRequestSchema.parse(input);
-      const answer = await runSearch(deps, providers, team, ctx.apiKeyId, request, () => {});
+      const answer = await runSearch(deps, providers, team, ctx.apiKeyId, request, { id: ctx.callId });
       const results = (answer.data.web ?? []).map(({ url, title, description }) => ({ url, title, description }));
       return { output: { results, ...(answer.warning && { warning: answer.warning }) }, credits: answer.creditsUsed };
     },

@@ -17,9 +17,11 @@ export function scrapeTool(deps: ToolDeps): Tool {
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       const request = scrapeRequestSchema.parse({ url: input.url, formats: ['markdown'], zeroDataRetention: ctx.zeroDataRetention });
-      const scrape = await createScrape(deps, team, ctx.apiKeyId, request);
+      const scrape = await createScrape(deps, team, ctx.apiKeyId, request, { id: ctx.callId });
       const id = scrape.id;
-      await awaitScrape(deps, scrape, deps.config.agent.toolTimeoutMs);
+      // A repeated call finds its scrape: one that ended is only read (a start would run it again).
+      const { status } = await deps.db.crawl.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      if (status === 'scraping') await awaitScrape(deps, scrape, deps.config.agent.toolTimeoutMs);
       const answer = await scrapeAnswerOf(deps.db, id);
       const metadata = (answer.metadata ?? {}) as Record<string, unknown>;
       if (typeof answer.markdown !== 'string') throw new Error(`the page could not be read: ${String(metadata.error ?? answer.error ?? 'no content')}`);

@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from '../../generated/prisma/client.ts';
+import { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 
@@ -19,3 +19,8 @@ export function createDb(databaseUrl: string, poolSize = 10): Db {
 
 /** The client handed to an interactive transaction's callback. */
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+/** A create that met a row with the same unique key (Prisma's P2002). */
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}

@@ -16,6 +16,12 @@ export interface ToolContext {
   apiKeyId: string;
   /** The caller's job keeps no page content: a tool that stores pages stores them as zero data retention. */
   zeroDataRetention: boolean;
+  /**
+   * Names this call (a UUID): a caller that runs the same call again (its activity retried after a
+   * crash, a timeout or a redeploy) passes the same one, and a tool that makes a job or a charge
+   * gives them this id, so the second run finds the first's instead of charging the team twice.
+   */
+  callId: string;
   /** Aborted when the calling activity is cancelled. */
   signal: AbortSignal;
   heartbeat(detail?: string): void;

@@ -4,7 +4,8 @@
 // or a prompt runs as in POST /v2/browser/{id}/execute. One live session per
 // scrape; it ends on DELETE or by its ttl and idle timer, and is billed as a
 // browser session.
-import { Prisma, type BrowserSession, type Crawl, type Team } from '../../../generated/prisma/client.ts';
+import type { BrowserSession, Crawl, Team } from '../../../generated/prisma/client.ts';
+import { isUniqueViolation } from '../../../platform/db/prisma.ts';
 import type { GatewayDeps } from '../../../platform/http/app.ts';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../platform/domain-error.ts';
@@ -63,10 +64,10 @@ async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | nul
       apiKeyId,
       { ttl: browserSessions.interactTtlSeconds, activityTtl: browserSessions.interactActivityTtlSeconds, streamWebView: true },
       () => undefined,
-      { scrapeId: job.id, opening: pageOpening(job) },
+      { scrape: { scrapeId: job.id, opening: pageOpening(job) } },
     );
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return { row: await openedByAnother(deps, job.id) };
   }
 }
