@@ -3,11 +3,14 @@
 // pages in one chunk: one structured-output call. More: one call per chunk (at
 // most EXTRACT_MAX_CHUNKS; the pages beyond are left out with a warning), then
 // one call that merges their answers. Every answer is validated against the
-// schema (any JSON object without one) and asked again once when it is not.
+// schema (any JSON object without one) and asked again once when it is not; a
+// chunk's answer, when there are several, against the schema without its
+// required fields and minimum counts (partial-schema.ts), the merge against all of it.
 import { addUsage, LlmError, NO_TOKENS, type ChatMessage, type LlmSettings, type TokenUsage } from '../../platform/llm/chat-completion.ts';
 import type { JsonSchema } from '../../platform/llm/json-schema.ts';
 import { structuredCompletion } from '../../platform/llm/structured-output.ts';
 import { clipPageText, DEFAULT_MAX_INPUT_CHARS } from '../../page/model-formats/page-as-data.ts';
+import { partialSchema } from './partial-schema.ts';
 
 const ANY_OBJECT: JsonSchema = { type: 'object' };
 
@@ -49,8 +52,16 @@ function taskLines(task: ExtractTask, schema: JsonSchema): string[] {
   ];
 }
 
-function extractionMessages(task: ExtractTask, schema: JsonSchema, chunk: PageText[]): ChatMessage[] {
-  const system = ['You extract structured data from web pages. Reply with one JSON object and nothing else.', ...taskLines(task, schema), '', PAGES_RULE];
+const PART_RULE = 'These pages are only some of the set: answer with what they say and leave out the rest; a later step merges the answers of all the pages.';
+
+function extractionMessages(task: ExtractTask, schema: JsonSchema, chunk: PageText[], part: boolean): ChatMessage[] {
+  const system = [
+    'You extract structured data from web pages. Reply with one JSON object and nothing else.',
+    ...taskLines(task, schema),
+    ...(part ? [PART_RULE] : []),
+    '',
+    PAGES_RULE,
+  ];
   return [
     { role: 'system', content: system.join('\n') },
     { role: 'user', content: chunk.map((p) => `=== Page: ${p.url} ===\n${p.markdown}`).join('\n\n') },
@@ -130,8 +141,14 @@ export async function extractWithModel(
   let usage = NO_TOKENS;
   const partials: { urls: string[]; answer: unknown }[] = [];
   try {
+    const chunkSchema = chunks.length > 1 ? partialSchema(schema) : schema;
     for (const chunk of chunks) {
-      const answer = await structuredCompletion(llm, { name: 'extraction', schema, messages: extractionMessages(task, schema, chunk), fetchImpl });
+      const answer = await structuredCompletion(llm, {
+        name: 'extraction',
+        schema: chunkSchema,
+        messages: extractionMessages(task, chunkSchema, chunk, chunks.length > 1),
+        fetchImpl,
+      });
       usage = addUsage(usage, answer.usage);
       partials.push({ urls: chunk.map((p) => p.url), answer: answer.value });
     }
