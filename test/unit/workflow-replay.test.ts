@@ -10,7 +10,8 @@
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/crawl-progress.test.ts records crawl-progress.json: a
 // crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/monitors.test.ts records monitor-check.json: a manual monitor
-// check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify).
+// check (open, commit jobs, a crawl and a batch scrape as child workflows, finish, judge, notify);
+// monitor-check-judge-before-end.json, recorded the same way with 'monitor-judge-before-end', ends the check after the judge.
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/extract.test.ts records extract.json: an extract with a webhook
 // (open, started event, commit jobs, a batch scrape and a crawl as child workflows, the model, completed event).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/agent.test.ts records agent.json: an agent that searches,

@@ -32,6 +32,17 @@ export function createMonitorCheckActivities({ db, config, log, tools }: Feature
     });
   }
 
+  /** The check's final status, once: a retried or repeated end finds it set. */
+  async function endCheck(checkId: string, status: string, refused: string | undefined): Promise<void> {
+    if (!ENDED_CHECK_STATUSES.includes(status)) return;
+    const now = new Date();
+    const { count } = await db.monitorCheck.updateMany({
+      where: { id: checkId, status: { notIn: ENDED_CHECK_STATUSES } },
+      data: { status, finishedAt: now, updatedAt: now, ...(refused !== undefined && { error: refused }) },
+    });
+    if (count > 0) log.info('monitor check ended', { checkId, status });
+  }
+
   /** The pages the check's jobs stored, with their change-tracking result (not their content). */
   async function currentPages(runs: TargetRun[]): Promise<CurrentPage[]> {
     const pages: CurrentPage[] = [];
@@ -225,8 +236,11 @@ export function createMonitorCheckActivities({ db, config, log, tools }: Feature
       }
     },
 
-    /** Compares the check's pages with the previous check's, stores them with the summary and ends the check. */
-    async finishMonitorCheck(input: { checkId: string; runs: TargetRun[]; refused?: string }): Promise<CheckOutcome> {
+    /**
+     * Compares the check's pages with the previous check's, stores them with the summary and ends
+     * the check; with `endLater`, leaves the end (its status) to endMonitorCheck, after the judge.
+     */
+    async finishMonitorCheck(input: { checkId: string; runs: TargetRun[]; refused?: string; endLater?: boolean }): Promise<CheckOutcome> {
       const check = await db.monitorCheck.findUnique({ where: { id: input.checkId } });
       if (!check) return { checkId: input.checkId, status: 'deleted' };
       if (ENDED_CHECK_STATUSES.includes(check.status)) return { checkId: check.id, status: check.status };
@@ -248,23 +262,24 @@ export function createMonitorCheckActivities({ db, config, log, tools }: Feature
       const status = input.refused !== undefined ? 'failed' : incomplete ? 'partial' : 'completed';
       const newResults = (targetId: string) => rows.filter((r) => r.targetId === targetId && r.status === 'new').length;
       const summary = summarise(rows);
-      const now = new Date();
       await db.monitorCheck.update({
         where: { id: check.id },
         data: {
-          status,
           summary: summary as object,
           actualCredits,
           ...(searched.length > 0 && {
             targetResults: targetResults.map((r) => (r.type === 'search' ? { ...r, matches: newResults(r.targetId) } : r)) as object[],
           }),
-          finishedAt: now,
-          updatedAt: now,
-          ...(input.refused !== undefined && { error: input.refused }),
+          updatedAt: new Date(),
         },
       });
-      log.info('monitor check ended', { monitorId: check.monitorId, checkId: check.id, status, ...summary });
+      if (!input.endLater) await endCheck(check.id, status, input.refused);
       return { checkId: check.id, status };
+    },
+
+    /** Gives the check its final status (the one finishMonitorCheck answered), unless it has one. */
+    async endMonitorCheck(input: { checkId: string; status: string; refused?: string }): Promise<void> {
+      await endCheck(input.checkId, input.status, input.refused);
     },
 
     /** With a goal, judgeEnabled and a model configured: whether each changed page changed meaningfully. */

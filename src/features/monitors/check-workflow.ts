@@ -1,8 +1,8 @@
 // One check of a monitor: started by the monitor's Temporal Schedule (or by
 // POST /v2/monitor/{id}/run), it commits a job of the engine per target, runs them
 // as child workflows (the crawl pipeline's own workflow, so fair share, credits and
-// limits apply as to any job), then compares and stores the pages, judges them and
-// notifies. After kill -9 of a worker it resumes where its history stops: jobs
+// limits apply as to any job), then compares and stores the pages, judges them, ends
+// the check (its final status) and notifies. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
@@ -17,7 +17,7 @@ const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime'
 
 const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
 
-const { openMonitorCheck, commitMonitorCheckJobs, finishMonitorCheck } = proxyActivities<MonitorCheckActivities>({
+const { openMonitorCheck, commitMonitorCheckJobs, finishMonitorCheck, endMonitorCheck } = proxyActivities<MonitorCheckActivities>({
   startToCloseTimeout: '2 minutes',
   retry: RETRY,
 });
@@ -63,9 +63,13 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
   // A failed job still stored what it could; the check reports its pages and is partial.
   await Promise.all(children.map((child) => child.result().catch(() => undefined)));
   await searched;
-  const outcome = await finishMonitorCheck({ checkId: opened.checkId, runs: committed.runs, refused: committed.refused });
-  // A judge that keeps failing leaves pages without judgments; the check has ended either way.
+  // Histories recorded before this ended the check before the judge: a reader saw its status final
+  // while its changed pages had no judgment yet.
+  const judgeFirst = patched('monitor-judge-before-end');
+  const outcome = await finishMonitorCheck({ checkId: opened.checkId, runs: committed.runs, refused: committed.refused, ...(judgeFirst && { endLater: true }) });
+  // A judge that keeps failing leaves pages without judgments; the check ends either way.
   await judgeMonitorCheck({ checkId: opened.checkId }).catch(() => 0);
+  if (judgeFirst) await endMonitorCheck({ checkId: opened.checkId, status: outcome.status, refused: committed.refused });
   const { notifyMonitorCheck } = proxyActivities<ReturnType<typeof createCheckNotificationActivities>>({
     taskQueue: opened.notifyTaskQueue,
     startToCloseTimeout: '10 minutes',
