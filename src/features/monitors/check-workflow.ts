@@ -66,7 +66,12 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
   // Histories recorded before this ended the check before the judge: a reader saw its status final
   // while its changed pages had no judgment yet.
   const judgeFirst = patched('monitor-judge-before-end');
-  const outcome = await finishMonitorCheck({ checkId: opened.checkId, runs: committed.runs, refused: committed.refused, ...(judgeFirst && { endLater: true }) });
+  const outcome = await finishMonitorCheck({
+    checkId: opened.checkId,
+    runs: committed.runs,
+    refused: committed.refused,
+    ...(judgeFirst && { endLater: true }),
+  });
   // A judge that keeps failing leaves pages without judgments; the check ends either way.
   await judgeMonitorCheck({ checkId: opened.checkId }).catch(() => 0);
   if (judgeFirst) await endMonitorCheck({ checkId: opened.checkId, status: outcome.status, refused: committed.refused });
