@@ -4,8 +4,12 @@
 // with the reason in the API and in the workflow, leaves no browser behind, and
 // never hangs a caller.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { chromium } from 'playwright';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -81,7 +85,22 @@ describe('browser sessions and crashes', () => {
     const { hostId } = await h.db.browserSession.findUniqueOrThrow({ where: { id: created.id } });
     expect(browsersOf(hostId!).length).toBeGreaterThan(0);
 
+    // An execute in flight when the host dies: its activity has no heartbeat and a start-to-close
+    // timeout of the code's timeout + 60 s; the caller hears the session ended when it ends.
+    const running = await (await h.api(`/v2/browser/${created.id}/execute`, { method: 'POST', json: { code: 'console.log(1)', timeout: 5 } })).json();
+    expect(running.stdout).toContain('1');
+    const before = (await h.db.browserSession.findUniqueOrThrow({ where: { id: created.id } })).lastActivityAt;
+    const inFlight = h
+      .api(`/v2/browser/${created.id}/execute`, { method: 'POST', json: { code: 'await new Promise((r) => setTimeout(r, 200_000));', timeout: 240 } })
+      .then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() }));
+    await waitFor(
+      'the execute to reach the host',
+      async () => (await h!.db.browserSession.findUniqueOrThrow({ where: { id: created.id } })).lastActivityAt > before,
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+
     host.kill('SIGKILL');
+    const killedAt = Date.now();
     await exited(host);
     await waitFor('the browser of the killed host to go', async () => browsersOf(hostId!).length === 0, 20_000);
 
@@ -99,7 +118,19 @@ describe('browser sessions and crashes', () => {
     expect(view).toMatchObject({ status: 'error', endReason: `browser host ${hostId} stopped responding` });
     const exec = await h.api(`/v2/browser/${created.id}/execute`, { method: 'POST', json: { code: '1' } });
     expect(exec.status).toBe(410);
-    const result = await h.temporal.workflow.getHandle(`browser-${created.id}`).result();
-    expect(result).toMatchObject({ status: 'error', reason: `browser host ${hostId} stopped responding` });
+    const answered = await inFlight;
+    expect(answered).toMatchObject({ status: 410, body: { code: 'SESSION_DESTROYED' } });
+    // Answered once the session ended (the host's heartbeat timeout, 15 s), long before the activity's 300 s.
+    expect(answered.at - killedAt).toBeLessThan(90_000);
+    const handle = h.temporal.workflow.getHandle(`browser-${created.id}`);
+    expect(await handle.result()).toMatchObject({ status: 'error', reason: `browser host ${hostId} stopped responding` });
+    // Its history (the in-flight execute cancelled: 'executes-end-with-session') replays;
+    // RECORD_HISTORY_DIR=<dir> keeps it as a fixture for test/unit/workflow-replay.test.ts.
+    const history = await handle.fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, handle.workflowId);
+    if (process.env.RECORD_HISTORY_DIR) {
+      mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
+      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'browser-session-host-lost.json'), historyToJSON(history));
+    }
   }, 240_000);
 });

@@ -6,7 +6,9 @@
 // test/integration/crawl-workflow.test.ts (a crawl cancelled while batches run, stub activities).
 // crawl-cancelled-before-patch.json was recorded before the 'cancel-waits-for-batches' patch.
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/browser-sessions.test.ts records a browser session
-// (CDP touches, an execute Update, the destroy signal).
+// (CDP touches, an execute Update, the destroy signal). RECORD_HISTORY_DIR=<dir> npm test --
+// test/integration/browser-session-crash.test.ts records browser-session-host-lost.json: a session whose host was
+// killed during an execute, which the session's end cancels ('executes-end-with-session').
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/crawl-progress.test.ts records crawl-progress.json: a
 // crawl with a delay on the 'progress-search-attributes' patch (PagesCrawled/PagesQueued upserts, summaries).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/monitors.test.ts records monitor-check.json: a manual monitor

@@ -21,6 +21,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
   allHandlersFinished,
+  patched,
 } from '@temporalio/workflow';
 import { SessionStatusAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { SessionControlActivities } from './control-activities.ts';
@@ -100,6 +101,8 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   let failure: string | undefined;
   let openingWarning: string | undefined;
   let host = input.running ? { hostId: input.running.hostId, taskQueue: input.running.taskQueue } : undefined;
+  /** The scopes of the executes running now: the session's end cancels them (see below). */
+  const runningExecutes = new Set<CancellationScope>();
 
   const state = (): SessionState => ({
     status,
@@ -132,15 +135,21 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     executes++;
     lastActivity = Date.now();
     showDetails();
+    const scope = new CancellationScope();
+    runningExecutes.add(scope);
     try {
-      return await hostActivities(host.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 });
+      return await scope.run(() =>
+        hostActivities(host!.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 }),
+      );
     } catch (err) {
+      if (isCancellation(err)) throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
       throw ApplicationFailure.create({
         type: 'ExecuteFailed',
         message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`,
         nonRetryable: true,
       });
     } finally {
+      runningExecutes.delete(scope);
       executing--;
       lastActivity = Date.now();
       showDetails();
@@ -218,6 +227,10 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   endReason = reason;
   showDetails();
   watchScope.cancel();
+  // An execute's activity has no heartbeat: on a lost host it would hold its caller (and this
+  // run, which waits for its handlers) until the code's timeout + 60 s. Ended with the session,
+  // it answers at once. Asked only with executes running, so other runs record no marker.
+  if (runningExecutes.size > 0 && patched('executes-end-with-session')) for (const scope of runningExecutes) scope.cancel();
   if (host) {
     // A lost host cannot close anything (its browsers went with it): the attempt just times out.
     await hostActivities(host.taskQueue)
