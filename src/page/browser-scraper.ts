@@ -24,9 +24,14 @@ import { pageContext, preparePage } from './page-context.ts';
 import { shareBrowserVersion } from './crawlee-browser-version.ts';
 import { DEFAULT_USER_AGENTS, type UserAgents } from '../platform/net/user-agents.ts';
 import { PageSlots, SlotWaitInterrupted, type SlotLease } from './page-slots.ts';
+import { crawlerLog } from './crawlee-log.ts';
+import type { Logger } from '../platform/log.ts';
 import { StoreQueue } from './store-queue.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
+
+/** How Crawlee's line about a page whose slot wait was cut short reads (with the error's message). */
+const SLOT_WAIT_INTERRUPTED = new SlotWaitInterrupted().message;
 
 export interface ScrapeTarget {
   url: string;
@@ -79,6 +84,8 @@ export interface BrowserScrapeOptions {
   userAgents?: UserAgents;
   /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
   proxyServer?: string;
+  /** Where the crawler's error lines go (crawlee-log.ts); without it, Crawlee's own text on stderr. */
+  log?: Logger;
   signal?: AbortSignal;
   /**
    * Called right before each navigation (retries included). The slot is released once: when that page
@@ -277,6 +284,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
           serviceWorkers: 'block',
         },
       },
+      ...(opts.log && { log: crawlerLog(opts.log, (message) => stopped || message.includes(SLOT_WAIT_INTERRUPTED)) }),
       browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 10_000 },
       useSessionPool: false,
       minConcurrency: concurrency,

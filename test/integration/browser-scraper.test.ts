@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/page/browser-scraper.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/platform/net/user-agents.ts';
+import type { Logger } from '../../src/platform/log.ts';
 
 interface Seen {
   url: string;
@@ -104,6 +105,15 @@ async function scrape(paths: string[], options: ScrapeOptionsInput, extra: Parti
     ...extra,
   });
   return outcome;
+}
+
+type LogLine = { level: string; msg: string; fields?: Record<string, unknown> };
+
+/** A logger that keeps its lines. */
+function keptLog(lines: LogLine[]): Logger {
+  const keep = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, fields });
+  const log: Logger = { debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error'), child: () => log };
+  return log;
 }
 
 function requestsTo(path: string): Seen[] {
@@ -249,23 +259,36 @@ describe('scrapeWithBrowser', () => {
   });
 
   it('runs actions in order and fails a page whose action cannot run', async () => {
-    const { pages, failures } = await scrape(['/actions', '/plain'], {
-      actions: [
-        { type: 'click', selector: '#reveal' },
-        { type: 'wait', selector: '#ready' },
-        { type: 'scroll', direction: 'down' },
-        { type: 'wait', selector: '#lazy-loaded' },
-        { type: 'executeJavascript', script: 'return [document.title, document.getElementById("secret").hidden]' },
-        { type: 'screenshot', quality: 50 },
-        { type: 'scrape' },
-        { type: 'pdf', format: 'A4' },
-        { type: 'click', selector: '#q' },
-        { type: 'write', text: 'hello world' },
-        { type: 'press', key: 'Enter' },
-      ],
-    });
+    const lines: LogLine[] = [];
+    const { pages, failures } = await scrape(
+      ['/actions', '/plain'],
+      {
+        actions: [
+          { type: 'click', selector: '#reveal' },
+          { type: 'wait', selector: '#ready' },
+          { type: 'scroll', direction: 'down' },
+          { type: 'wait', selector: '#lazy-loaded' },
+          { type: 'executeJavascript', script: 'return [document.title, document.getElementById("secret").hidden]' },
+          { type: 'screenshot', quality: 50 },
+          { type: 'scrape' },
+          { type: 'pdf', format: 'A4' },
+          { type: 'click', selector: '#q' },
+          { type: 'write', text: 'hello world' },
+          { type: 'press', key: 'Enter' },
+        ],
+      },
+      { log: keptLog(lines) },
+    );
 
     expect(failures).toEqual(new Map([['/plain', 'Action 0 (click) failed: no element matches "#reveal"']]));
+    // The crawler's line about the failed page is one of the service's JSON lines, not Crawlee's text.
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        msg: expect.stringContaining('Request failed and reached maximum retries'),
+        fields: expect.objectContaining({ component: 'crawlee', url: `${base}/plain` }),
+      },
+    ]);
     const page = pages.get('/actions');
     expect(page?.finalUrl).toBe(`${base}/search?q=hello+world`);
     expect(page?.rawHtml).toContain('Results for hello world');
@@ -335,11 +358,13 @@ describe('scrapeWithBrowser', () => {
 
     const abort = new AbortController();
     const waits: AbortSignal[] = [];
+    const lines: LogLine[] = [];
     const started = Date.now();
     await scrape(
       ['/echo', '/plain'],
       {},
       {
+        log: keptLog(lines),
         signal: abort.signal,
         acquireSlot: (_target, signal) => {
           waits.push(signal);
@@ -352,6 +377,8 @@ describe('scrapeWithBrowser', () => {
     expect(waits).toHaveLength(2);
     expect(waits.every((s) => s.aborted)).toBe(true);
     expect(requestsTo('/echo')).toEqual([]);
+    // Pages of a stopping batch are not failures: no error line for them.
+    expect(lines).toEqual([]);
   });
 
   it('stops the batch when a page cannot be stored, and never reports the pages it tore down as failed', async () => {

@@ -66,6 +66,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
         userAgents: d.network.userAgents,
         proxyServer: await d.network.proxyServer(),
         explainFailure: d.network.explainFailure,
+        log: d.log,
         signal: d.signal,
         acquireSlot: (_target, abort) => hooks.slot(abort),
         moreTargets: hooks.more,
