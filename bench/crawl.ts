@@ -52,6 +52,8 @@ const BARE_PLAYWRIGHT = process.env.BENCH_STATIC !== '1';
 const CRAWL_TIMELINE = process.env.BENCH_CRAWL_TIMELINE === '1';
 /** BENCH_FAIRNESS=0 skips the fairness phase. */
 const FAIRNESS = process.env.BENCH_FAIRNESS !== '0';
+/** BENCH_SCRAPE_OPTIONS='{"blockAds":false}': scrape options of every crawl the bench starts (a cost of one option). */
+const SCRAPE_OPTIONS = { maxAge: 0, ...(JSON.parse(process.env.BENCH_SCRAPE_OPTIONS ?? '{}') as Record<string, unknown>) };
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
 const log = createLogger('warn', { process: 'bench' });
@@ -181,7 +183,7 @@ async function main() {
     const serviceCrawl = async (): Promise<number> => {
       const started = Date.now();
       // maxAge 0: every round loads every page (the page cache is still written, as in production).
-      const body = { url: `${site.url}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } };
+      const body = { url: `${site.url}/`, limit: PAGES, sitemap: 'skip', scrapeOptions: SCRAPE_OPTIONS };
       const start = await api('/v2/crawl', { method: 'POST', body: JSON.stringify(body) });
       if (!start.success) throw new Error(`the crawl did not start: ${start.error}`);
       let status: { status: string; completed: number };
@@ -331,7 +333,7 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<C
     const started = Date.now();
     const start = await api('/v2/crawl', {
       method: 'POST',
-      body: JSON.stringify({ url: `${site.url}/`, limit: RSS_PAGES, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
+      body: JSON.stringify({ url: `${site.url}/`, limit: RSS_PAGES, sitemap: 'skip', scrapeOptions: SCRAPE_OPTIONS }),
     });
     if (!start.success) throw new Error(`the long crawl did not start: ${start.error}`);
     let atMark: number | undefined;
@@ -371,7 +373,7 @@ async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string) 
     const as = (key: string, path: string, init: RequestInit = {}) =>
       fetch(`${gateway}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json());
     const crawl = (key: string, url: string, limit: number) =>
-      as(key, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${url}/`, limit, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }) });
+      as(key, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${url}/`, limit, sitemap: 'skip', scrapeOptions: SCRAPE_OPTIONS }) });
     const leases = (groupId: string) => db.browserLease.count({ where: { groupId, aliveUntil: { gt: new Date() } } });
     const big = await crawl(bigKey, bigSite.url, PAGES);
     await waitFor('the big crawl to hold both browser slots', async () => (await leases(big.id)) >= 2, 120_000, 100);

@@ -56,7 +56,7 @@ function makeBuildB(): string {
     ],
   ]);
   edit(join(dir, 'src/features/browser-sessions/workflow.ts'), [
-    ['  allHandlersFinished,\n} from', '  allHandlersFinished,\n  patched,\n  upsertMemo,\n} from'],
+    ['  allHandlersFinished,\n  patched,\n} from', '  allHandlersFinished,\n  patched,\n  upsertMemo,\n} from'],
     ["  const final: SessionSummary['status']", `  ${memo('deployedBuild')}\n  const final: SessionSummary['status']`],
   ]);
   return dir;
