@@ -1,13 +1,17 @@
-// blockAds: requests to well-known ad and tracker hosts never leave the browser.
+// blockAds: requests to well-known ad and tracker hosts never reach them.
 //
-// Done with CDP `Network.setBlockedURLs`, which Chromium checks in the renderer.
-// Measured on a local 20 KB page with 8 sub-requests (≈115 ms CPU per page):
-// no difference beyond noise from a page without blocking, whereas `page.route`
-// cost ≈+30 ms CPU per page (a Node round trip per request, HTTP cache off) and
-// CDP `Fetch` interception limited to these hosts ≈+14 ms (every request then
-// passes through the browser's interceptor). `--host-resolver-rules` cannot do it:
-// Chromium sends all traffic to a proxy (Crawlee's local one or ours) and
-// never resolves the hosts itself.
+// In the service every browser goes through a guard proxy, and a batch with
+// blockAds goes through one that refuses these hosts (AD_HOST_REFUSAL): nothing
+// to do per page. A page without such a proxy is set up with CDP
+// `Network.setBlockedURLs` (blockAdRequests), which Chromium checks in the
+// renderer: no CPU to speak of (measured on a local 20 KB page with 8
+// sub-requests), but a CDP session and two commands before each navigation,
+// which cost a crawl of small pages about an eighth of its pages/s
+// (bench:crawl under CRAWL_RENDERING=browser, quiet machine: 0.86 of a bare
+// PlaywrightCrawler that way, 0.99 with `blockAds: false`, 0.97 with the proxy). `page.route` costs ≈+30 ms CPU per page
+// (a Node round trip per request, HTTP cache off), CDP `Fetch` interception
+// limited to these hosts ≈+14 ms. `--host-resolver-rules` cannot do it: Chromium
+// sends all traffic to the proxy and never resolves the hosts itself.
 import type { CDPSession } from 'playwright';
 
 export const AD_HOSTS = [
@@ -44,6 +48,9 @@ export const AD_HOSTS = [
   'media.net',
   'popads.net',
 ] as const;
+
+/** For the guard proxy: these hosts and their subdomains refused, with the reason a page that needed one is given. */
+export const AD_HOST_REFUSAL = { hosts: AD_HOSTS, why: 'is an ad or tracker host, blocked by blockAds' };
 
 /** URLPattern strings for each host and its subdomains, on any scheme and port. */
 export const AD_URL_PATTERNS = AD_HOSTS.map((host) => `*://{*.}?${host}:*/*`);

@@ -84,6 +84,8 @@ export interface BrowserScrapeOptions {
   userAgents?: UserAgents;
   /** All browser traffic, loopback included, goes through this proxy (e.g. `http://127.0.0.1:8080`). */
   proxyServer?: string;
+  /** The proxy refuses the ad hosts itself (ad-block.ts AD_HOST_REFUSAL): pages need no blocking of their own. */
+  proxyBlocksAds?: boolean;
   /** Where the crawler's error lines go (crawlee-log.ts); without it, Crawlee's own text on stderr. */
   log?: Logger;
   signal?: AbortSignal;
@@ -299,7 +301,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
       preNavigationHooks: [
         async (ctx, gotoOptions) => {
           if (opts.returnUnstarted?.()) throw new ReturnedUnstarted();
-          await preparePage(ctx.page, context, { blockAds: so.blockAds, mobile: so.mobile });
+          await preparePage(ctx.page, context, { blockAds: so.blockAds && !opts.proxyBlocksAds, mobile: so.mobile });
           const navigation = watchNavigation(ctx.page);
           const waitedMs = await slots.take(ctx.page, targetOf(ctx));
           pages.set(ctx.page, { budget: new PageBudget(so.timeout), waitedMs, navigation });

@@ -8,10 +8,19 @@ export class BoundedMap<K, V> {
   /** The value for `key`, made by `make` when missing; either way `key` becomes the most recent. */
   getOrSet(key: K, make: () => V): V {
     const value = this.entries.has(key) ? this.entries.get(key)! : make();
+    this.set(key, value);
+    return value;
+  }
+
+  /** Sets `key` as the most recent; the least recent beyond the size is forgotten. */
+  set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-    return value;
+  }
+
+  get(key: K): V | undefined {
+    return this.entries.get(key);
   }
 
   delete(key: K): void {

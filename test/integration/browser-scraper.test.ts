@@ -12,6 +12,8 @@ import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/page/browser-scraper.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/platform/net/user-agents.ts';
 import type { Logger } from '../../src/platform/log.ts';
+import { createCrawlNetwork } from '../../src/platform/net/outbound-network.ts';
+import { AD_HOST_REFUSAL } from '../../src/page/ad-block.ts';
 
 interface Seen {
   url: string;
@@ -348,6 +350,26 @@ describe('scrapeWithBrowser', () => {
         .sort(),
     ).toEqual(['http://ads.doubleclick.net/ad.js', 'http://pixel.adsrvr.org:8080/px.gif']);
     expect(open.pages.get('/ads')?.rawHtml).toContain('<title>ad ran</title>');
+  });
+
+  it('leaves blockAds to a guard proxy that refuses the ad hosts: the ad requests end there, explained', async () => {
+    const config = loadConfig();
+    const network = createCrawlNetwork({ ...config, crawl: { ...config.crawl, allowPrivateAddresses: true } });
+    try {
+      const proxyServer = await network.proxyServer({ refusedHosts: AD_HOST_REFUSAL });
+      const { pages } = await scrape(['/ads'], { blockAds: true }, { proxyServer, proxyBlocksAds: true });
+      // The page came through (its own host is let through), the ad script never ran.
+      expect(pages.get('/ads')?.rawHtml).toContain('<title>Ads</title>');
+      expect(network.explainFailure('http://ads.doubleclick.net/ad.js')).toBe('ads.doubleclick.net is an ad or tracker host, blocked by blockAds');
+      expect(network.explainFailure('http://pixel.adsrvr.org:8080/px.gif')).toBe('pixel.adsrvr.org is an ad or tracker host, blocked by blockAds');
+      expect(network.explainFailure('http://ads.doubleclick.net/ad.js', proxyServer)).toMatch(/blocked by blockAds$/);
+      // The plain guard proxy is another one, which never saw them.
+      const plain = await network.proxyServer();
+      expect(plain).not.toBe(proxyServer);
+      expect(network.explainFailure('http://ads.doubleclick.net/ad.js', plain)).toBeUndefined();
+    } finally {
+      await network.close();
+    }
   });
 
   it('stops a page at its timeout, and a batch at abort even while it waits for a slot', async () => {

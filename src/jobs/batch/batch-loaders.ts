@@ -8,6 +8,7 @@ import type { Config } from '../../platform/config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { Logger } from '../../platform/log.ts';
+import { AD_HOST_REFUSAL } from '../../page/ad-block.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/browser-scraper.ts';
 import { loadOverHttp } from '../../page/http-load.ts';
 import { loadFile } from '../../page/load-pdf.ts';
@@ -56,6 +57,9 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async browser(targets, hooks) {
       const started = performance.now();
+      // With blockAds, a guard proxy that also refuses the ad hosts: pages then need no blocking of their own.
+      const proxyServer = await d.network.proxyServer(so.blockAds ? { refusedHosts: AD_HOST_REFUSAL } : {});
+      const explainFailure = (url: string) => d.network.explainFailure(url, proxyServer);
       await scrapeWithBrowser(targets, {
         browser: d.browser,
         warm: d.warm,
@@ -64,8 +68,9 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
         maxPageBytes: d.limits.maxPageBytes,
         measureImages: d.measureImages,
         userAgents: d.network.userAgents,
-        proxyServer: await d.network.proxyServer(),
-        explainFailure: d.network.explainFailure,
+        proxyServer,
+        proxyBlocksAds: so.blockAds,
+        explainFailure,
         log: d.log,
         signal: d.signal,
         acquireSlot: (_target, abort) => hooks.slot(abort),
@@ -73,7 +78,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
         onPage: (page: FetchedPage) => {
           // The guard proxy answers a refused address with 403 and an unreachable one with 502:
           // then the page is the proxy's refusal, not the site's answer.
-          const failure = page.statusCode === 403 || page.statusCode === 502 ? d.network.explainFailure(page.finalUrl) : undefined;
+          const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
           if (failure) return hooks.failure(page.target, failure);
           const { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes, branding } = page;
           return hooks.page(

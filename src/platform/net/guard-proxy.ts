@@ -20,6 +20,7 @@ import type { LookupAddress } from 'node:dns';
 import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
 import { urlPort } from './service-endpoints.ts';
+import { BoundedMap } from '../bounded-map.ts';
 
 export interface GuardProxyOptions {
   policy: AddressPolicy;
@@ -27,6 +28,11 @@ export interface GuardProxyOptions {
   upstream?: string;
   /** Interface to listen on; 127.0.0.1 unless set. */
   host?: string;
+  /**
+   * Host names refused (403) with their subdomains, before any lookup, and why: the ad and
+   * tracker hosts of blockAds. Chromium then never reaches them, at no cost per page.
+   */
+  refusedHosts?: { hosts: readonly string[]; why: string };
 }
 
 export interface GuardProxy {
@@ -114,6 +120,12 @@ function unbracket(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** Whether `hostname` is one of `hosts` or a subdomain of one. */
+export function hostListed(hostname: string, hosts: readonly string[]): boolean {
+  const name = unbracket(hostname).toLowerCase().replace(/\.$/, '');
+  return hosts.some((host) => name === host || name.endsWith(`.${host}`));
+}
+
 /** host:port, the unit the proxy refuses or fails to reach. */
 function endpointKey(hostname: string, port: number): string {
   return `${unbracket(hostname).toLowerCase()}:${port}`;
@@ -156,7 +168,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
   // Completed with the proxy's own address once it listens.
   let policy: AddressPolicy = opts.policy;
   const upstream = opts.upstream ? parseUpstream(opts.upstream) : undefined;
-  const blocked = new Map<string, BlockedAddressError>();
+  const blocked = new BoundedMap<string, BlockedAddressError>(MAX_REMEMBERED_HOSTS);
   const sockets = new Set<net.Socket>();
 
   const track = (socket: net.Socket) => {
@@ -164,23 +176,20 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     socket.on('close', () => sockets.delete(socket));
   };
 
-  // Keyed by the URL (plain HTTP) or host:port (tunnels); bounded like `blocked`.
-  const failures = new Map<string, string>();
-  const rememberFailure = (key: string, message: string) => {
-    failures.delete(key);
-    failures.set(key, message);
-    if (failures.size > MAX_REMEMBERED_HOSTS) failures.delete(failures.keys().next().value!);
-  };
+  // Keyed by the URL (plain HTTP) or host:port (tunnels).
+  const failures = new BoundedMap<string, string>(MAX_REMEMBERED_HOSTS);
 
-  const remember = (key: string, err: BlockedAddressError) => {
-    blocked.delete(key);
-    blocked.set(key, err);
-    if (blocked.size > MAX_REMEMBERED_HOSTS) blocked.delete(blocked.keys().next().value!);
-  };
+  // Hosts of `refusedHosts` this proxy refused, by host:port, for blockedReason.
+  const refusals = new BoundedMap<string, string>(MAX_REMEMBERED_HOSTS);
 
   // The checked addresses of the target, or why the client must be refused.
   const resolveTarget = async (hostname: string, port: number): Promise<LookupAddress[] | Refusal> => {
     const key = endpointKey(hostname, port);
+    if (opts.refusedHosts && hostListed(hostname, opts.refusedHosts.hosts)) {
+      const message = `${unbracket(hostname)} ${opts.refusedHosts.why}`;
+      refusals.set(key, message);
+      return { status: 403, message };
+    }
     try {
       const addresses = await checkHostAllowed(hostname, policy, undefined, port);
       blocked.delete(key);
@@ -189,7 +198,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
       if (!(err instanceof BlockedAddressError)) {
         return { status: 502, message: `Cannot resolve ${hostname}: ${(err as Error).message}` };
       }
-      remember(key, err);
+      blocked.set(key, err);
       return { status: 403, message: err.message, blocked: err };
     }
   };
@@ -239,7 +248,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     const key = endpointKey(target.hostname, target.port);
     const addresses = await resolveTarget(target.hostname, target.port);
     if (!Array.isArray(addresses)) {
-      if (!addresses.blocked) rememberFailure(key, addresses.message);
+      if (!addresses.blocked) failures.set(key, addresses.message);
       return refuseTunnel(client, addresses);
     }
     if (client.destroyed) return;
@@ -255,7 +264,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
         splice(client, socket);
       },
       (message) => {
-        rememberFailure(key, message);
+        failures.set(key, message);
         refuseTunnel(client, { status: 502, message });
       },
     );
@@ -263,7 +272,7 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
 
   const handleRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const refuse = ({ status, message }: Refusal) => {
-      if (status === 502 && req.url) rememberFailure(req.url, message);
+      if (status === 502 && req.url) failures.set(req.url, message);
       if (res.headersSent) return res.destroy();
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${message}\n`);
     };
@@ -331,7 +340,8 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     blockedReason(url: string) {
       const parsed = URL.parse(url);
       if (!parsed) return undefined;
-      return blocked.get(endpointKey(parsed.hostname, urlPort(parsed)))?.forUrl(url).message;
+      const key = endpointKey(parsed.hostname, urlPort(parsed));
+      return refusals.get(key) ?? blocked.get(key)?.forUrl(url).message;
     },
     failureReason(url: string) {
       const parsed = URL.parse(url);

@@ -1,12 +1,13 @@
 // The crawler's way out to the web, one per worker process: the address policy,
-// guarded fetches for robots.txt, sitemaps and files, and the guard proxy
-// Chromium goes through. The proxy always runs, even with
+// guarded fetches for robots.txt, sitemaps and files, and the guard proxies
+// Chromium goes through (one, and one more that also refuses given hosts, for
+// blockAds). The proxy always runs, even with
 // CRAWL_ALLOW_PRIVATE_ADDRESSES=true: the service's own listeners are refused
 // in every mode, and Chromium never connects to anything directly.
 import type { Config } from '../config.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { addressPolicyOf } from './service-endpoints.ts';
-import { startGuardProxy, type GuardProxy } from './guard-proxy.ts';
+import { startGuardProxy, type GuardProxy, type GuardProxyOptions } from './guard-proxy.ts';
 import { guardedFetch, keepAliveAgents, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from './user-agents.ts';
@@ -30,11 +31,17 @@ export interface CrawlNetwork {
     url: string,
     opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal },
   ): Promise<GuardedFetchResult>;
-  /** The --proxy-server for Chromium (the guard proxy, started on first use). */
-  proxyServer(): Promise<string>;
-  explainFailure(url: string): string | undefined;
+  /**
+   * The --proxy-server for Chromium (the guard proxy, started on first use). With `refusedHosts`,
+   * a guard proxy of its own that also refuses those hosts (blockAds' ad and tracker hosts).
+   */
+  proxyServer(opts?: { refusedHosts?: RefusedHosts }): Promise<string>;
+  /** Why a guard proxy refused or could not reach `url`: the one at `proxyServer` when given, else any. */
+  explainFailure(url: string, proxyServer?: string): string | undefined;
   close(): Promise<void>;
 }
+
+export type RefusedHosts = NonNullable<GuardProxyOptions['refusedHosts']>;
 
 const RESOURCE_TIMEOUT_MS = 30_000;
 const SITE_FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -62,8 +69,9 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
   const fetchAs = (userAgent: string) => fetchUpTo(SITE_FILE_MAX_BYTES, userAgent);
   // Pages are fetched one after another from the same few hosts: their connections are kept open.
   const pageAgents = keepAliveAgents();
-  let proxy: Promise<GuardProxy> | undefined;
-  let started: GuardProxy | undefined;
+  // One guard proxy per list of refused hosts (none, blockAds' list): a handful at most.
+  const proxies = new Map<string, Promise<GuardProxy>>();
+  const started = new Map<string, GuardProxy>();
 
   return {
     policy,
@@ -86,15 +94,32 @@ export function createCrawlNetwork(config: Config): CrawlNetwork {
         },
         ...opts,
       }),
-    async proxyServer() {
-      proxy ??= startGuardProxy({ policy, upstream: config.crawl.proxyUrl }).then((p) => (started = p));
+    async proxyServer({ refusedHosts } = {}) {
+      const key = JSON.stringify(refusedHosts ?? null);
+      let proxy = proxies.get(key);
+      if (!proxy) {
+        proxy = startGuardProxy({ policy, upstream: config.crawl.proxyUrl, refusedHosts }).then(
+          (p) => (started.set(p.url, p), p),
+          (err: unknown) => {
+            proxies.delete(key);
+            throw err;
+          },
+        );
+        proxies.set(key, proxy);
+      }
       return (await proxy).url;
     },
-    explainFailure: (url) => started?.blockedReason(url) ?? started?.failureReason(url),
+    explainFailure: (url, proxyServer) => {
+      for (const p of proxyServer === undefined ? started.values() : [started.get(proxyServer)]) {
+        const why = p?.blockedReason(url) ?? p?.failureReason(url);
+        if (why) return why;
+      }
+      return undefined;
+    },
     async close() {
       pageAgents.http.destroy();
       pageAgents.https.destroy();
-      if (proxy) await (await proxy).close();
+      await Promise.all([...proxies.values()].map(async (p) => (await p).close()));
     },
   };
 }

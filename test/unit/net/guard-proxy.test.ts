@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressPolicy } from '../../../src/platform/net/address-policy.ts';
-import { startGuardProxy, type GuardProxy } from '../../../src/platform/net/guard-proxy.ts';
+import { hostListed, startGuardProxy, type GuardProxy } from '../../../src/platform/net/guard-proxy.ts';
 import { freePort } from '../../../src/platform/process/ports.ts';
 
 const POLICY: AddressPolicy = { allowPrivate: false, allowlist: ['127.0.0.1'] };
@@ -284,5 +284,45 @@ describe("the service's own listeners", () => {
     const reply = await viaProxy(guarded.port, `http://127.0.0.1:${guarded.port}/`);
     expect(reply.status).toBe(403);
     expect(reply.body).toContain(`127.0.0.1:${guarded.port} is this service's guard proxy.`);
+  });
+});
+
+describe('refused hosts (blockAds)', () => {
+  let refusing: GuardProxy;
+
+  beforeAll(async () => {
+    refusing = await startGuardProxy({ policy: POLICY, refusedHosts: { hosts: ['ads.test', 'pixel.test'], why: 'is refused here' } });
+  });
+
+  afterAll(async () => {
+    await refusing.close();
+  });
+
+  it('refuses a listed host and its subdomains before looking them up, in requests and tunnels, and explains it', async () => {
+    const reply = await viaProxy(refusing.port, 'http://Cdn.Ads.Test./script.js');
+    expect(reply).toEqual({ status: 403, body: 'cdn.ads.test. is refused here\n' });
+    const { status, socket } = await connectVia(refusing.port, 'pixel.test:443');
+    socket.destroy();
+    expect(status).toBe(403);
+    expect(refusing.blockedReason('https://pixel.test/p.gif')).toBe('pixel.test is refused here');
+    // Explained only once refused: a host this proxy never saw is nobody's failure.
+    expect(refusing.blockedReason('https://other.ads.test/')).toBeUndefined();
+  });
+
+  it('lets other hosts through, those ending in a listed name included', async () => {
+    expect((await viaProxy(refusing.port, `http://127.0.0.1:${originPort}/`)).status).toBe(200);
+    // Not refused: looked up (and unknown here).
+    expect((await viaProxy(refusing.port, 'http://notads.test/')).status).toBe(502);
+  });
+});
+
+describe('hostListed', () => {
+  it('matches a name and its subdomains, whatever the case, a trailing dot or brackets', () => {
+    const hosts = ['doubleclick.net'];
+    expect(hostListed('doubleclick.net', hosts)).toBe(true);
+    expect(hostListed('Ads.DoubleClick.NET.', hosts)).toBe(true);
+    expect(hostListed('notdoubleclick.net', hosts)).toBe(false);
+    expect(hostListed('doubleclick.net.example', hosts)).toBe(false);
+    expect(hostListed('[::1]', hosts)).toBe(false);
   });
 });
