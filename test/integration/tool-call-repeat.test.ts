@@ -6,6 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FEATURES } from '../../src/features/index.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { toolRegistry, type ToolContext, type ToolRegistry } from '../../src/platform/tools/tool.ts';
+import { createSessionSchema } from '../../src/features/browser-sessions/session-request.ts';
+import { startSession } from '../../src/features/browser-sessions/start-session.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
@@ -98,5 +100,18 @@ it('browser_execute: a repeated call ends the first call’s session, billed onc
   expect((again.output as { error: string }).error).toMatch(/interrupted/);
   expect(again.credits).toBe(first.credits);
   expect(await h.db.browserSession.count({ where: { id: callId } })).toBe(1);
+  expect(await h.db.browserSession.count({ where: { teamId: h.teamId, status: { in: ['starting', 'active'] } } })).toBe(0);
+});
+
+it('browser_execute: a call repeated while the first one’s session still runs (its worker died) ends that session, billed once', async () => {
+  const callId = randomUUID();
+  const team = await h.db.team.findUniqueOrThrow({ where: { id: h.teamId } });
+  // What the first attempt left: its session, started and never ended.
+  await startSession(h, team, apiKeyId, createSessionSchema.parse({ ttl: 180, activityTtl: 120 }), () => undefined, { id: callId });
+  const again = await call('browser_execute', { code: 'console.log(1);' }, callId);
+  expect((again.output as { error: string }).error).toMatch(/interrupted/);
+  const session = await h.db.browserSession.findUniqueOrThrow({ where: { id: callId } });
+  expect(session.status).toBe('destroyed');
+  expect(again.credits).toBe(session.creditsBilled);
   expect(await h.db.browserSession.count({ where: { teamId: h.teamId, status: { in: ['starting', 'active'] } } })).toBe(0);
 });
