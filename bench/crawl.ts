@@ -313,11 +313,6 @@ async function printCrawlTimeline(db: ReturnType<typeof createDb>, crawlId: stri
   );
 }
 
-/**
- * One crawl of RSS_PAGES pages (a site of its own): the worker's RSS when the crawl has stored
- * RSS_FIRST_MARK pages and when it has stored them all. Memory a crawl keeps per page would
- * show as growth between the two.
- */
 /** The fields of a crawl's start and status answers the long crawl reads. */
 interface CrawlAnswer {
   success?: boolean;
@@ -326,6 +321,13 @@ interface CrawlAnswer {
   status: string;
   completed: number;
 }
+
+/**
+ * One crawl of RSS_PAGES pages (a site of its own): the worker's RSS when the crawl has stored
+ * RSS_FIRST_MARK pages and when it has stored them all, and at every tenth of the crawl between
+ * (the curve tells a heap still growing to its working size from memory kept per page).
+ */
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<CrawlAnswer>, workerPid: number) {
   const site = await benchSite(RSS_PAGES);
@@ -337,20 +339,23 @@ async function longCrawlRss(api: (path: string, init?: RequestInit) => Promise<C
     });
     if (!start.success) throw new Error(`the long crawl did not start: ${start.error}`);
     let atMark: number | undefined;
+    const tenth = Math.max(1, Math.floor(RSS_PAGES / 10));
+    const curve: string[] = [];
     let status: CrawlAnswer;
     do {
       await new Promise((r) => setTimeout(r, 250));
       status = await api(`/v2/crawl/${start.id}?limit=1`);
       if (atMark === undefined && status.completed >= RSS_FIRST_MARK) atMark = rss(workerPid).own;
+      if (status.completed >= (curve.length + 1) * tenth && curve.length < 9) curve.push(`${status.completed}: ${mb(rss(workerPid).own)}`);
     } while (status.status === 'scraping');
     const atEnd = rss(workerPid).own;
     if (status.status !== 'completed' || status.completed !== RSS_PAGES)
       throw new Error(`the long crawl ended ${status.status} with ${status.completed} pages`);
-    const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `one crawl of ${RSS_PAGES} pages (${(RSS_PAGES / seconds).toFixed(2)} pages/s): worker RSS ${mb(atMark ?? atEnd)} at ${RSS_FIRST_MARK} pages, ${mb(atEnd)} at ${RSS_PAGES} (${(((atEnd - (atMark ?? atEnd)) / (atMark ?? atEnd)) * 100).toFixed(1)} %, goal within +-10 %)`,
     );
+    console.log(`  worker RSS by pages stored: ${curve.join(', ')}`);
   } finally {
     await site.close();
   }
