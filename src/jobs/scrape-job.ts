@@ -5,7 +5,7 @@
 // past it the answer is a 408 and the job goes on, its result readable by id.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
-import { isUniqueViolation, type Db } from '../platform/db/prisma.ts';
+import { createOnce, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
@@ -43,13 +43,10 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
   const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
-  if (opts.id && (await deps.db.crawl.findUnique({ where: { id: opts.id }, select: { id: true } }))) return job;
-  try {
-    await insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false);
-  } catch (err) {
-    // The same call committed it at the same moment (a timed-out attempt still running beside its retry).
-    if (!(opts.id && isUniqueViolation(err))) throw err;
-  }
+  await createOnce(
+    () => insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false),
+    opts.id ? () => deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }) : undefined,
+  );
   return job;
 }
 

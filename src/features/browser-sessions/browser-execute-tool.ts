@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { defineTool, type Tool, type ToolDeps, type ToolResult } from '../../platform/tools/tool.ts';
-import { isUniqueViolation } from '../../platform/db/prisma.ts';
+import { createOnce } from '../../platform/db/prisma.ts';
 import type { BrowserSession } from '../../generated/prisma/client.ts';
 import { executeInSession } from './execute-in-session.ts';
 import { endSession } from './end-session.ts';
@@ -42,16 +42,12 @@ export function browserExecuteTool(deps: ToolDeps): Tool {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
       // Ended by this run; the ttl only bounds a session whose run was cut short.
       const request = createSessionSchema.parse({ ttl: input.timeoutSeconds + 120, activityTtl: input.timeoutSeconds + 60, streamWebView: false });
-      const earlier = await deps.db.browserSession.findUnique({ where: { id: ctx.callId } });
-      if (earlier) return interrupted(deps, earlier);
-      let session;
-      try {
-        ({ row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {}, { id: ctx.callId }));
-      } catch (err) {
-        // The same call started it at the same moment (a timed-out attempt still running beside its retry).
-        if (!isUniqueViolation(err)) throw err;
-        return interrupted(deps, await deps.db.browserSession.findUniqueOrThrow({ where: { id: ctx.callId } }));
-      }
+      let session: BrowserSession | undefined;
+      const started = await createOnce(
+        async () => ({ row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {}, { id: ctx.callId })),
+        () => deps.db.browserSession.findUnique({ where: { id: ctx.callId }, select: { id: true } }),
+      );
+      if (!started || !session) return interrupted(deps, await deps.db.browserSession.findUniqueOrThrow({ where: { id: ctx.callId } }));
       try {
         const code = input.url ? `await page.goto(${JSON.stringify(input.url)});\n${input.code}` : input.code;
         const answer = await executeInSession(deps, session, { language: 'node', code, timeoutSeconds: input.timeoutSeconds });

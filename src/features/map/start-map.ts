@@ -3,7 +3,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../../platform/config.ts';
-import { isUniqueViolation, type Db } from '../../platform/db/prisma.ts';
+import { createOnce, type Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { chargeOnce, insufficientCredits } from '../../platform/usage/credits.ts';
@@ -20,20 +20,18 @@ type Deps = { db: Db; temporal: Client; config: Config };
 export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: MapRequest, opts: { id?: string } = {}): Promise<string> {
   await checkAddress(req.url, deps.config, `Refused to map ${req.url}`);
   const id = opts.id ?? uuidv7();
-  if (opts.id && (await deps.db.mapJob.findUnique({ where: { id }, select: { id: true } }))) return id;
-  if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a map');
-  try {
-    await deps.db.$transaction(async (tx) => {
-      await tx.mapJob.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object } });
-      // One credit per call, as upstream; the ledger's key makes it once per map.
-      await chargeOnce(tx, { teamId: team.id, apiKeyId, endpoint: 'map', jobId: id, itemKey: '', credits: 1 });
-    });
-  } catch (err) {
-    // The same call made it at the same moment (a timed-out attempt still running beside its retry).
-    if (opts.id && isUniqueViolation(err)) return id;
-    throw err;
-  }
-  countJobStarted('map');
+  const created = await createOnce(
+    async () => {
+      if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a map');
+      await deps.db.$transaction(async (tx) => {
+        await tx.mapJob.create({ data: { id, teamId: team.id, apiKeyId, url: req.url, options: req as object } });
+        // One credit per call, as upstream; the ledger's key makes it once per map.
+        await chargeOnce(tx, { teamId: team.id, apiKeyId, endpoint: 'map', jobId: id, itemKey: '', credits: 1 });
+      });
+    },
+    opts.id ? () => deps.db.mapJob.findUnique({ where: { id }, select: { id: true } }) : undefined,
+  );
+  if (created) countJobStarted('map');
   return id;
 }
 

@@ -70,7 +70,7 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
     checkId: opened.checkId,
     runs: committed.runs,
     refused: committed.refused,
-    ...(judgeFirst && { endLater: true }),
+    endLater: judgeFirst,
   });
   // A judge that keeps failing leaves pages without judgments; the check ends either way.
   await judgeMonitorCheck({ checkId: opened.checkId }).catch(() => 0);

@@ -24,3 +24,23 @@ export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }
+
+/**
+ * Runs `create`, unless `existing` (given for a row whose id a caller may repeat: a retried tool
+ * call's) finds the row first. A unique violation then means the same create ran at the same
+ * moment, and counts as found. True when this call created the row.
+ */
+export async function createOnce(create: () => Promise<unknown>, existing?: () => Promise<unknown>): Promise<boolean> {
+  if (!existing) {
+    await create();
+    return true;
+  }
+  if (await existing()) return false;
+  try {
+    await create();
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}

@@ -248,7 +248,8 @@ export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardPro
     const key = endpointKey(target.hostname, target.port);
     const addresses = await resolveTarget(target.hostname, target.port);
     if (!Array.isArray(addresses)) {
-      if (!addresses.blocked) failures.set(key, addresses.message);
+      // Only an unreachable target is a failure; a refusal is remembered as such.
+      if (addresses.status === 502) failures.set(key, addresses.message);
       return refuseTunnel(client, addresses);
     }
     if (client.destroyed) return;
