@@ -52,8 +52,13 @@ const control = proxyActivities<SessionControlActivities>({ startToCloseTimeout:
 
 function hostActivities(taskQueue: string) {
   return {
-    launch: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: HOST_PICKUP_TIMEOUT, startToCloseTimeout: '90 seconds', retry: HOST_ONCE })
-      .launchBrowserSession,
+    launch: proxyActivities<HostActivities>({
+      taskQueue,
+      scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
+      startToCloseTimeout: '90 seconds',
+      heartbeatTimeout: HOST_HEARTBEAT_TIMEOUT,
+      retry: HOST_ONCE,
+    }).launchBrowserSession,
     watch: proxyActivities<HostActivities>({
       taskQueue,
       scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,

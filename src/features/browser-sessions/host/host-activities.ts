@@ -5,6 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
+import { heartbeatWhile } from '../../../platform/temporal/heartbeat-while.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { executeResponse } from '../execute/execute-response.ts';
 import { measuredExecute } from '../execute/execute-metrics.ts';
@@ -40,7 +41,8 @@ export interface HostActivityDeps extends ActivityDeps {
   proxyServer(): Promise<string>;
 }
 
-const WATCH_INTERVAL_MS = 2000;
+/** How often the watch and a launch heartbeat (the workflow gives both a 15 s heartbeat timeout). */
+const HEARTBEAT_INTERVAL_MS = 2000;
 
 function notHere(sessionId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: 'SessionNotOnHost', message: `session ${sessionId} is not running on this browser host`, nonRetryable: true });
@@ -112,24 +114,27 @@ export function createHostActivities(deps: HostActivityDeps) {
       profile?: SessionProfile;
       opening?: PageOpening;
     }): Promise<{ openingWarning?: string } | void> {
-      const { sessionId, teamId } = input;
-      if (!sessions.has(sessionId)) {
-        let pending = starting.get(sessionId);
-        if (!pending) {
-          pending = launch(sessionId, teamId, input.profile).finally(() => starting.delete(sessionId));
-          starting.set(sessionId, pending);
+      // Heartbeats: a host killed while it launches fails the launch within the heartbeat timeout, not its 90 s.
+      return heartbeatWhile(HEARTBEAT_INTERVAL_MS, async () => {
+        const { sessionId, teamId } = input;
+        if (!sessions.has(sessionId)) {
+          let pending = starting.get(sessionId);
+          if (!pending) {
+            pending = launch(sessionId, teamId, input.profile).finally(() => starting.delete(sessionId));
+            starting.set(sessionId, pending);
+          }
+          await pending;
         }
-        await pending;
-      }
-      const hosted = sessions.get(sessionId)!;
-      const openingWarning = input.opening && (await openScrapedPage(hosted.chromium.cdpUrl, input.opening));
-      // Executes start at once when a runner is already attached; a failed warm-up only costs the first execute its start.
-      sandbox.warmUp({ sessionId, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }).catch((err: unknown) => {
-        log.warn('sandbox warm-up failed', { sessionId, error: (err as Error).message });
+        const hosted = sessions.get(sessionId)!;
+        const openingWarning = input.opening && (await openScrapedPage(hosted.chromium.cdpUrl, input.opening));
+        // Executes start at once when a runner is already attached; a failed warm-up only costs the first execute its start.
+        sandbox.warmUp({ sessionId, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }).catch((err: unknown) => {
+          log.warn('sandbox warm-up failed', { sessionId, error: (err as Error).message });
+        });
+        await db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId: deps.hostId } });
+        log.info('session launched', { sessionId, teamId, hostId: deps.hostId, ...(openingWarning && { openingWarning }) });
+        return openingWarning ? { openingWarning } : {};
       });
-      await db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId: deps.hostId } });
-      log.info('session launched', { sessionId, teamId, hostId: deps.hostId, ...(openingWarning && { openingWarning }) });
-      return openingWarning ? { openingWarning } : {};
     },
 
     /** Heartbeats while the session's browser lives; returns why it ended if it exits on its own. */
@@ -139,7 +144,7 @@ export function createHostActivities(deps: HostActivityDeps) {
       const ctx = Context.current();
       for (;;) {
         ctx.heartbeat();
-        const why = await Promise.race([hosted.chromium.exited, ctx.sleep(WATCH_INTERVAL_MS).then(() => undefined)]);
+        const why = await Promise.race([hosted.chromium.exited, ctx.sleep(HEARTBEAT_INTERVAL_MS).then(() => undefined)]);
         if (why !== undefined) return why;
       }
     },
