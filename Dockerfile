@@ -52,6 +52,7 @@ RUN apt-get update \
 
 FROM system
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
     CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
     PYTHON_PACKAGES_PATH=/opt/python \

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../src/platform/config.ts';
+import { withMallocArenas } from '../src/platform/process/malloc-arenas.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import type { Logger } from '../src/platform/log.ts';
@@ -31,7 +32,8 @@ export async function startBenchServers(name: string, config: Config, log: Logge
       // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
       const profile = process.env.BENCH_WORKER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`] : [];
       return spawn(process.execPath, [...profile, '--import', 'tsx', 'src/entry/worker.ts'], {
-        env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
+        // The worker's allocator as npm start and the image run it.
+        env: { ...withMallocArenas(process.env), DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
         stdio: ['ignore', 'pipe', stderr],
       });
     },

@@ -21,6 +21,7 @@ import { ensureSearchAttributes } from '../platform/temporal/search-attributes.t
 import { runMain } from './process-helpers.ts';
 import { publicBase } from '../platform/http/public-url.ts';
 import { freePort } from '../platform/process/ports.ts';
+import { withMallocArenas } from '../platform/process/malloc-arenas.ts';
 import { pidAlive, tail } from '../platform/process/detached.ts';
 import { watchServer, type ServerWatch } from '../platform/process/server-watch.ts';
 
@@ -199,7 +200,7 @@ runMain('start', async () => {
     const team = await step(ensureDefaultTeam(db, config.defaultTeam).finally(() => db.$disconnect()));
 
     const childEnv = {
-      ...process.env,
+      ...withMallocArenas(process.env),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: address,
       WORKER_OPS_PORT: String(workerOpsPort),
