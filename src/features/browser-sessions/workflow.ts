@@ -236,6 +236,9 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   // run, which waits for its handlers) until the code's timeout + 60 s. Ended with the session,
   // it answers at once. Asked only with executes running, so other runs record no marker.
   if (runningExecutes.size > 0 && patched('executes-end-with-session')) for (const scope of runningExecutes) scope.cancel();
+  // A start that failed is answered now, not after the close below, which on a lost host waits
+  // out the pick-up timeout (10 s). Asked only when a start failed.
+  if (failed && status === 'starting' && patched('failed-start-answers-first')) setStatus('error');
   if (host) {
     // A lost host cannot close anything (its browsers went with it): the attempt just times out.
     await hostActivities(host.taskQueue)
