@@ -5,10 +5,10 @@
 // kind is killed with SIGKILL mid-work. Every crawl completes with every page
 // once, sessions on the surviving host keep working through the surviving
 // gateway, and sessions on the killed host end `error` with the reason.
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
+import { exited } from '../support/npm-start.ts';
 
 const PAGES = 20;
 let h: Harness;
@@ -25,9 +25,6 @@ afterAll(async () => {
   await h?.stop();
   await site?.close();
 });
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 it('keeps every crawl and the surviving sessions going when one gateway, one worker and one host are killed', async () => {
   // Two sessions at most per host, so four sessions land on both.

@@ -9,7 +9,6 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { REQUEST_ID_WORKFLOW_INTERCEPTORS } from '../../src/platform/temporal/re
 import { page, startFixtureSite, treeSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import '../support/quiet-runtime.ts';
+import { exited } from '../support/npm-start.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PATCH = 'rolling-deploy-build-b';
@@ -61,9 +61,6 @@ function makeBuildB(): string {
   ]);
   return dir;
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 const eventMs = (e: HistoryEvent) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
 
