@@ -9,7 +9,7 @@
 // project runs it in three files (test/unit/gateway/route-parsing-*.property.test.ts),
 // so the routes share the cores.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from './error-envelope.ts';
 import { inProcessGateway } from './in-process-gateway.ts';
 import { describeShot, routeRequests, type Shot } from './route-requests.ts';
@@ -47,6 +47,21 @@ export function checkRoutesInProcess(title: string, select: (route: string) => b
   const routes = routeRequests(gateway.fixtures).filter(([route]) => route !== 'GET /health' && select(route));
 
   describe(title, () => {
+    beforeAll(async () => {
+      // Every property needs the fixtures' key authenticated without the store: a fake that stopped
+      // answering authentication would have each route generate REACH_BUDGET requests before failing.
+      const answer = await gateway.send({
+        method: 'GET',
+        path: `/v2/crawl/${crypto.randomUUID()}`,
+        headers: { authorization: `Bearer ${gateway.fixtures.apiKey}` },
+        chunked: false,
+      });
+      expect({ status: answer.status, reachedStore: answer.reachedStore }, 'an unknown crawl with the fixtures key').toEqual({
+        status: 404,
+        reachedStore: false,
+      });
+    });
+
     for (const [route, arbitrary] of routes) {
       it(
         `${route}: ${runsPerRoute} generated requests and more until a valid one, each accepted or answered 4xx with the error envelope`,
