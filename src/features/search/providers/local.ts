@@ -187,7 +187,8 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
     const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
     const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
-    const inRange = [visible('p', ctx.teamId, opts.sharePublicPages), ...timeFilters(q)];
+    const visiblePages = visible('p', ctx.teamId, opts.sharePublicPages);
+    const inRange = [visiblePages, ...timeFilters(q)];
     return planned(async (tx) => {
       // Two plans, chosen here from the planner's estimates (the planner cannot choose between
       // them itself: it does not count reading each page's tsvector, which the walk does for
@@ -202,7 +203,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       const share = pool / Math.max(matches, 1);
       const ranged = q.time.from || q.time.to;
       const rangeRows = await estimatedRows(tx, inRange);
-      const visibleRows = ranged && !q.time.sortByDate ? await estimatedRows(tx, inRange.slice(0, 1)) : rangeRows;
+      const visibleRows = ranged && !q.time.sortByDate ? await estimatedRows(tx, [visiblePages]) : rangeRows;
       const [walkedRows, walkedEntries] = [share * rangeRows, share * visibleRows];
       let ids: string[] | undefined;
       if (matches <= (walkedRows + walkedEntries * WALK_ENTRY_SHARE) * (opts.walkRowCost ?? WALK_ROW_COST)) {
