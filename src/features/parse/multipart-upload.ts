@@ -70,6 +70,9 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
       options = value;
     });
     parser.on('file', (name, stream, info) => {
+      // A body that ends inside a file part (cut short, no closing boundary) fails its stream,
+      // whatever the part's name: busboy may announce the part only as the body ends.
+      stream.on('error', (err: Error) => fail(bad(`The multipart body cannot be read: ${err.message}`, 'BAD_MULTIPART')));
       if (name !== 'file') {
         stream.resume();
         return fail(bad(`Unknown part "${name}": the file goes in a part named "file".`, 'BAD_MULTIPART'));
@@ -77,8 +80,6 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
       file = new Promise((done) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        // A body that ends inside the file (cut short, no closing boundary) fails the file's stream.
-        stream.on('error', (err: Error) => fail(bad(`The multipart body cannot be read: ${err.message}`, 'BAD_MULTIPART')));
         stream.on('limit', () =>
           fail(new HttpError(413, `The file is larger than ${maxFileBytes} bytes, the most POST /v2/parse accepts (PARSE_MAX_FILE_BYTES).`, 'FILE_TOO_LARGE')),
         );
