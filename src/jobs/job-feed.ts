@@ -21,6 +21,9 @@ export interface JobListener {
 
 const RECONNECT_MS = 1_000;
 
+/** The feed connection's application_name: one per process. */
+export const jobFeedConnectionName = (pid = process.pid) => `crawl-service job feed ${pid}`;
+
 /** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
 export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number }) {
   const lingerMs = deps.lingerMs ?? 0;
@@ -39,7 +42,8 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; 
 
   function connect(): Promise<void> {
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: deps.databaseUrl });
+      // Named in pg_stat_activity, so an operator (or a test) can tell this process's feed from others'.
+      const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: jobFeedConnectionName() });
       c.on('notification', (msg) => {
         const event = msg.payload === undefined ? undefined : parseJobEvent(msg.payload);
         if (!event || !listeners.has(event.jobId)) return;

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
+import { jobFeedConnectionName } from '../../src/jobs/job-feed.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -77,12 +78,15 @@ describe('job WebSocket', () => {
   });
 
   it('serves any number of watchers from one LISTEN connection, closed with the last watcher', async () => {
-    // LISTEN connections opened since this test began (the feed opens one lazily).
+    // LISTEN connections this process opened since the test began (the feed opens one lazily;
+    // the gateways of other files, running beside it, share the database).
     const [{ since }] = await h.db.$queryRaw<{ since: Date }[]>`SELECT now() AS since`;
     const listening = async () =>
       Number(
-        (await h.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN job_events' AND backend_start >= ${since}`)[0]
-          .n,
+        (
+          await h.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity
+            WHERE query = 'LISTEN job_events' AND application_name = ${jobFeedConnectionName()} AND backend_start >= ${since}`
+        )[0].n,
       );
     const urls = [0, 1, 2].map((i) => `${site.url}/slow/${i}`);
     const { id } = await (await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1, maxAge: 0 } })).json();
