@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { startDebugChromium, type DebugChromium } from '../support/debug-chromium.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 let chromium: DebugChromium;
 let site: FixtureSite;
@@ -193,6 +194,25 @@ describe('warmUp', () => {
       const uid = Number((await sandbox.run({ ...ref, language: 'bash', code: 'id -u', timeoutMs: 30_000 })).stdout);
       expect(processesOf(uid, 'cmdline').filter((c) => c.includes('node-runner.ts'))).toHaveLength(1);
       expect((await sandbox.run({ ...ref, language: 'node', code: 'page.url()', timeoutMs: 30_000 })).exitCode).toBe(0);
+    } finally {
+      await sandbox.endSession(ref.sessionId, ref.sessionDir);
+      rmSync(ref.sessionDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the next runner', () => {
+  it('starts after a short run has answered, and beside a run that goes on', async () => {
+    const ref = { sessionId: 'session-next', cdpUrl: chromium.cdpUrl, sessionDir: mkdtempSync(join(tmpdir(), 'execute-session-')) };
+    const node = (code: string) => sandbox.run({ ...ref, language: 'node', code, timeoutMs: 30_000 });
+    try {
+      const uid = Number((await node('process.getuid()')).result);
+      const runners = () => processesOf(uid, 'cmdline').filter((c) => c.includes('node-runner.ts')).length;
+      await waitFor('the spare after a short run', () => runners() === 1);
+      // The spare takes this run; the next one starts while it sleeps, long before it answers.
+      const long = node('await new Promise((resolve) => setTimeout(resolve, 5_000)); 2');
+      await waitFor('a spare beside the running runner', () => runners() === 2);
+      expect((await long).result).toBe('2');
     } finally {
       await sandbox.endSession(ref.sessionId, ref.sessionDir);
       rmSync(ref.sessionDir, { recursive: true, force: true });
