@@ -90,7 +90,10 @@ describe('POST /v2/scrape/{id}/interact', () => {
       ...[1, 2, 3, 4, 5].map(() => interact(a.apiKey, idA, { code: "await page.textContent('#count')" }).then((r) => r.json())),
       interact(b.apiKey, idB, { code: 'await page.title()' }).then((r) => r.json()),
     ]);
-    expect(answers.slice(0, 5).map((x) => x.result), JSON.stringify(answers)).toEqual(['0', '0', '0', '0', '0']);
+    expect(
+      answers.slice(0, 5).map((x) => x.result),
+      JSON.stringify(answers),
+    ).toEqual(['0', '0', '0', '0', '0']);
     expect(new Set(answers.slice(0, 5).map((x) => x.cdpUrl)).size).toBe(1);
     expect(answers[5]).toMatchObject({ result: 'Counter' });
     expect(await h.db.browserSession.count({ where: { scrapeId: idA } })).toBe(1);
