@@ -1,6 +1,7 @@
 // POST and DELETE /v2/scrape/{id}/interact: the page a scrape saw, opened again
 // in a browser session (its actions replayed), code and prompts run in it, one
 // session per scrape however many calls race, and the SDKs' interact calls.
+import { randomUUID } from 'node:crypto';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { page, type FixtureSite } from '../support/fixture-site.ts';
@@ -8,6 +9,7 @@ import { startSessionHarness } from '../support/session-harness.ts';
 import { waitFor, type Harness } from '../support/harness.ts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
+import { createSessionRow, ScrapeSessionExists } from '../../src/features/browser-sessions/session-store.ts';
 
 let h: Harness;
 let site: FixtureSite;
@@ -106,6 +108,21 @@ describe('POST /v2/scrape/{id}/interact', () => {
     await teamIsIdle(a.teamId);
     await teamIsIdle(b.teamId);
   }, 180_000);
+
+  it("gives a call racing another's opening of the session that session, even when it fills the team's concurrency", async () => {
+    const { teamId } = await h.newTeam({ concurrencyLimit: 1 });
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
+    const scrapeId = randomUUID();
+    const req = { ttl: 60, activityTtl: 30, streamWebView: false };
+    // The first call's row (its browser still starting) holds the team's one place.
+    const first = await createSessionRow(h.db, team, null, req, new Date(), { scrapeId });
+    const second = await createSessionRow(h.db, team, null, req, new Date(), { scrapeId }).catch((err: unknown) => err);
+    expect(second).toBeInstanceOf(ScrapeSessionExists);
+    // Any other session is still refused at the limit.
+    const other = await createSessionRow(h.db, team, null, req, new Date()).catch((err: unknown) => err);
+    expect(other).toMatchObject({ code: 'CONCURRENCY_LIMIT' });
+    await h.db.browserSession.update({ where: { id: first.id }, data: { status: 'destroyed', endReason: 'deleted', endedAt: new Date() } });
+  });
 
   it('turns a prompt into code the model writes from the open page, and puts its tokens on the ledger', async () => {
     const { apiKey } = await h.newTeam();

@@ -6,6 +6,7 @@ import { DomainError } from '../../platform/domain-error.ts';
 import { counter, histogram } from '../../platform/metrics/registry.ts';
 import { sharedGauge } from '../../platform/metrics/shared-gauges.ts';
 import type { SessionStatus } from './definitions.ts';
+import { ScrapeSessionExists } from './session-store.ts';
 
 const STATES: SessionStatus[] = ['starting', 'active', 'destroyed', 'error'];
 
@@ -53,7 +54,8 @@ export async function countedStart<T>(start: () => Promise<T>): Promise<T> {
     starts.inc({ outcome: 'started' });
     return started;
   } catch (err) {
-    starts.inc({ outcome: startOutcome(err) });
+    // A call racing another's opening of a scrape's session starts nothing: it joins that one.
+    if (!(err instanceof ScrapeSessionExists)) starts.inc({ outcome: startOutcome(err) });
     throw err;
   }
 }

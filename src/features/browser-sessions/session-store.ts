@@ -17,6 +17,13 @@ const token = () => randomBytes(24).toString('base64url');
 /** Sessions that hold a browser (or are about to). */
 export const LIVE_STATUSES = ['starting', 'active'];
 
+/** A scrape's interaction already has its live session: a call racing its opening uses that one. */
+export class ScrapeSessionExists extends Error {
+  constructor(readonly scrapeId: string) {
+    super(`the scrape ${scrapeId} already has a live session`);
+  }
+}
+
 export async function createSessionRow(
   db: Db,
   team: Team,
@@ -28,6 +35,9 @@ export async function createSessionRow(
   return db.$transaction(async (tx) => {
     // One admission at a time per team, so two creations cannot both see the last free place.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`browser-admit:${team.id}`}, 0))`;
+    // Before the team's limits, which the existing session itself counts against: racing calls
+    // on one scrape share its session instead of being refused for it.
+    if (scrapeId && (await tx.browserSession.count({ where: { scrapeId, status: { in: LIVE_STATUSES } } })) > 0) throw new ScrapeSessionExists(scrapeId);
     const fresh = await tx.team.findUniqueOrThrow({ where: { id: team.id } });
     const [sessions, jobs] = await Promise.all([
       tx.browserSession.count({ where: { teamId: team.id, status: { in: LIVE_STATUSES } } }),

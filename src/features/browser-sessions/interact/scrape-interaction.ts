@@ -22,7 +22,7 @@ import { endSession, type EndedSession } from '../end-session.ts';
 import { executeInSession } from '../execute-in-session.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { replayedActions } from '../host/open-scraped-page.ts';
-import { LIVE_STATUSES, sessionUrls } from '../session-store.ts';
+import { LIVE_STATUSES, ScrapeSessionExists, sessionUrls } from '../session-store.ts';
 import { READY_TIMEOUT_MS, startSession } from '../start-session.ts';
 import { codeForPrompt, openPageOf, READ_PAGE_CODE } from './prompt-code.ts';
 import type { InteractRequest } from './interact-request.ts';
@@ -67,7 +67,8 @@ async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | nul
       { scrape: { scrapeId: job.id, opening: pageOpening(job) } },
     );
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    // The unique index is the backstop of the check under the team's admission lock.
+    if (!(err instanceof ScrapeSessionExists) && !isUniqueViolation(err)) throw err;
     return { row: await openedByAnother(deps, job.id) };
   }
 }
