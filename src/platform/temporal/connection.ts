@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { TemporalEndpoint } from './connection-options.ts';
@@ -14,7 +14,7 @@ export async function connectTemporal(endpoint: TemporalEndpoint, log: Logger, t
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await Connection.connect({ ...endpoint, connectTimeout: '3s' });
+      return await closableConnection({ ...endpoint, connectTimeout: '3s' });
     } catch (err) {
       const code = grpcStatus(err);
       if (code === GrpcStatus.UNAUTHENTICATED || code === GrpcStatus.PERMISSION_DENIED) {
@@ -29,6 +29,26 @@ export async function connectTemporal(endpoint: TemporalEndpoint, log: Logger, t
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+}
+
+/**
+ * A connection with the SDK's gRPC retries, except once it is being closed. Closing ends the calls
+ * in flight as UNAVAILABLE; a retry the SDK scheduled for one would then start a call on the closed
+ * channel from a timer, where "Channel has been shut down" is an uncaught exception.
+ */
+async function closableConnection(options: ConnectionOptions): Promise<Connection> {
+  let closing = false;
+  const retry = defaultGrpcRetryOptions();
+  const connection = await Connection.connect({
+    ...options,
+    interceptors: [makeGrpcRetryInterceptor({ ...retry, retryableDecider: (attempt, status) => !closing && retry.retryableDecider(attempt, status) })],
+  });
+  const close = connection.close.bind(connection);
+  connection.close = () => {
+    closing = true;
+    return close();
+  };
+  return connection;
 }
 
 /** A client whose workflow starts carry the request id bound to the caller's log lines (request-id-client-interceptor.ts). */
