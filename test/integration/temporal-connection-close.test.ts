@@ -2,20 +2,13 @@
 // SDK's gRPC retry would start the call again on the closed channel from a timer, an
 // uncaught "Channel has been shut down" (in a gateway stopping, or in the next test
 // file of a worker). connectTemporal's connection lets the call fail instead.
-import { afterEach, beforeEach, expect, inject, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { connectTemporal } from '../../src/platform/temporal/connection.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { collectUncaughtErrors } from '../support/uncaught-errors.ts';
 
-let uncaught: Error[] = [];
-const keep = (err: Error) => uncaught.push(err);
-beforeEach(() => {
-  uncaught = [];
-  process.prependListener('uncaughtException', keep);
-});
-afterEach(() => {
-  process.off('uncaughtException', keep);
-});
+const uncaught = collectUncaughtErrors();
 
 it('fails a call in flight whose stream drops after the close, without retrying it on the closed channel', async () => {
   const proxy = await startTcpProxy(inject('temporalAddress'));
@@ -34,5 +27,5 @@ it('fails a call in flight whose stream drops after the close, without retrying 
   expect(await poll).toMatch(/UNAVAILABLE/);
   // The SDK's first retry would come 100 ms (with jitter) after the drop.
   await new Promise((r) => setTimeout(r, 1_000));
-  expect(uncaught.map((e) => e.message)).toEqual([]);
+  expect(uncaught()).toEqual([]);
 });

@@ -2,9 +2,10 @@
 // whatever its name, and nothing escapes as an uncaught error.
 import { PassThrough } from 'node:stream';
 import type { Request } from 'express';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readMultipartUpload } from '../../../src/features/parse/multipart-upload.ts';
 import type { HttpError } from '../../../src/platform/http/http-error.ts';
+import { collectUncaughtErrors } from '../../support/uncaught-errors.ts';
 
 const BOUNDARY = 'b0undary';
 
@@ -21,15 +22,7 @@ function request(body: string): Request {
 const part = (name: string, content: string, filename?: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n\r\n${content}\r\n`;
 
-let uncaught: Error[] = [];
-const keep = (err: Error) => uncaught.push(err);
-beforeEach(() => {
-  uncaught = [];
-  process.prependListener('uncaughtException', keep);
-});
-afterEach(() => {
-  process.off('uncaughtException', keep);
-});
+const uncaught = collectUncaughtErrors();
 
 async function refusal(body: string): Promise<HttpError> {
   const err = await readMultipartUpload(request(body), 1024).then(
@@ -37,7 +30,7 @@ async function refusal(body: string): Promise<HttpError> {
     (e: HttpError) => e,
   );
   await new Promise((r) => setTimeout(r, 20));
-  expect(uncaught.map((e) => e.message)).toEqual([]);
+  expect(uncaught()).toEqual([]);
   return err;
 }
 
