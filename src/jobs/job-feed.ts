@@ -22,7 +22,7 @@ export interface JobListener {
 const RECONNECT_MS = 1_000;
 
 /** The feed connection's application_name: one per process. */
-export const jobFeedConnectionName = (pid = process.pid) => `crawl-service job feed ${pid}`;
+export const jobFeedConnectionName = () => `crawl-service job feed ${process.pid}`;
 
 /** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
 export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number }) {
