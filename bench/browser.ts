@@ -1,5 +1,6 @@
 // `npm run bench:browser`: browser sessions through the whole service (gateway ->
-// Temporal -> worker process -> browser host -> Chromium), on scratch servers.
+// Temporal -> worker process -> browser host -> Chromium; an execute: the session
+// workflow's admission, then the gateway -> the host's relay), on scratch servers.
 // Prints p50 / p95 of: session create (POST /v2/browser until the browser is up,
 // BENCH_BROWSER_SESSIONS (10) sessions one after another); the execute round trip
 // of a trivial snippet per language (node `1`, python `1`, bash `true`, whose own
@@ -27,7 +28,7 @@ import { FEATURES } from '../src/features/index.ts';
 import { createBrowserHost } from '../src/features/browser-sessions/host/browser-host.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
-import { executePhases, executeUpdatesOf, updateTimer, type ExecuteTimes } from './execute-phases.ts';
+import { executeAdmissionsOf, executePhases, updateTimer, type ExecuteTimes } from './execute-phases.ts';
 import { processTree } from './processes.ts';
 import { startBenchServers, stopWorker } from './servers.ts';
 import { percentile } from './percentile.ts';
@@ -163,7 +164,7 @@ async function main() {
       console.log(row(`execute ${language} \`${code}\` round trip (${EXECUTES} runs)`, times));
       console.log(row(`  of which in the sandbox`, sandboxMs));
       const history = await deps.temporal.workflow.getHandle(`browser-${session.id}`).fetchHistory();
-      for (const [phase, values] of Object.entries(executePhases(calls, executeUpdatesOf(history.events ?? []), sandboxMs))) {
+      for (const [phase, values] of Object.entries(executePhases(calls, executeAdmissionsOf(history.events ?? []), sandboxMs))) {
         console.log(row(`    ${phase}`, values));
       }
       const p50 = percentile(times, 50);

@@ -1,6 +1,7 @@
 // Where an execute's round trip goes, for bench:browser: the caller's and the
 // gateway's times of each execute beside the session workflow's history, whose
-// events carry the Temporal server's times (all processes share one clock here).
+// events carry the Temporal server's times (all processes share one clock here):
+// the gateway, the admitExecute Update's workflow task, and the relay to the host.
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import protos, { type temporal } from '@temporalio/proto';
 
@@ -52,85 +53,56 @@ interface TaskTimes {
   completed: number;
 }
 
-/** The server's times of one execute Update: the workflow task that accepted it, its activity, the task that completed it. */
-interface UpdateTimes {
-  accept: TaskTimes;
-  activity: TaskTimes;
-  complete: TaskTimes;
-}
-
 const ms = (event: HistoryEvent) => Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
 
-/** The execute Updates of a session's history, in order. */
-export function executeUpdatesOf(events: HistoryEvent[]): UpdateTimes[] {
-  const updates: UpdateTimes[] = [];
+/** The workflow tasks that admitted each execute (its admitExecute Update), in order. */
+export function executeAdmissionsOf(events: HistoryEvent[]): TaskTimes[] {
+  const admissions: TaskTimes[] = [];
   let task: Partial<TaskTimes> = {};
-  let open: { accept: TaskTimes; activity: Partial<TaskTimes>; activityId?: string; complete?: Partial<TaskTimes> } | undefined;
+  let admitted = false;
   for (const event of events) {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
         task = { scheduled: ms(event) };
+        admitted = false;
         break;
       case EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
         task.started = ms(event);
         break;
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
         task.completed = ms(event);
-        if (open?.activity.completed !== undefined && !open.complete) open.complete = { ...task };
         break;
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
-        if (event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'execute')
-          open = { accept: task as TaskTimes, activity: {} };
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-        if (open && event.activityTaskScheduledEventAttributes?.activityType?.name === 'executeInBrowserSession') {
-          open.activity.scheduled = ms(event);
-          open.activityId = String(event.eventId);
-        }
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-        if (open && String(event.activityTaskStartedEventAttributes?.scheduledEventId) === open.activityId) open.activity.started = ms(event);
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-        if (open && String(event.activityTaskCompletedEventAttributes?.scheduledEventId) === open.activityId) open.activity.completed = ms(event);
+        admitted = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'admitExecute';
         break;
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:
-        if (open?.complete) updates.push({ accept: open.accept, activity: open.activity as TaskTimes, complete: open.complete as TaskTimes });
-        open = undefined;
+        if (admitted) admissions.push(task as TaskTimes);
+        admitted = false;
         break;
     }
   }
-  return updates;
+  return admissions;
 }
 
-/** The phases of each execute, named, in ms: the caller's times matched in order with the history's Updates. */
-export function executePhases(calls: ExecuteTimes[], updates: UpdateTimes[], sandboxMs: number[]): Record<string, number[]> {
+/** The phases of each execute, named, in ms: the caller's times matched in order with the history's admissions. */
+export function executePhases(calls: ExecuteTimes[], admissions: TaskTimes[], sandboxMs: number[]): Record<string, number[]> {
   const phases: Record<string, number[]> = {
     'HTTP and gateway, before the Update': [],
     'Update sent -> workflow task started': [],
-    'workflow task (accept, schedule)': [],
-    'activity dispatch to the host': [],
-    'host activity, besides the sandbox': [],
-    'activity done -> workflow task started': [],
-    'workflow task (complete the Update)': [],
+    'workflow task (admit)': [],
     'Update result back to the gateway': [],
-    'gateway and HTTP, after the Update': [],
+    'relay to the host and back, HTTP, besides the sandbox': [],
   };
-  const n = Math.min(calls.length, updates.length, sandboxMs.length);
-  const offset = updates.length - n;
+  const n = Math.min(calls.length, admissions.length, sandboxMs.length);
   for (let i = 0; i < n; i++) {
     const c = calls[calls.length - n + i];
-    const u = updates[offset + i];
+    const a = admissions[admissions.length - n + i];
     const values = [
       c.updateSent! - c.sent,
-      u.accept.started - c.updateSent!,
-      u.accept.completed - u.accept.started,
-      u.activity.started - u.accept.completed,
-      u.activity.completed - u.activity.started - sandboxMs[sandboxMs.length - n + i],
-      u.complete.started - u.activity.completed,
-      u.complete.completed - u.complete.started,
-      c.updateAnswered! - u.complete.completed,
-      c.answered - c.updateAnswered!,
+      a.started - c.updateSent!,
+      a.completed - a.started,
+      c.updateAnswered! - a.completed,
+      c.answered - c.updateAnswered! - sandboxMs[sandboxMs.length - n + i],
     ];
     Object.values(phases).forEach((list, k) => list.push(values[k]));
   }

@@ -146,7 +146,7 @@ describe('a session', () => {
     // RECORD_HISTORY_DIR=<dir> keeps it as a fixture for test/unit/workflow-replay.test.ts.
     const history = await h.temporal.workflow.getHandle(`browser-${s.id}`).fetchHistory();
     await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, `browser-${s.id}`);
-    if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'browser-session.json'), historyToJSON(history));
+    if (process.env.RECORD_HISTORY_DIR) writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'browser-session-admitted-execute.json'), historyToJSON(history));
   }, 180_000);
 
   it('refuses a wrong token, another team and bad bodies', async () => {

@@ -87,7 +87,32 @@ export const destroySignal = defineSignal('destroy');
 export const stateQuery = defineQuery<SessionState>('state');
 /** Completes once the browser is up (or the session failed to start). */
 export const readyUpdate = defineUpdate<SessionReady>('ready');
+/**
+ * Runs the code as an activity on the host's queue: kept for gateways of the build before
+ * admitExecute, which send it during a rolling deploy (docs/patches.md).
+ */
 export const executeUpdate = defineUpdate<ExecuteResponse, [ExecuteInput]>('execute');
+
+export interface ExecuteAdmissionInput {
+  /** The gateway's id of the execute, also the Update's id (a repeated call is admitted once). */
+  executeId: string;
+  /** How long the execute holds the idle clock if its end is never signalled (a gateway that died): the gateway's own deadline for its answer. */
+  leaseMs: number;
+}
+
+/** The host that runs the session: the gateway sends the code to its relay. */
+export interface ExecuteAdmission {
+  hostId: string;
+}
+
+/**
+ * An execute the gateway is about to run on the session's host: counted, the idle clock held
+ * until executeEnded (or until its lease runs out, if that never comes). Refused with
+ * SESSION_ENDED once the session ends.
+ */
+export const admitExecuteUpdate = defineUpdate<ExecuteAdmission, [ExecuteAdmissionInput]>('admitExecute');
+/** The admitted execute has been answered (or failed): the idle clock starts again. */
+export const executeEndedSignal = defineSignal<[{ executeId: string }]>('executeEnded');
 
 /** The failure type an execute on an ended session gets (the gateway answers 410). */
 export const SESSION_ENDED = 'SessionEnded';

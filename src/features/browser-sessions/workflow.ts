@@ -2,8 +2,12 @@
 // has it launch the session's Chromium, and then keeps three clocks: the hard ttl,
 // the idle timer (re-armed by executes and by the gateway's debounced `touched`
 // signals) and the host's heartbeat through a watch activity that runs as long as
-// the session does. Executes are Updates run as activities on the host's own
-// queue. Whatever ends the session (DELETE, ttl, idle, a lost host), the host
+// the session does. An execute is admitted by an Update (admitExecute: the session
+// is active, the execute counted, the idle clock held), then the gateway runs it on
+// the host through the host's relay, the round trip's short way, and signals its
+// end (executeEnded), or its lease runs out. The older execute Update, which runs
+// the code as an activity on the host's own queue, stays for gateways of the build
+// before (docs/patches.md). Whatever ends the session (DELETE, ttl, idle, a lost host), the host
 // closes the browser and a control activity records the end and bills it once.
 // No activity retries without end (retry-policies.ts): a host pick that keeps
 // failing ends the session `error` as a failed launch does.
@@ -27,7 +31,9 @@ import { SessionStatusAttribute } from '../../platform/temporal/search-attribute
 import type { SessionControlActivities } from './control-activities.ts';
 import { sessionDetails } from './session-details.ts';
 import {
+  admitExecuteUpdate,
   destroySignal,
+  executeEndedSignal,
   executeUpdate,
   readyUpdate,
   SESSION_ENDED,
@@ -100,7 +106,14 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   let status: SessionStatus = input.running ? 'active' : 'starting';
   let lastActivity = input.running?.lastActivityMs ?? input.createdAtMs;
   let executes = input.running?.executes ?? 0;
+  /** Executes running as activities (the execute Update). */
   let executing = 0;
+  /** Admitted executes the gateway runs through the relay, by id: when each stops holding the idle clock if its end never comes. */
+  const leases = new Map<string, number>();
+  /** The main loop sleeps until a lease's deadline: the end of the last admitted execute wakes it to arm the idle clock. */
+  let sleepingOnLease = false;
+  let leasesEmptied = false;
+  const running = () => executing + leases.size;
   let destroyRequested = false;
   let endReason: string | null = null;
   let failure: string | undefined;
@@ -115,7 +128,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     lastActivityMs: lastActivity,
     expiresAtMs: ttlDeadline,
     executes,
-    executing,
+    executing: running(),
     endReason,
   });
   /** The Temporal UI's line for the session, rewritten whenever what it says changes. */
@@ -131,6 +144,24 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   setHandler(readyUpdate, async () => {
     await condition(() => status !== 'starting');
     return { status, reason: endReason, ...(openingWarning && { openingWarning }) };
+  });
+  setHandler(admitExecuteUpdate, async ({ executeId, leaseMs }) => {
+    await condition(() => status !== 'starting');
+    if (status !== 'active' || endReason !== null || !host)
+      throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
+    if (!leases.has(executeId)) {
+      executes++;
+      leases.set(executeId, Date.now() + Math.max(0, leaseMs));
+    }
+    lastActivity = Date.now();
+    showDetails();
+    return { hostId: host.hostId };
+  });
+  setHandler(executeEndedSignal, ({ executeId }) => {
+    if (!leases.delete(executeId)) return;
+    lastActivity = Math.max(lastActivity, Date.now());
+    leasesEmptied = sleepingOnLease && leases.size === 0;
+    showDetails();
   });
   setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
     await condition(() => status !== 'starting');
@@ -199,6 +230,15 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       );
   }
 
+  /** Leases past their deadline let go of the idle clock as if their executes had ended then. */
+  const expireLeases = (now: number) => {
+    for (const [id, deadline] of leases) {
+      if (deadline > now) continue;
+      leases.delete(id);
+      lastActivity = Math.max(lastActivity, deadline);
+    }
+  };
+
   let reason: string;
   for (;;) {
     if (failure) {
@@ -210,22 +250,25 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       break;
     }
     const now = Date.now();
+    expireLeases(now);
     if (now >= ttlDeadline) {
       reason = 'ttl';
       break;
     }
-    if (executing === 0 && now >= lastActivity + idleMs) {
+    if (running() === 0 && now >= lastActivity + idleMs) {
       reason = 'idle';
       break;
     }
-    if (executing === 0 && historyIsLong()) {
+    if (running() === 0 && historyIsLong()) {
       watchScope.cancel();
       await condition(allHandlersFinished);
       return continueAsNew<typeof browserSessionWorkflow>({ ...input, running: { ...host!, lastActivityMs: lastActivity, executes } });
     }
     showDetails();
-    const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, lastActivity + idleMs);
-    await condition(() => destroyRequested || failure !== undefined || (executing === 0 && historyIsLong()), Math.max(1, wakeAt - now));
+    const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, leases.size > 0 ? Math.min(...leases.values()) : lastActivity + idleMs);
+    sleepingOnLease = executing === 0 && leases.size > 0;
+    leasesEmptied = false;
+    await condition(() => destroyRequested || failure !== undefined || leasesEmptied || (running() === 0 && historyIsLong()), Math.max(1, wakeAt - now));
   }
 
   const failed = failure !== undefined;

@@ -83,6 +83,12 @@ printf '{"exitCode":%d}\\n' "$?" >&${paths.REPORT_FD}`;
 
 /** How long a node or python run goes on before its language's next runner starts beside it (sandbox.run). */
 const WARM_NEXT_AFTER_MS = 50;
+/**
+ * How long after an answer its language's next runner starts: the answer still has its way through the
+ * relay and the gateway to make, on the same cores, and a runner's start (a fork of the host, then a
+ * runtime) held it up by 10-15 ms when it began at once (bench:browser, 2026-11-29).
+ */
+const WARM_NEXT_DELAY_MS = 10;
 /** How long an ended session's processes get to disappear after SIGKILL before its uid is held back. */
 const UID_DRAIN_MS = 5_000;
 
@@ -320,11 +326,11 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       // node or python runner's start takes most of a second of it: python `1` took 7 ms beside it,
       // 1.3 ms without). A run still going after WARM_NEXT_AFTER_MS has it start beside it, so that
       // a long run's next execute need not wait for the whole start.
-      const warmNext = () => setImmediate(() => keepWarm(s, run.language));
+      const warmNext = () => keepWarm(s, run.language);
       const early = run.language === 'bash' ? undefined : setTimeout(warmNext, WARM_NEXT_AFTER_MS);
       const settled = () => {
         clearTimeout(early);
-        warmNext();
+        setTimeout(warmNext, WARM_NEXT_DELAY_MS);
       };
       void outcome.then(settled, settled);
       return outcomeOf(run, await outcome);

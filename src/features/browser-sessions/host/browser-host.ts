@@ -18,6 +18,7 @@ import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
 import { createHostActivities, type HostedSessions } from './host-activities.ts';
 import { heartbeatHost, markHostStopped, registerHost } from './host-registry.ts';
 import { startRelayServer } from './relay-server.ts';
+import { createHostExecutor } from './execute-on-host.ts';
 
 const HEARTBEAT_MS = 5000;
 
@@ -47,12 +48,14 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
   const sandbox = createSandbox(config.sandbox, log);
   // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.
   const browserUids = runsAsRoot() ? new UidPool(settings.chromiumUidBase, config.sandbox.maxSessions, join(tmpdir(), 'browser-session-uids')) : undefined;
+  const executeOnHost = createHostExecutor({ db, log, sessions, sandbox });
   const relay = await startRelayServer({
     bind: settings.hostBind,
     port: settings.hostPort,
     secret,
     sessions,
     maxMessageBytes: settings.maxCdpMessageBytes,
+    executeOnHost,
     log,
   });
   const relayUrl = settings.hostUrl ?? `ws://${settings.hostBind}:${relay.port}`;
@@ -62,7 +65,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue,
-    activities: createHostActivities({ ...deps, hostId, browserUids, sandbox, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
+    activities: createHostActivities({ ...deps, hostId, browserUids, sandbox, executeOnHost, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.
     shutdownGraceTime: 2000,
@@ -88,6 +91,7 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
         await heartbeat.stop();
         if (worker.getState() === 'RUNNING') worker.shutdown();
         for (const hosted of sessions.values()) {
+          hosted.closing = true;
           await sandbox.endSession(hosted.sessionId, hosted.dir).catch(() => undefined);
           await hosted.chromium.close();
           browserUids?.release(hosted.sessionId);

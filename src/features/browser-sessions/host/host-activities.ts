@@ -7,9 +7,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import { heartbeatWhile } from '../../../platform/temporal/heartbeat-while.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
-import { executeResponse } from '../execute/execute-response.ts';
-import { measuredExecute } from '../execute/execute-metrics.ts';
-import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
+import type { Sandbox } from '../execute/sandbox.ts';
+import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
 import type { PageOpening, SessionProfile } from '../definitions.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
@@ -24,12 +23,16 @@ export interface HostedSession {
   dir: string;
   chromium: SessionChromium;
   profile?: SessionProfile;
+  /** Set when its close begins: the relay refuses new executes and answers running ones SESSION_DESTROYED. */
+  closing?: boolean;
 }
 
 /** What the host process holds: its sessions by id, shared by the activities and the relay. */
 export type HostedSessions = Map<string, HostedSession>;
 
 export interface HostActivityDeps extends ActivityDeps {
+  /** Runs an execute in a hosted session's sandbox (shared with the relay). */
+  executeOnHost(input: HostExecute): Promise<ExecuteResponse>;
   hostId: string;
   /** One uid per session's browser when the host is root; undefined: every browser runs as CHROMIUM_USER (or the host's user). */
   browserUids?: UidPool;
@@ -49,7 +52,7 @@ function notHere(sessionId: string): ApplicationFailure {
 }
 
 export function createHostActivities(deps: HostActivityDeps) {
-  const { db, log, sessions, sandbox } = deps;
+  const { db, log, sessions, sandbox, executeOnHost } = deps;
   const starting = new Map<string, Promise<HostedSession>>();
 
   const profiles = deps.config.browserSessions;
@@ -149,32 +152,22 @@ export function createHostActivities(deps: HostActivityDeps) {
       }
     },
 
-    async executeInBrowserSession(input: { sessionId: string; language: ExecuteLanguage; code: string; timeoutMs: number }): Promise<ExecuteResponse> {
-      const hosted = sessions.get(input.sessionId);
-      if (!hosted) throw notHere(input.sessionId);
-      const started = performance.now();
-      const running = measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
-      // For the session listing only (the workflow keeps the idle clock): written once the code is handed
-      // over, and the answer waits for it no more than it does for the gateway's touches (session-touch.ts).
-      setImmediate(() => {
-        db.browserSession
-          .update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } })
-          .catch((err: unknown) => log.warn('session last activity not recorded', { sessionId: input.sessionId, error: (err as Error).message }));
-      });
-      const outcome = await running;
-      log.debug('execute timings', {
-        sessionId: input.sessionId,
-        language: input.language,
-        sandboxMs: Math.round(performance.now() - started),
-        exitCode: outcome.exitCode,
-      });
-      return executeResponse(outcome);
+    /** The execute Update's activity, for gateways of the build before admitExecute (docs/patches.md). */
+    async executeInBrowserSession(input: HostExecute): Promise<ExecuteResponse> {
+      try {
+        return await executeOnHost(input);
+      } catch (err) {
+        if (err instanceof SessionNotOnHost) throw notHere(input.sessionId);
+        throw err;
+      }
     },
 
     async closeBrowserSession(input: { sessionId: string; saveProfile: boolean }): Promise<void> {
       await starting.get(input.sessionId)?.catch(() => undefined);
       const hosted = sessions.get(input.sessionId);
       if (!hosted) return;
+      // Executes killed by the close are answered as the session's end, not as their code's.
+      hosted.closing = true;
       await sandbox.endSession(input.sessionId, hosted.dir);
       if (input.saveProfile) await saveProfile(hosted);
       await hosted.chromium.close();

@@ -1,6 +1,6 @@
 // The browser host's door for gateways: a WebSocket server that joins a gateway's
 // connection to a session's Chromium DevTools endpoint, which listens on the
-// host's loopback only. Gateways prove themselves with the host's secret (read
+// host's loopback only, and runs the executes gateways send (relay-execute.ts). Gateways prove themselves with the host's secret (read
 // from browser_host); clients never reach this server directly.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +10,9 @@ import type { Logger } from '../../../platform/log.ts';
 import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
 import type { HostedSessions } from './host-activities.ts';
+import type { ExecuteResponse } from '../execute/execute-response.ts';
+import type { HostExecute } from './execute-on-host.ts';
+import { serveRelayExecute } from './relay-execute.ts';
 import { serveLiveView } from '../live-view/serve-live-view.ts';
 
 export const RELAY_SECRET_HEADER = 'x-relay-secret';
@@ -32,13 +35,21 @@ export async function startRelayServer(opts: {
   secret: string;
   sessions: HostedSessions;
   maxMessageBytes: number;
+  executeOnHost(input: HostExecute): Promise<ExecuteResponse>;
   log: Logger;
 }): Promise<RelayServer> {
   const { sessions, log } = opts;
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
   const open = new Set<WebSocket>();
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(404).end();
+  const server: Server = createServer((req, res) => {
+    const params = req.method === 'POST' ? matchPath('/execute/:sessionId', URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/') : undefined;
+    if (!params) return void res.writeHead(404).end();
+    const secret = req.headers[RELAY_SECRET_HEADER];
+    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return void res.writeHead(401).end();
+    serveRelayExecute(req, res, params.sessionId, opts).catch((err: unknown) => {
+      log.warn('relay execute failed', { sessionId: params.sessionId, error: (err as Error).message });
+      res.destroy();
+    });
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());

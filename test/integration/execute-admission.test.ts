@@ -1,0 +1,117 @@
+// The session workflow's side of an execute run through the host's relay: the
+// admitExecute Update counts it once and holds the idle clock; its end
+// (executeEnded) or, when that never comes (a gateway that died), its lease's end
+// starts the idle clock again, even for an execute that ran past activityTtl.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
+import { page, startFixtureSite } from '../support/fixture-site.ts';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.startWorker();
+  await h.startBrowserHost();
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function createSession(body: Record<string, unknown>) {
+  const res = await h.api('/v2/browser', { method: 'POST', json: body });
+  const json = await res.json();
+  expect(json.success, JSON.stringify(json)).toBe(true);
+  return { id: json.id as string, handle: h.temporal.workflow.getHandle(sessionWorkflowId(json.id)) };
+}
+
+const admit = (handle: ReturnType<typeof h.temporal.workflow.getHandle>, executeId: string, leaseMs: number) =>
+  handle.executeUpdate(admitExecuteUpdate, { args: [{ executeId, leaseMs }], updateId: executeId });
+
+/** Ends with the session's row once the session has ended. */
+const ended = (id: string, timeoutMs: number) =>
+  waitFor(
+    `session ${id} to end`,
+    async () => {
+      const row = await h.db.browserSession.findUniqueOrThrow({ where: { id } });
+      return row.endedAt ? row : undefined;
+    },
+    timeoutMs,
+  );
+
+it('counts an admitted execute once, however often its admission is repeated', async () => {
+  const { id, handle } = await createSession({ ttl: 120, activityTtl: 60 });
+  const first = await admit(handle, 'one', 30_000);
+  expect(first.hostId).toBe((await h.db.browserSession.findUniqueOrThrow({ where: { id } })).hostId);
+  await admit(handle, 'one', 30_000);
+  expect(await handle.query(stateQuery)).toMatchObject({ executes: 1, executing: 1 });
+  await handle.signal(executeEndedSignal, { executeId: 'one' });
+  await waitFor('the execute to end', async () => (await handle.query(stateQuery)).executing === 0);
+  expect((await handle.query(stateQuery)).executes).toBe(1);
+  await h.api(`/v2/browser/${id}`, { method: 'DELETE' });
+}, 60_000);
+
+it('holds the idle clock while an execute runs, and starts it again at its end or at its lease end', async () => {
+  // Both sessions idle out after 10 s. A's execute never signals its end: its lease (6 s) lets go
+  // of the clock. B's execute runs past activityTtl and then ends: the clock starts at that end.
+  const a = await createSession({ ttl: 300, activityTtl: 10 });
+  const b = await createSession({ ttl: 300, activityTtl: 10 });
+  const admittedA = Date.now();
+  await admit(a.handle, 'a', 6_000);
+  await admit(b.handle, 'b', 120_000);
+  await new Promise((r) => setTimeout(r, 12_000));
+  expect((await h.db.browserSession.findUniqueOrThrow({ where: { id: b.id } })).status).toBe('active');
+  const endedB = Date.now();
+  await b.handle.signal(executeEndedSignal, { executeId: 'b' });
+
+  const rowA = await ended(a.id, 30_000);
+  expect(rowA.endReason).toBe('idle');
+  expect(rowA.endedAt!.getTime() - admittedA).toBeGreaterThanOrEqual(16_000);
+  const rowB = await ended(b.id, 30_000);
+  expect(rowB.endReason).toBe('idle');
+  // Idle from the execute's end: not at the admission's 10 s, nor held until the lease's 120 s.
+  expect(rowB.endedAt!.getTime() - endedB).toBeGreaterThanOrEqual(9_000);
+  expect(rowB.endedAt!.getTime() - endedB).toBeLessThan(20_000);
+}, 90_000);
+
+it('runs executes of one session side by side, and ends the running ones with the session', async () => {
+  const { id, handle } = await createSession({ ttl: 300, activityTtl: 60 });
+  const execute = (code: string, timeout = 120) =>
+    h
+      .api(`/v2/browser/${id}/execute`, { method: 'POST', json: { code, timeout } })
+      .then(async (r) => ({ status: r.status, body: await r.json(), at: Date.now() }));
+  const quick = await Promise.all([execute('1 + 1'), execute('2 + 2')]);
+  expect(quick.map((q) => q.body.result)).toEqual(['2', '4']);
+
+  const long = [execute('await new Promise((r) => setTimeout(r, 100_000))'), execute('await new Promise((r) => setTimeout(r, 100_000))')];
+  await waitFor('both executes to run', async () => (await handle.query(stateQuery)).executing === 2);
+  const deleted = Date.now();
+  expect((await h.api(`/v2/browser/${id}`, { method: 'DELETE' })).status).toBe(200);
+  for (const answered of await Promise.all(long)) {
+    expect(answered).toMatchObject({ status: 410, body: { code: 'SESSION_DESTROYED' } });
+    expect(answered.at - deleted).toBeLessThan(15_000);
+  }
+  expect((await handle.query(stateQuery)).executes).toBe(4);
+}, 90_000);
+
+it('tells a workflow without admitExecute (a worker of the build before) by its refusal, which the gateway falls back on', async () => {
+  // A running crawl stands in for such a workflow: it has no handler for the Update either.
+  const site = await startFixtureSite({ '/': page('Slow', '<p>slow</p>') }, { delayMs: () => 20_000 });
+  try {
+    const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 1 } })).json();
+    expect(crawl.success, JSON.stringify(crawl)).toBe(true);
+    const refusal = await admit(h.temporal.workflow.getHandle(crawlWorkflowId(crawl.id)), 'x', 1000).catch((err: unknown) => err);
+    expect(isUnknownUpdate(refusal), String(refusal)).toBe(true);
+    await h.api(`/v2/crawl/${crawl.id}`, { method: 'DELETE' });
+  } finally {
+    await site.close();
+  }
+  // A session's own refusal is no such thing.
+  const { id, handle } = await createSession({ ttl: 120, activityTtl: 60 });
+  await h.api(`/v2/browser/${id}`, { method: 'DELETE' });
+  await handle.result();
+  expect(isUnknownUpdate(await admit(handle, 'late', 1000).catch((err: unknown) => err))).toBe(false);
+}, 90_000);
