@@ -6,7 +6,7 @@ import type { Logger } from '../../../platform/log.ts';
 import { measuredExecute } from '../execute/execute-metrics.ts';
 import { executeResponse, type ExecuteResponse } from '../execute/execute-response.ts';
 import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
-import type { HostedSessions } from './host-activities.ts';
+import type { HostedSessions } from './hosted-sessions.ts';
 
 export interface HostExecute {
   sessionId: string;

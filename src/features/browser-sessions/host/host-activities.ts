@@ -12,23 +12,10 @@ import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
 import type { PageOpening, SessionProfile } from '../definitions.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
+import type { HostedSession, HostedSessions } from './hosted-sessions.ts';
 import { openScrapedPage } from './open-scraped-page.ts';
 import { loadProfileState, recordSaveError, saveProfileState } from '../profiles/profile-store.ts';
 import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from '../profiles/profile-state.ts';
-
-/** A session's browser on this host. */
-export interface HostedSession {
-  sessionId: string;
-  teamId: string;
-  dir: string;
-  chromium: SessionChromium;
-  profile?: SessionProfile;
-  /** Set when its close begins: the relay refuses new executes and answers running ones SESSION_DESTROYED. */
-  closing?: boolean;
-}
-
-/** What the host process holds: its sessions by id, shared by the activities and the relay. */
-export type HostedSessions = Map<string, HostedSession>;
 
 export interface HostActivityDeps extends ActivityDeps {
   /** Runs an execute in a hosted session's sandbox (shared with the relay). */

@@ -9,7 +9,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../../platform/log.ts';
 import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
-import type { HostedSessions } from './host-activities.ts';
+import type { HostedSessions } from './hosted-sessions.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import type { HostExecute } from './execute-on-host.ts';
 import { serveRelayExecute } from './relay-execute.ts';
