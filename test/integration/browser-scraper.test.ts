@@ -33,6 +33,14 @@ const PAGES: Record<string, string> = {
   '/echo': html('Echo', '<h1>Echo</h1>', '<meta name="viewport" content="width=device-width, initial-scale=1">'),
   '/late': html('Late', '<p id="late">early</p><script>setTimeout(() => { document.getElementById("late").textContent = "late content"; }, 150);</script>'),
   '/plain': html('Plain', '<p>Nothing to click here.</p>'),
+  // Rewrites the getters a capture in the page's own world would read.
+  '/disguised': html(
+    'Disguised',
+    `<h1>Real content</h1><p>${'padding '.repeat(400)}</p><script>
+       Object.defineProperty(Element.prototype, 'outerHTML', { get: () => '<p>fake</p>' });
+       XMLSerializer.prototype.serializeToString = () => '<!doctype fake>';
+     </script>`,
+  ),
   '/ads': html('Ads', '<p>Article</p><script src="http://ads.doubleclick.net/ad.js"></script><img src="http://pixel.adsrvr.org:8080/px.gif">'),
   '/actions': html(
     'Actions',
@@ -173,6 +181,18 @@ describe('scrapeWithBrowser', () => {
     // One slot per navigation, each given back once, the download's included.
     expect(slots.acquired.sort()).toEqual(['/doc.pdf', '/echo', '/late', '/missing']);
     expect(slots.released.sort()).toEqual(slots.acquired);
+  });
+
+  it('captures the DOM as it is, whatever getters the page rewrote; the worker measures what it received', async () => {
+    const { pages, failures } = await scrape(['/disguised'], { formats: ['rawHtml'] });
+    expect(failures.size).toBe(0);
+    const raw = pages.get('/disguised')!.rawHtml;
+    expect(raw).toMatch(/^<!DOCTYPE html><html><head><title>Disguised<\/title>/);
+    expect(raw).toContain('<h1>Real content</h1>');
+    // The page's lie (a few bytes) passes the check in the page; the whole document arrives, and
+    // its size is the worker's to judge (page-handler.ts), not the page's.
+    const { pages: small } = await scrape(['/disguised'], { formats: ['rawHtml'] }, { maxPageBytes: 1000 });
+    expect(Buffer.byteLength(small.get('/disguised')!.rawHtml)).toBeGreaterThan(1000);
   });
 
   it('tops a batch up from its source as pages are stored, and ends when the source is exhausted', async () => {
