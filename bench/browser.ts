@@ -16,7 +16,8 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { NativeConnection } from '@temporalio/worker';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../src/platform/config.ts';
@@ -117,7 +118,7 @@ async function main() {
       worker!.stdout!.on('data', (d: Buffer) => d.toString().includes('"msg":"worker ready"') && resolve());
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
-    const connection = await Connection.connect({ address: servers.temporal.address });
+    const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const timer = updateTimer();
     const deps = { db, temporal: new Client({ connection, interceptors: { workflow: [timer.interceptor] } }), config: appConfig, log };
     const app = createApp(deps, FEATURES);

@@ -14,7 +14,8 @@ import { createInterface } from 'node:readline';
 import { Configuration, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler } from '@crawlee/playwright';
 import { CheerioCrawler } from '@crawlee/cheerio';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { chromium, type LaunchOptions } from 'playwright';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
@@ -166,7 +167,7 @@ async function main() {
     });
     const timings = PAGE_TIMINGS ? pageTimings(worker) : undefined;
     await waitForLine(worker, '"msg":"worker ready"');
-    const connection = await Connection.connect({ address: servers.temporal.address });
+    const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();

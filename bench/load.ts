@@ -10,7 +10,8 @@
 // held). Not a test: the figures depend on the machine.
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/prisma.ts';
@@ -82,7 +83,7 @@ async function main() {
       worker!.stdout!.on('data', (d: Buffer) => d.toString().includes('"msg":"worker ready"') && resolve());
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
-    const connection = await Connection.connect({ address: servers.temporal.address });
+    const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));

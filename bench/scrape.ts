@@ -16,7 +16,8 @@
 // Not a test: the figures depend on the machine.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import protos from '@temporalio/proto';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
@@ -102,7 +103,7 @@ async function main() {
       worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
     await ready;
-    const connection = await Connection.connect({ address: servers.temporal.address });
+    const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const temporal = new Client({ connection });
     // As `npm start` runs it: the gateway knows its database's URL (its job feed listens there).
     const appConfig = {
