@@ -115,3 +115,43 @@ it('tells a workflow without admitExecute (a worker of the build before) by its 
   await handle.result();
   expect(isUnknownUpdate(await admit(handle, 'late', 1000).catch((err: unknown) => err))).toBe(false);
 }, 90_000);
+
+it('runs the executes of several teams and sessions at once, each answered from its own session, and leaves none running', async () => {
+  const teams = [{ apiKey: h.apiKey }, await h.newTeam({ concurrencyLimit: 4 })];
+  const sessions = await Promise.all(
+    teams.flatMap(({ apiKey }) =>
+      [0, 1].map(async () => {
+        const res = await h.api('/v2/browser', { method: 'POST', json: { ttl: 120, activityTtl: 60 }, key: apiKey });
+        const body = await res.json();
+        expect(body.success, JSON.stringify(body)).toBe(true);
+        return { id: body.id as string, apiKey };
+      }),
+    ),
+  );
+  const runs = sessions.flatMap((s, i) =>
+    (
+      [
+        ['node', `'${i}-' + 1`],
+        ['python', `print('${i}-2')`],
+        ['bash', `echo ${i}-3`],
+        ['node', `'${i}-' + 4`],
+      ] as const
+    ).map(async ([language, code], k) => {
+      const res = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { language, code }, key: s.apiKey });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.error, JSON.stringify(body)).toBeNull();
+      expect(body.result.trim()).toBe(`${i}-${k + 1}`);
+    }),
+  );
+  await Promise.all(runs);
+  // Another team's session is not there for this key.
+  const foreign = await h.api(`/v2/browser/${sessions[0].id}/execute`, { method: 'POST', json: { code: '1' }, key: sessions[2].apiKey });
+  expect(foreign.status).toBe(404);
+  for (const s of sessions) {
+    const handle = h.temporal.workflow.getHandle(sessionWorkflowId(s.id));
+    await waitFor('every execute of the session to end', async () => (await handle.query(stateQuery)).executing === 0);
+    expect((await handle.query(stateQuery)).executes).toBe(4);
+    expect((await h.api(`/v2/browser/${s.id}`, { method: 'DELETE', key: s.apiKey })).status).toBe(200);
+  }
+}, 120_000);
