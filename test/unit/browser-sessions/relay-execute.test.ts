@@ -1,6 +1,7 @@
 // The relay's execute door and the gateway's client of it, over real HTTP on
 // loopback with a stand-in for the sandbox: who may call it, what it refuses,
 // and how each refusal reaches the gateway.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionNotOnHost, type HostExecute } from '../../../src/features/browser-sessions/host/execute-on-host.ts';
@@ -104,6 +105,32 @@ describe('the relay execute door', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       hung.close();
+    }
+  });
+
+  it('sends a request again once when the kept-alive connection it went out on is reset', async () => {
+    // A host that resets the first connection at its second request, as a keep-alive socket closed
+    // by the host just as the request goes out looks to the gateway.
+    const sockets: unknown[] = [];
+    let requests = 0;
+    const flaky = createHttpServer((req, res) => {
+      requests++;
+      if (!sockets.includes(req.socket)) sockets.push(req.socket);
+      if (requests === 2) return void req.socket.resetAndDestroy();
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER)));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = { id: 'h3', taskQueue: 'q', relayUrl: `ws://127.0.0.1:${(flaky.address() as { port: number }).port}`, relaySecret: SECRET };
+      const body = { language: 'node' as const, code: '1', timeoutMs: 1000 };
+      expect(await executeThroughRelay(host, 's', body)).toEqual(ANSWER);
+      expect(await executeThroughRelay(host, 's', body)).toEqual(ANSWER);
+      expect(requests).toBe(3);
+      expect(sockets.length).toBe(2);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
     }
   });
 
