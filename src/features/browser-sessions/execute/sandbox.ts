@@ -322,7 +322,7 @@ export function createSandbox(settings: SandboxSettings, log: Logger): Sandbox {
       if (run.language === 'bash') await daemon(s);
       const process = await runner(s, run.language, run.timeoutMs);
       const outcome = tracked(s, process, run);
-      // The next runner starts after the answer, so as not to compete with the run for the CPU (a
+      // The next runner starts just after the answer (WARM_NEXT_DELAY_MS), so as not to compete with the run for the CPU (a
       // node or python runner's start takes most of a second of it: python `1` took 7 ms beside it,
       // 1.3 ms without). A run still going after WARM_NEXT_AFTER_MS has it start beside it, so that
       // a long run's next execute need not wait for the whole start.
