@@ -7,7 +7,7 @@ import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery }
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
 import { page, startFixtureSite } from '../support/fixture-site.ts';
-import { startHarness, waitFor, type Harness } from '../support/harness.ts';
+import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
 let h: Harness;
 
@@ -116,8 +116,10 @@ it('tells a workflow without admitExecute (a worker of the build before) by its 
   expect(isUnknownUpdate(await admit(handle, 'late', 1000).catch((err: unknown) => err))).toBe(false);
 }, 90_000);
 
-it('runs the executes of several teams and sessions at once, each answered from its own session, and leaves none running', async () => {
-  const teams = [{ apiKey: h.apiKey }, await h.newTeam({ concurrencyLimit: 4 })];
+it('runs the executes of several teams and sessions at once, beside a crawl and a scrape of slow script-rendered pages, and leaves nothing held', async () => {
+  const teams = [{ apiKey: h.apiKey, teamId: h.teamId }, await h.newTeam({ concurrencyLimit: 4 })];
+  const rendered = (i: number) => page(`Rendered ${i}`, `<div id="out"></div><a href="/p${i + 1}">next</a><script>out.textContent = 'rendered ${i}'</script>`);
+  const site = await startFixtureSite(Object.fromEntries([0, 1, 2, 3, 4].map((i) => [i === 0 ? '/' : `/p${i}`, rendered(i)])), { delayMs: () => 400 });
   const sessions = await Promise.all(
     teams.flatMap(({ apiKey }) =>
       [0, 1].map(async () => {
@@ -144,7 +146,13 @@ it('runs the executes of several teams and sessions at once, each answered from 
       expect(body.result.trim()).toBe(`${i}-${k + 1}`);
     }),
   );
+  const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 5 }, key: teams[1].apiKey })).json();
+  expect(crawl.success, JSON.stringify(crawl)).toBe(true);
+  const scrape = h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/p2`, formats: ['markdown'] }, key: teams[0].apiKey }).then((r) => r.json());
   await Promise.all(runs);
+  expect((await scrape).data.markdown).toContain('rendered 2');
+  expect((await waitForCrawl(h, crawl.id, 120_000, teams[1].apiKey)).data.length).toBe(5);
+  await site.close();
   // Another team's session is not there for this key.
   const foreign = await h.api(`/v2/browser/${sessions[0].id}/execute`, { method: 'POST', json: { code: '1' }, key: sessions[2].apiKey });
   expect(foreign.status).toBe(404);
@@ -154,4 +162,14 @@ it('runs the executes of several teams and sessions at once, each answered from 
     expect((await handle.query(stateQuery)).executes).toBe(4);
     expect((await h.api(`/v2/browser/${s.id}`, { method: 'DELETE', key: s.apiKey })).status).toBe(200);
   }
-}, 120_000);
+  const teamIds = teams.map((t) => t.teamId);
+  await waitFor('every slot, browser lease and demand of both teams to be free', async () => {
+    const [slots, leases, demand, live] = await Promise.all([
+      h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null } } }),
+      h.db.browserLease.count({ where: { teamId: { in: teamIds } } }),
+      h.db.browserDemand.count({ where: { teamId: { in: teamIds } } }),
+      h.db.browserSession.count({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } }),
+    ]);
+    return slots + leases + demand + live === 0;
+  });
+}, 180_000);
