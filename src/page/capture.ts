@@ -19,7 +19,7 @@ export interface PdfOptions {
 }
 
 /** What the DevTools protocol answers while the page's document is being replaced. */
-const NAVIGATING = /page is navigating|Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id/;
+const NAVIGATING = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id/;
 
 /**
  * UTF-8 size of the document's HTML, measured in the browser so that an oversized DOM never

@@ -112,7 +112,6 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   const leases = new Map<string, number>();
   /** The main loop sleeps until a lease's deadline: the end of the last admitted execute wakes it to arm the idle clock. */
   let sleepingOnLease = false;
-  let leasesEmptied = false;
   const running = () => executing + leases.size;
   let destroyRequested = false;
   let endReason: string | null = null;
@@ -160,7 +159,6 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   setHandler(executeEndedSignal, ({ executeId }) => {
     if (!leases.delete(executeId)) return;
     lastActivity = Math.max(lastActivity, Date.now());
-    leasesEmptied = sleepingOnLease && leases.size === 0;
     showDetails();
   });
   setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
@@ -267,8 +265,10 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     showDetails();
     const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, leases.size > 0 ? Math.min(...leases.values()) : lastActivity + idleMs);
     sleepingOnLease = executing === 0 && leases.size > 0;
-    leasesEmptied = false;
-    await condition(() => destroyRequested || failure !== undefined || leasesEmptied || (running() === 0 && historyIsLong()), Math.max(1, wakeAt - now));
+    await condition(
+      () => destroyRequested || failure !== undefined || (sleepingOnLease && leases.size === 0) || (running() === 0 && historyIsLong()),
+      Math.max(1, wakeAt - now),
+    );
   }
 
   const failed = failure !== undefined;

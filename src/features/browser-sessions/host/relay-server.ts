@@ -1,9 +1,10 @@
 // The browser host's door for gateways: a WebSocket server that joins a gateway's
 // connection to a session's Chromium DevTools endpoint, which listens on the
-// host's loopback only, and runs the executes gateways send (relay-execute.ts). Gateways prove themselves with the host's secret (read
-// from browser_host); clients never reach this server directly.
+// host's loopback only, and runs the executes gateways send (relay-execute.ts).
+// Gateways prove themselves with the host's secret (read from browser_host);
+// clients never reach this server directly.
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../../platform/log.ts';
@@ -22,7 +23,10 @@ export interface RelayServer {
   close(): Promise<void>;
 }
 
-function sameSecret(given: string | undefined, secret: string): boolean {
+/** Whether the request carries the host's secret. */
+function sameSecret(req: IncomingMessage, secret: string): boolean {
+  const header = req.headers[RELAY_SECRET_HEADER];
+  const given = Array.isArray(header) ? header[0] : header;
   if (!given) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(secret);
@@ -44,8 +48,7 @@ export async function startRelayServer(opts: {
   const server: Server = createServer((req, res) => {
     const params = req.method === 'POST' ? matchPath('/execute/:sessionId', URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/') : undefined;
     if (!params) return void res.writeHead(404).end();
-    const secret = req.headers[RELAY_SECRET_HEADER];
-    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return void res.writeHead(401).end();
+    if (!sameSecret(req, opts.secret)) return void res.writeHead(401).end();
     serveRelayExecute(req, res, params.sessionId, opts).catch((err: unknown) => {
       log.warn('relay execute failed', { sessionId: params.sessionId, error: (err as Error).message });
       res.destroy();
@@ -58,8 +61,7 @@ export async function startRelayServer(opts: {
     const live = matchPath('/live/:sessionId', path);
     const params = matchPath('/cdp/:sessionId', path) ?? live;
     if (!params) return refuseUpgrade(socket, 404, 'Not found', 'NOT_FOUND');
-    const secret = req.headers[RELAY_SECRET_HEADER];
-    if (!sameSecret(Array.isArray(secret) ? secret[0] : secret, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
+    if (!sameSecret(req, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
     const hosted = sessions.get(params.sessionId);
     if (!hosted) return refuseUpgrade(socket, 410, 'Browser session has been destroyed.', 'SESSION_DESTROYED');
     if (live) {
