@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
 import { page, type FixtureSite } from '../support/fixture-site.ts';
-import type { Harness } from '../support/harness.ts';
+import { waitFor, type Harness } from '../support/harness.ts';
 import { startSessionHarness } from '../support/session-harness.ts';
 import { currentDetails } from '../support/workflow-ui.ts';
 
@@ -42,6 +42,8 @@ describe('a browser session in the Temporal UI', () => {
 
     const exec = await h.api(`/v2/browser/${s.id}/execute`, { method: 'POST', json: { code: 'await page.goto(' + JSON.stringify(`${site.url}/`) + '); 1' } });
     expect(exec.status).toBe(200);
+    // The gateway signals the execute's end after answering: the details show its last use once it is heard.
+    await waitFor("the execute's end to reach the workflow", async () => (await handle.query(stateQuery)).executing === 0);
     const used = await handle.query(stateQuery);
     expect(used.executes).toBe(1);
     expect(await currentDetails(handle)).toMatch(
