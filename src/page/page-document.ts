@@ -1,6 +1,6 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
-import type { ScrapeOptions } from './scrape-options.ts';
+import { clientOptionWarnings, type ScrapeOptions } from './scrape-options.ts';
 import type { DocumentFormat, PageDocument } from './document-schema.ts';
 import {
   convertInline,
@@ -66,7 +66,7 @@ function fileDocument(load: PageLoad, file: { markdown: string; html: string }, 
 
 export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<DocumentOutcome> {
   const formats = requestedFormats(so);
-  const warnings: string[] = [];
+  const warnings = clientOptionWarnings(so);
   let converted: HtmlConversion;
   const file = load.pdf ?? load.text;
   if (file) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { headerMapSchema } from '../platform/http/header-fields.ts';
+import { integration, origin } from '../platform/http/common-schemas.ts';
 import { nestedAtMost } from '../platform/json-depth.ts';
 import { compileJsonSchema, InvalidJsonSchemaError } from '../platform/llm/json-schema.ts';
 import { MODEL_FORMATS } from './model-formats/format-names.ts';
@@ -50,6 +51,18 @@ export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 /** Longest json prompt, question or highlights query (as upstream). */
 export const MAX_MODEL_PROMPT_CHARS = 10_000;
 
+/**
+ * Formats of the SDKs' FormatOption types that this service does not produce, with the reason the
+ * 400 gives: a format the caller asked for is never silently left out of the document.
+ */
+export const UNAVAILABLE_FORMATS: Readonly<Record<string, string>> = {
+  audio: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
+  video: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
+  query: 'it is not implemented yet; use the question format (freeform answers) or highlights (direct quotes)',
+  product: 'it is not implemented yet',
+  menu: 'it is not implemented yet',
+};
+
 /** Format names accepted in their string form. */
 export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
@@ -65,7 +78,8 @@ export const CHANGE_TRACKING_MODES = ['git-diff', 'json'] as const;
 export const MAX_CHANGE_TRACKING_TAG_CHARS = 256;
 
 export function unsupportedFormatMessage(name: string): string {
-  return `Format "${name}" is not supported by this service`;
+  const why = Object.hasOwn(UNAVAILABLE_FORMATS, name) ? UNAVAILABLE_FORMATS[name] : undefined;
+  return why ? `Format "${name}" is not available from this service: ${why}` : `Format "${name}" is not supported by this service`;
 }
 
 const screenshotFormatSchema = z.strictObject({
@@ -226,16 +240,51 @@ const formatsSchema = z
 // parsers
 // ---------------------------------------------------------------------------------------------
 
-const pdfParserSchema = z.strictObject({
-  type: z.literal('pdf', {
-    error: (iss) => `Parser "${String(iss.input)}" is not supported by this service`,
-  }),
-  maxPages: z.int().min(1).max(10000).optional(),
+export const PDF_PARSER_MODES = ['fast', 'auto', 'ocr'] as const;
+
+/** PDF parser options of the SDKs' PDFParser type that are not produced yet, with the reason the 400 gives. */
+const UNAVAILABLE_PDF_OPTIONS = {
+  pages: 'per-page markdown is not implemented yet',
+  pageMarkdown: 'per-page markdown is not implemented yet',
+  blocks: 'layout blocks are not implemented yet',
+  pageMarkers: 'page markers are not implemented yet',
+} as const;
+
+const pdfParserSchema = z
+  .strictObject({
+    type: z.literal('pdf'),
+    mode: z.enum(PDF_PARSER_MODES, { error: `parsers.mode is one of ${PDF_PARSER_MODES.join(', ')}` }).optional(),
+    maxPages: z.int().min(1).max(10000).optional(),
+    pages: z.boolean().optional(),
+    pageMarkdown: z.boolean().optional(),
+    blocks: z.boolean().optional(),
+    pageMarkers: z.boolean().optional(),
+  })
+  .superRefine((parser, ctx) => {
+    if (parser.mode === 'ocr')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: 'PDF parser mode "ocr" is not available from this service: OCR is not implemented yet',
+        input: parser.mode,
+      });
+    for (const [key, why] of Object.entries(UNAVAILABLE_PDF_OPTIONS)) {
+      if (parser[key as keyof typeof UNAVAILABLE_PDF_OPTIONS] === true)
+        ctx.addIssue({ code: 'custom', path: [key], message: `PDF parser option ${key} is not available from this service: ${why}`, input: true });
+    }
+  });
+
+const imageParserSchema = z.strictObject({ type: z.literal('image') }).superRefine((_, ctx) => {
+  ctx.addIssue({ code: 'custom', message: 'Parser "image" is not available from this service: OCR of images is not implemented yet', input: 'image' });
 });
 
-const parserItemSchema = z.preprocess<unknown, typeof pdfParserSchema, 'pdf' | z.input<typeof pdfParserSchema>>(
+const parserObjectSchema = z.discriminatedUnion('type', [pdfParserSchema, imageParserSchema], {
+  error: (iss) => (iss.code === 'invalid_union' && isRecord(iss.input) ? `Parser "${String(iss.input.type)}" is not supported by this service` : undefined),
+});
+
+const parserItemSchema = z.preprocess<unknown, typeof parserObjectSchema, 'pdf' | 'image' | z.input<typeof parserObjectSchema>>(
   (value: unknown) => (typeof value === 'string' ? { type: value } : value),
-  pdfParserSchema,
+  parserObjectSchema,
 );
 
 const parsersSchema = z.array(parserItemSchema).prefault(['pdf']);
@@ -323,11 +372,12 @@ const actionsSchema = z
 // ---------------------------------------------------------------------------------------------
 
 const locationSchema = z.strictObject({
+  // us-generic and us-whitelist are upstream's names for its US proxies: the page sees the US locale and time zone.
   country: z
     .string()
     .trim()
-    .regex(/^[A-Za-z]{2}$/, 'location.country must be a 2-letter ISO 3166-1 country code')
-    .transform((c) => c.toUpperCase())
+    .regex(/^(?:[A-Za-z]{2}|us-generic|us-whitelist)$/i, 'location.country must be a 2-letter ISO 3166-1 country code (or us-generic)')
+    .transform((c) => c.slice(0, 2).toUpperCase())
     .default('US'),
   languages: z.array(z.string().min(1).max(35)).max(50).optional(),
 });
@@ -346,6 +396,71 @@ const profileSchema = z.strictObject({
 
 export const PROXY_MODES = ['basic', 'stealth', 'enhanced', 'auto'] as const;
 export const WAIT_FOR_TIMEOUT_MESSAGE = 'waitFor must not exceed half of timeout';
+
+/** A 400 for a field the SDKs can send that this service does not (yet) honour: never silently ignored. */
+function refuse(ctx: z.RefinementCtx, path: string, why: string, input: unknown): void {
+  ctx.addIssue({ code: 'custom', path: [path], message: `${path} is not available from this service: ${why}`, input });
+}
+
+export const REDACT_PII_ENTITIES = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const;
+const redactPiiSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
+    entities: z.array(z.enum(REDACT_PII_ENTITIES)).optional(),
+    replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
+  }),
+]);
+
+export const THREAT_PROTECTION_MODES = ['off', 'manual-only', 'normal', 'zscaler'] as const;
+/** The SDKs' ThreatProtectionOptions (an enterprise per-request override of the team's policy). */
+export const threatProtectionSchema = z.strictObject({
+  mode: z.enum(THREAT_PROTECTION_MODES).optional(),
+  riskScoreThreshold: z.int().min(0).max(100).optional(),
+  blacklist: z.array(z.string().max(253)).max(1000).optional(),
+  whitelist: z.array(z.string().max(253)).max(1000).optional(),
+  blockedTlds: z.array(z.string().max(63)).max(1000).optional(),
+  failurePolicy: z.enum(['open', 'closed']).optional(),
+});
+
+/** The SDKs' AuditMetadata: who, in the caller's own system, made the request. */
+export const auditMetadataSchema = z.strictObject({ username: z.string().max(256) });
+
+/**
+ * Keys the SDKs' ScrapeOptions carry that do not shape the page here. Accepted so that no client's
+ * default body is refused; what each does is in docs/api/scrape.md ("Fields the SDKs send").
+ */
+export const clientOptionFields = {
+  // Pages load one way here; the Python SDK sends fastMode: false with every scrape.
+  fastMode: z.boolean().optional(),
+  // Refused below: it replays Firecrawl's own recorded answers.
+  useMock: z.string().max(256).optional(),
+  redactPII: redactPiiSchema.optional(),
+  threatProtection: threatProtectionSchema.optional(),
+  auditMetadata: auditMetadataSchema.optional(),
+  // As on the json format: every model call here already treats the page as untrusted data.
+  checkPromptInjection: z.boolean().optional(),
+  // Alexandria tools are a Firecrawl cloud service: asking for them is answered with a warning, no tools.
+  domainTools: z.boolean().optional(),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
+  integration,
+  origin,
+};
+
+export function refuseUnavailableClientOptions(
+  opts: { useMock?: string; redactPII?: unknown; threatProtection?: z.output<typeof threatProtectionSchema> },
+  ctx: z.RefinementCtx,
+): void {
+  if (opts.useMock !== undefined) refuse(ctx, 'useMock', "it replays Firecrawl's own recorded test answers, which this service does not have", opts.useMock);
+  if (opts.redactPII !== undefined && opts.redactPII !== false) refuse(ctx, 'redactPII', 'PII redaction is not implemented yet', opts.redactPII);
+  const threat = opts.threatProtection;
+  if (threat && (threat.mode ?? 'off') !== 'off') refuse(ctx, 'threatProtection', 'threat protection is not implemented yet (only mode "off")', threat);
+}
+
+/** The warning a document carries for the client options this service answers without acting on them. */
+export function clientOptionWarnings(so: Pick<ScrapeOptions, 'domainTools'>): string[] {
+  return so.domainTools ? ['domainTools: Alexandria tools are a Firecrawl cloud service, which this service does not offer; no tools are listed.'] : [];
+}
 
 export const scrapeOptionsSchema = z
   .strictObject({
@@ -370,11 +485,13 @@ export const scrapeOptionsSchema = z
     storeInCache: z.boolean().default(true),
     lockdown: z.boolean().default(false),
     profile: profileSchema.optional(),
+    ...clientOptionFields,
   })
   .superRefine((opts, ctx) => {
     if (opts.waitFor > opts.timeout / 2) {
       ctx.addIssue({ code: 'custom', message: WAIT_FOR_TIMEOUT_MESSAGE, path: ['waitFor'], input: opts.waitFor });
     }
+    refuseUnavailableClientOptions(opts, ctx);
   });
 
 export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
@@ -391,6 +508,12 @@ export function changeTrackingFormat(so: Pick<ScrapeOptions, 'formats'>): Change
   return so.formats.find((f): f is ChangeTrackingFormat => f.type === 'changeTracking');
 }
 export type ScrapeParser = ScrapeOptions['parsers'][number];
+export type PdfParser = Extract<ScrapeParser, { type: 'pdf' }>;
+
+/** The pdf parser's options, or undefined when PDFs are not to be parsed. */
+export function pdfParser(so: Pick<ScrapeOptions, 'parsers'>): PdfParser | undefined {
+  return so.parsers.find((p): p is PdfParser => p.type === 'pdf');
+}
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;
 export type ScrapeProfile = z.output<typeof profileSchema>;

@@ -31,6 +31,7 @@ it('crawl() (start + wait) returns every page', async () => {
   expect(result.urls).toEqual([...Array(7).keys()].map((i) => `${site.url}${i === 0 ? '/' : `/p/${i}`}`).sort());
   expect(result.markdown.every((m: string) => m.includes('Content of page'))).toBe(true);
   expect(result.started_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(result.with_options).toEqual({ status: 'completed', completed: 7, markdown: 7 });
 });
 
 it('every answer the SDK got is as the OpenAPI document (/v2/openapi.json) says', async () => {

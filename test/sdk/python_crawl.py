@@ -6,9 +6,12 @@ import json
 import os
 
 from firecrawl import Firecrawl
+from firecrawl.v2.types import ScrapeOptions
 
 client = Firecrawl(api_key=os.environ["API_KEY"], api_url=os.environ["API_URL"])
 job = client.crawl(os.environ["SITE_URL"], limit=20, sitemap="skip", poll_interval=1, timeout=120)
+# The most common crawl call: the SDK serializes every ScrapeOptions field's default (fastMode: false among them).
+with_options = client.crawl(os.environ["SITE_URL"], limit=10, scrape_options=ScrapeOptions(formats=["markdown"]), poll_interval=1, timeout=120)
 started = client.start_crawl(os.environ["SITE_URL"], limit=2, sitemap="skip")
 errors = client.get_crawl_errors(started.id)
 print(json.dumps({
@@ -20,4 +23,5 @@ print(json.dumps({
     "markdown": [d.markdown for d in job.data],
     "started_id": started.id,
     "errors": len(errors.errors),
+    "with_options": {"status": with_options.status, "completed": with_options.completed, "markdown": sum(1 for d in with_options.data if d.markdown)},
 }))

@@ -1,7 +1,7 @@
 // Body of POST /v2/batch/scrape: the scrape options at the top level (as upstream),
 // the URLs and the batch's own fields. Strict, like every body.
 import { z } from 'zod';
-import { integration, normaliseHttpUrl, origin } from '../../platform/http/common-schemas.ts';
+import { normaliseHttpUrl } from '../../platform/http/common-schemas.ts';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
 import { MAX_CONCURRENCY_MESSAGE } from '../../jobs/crawl-request.ts';
@@ -24,11 +24,7 @@ export const batchScrapeRequestSchema = scrapeOptionsSchema
      */
     ignoreInvalidURLs: z.boolean().optional(),
     maxConcurrency: z.int({ error: MAX_CONCURRENCY_MESSAGE }).min(1, MAX_CONCURRENCY_MESSAGE).optional(),
-    // The Python SDK sends fastMode: false with every batch; pages load one way here.
-    fastMode: z.boolean().optional(),
     zeroDataRetention: z.boolean().default(false),
-    origin,
-    integration,
   })
   .superRefine((req, ctx) => {
     if (req.ignoreInvalidURLs === true) return;
@@ -48,7 +44,6 @@ export function batchScrapeOptions(req: BatchScrapeRequest): ScrapeOptions {
     appendToId: _a,
     ignoreInvalidURLs: _i,
     maxConcurrency: _m,
-    fastMode: _f,
     zeroDataRetention: _z,
     origin: _o,
     integration: _n,

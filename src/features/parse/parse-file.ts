@@ -14,7 +14,7 @@ import { checkModelFormats, jobModel } from '../../jobs/job-model.ts';
 import type { ConversionPool } from '../../page/conversion/conversion-pool.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
 import { documentFromLoad } from '../../page/page-document.ts';
-import { defaultScrapeOptions, type ScrapeOptions } from '../../page/scrape-options.ts';
+import { defaultScrapeOptions, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { SUPPORTED_UPLOADS, uploadKind } from '../../page/upload/upload-kind.ts';
 import type { MultipartUpload } from './multipart-upload.ts';
 import { parseOptionsSchema, type ParseOptions } from './parse-options.ts';
@@ -39,8 +39,8 @@ function readOptions(text: string | undefined): ParseOptions {
 }
 
 function scrapeOptionsOf(o: ParseOptions): ScrapeOptions {
-  const { formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers } = o;
-  return { ...defaultScrapeOptions(), formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers };
+  const { formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers, domainTools } = o;
+  return { ...defaultScrapeOptions(), formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers, domainTools };
 }
 
 const unreadable = (err: unknown) => new HttpError(422, (err as Error).message, 'UNREADABLE_FILE');
@@ -57,8 +57,8 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
     );
   }
   const so = scrapeOptionsOf(options);
-  const pdfParser = so.parsers.find((p) => p.type === 'pdf');
-  if (kind === 'pdf' && !pdfParser) throw new HttpError(400, 'The file is a PDF and PDF parsing is off (parsers does not include "pdf").', 'BAD_REQUEST');
+  const pdfOptions = pdfParser(so);
+  if (kind === 'pdf' && !pdfOptions) throw new HttpError(400, 'The file is a PDF and PDF parsing is off (parsers does not include "pdf").', 'BAD_REQUEST');
   const zdr = options.zeroDataRetention;
   checkTeamPermissions(team, { zeroDataRetention: zdr });
   checkSelectors(so, '');
@@ -77,7 +77,7 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
   };
   const { document, credits, tokens } = await withTeamSlot(deps.db, slot, async (queuedMs) => {
     const load = await deps.conversion
-      .loadUpload({ bytes: file.bytes, kind, url, maxPages: pdfParser?.maxPages, maxUnpackedBytes: deps.config.parse.maxUnpackedBytes })
+      .loadUpload({ bytes: file.bytes, kind, url, maxPages: pdfOptions?.maxPages, maxUnpackedBytes: deps.config.parse.maxUnpackedBytes })
       .catch((err: unknown) => {
         throw unreadable(err);
       });
@@ -93,7 +93,7 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
       document: outcome.built.document,
       credits: pageCredits({
         zeroDataRetention: zdr,
-        pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfParser?.maxPages ?? Infinity),
+        pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfOptions?.maxPages ?? Infinity),
         modelFormats: outcome.modelUse.answered.length,
       }),
       tokens: outcome.modelUse.usage.promptTokens + outcome.modelUse.usage.completionTokens,

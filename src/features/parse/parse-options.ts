@@ -4,7 +4,7 @@
 // SDKs refuse them; formats a file cannot have are named in the 400.
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
-import { scrapeOptionsSchema } from '../../page/scrape-options.ts';
+import { refuseUnavailableClientOptions, scrapeOptionsSchema } from '../../page/scrape-options.ts';
 
 /** Formats that need a rendered web page. */
 export const PAGE_ONLY_FORMATS = ['screenshot', 'changeTracking', 'branding'] as const;
@@ -15,32 +15,40 @@ export function pageOnlyFormatMessage(format: string): string {
 
 const shape = scrapeOptionsSchema.shape;
 
-export const parseOptionsSchema = z.strictObject({
-  formats: shape.formats.superRefine((formats, ctx) => {
-    formats.forEach((format, i) => {
-      if ((PAGE_ONLY_FORMATS as readonly string[]).includes(format.type)) {
-        ctx.addIssue({ code: 'custom', message: pageOnlyFormatMessage(format.type), path: [i], input: format });
-      }
-    });
-  }),
-  onlyMainContent: shape.onlyMainContent,
-  onlyCleanContent: shape.onlyCleanContent,
-  includeTags: shape.includeTags,
-  excludeTags: shape.excludeTags,
-  removeBase64Images: shape.removeBase64Images,
-  timeout: shape.timeout.describe('Longest the parse may wait for a slot of the team’s concurrency limit, in ms.'),
-  parsers: shape.parsers.describe('`pdf` (default) converts PDFs, with `maxPages` to stop early; `[]` refuses PDFs.'),
-  // Accepted because the SDKs' ParseOptions carry them; nothing is fetched, so they change nothing.
-  headers: shape.headers,
-  skipTlsVerification: shape.skipTlsVerification,
-  blockAds: shape.blockAds,
-  fastMode: z.boolean().optional(),
-  // The Python SDK sends mobile: false with every parse; a file has no mobile rendering to ask for.
-  mobile: z.literal(false, { error: 'mobile rendering does not apply to an uploaded file: leave mobile out (or false)' }).optional(),
-  proxy: z.enum(['basic', 'auto']).optional(),
-  zeroDataRetention: z.boolean().default(false),
-  origin,
-  integration,
-});
+export const parseOptionsSchema = z
+  .strictObject({
+    formats: shape.formats.superRefine((formats, ctx) => {
+      formats.forEach((format, i) => {
+        if ((PAGE_ONLY_FORMATS as readonly string[]).includes(format.type)) {
+          ctx.addIssue({ code: 'custom', message: pageOnlyFormatMessage(format.type), path: [i], input: format });
+        }
+      });
+    }),
+    onlyMainContent: shape.onlyMainContent,
+    onlyCleanContent: shape.onlyCleanContent,
+    includeTags: shape.includeTags,
+    excludeTags: shape.excludeTags,
+    removeBase64Images: shape.removeBase64Images,
+    timeout: shape.timeout.describe('Longest the parse may wait for a slot of the team’s concurrency limit, in ms.'),
+    parsers: shape.parsers.describe('`pdf` (default) converts PDFs, with `maxPages` to stop early; `[]` refuses PDFs.'),
+    // Accepted because the SDKs' ParseOptions carry them; nothing is fetched, so they change nothing.
+    headers: shape.headers,
+    skipTlsVerification: shape.skipTlsVerification,
+    blockAds: shape.blockAds,
+    fastMode: shape.fastMode,
+    useMock: shape.useMock,
+    redactPII: shape.redactPII,
+    auditMetadata: shape.auditMetadata,
+    domainTools: shape.domainTools,
+    // A browser profile holds a browser's state; nothing is loaded in a browser for a file.
+    profile: shape.profile,
+    // The Python SDK sends mobile: false with every parse; a file has no mobile rendering to ask for.
+    mobile: z.literal(false, { error: 'mobile rendering does not apply to an uploaded file: leave mobile out (or false)' }).optional(),
+    proxy: z.enum(['basic', 'auto']).optional(),
+    zeroDataRetention: z.boolean().default(false),
+    origin,
+    integration,
+  })
+  .superRefine(refuseUnavailableClientOptions);
 
 export type ParseOptions = z.output<typeof parseOptionsSchema>;

@@ -64,12 +64,8 @@ export const searchRequestSchema = z
     threatProtection: z.unknown().optional(),
     toolDetail: z.unknown().optional(),
     domainTools: z.unknown().optional(),
-    // The Python SDK sends fastMode with scrape options, as with POST /v2/scrape; pages load one way here.
     scrapeOptions: z
-      .preprocess(
-        (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v),
-        scrapeOptionsSchema.safeExtend({ fastMode: z.boolean().optional() }),
-      )
+      .preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v), scrapeOptionsSchema)
       .optional(),
     origin,
     integration,

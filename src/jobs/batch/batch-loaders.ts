@@ -13,7 +13,7 @@ import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/b
 import { loadOverHttp } from '../../page/http-load.ts';
 import { loadFile } from '../../page/load-pdf.ts';
 import { fileTooLargeMessage, pageOverLimitMessage } from '../../page/page-size.ts';
-import type { ScrapeOptions } from '../../page/scrape-options.ts';
+import { pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import type { BatchLoaders } from './run-batch.ts';
 
 export interface BatchLoaderDeps {
@@ -33,7 +33,7 @@ export interface BatchLoaderDeps {
 
 export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
   const so = d.scrapeOptions;
-  const pdfParser = so.parsers.find((p) => p.type === 'pdf');
+  const pdfOptions = pdfParser(so);
   const pageFailure = (err: unknown, tooLarge: string) => {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
@@ -50,7 +50,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async file(target) {
       try {
-        return await loadFile(target.url, d.network.fetchFile, { parsePdf: pdfParser !== undefined, maxPages: pdfParser?.maxPages });
+        return await loadFile(target.url, d.network.fetchFile, { parsePdf: pdfOptions !== undefined, maxPages: pdfOptions?.maxPages });
       } catch (err) {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }

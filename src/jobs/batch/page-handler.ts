@@ -17,7 +17,7 @@ import { documentFromLoad, type ModelUse } from '../../page/page-document.ts';
 import { extractFields } from '../../page/change-tracking/extract-fields.ts';
 import { newPage } from '../../page/change-tracking/track-change.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
-import { changeTrackingFormat, type ChangeTrackingFormat } from '../../page/scrape-options.ts';
+import { changeTrackingFormat, pdfParser, type ChangeTrackingFormat } from '../../page/scrape-options.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
@@ -94,7 +94,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   const crawlId = job.crawl.id;
   const so = options.scrapeOptions;
   const zdr = options.zeroDataRetention;
-  const pdfMaxPages = so.parsers.find((p) => p.type === 'pdf')?.maxPages;
+  const pdfMaxPages = pdfParser(so)?.maxPages;
   const charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
   const webhook = crawlWebhook(options, job.kind);
   const shareable = fetchedWithoutCredentials(so);

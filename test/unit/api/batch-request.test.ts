@@ -29,7 +29,7 @@ describe('scrape request', () => {
   it('takes url and scrape options, and accepts fastMode as the Python SDK sends it', () => {
     const req = scrapeRequestSchema.parse({ url: 'a.example', fastMode: false, onlyMainContent: false });
     expect(req.url).toBe('http://a.example');
-    expect(scrapeRequestOptions(req)).toEqual({ ...defaultScrapeOptions(), onlyMainContent: false });
+    expect(scrapeRequestOptions(req)).toEqual({ ...defaultScrapeOptions(), onlyMainContent: false, fastMode: false });
     expect(scrapeRequestSchema.safeParse({ url: 'https://a.example/', urls: [] }).success).toBe(false);
   });
 });

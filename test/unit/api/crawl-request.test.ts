@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../../../src/jobs/crawl-request.ts';
 import { MAX_PATH_PATTERNS_SIZE } from '../../../src/jobs/frontier/path-patterns.ts';
+import { UNAVAILABLE_FORMATS } from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 
@@ -220,10 +221,28 @@ describe('crawlRequestSchema strictness', () => {
   it('rejects an unknown key inside scrapeOptions', () => {
     const { error, details } = rejectMessage(crawlRequestSchema, {
       url: 'https://example.com',
-      scrapeOptions: { formats: ['markdown'], fastMode: true },
+      scrapeOptions: { formats: ['markdown'], parsePDF: true },
     });
     expect(error).toBe(UNRECOGNIZED_KEY_MESSAGE);
-    expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['fastMode'], path: ['scrapeOptions'] });
+    expect(details[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['parsePDF'], path: ['scrapeOptions'] });
+  });
+
+  it('accepts the scrapeOptions the Python SDK serializes for ScrapeOptions(formats=["markdown"]), fastMode: false among them', () => {
+    const python = {
+      onlyMainContent: true,
+      skipTlsVerification: true,
+      removeBase64Images: true,
+      fastMode: false,
+      blockAds: true,
+      storeInCache: true,
+      maxAge: 14400000,
+      formats: ['markdown'],
+      mobile: false,
+    };
+    expect(crawlRequestSchema.parse({ url: 'https://example.com/', limit: 10, scrapeOptions: python }).scrapeOptions).toMatchObject({
+      fastMode: false,
+      maxAge: 14400000,
+    });
   });
 
   it('rejects an unknown key inside the webhook object', () => {
@@ -239,7 +258,7 @@ describe('crawlRequestSchema nested rules', () => {
   it.each([
     [{ waitFor: 40000 }, 'scrapeOptions.waitFor: waitFor must not exceed half of timeout'],
     [{ waitFor: 3000, timeout: 5000 }, 'scrapeOptions.waitFor: waitFor must not exceed half of timeout'],
-    [{ formats: ['audio'] }, 'scrapeOptions.formats.0: Format "audio" is not supported by this service'],
+    [{ formats: ['audio'] }, `scrapeOptions.formats.0: Format "audio" is not available from this service: ${UNAVAILABLE_FORMATS.audio}`],
     [{ formats: ['markdown', 'screenshot', 'screenshot@fullPage'] }, 'scrapeOptions.formats: Only one screenshot format is allowed'],
     [{ actions: [{ type: 'hover', selector: 'a' }] }, 'scrapeOptions.actions.0.type: Action type "hover" is not supported'],
   ])('rejects scrapeOptions %j', (scrapeOptions, message) => {

@@ -3,8 +3,10 @@ import {
   CHANGE_TRACKING_LIMIT_MESSAGE,
   CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE,
   defaultScrapeOptions,
+  clientOptionWarnings,
   MAX_ATTRIBUTE_SELECTORS,
   scrapeOptionsSchema,
+  UNAVAILABLE_FORMATS,
   type ScrapeOptions,
 } from '../../../src/page/scrape-options.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
@@ -100,8 +102,8 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['audio', 'video', 'rawBase64', 'query', 'product'])('rejects the Firecrawl format %s, as a string and as an object', (name) => {
-    const message = `formats.0: Format "${name}" is not supported by this service`;
+  it.each(['audio', 'video', 'query', 'product', 'menu'])('refuses the SDK format %s it does not produce, as a string and as an object, saying why', (name) => {
+    const message = `formats.0: Format "${name}" is not available from this service: ${UNAVAILABLE_FORMATS[name]}`;
     expect(reject({ formats: [name] })).toBe(message);
     expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
   });
@@ -173,7 +175,7 @@ describe('scrapeOptionsSchema formats', () => {
   });
 
   it('names the offending item index', () => {
-    expect(reject({ formats: ['markdown', 'audio'] })).toBe('formats.1: Format "audio" is not supported by this service');
+    expect(reject({ formats: ['markdown', 'rawBase64'] })).toBe('formats.1: Format "rawBase64" is not supported by this service');
   });
 
   it('rejects two screenshot formats', () => {
@@ -205,7 +207,8 @@ describe('scrapeOptionsSchema parsers', () => {
   });
 
   it('rejects unsupported parsers and out-of-range maxPages', () => {
-    expect(reject({ parsers: ['image'] })).toBe('parsers.0.type: Parser "image" is not supported by this service');
+    expect(reject({ parsers: ['image'] })).toBe('parsers.0: Parser "image" is not available from this service: OCR of images is not implemented yet');
+    expect(reject({ parsers: ['docx'] })).toBe('parsers.0.type: Parser "docx" is not supported by this service');
     expect(reject({ parsers: [{ type: 'pdf', maxPages: 0 }] })).toBe('parsers.0.maxPages: Too small: expected number to be >=1');
     expect(reject({ parsers: [{ type: 'pdf', maxPages: 10001 }] })).toBe('parsers.0.maxPages: Too big: expected number to be <=10000');
   });
@@ -285,7 +288,7 @@ describe('scrapeOptionsSchema ranges and refinements', () => {
     [{ minAge: -1 }, 'minAge: Too small: expected number to be >=0'],
     [{ proxy: 'residential' }, 'proxy: Invalid option: expected one of "basic"|"stealth"|"enhanced"|"auto"'],
     [{ headers: { 'X-A': 1 } }, 'headers.X-A: Invalid input: expected string, received number'],
-    [{ location: { country: 'USA' } }, 'location.country: location.country must be a 2-letter ISO 3166-1 country code'],
+    [{ location: { country: 'USA' } }, 'location.country: location.country must be a 2-letter ISO 3166-1 country code (or us-generic)'],
     [{ profile: {} }, 'profile.name: profile.name is required'],
     [{ profile: { name: '' } }, 'profile.name: profile.name must be 1 to 128 characters'],
     [{ profile: { name: 'x'.repeat(129) } }, 'profile.name: profile.name must be 1 to 128 characters'],
@@ -298,8 +301,65 @@ describe('scrapeOptionsSchema ranges and refinements', () => {
     expect(scrapeOptionsSchema.parse({ waitFor: 60000, timeout: 120000 }).waitFor).toBe(60000);
   });
 
-  it.each(['fastMode', 'redactPII', 'useMock', 'jsonOptions', 'extract'])('rejects the unknown key %s', (key) => {
+  it.each(['jsonOptions', 'extract', 'parsePDF', 'rawBase64'])('rejects the key %s, which no v2 client sends', (key) => {
     expect(reject({ [key]: true })).toBe(UNRECOGNIZED_KEY_MESSAGE);
+  });
+});
+
+describe('fields the SDKs send that do not shape the page', () => {
+  it('accepts the Python SDK default scrape options as it serializes them', () => {
+    const python = {
+      onlyMainContent: true,
+      skipTlsVerification: true,
+      removeBase64Images: true,
+      fastMode: false,
+      blockAds: true,
+      storeInCache: true,
+      maxAge: 14400000,
+      formats: ['markdown'],
+      mobile: false,
+    };
+    expect(scrapeOptionsSchema.parse(python)).toMatchObject({ fastMode: false, maxAge: 14400000, formats: [{ type: 'markdown' }] });
+  });
+
+  it('accepts fastMode, checkPromptInjection, auditMetadata, toolDetail, integration, origin and threat protection off', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      fastMode: true,
+      checkPromptInjection: true,
+      auditMetadata: { username: 'ada' },
+      toolDetail: 'full',
+      integration: null,
+      origin: 'python-sdk@4.54.0',
+      redactPII: false,
+      threatProtection: { mode: 'off', blacklist: ['*.example.com'] },
+      location: { country: 'us-generic' },
+    });
+    expect(parsed).toMatchObject({ fastMode: true, auditMetadata: { username: 'ada' }, location: { country: 'US' } });
+  });
+
+  it('answers domainTools with a warning that names it, and nothing for other options', () => {
+    expect(clientOptionWarnings(scrapeOptionsSchema.parse({ domainTools: true }))).toEqual([expect.stringMatching(/^domainTools: /)]);
+    expect(clientOptionWarnings(scrapeOptionsSchema.parse({ domainTools: false, fastMode: true }))).toEqual([]);
+  });
+
+  it.each([
+    [{ useMock: 'some-recording' }, /^useMock: useMock is not available from this service: it replays Firecrawl's own recorded test answers/],
+    [{ redactPII: true }, /^redactPII: redactPII is not available from this service/],
+    [{ redactPII: { mode: 'fast', entities: ['EMAIL'] } }, /^redactPII: redactPII is not available from this service/],
+    [{ threatProtection: { mode: 'normal' } }, /^threatProtection: threatProtection is not available from this service/],
+    [{ parsers: [{ type: 'pdf', mode: 'ocr' }] }, /^parsers\.0\.mode: PDF parser mode "ocr" is not available from this service/],
+    [{ parsers: [{ type: 'pdf', pages: true }] }, /^parsers\.0\.pages: PDF parser option pages is not available from this service/],
+  ])('refuses %j with a 400 that names the field and says why', (options, message) => {
+    expect(reject(options)).toMatch(message);
+  });
+
+  it('accepts the pdf parser modes it reads the text layer for, and maxPages', () => {
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 3 }, 'pdf'] }).parsers[0]).toEqual({
+      type: 'pdf',
+      mode: 'fast',
+      maxPages: 3,
+    });
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', mode: 'auto' }] }).parsers).toEqual([{ type: 'pdf', mode: 'auto' }]);
   });
 });
 

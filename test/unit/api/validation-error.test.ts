@@ -25,8 +25,8 @@ describe('formatZodError', () => {
   });
 
   it('uses the nested path for scrapeOptions issues', () => {
-    const out = formatZodError(errorOf(crawlRequestSchema, { url: 'https://example.com', scrapeOptions: { formats: ['audio'] } }));
-    expect(out.error).toBe('scrapeOptions.formats.0: Format "audio" is not supported by this service');
+    const out = formatZodError(errorOf(crawlRequestSchema, { url: 'https://example.com', scrapeOptions: { formats: ['rawBase64'] } }));
+    expect(out.error).toBe('scrapeOptions.formats.0: Format "rawBase64" is not supported by this service');
   });
 
   it('prefers the unrecognized-key message whenever such an issue exists', () => {
