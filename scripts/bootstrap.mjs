@@ -41,6 +41,7 @@ const ENTRIES = {
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
   'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/load.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
+  'sdk-coverage': { needs: ['python'], run: ['tsx', 'scripts/sdk-coverage-table.ts'] },
   // Everything it needs runs in containers it builds; it installs podman itself.
   'test-compose': { needs: [], run: ['tsx', 'scripts/test-compose.ts'] },
 };
