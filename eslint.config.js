@@ -27,6 +27,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Code that runs inside pages (src/page/in-page/in-page-script.ts): a script holding one
+    // function, which sees the browser's globals and nothing of Node's or of the service's.
+    files: ['src/page/in-page/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...Object.fromEntries(Object.keys(globals.node).map((name) => [name, 'off'])), ...globals.browser },
+    },
+    // The file's function is used by being read, not called.
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', argsIgnorePattern: '^_' }] },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -23,7 +23,8 @@ export async function rawPlaywrightCrawl(start: string, launchOptions: LaunchOpt
         const page = await context.newPage();
         await page.goto(url, { waitUntil: 'load' });
         await page.content();
-        const links = await page.$$eval('a[href]', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+        // Source text, as all code sent into a page (docs/development.md): tsx would rewrite a function.
+        const links = await page.evaluate<string[]>("Array.from(document.querySelectorAll('a[href]'), (a) => a.href)");
         pages++;
         for (const link of links) {
           const next = new URL(link);

@@ -1,10 +1,14 @@
 // Firecrawl's page actions, run in order after the page has loaded (and waitFor
 // has passed), before the page's content is captured. Their products are returned
 // under the document's `actions` field.
-import type { Page } from 'playwright';
+import type { ElementHandle, Page } from 'playwright';
 import type { ScrapeAction } from './scrape-options.ts';
 import { pageHtml, pdfDataUrl, screenshotDataUrl } from './capture.ts';
+import { InPageScript } from './in-page/in-page-script.ts';
 import type { PageBudget } from './page-budget.ts';
+
+const FOCUSED_ELEMENT = new InPageScript<void, Element>('focused-element.js');
+const SCROLL_BY_VIEW = new InPageScript<{ element: ElementHandle | null; sign: number }, void>('scroll-by-view.js');
 
 export interface ActionResults {
   /** Data URLs, one per screenshot action. */
@@ -74,18 +78,20 @@ async function runAction(page: Page, action: ScrapeAction, budget: PageBudget, r
     case 'press': {
       // Through the focused element rather than page.keyboard: then Playwright waits for a navigation
       // the key starts (Enter in a form), and what follows sees the new page.
-      const focused = (await page.evaluateHandle(() => document.activeElement ?? document.body)).asElement();
+      const focused = (await FOCUSED_ELEMENT.handle(page)).asElement();
       if (!focused) throw new Error('no element has the focus');
       await focused.press(action.key, { timeout: budget.remaining() });
       return;
     }
     case 'scroll': {
       const sign = action.direction === 'up' ? -1 : 1;
-      if (action.selector === undefined) {
-        await budget.race(page.evaluate((s) => window.scrollBy(0, s * window.innerHeight), sign));
-      } else {
-        const { matches } = await present(page, action.selector);
-        await budget.race(matches.first().evaluate((el, s) => el.scrollBy(0, s * el.clientHeight), sign));
+      if (action.selector === undefined) return budget.race(SCROLL_BY_VIEW.run(page, { element: null, sign }));
+      const { matches } = await present(page, action.selector);
+      const element = await matches.first().elementHandle({ timeout: budget.remaining() });
+      try {
+        await budget.race(SCROLL_BY_VIEW.run(page, { element, sign }));
+      } finally {
+        await element.dispose();
       }
       return;
     }

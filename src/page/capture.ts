@@ -1,6 +1,7 @@
 // Snapshots of a page as data the caller can store: HTML, screenshots, PDFs.
 // Shared by the final capture of a page and by the screenshot/scrape/pdf actions.
 import type { CDPSession, Page } from 'playwright';
+import { InPageScript } from './in-page/in-page-script.ts';
 import type { PageBudget } from './page-budget.ts';
 import { PageTooLargeError } from './page-size.ts';
 
@@ -18,6 +19,8 @@ export interface PdfOptions {
   scale?: number;
 }
 
+const HTML_BYTES = new InPageScript<number, number>('html-bytes.js');
+
 /** What the DevTools protocol answers while the page's document is being replaced. */
 const NAVIGATING = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id/;
 
@@ -27,11 +30,7 @@ const NAVIGATING = /Execution context was destroyed|Cannot find default executio
  * getters can misreport itself; the worker checks the size again on what it receives.
  */
 async function htmlBytesInPage(session: CDPSession, max: number): Promise<number> {
-  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    returnByValue: true,
-    // A UTF-16 code unit is at most 3 UTF-8 bytes: only a page that may be over the limit is measured exactly.
-    expression: `(() => { const html = document.documentElement?.outerHTML ?? ''; return html.length * 3 <= ${max} ? html.length : new Blob([html]).size; })()`,
-  });
+  const { result, exceptionDetails } = await session.send('Runtime.evaluate', { returnByValue: true, expression: HTML_BYTES.expression(max) });
   if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
   return Number(result.value);
 }

@@ -4,6 +4,7 @@
 // no download. The page runs in the same world and can lie about its own
 // images; that only misdescribes its own entry, and the answer is checked here.
 import type { Page } from 'playwright';
+import { InPageScript } from './in-page/in-page-script.ts';
 import type { PageBudget } from './page-budget.ts';
 
 /** Image URL (absolute, as the browser resolved it) -> [width, height] in pixels. */
@@ -12,6 +13,7 @@ export type ImageSizes = Record<string, [number, number]>;
 const MAX_IMAGES = 50;
 const MAX_URL_CHARS = 2048;
 const MAX_DIMENSION = 100_000;
+const UNSIZED_IMAGE_SIZES = new InPageScript<number, unknown>('image-sizes.js');
 
 /** A side length the index accepts, whoever measured it. */
 export const isImageDimension = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 0 && (n as number) < MAX_DIMENSION;
@@ -20,17 +22,7 @@ export const isImageDimension = (n: unknown): n is number => Number.isInteger(n)
 export async function imageSizes(page: Page, budget: PageBudget): Promise<ImageSizes> {
   let found: unknown;
   try {
-    found = await budget.race(
-      page.evaluate((max) => {
-        const out: [string, number, number][] = [];
-        for (const img of Array.from(document.images)) {
-          if (out.length >= max) break;
-          if (img.getAttribute('width') && img.getAttribute('height')) continue;
-          if (img.naturalWidth > 0 && img.naturalHeight > 0) out.push([img.src, img.naturalWidth, img.naturalHeight]);
-        }
-        return out;
-      }, MAX_IMAGES),
-    );
+    found = await budget.race(UNSIZED_IMAGE_SIZES.run(page, MAX_IMAGES));
   } catch {
     return {};
   }
