@@ -77,6 +77,11 @@ export interface JobToCommit {
   options: CrawlRequest;
   /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
   seed?: NewFrontierUrl[];
+  /**
+   * A single scrape's request key (scrape-resume.ts), taken over from the scrape `replaces` that held
+   * it: unique per team, so of two commits with one key the second fails with a unique violation.
+   */
+  resume?: { key: string; replaces?: string };
 }
 
 /**
@@ -121,6 +126,8 @@ export async function insertJob(
   await deps.db.$transaction(async (tx) => {
     // A single scrape is answered while the caller waits; it is no crawl to cap.
     if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+    // The old holder's row lock orders two takeovers: the second finds the key gone and its insert fails.
+    if (job.resume?.replaces) await tx.crawl.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
     await tx.crawl.create({
       data: {
         id: job.id,
@@ -131,6 +138,7 @@ export async function insertJob(
         status: 'scraping',
         taskQueue: deps.config.temporal.taskQueue,
         kind: job.kind,
+        ...(job.resume && { resumeKey: job.resume.key }),
         ...(startedByCaller && { workflowStartedAt: new Date() }),
       },
     });

@@ -10,7 +10,10 @@ import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
-import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, insertJob, type JobToCommit } from './commit-job.ts';
+import type { CrawlRequest } from './crawl-request.ts';
+import type { NewFrontierUrl } from './frontier/frontier.ts';
+import { scrapePageBudgetMs } from './scrape-resume-match.ts';
 import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
@@ -23,16 +26,23 @@ type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
 /** A committed scrape job: what starting its workflow needs. */
 export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
 
+/** A scrape request that passed its checks: what committing its job needs. */
+export interface PreparedScrape {
+  url: string;
+  options: CrawlRequest;
+  seed: NewFrontierUrl;
+}
+
 /**
- * Validates, then commits the scrape's job (its row, its frontier row, its started event). Its
- * workflow is started by awaitScrape, or by the reconciler if this process dies first. Under
- * `opts.id` (a tool call's id), a job committed earlier with that id is the job: nothing is
- * committed or charged twice.
+ * Checks a scrape request as its commit would (team flags, selectors, URL length, address) and
+ * builds its job's options. With `pageBudgetMs`, the page may load past the request's `timeout`,
+ * up to that budget (POST /v2/scrape, whose 408 lets the page's work go on).
  */
-export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, opts: { id?: string } = {}): Promise<ScrapeJob> {
+export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, pageBudgetMs?: number): Promise<PreparedScrape> {
+  const scrapeOptions = scrapeRequestOptions(req);
   const options = jobOptions({
     url: req.url,
-    scrapeOptions: scrapeRequestOptions(req),
+    scrapeOptions: pageBudgetMs === undefined ? scrapeOptions : { ...scrapeOptions, timeout: scrapePageBudgetMs(scrapeOptions.timeout, pageBudgetMs) },
     zeroDataRetention: req.zeroDataRetention,
     origin: req.origin,
     integration: req.integration,
@@ -42,12 +52,42 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
-  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
+  return { url: req.url, options, seed: seeded.row };
+}
+
+/**
+ * Commits a prepared scrape's job (its row, its frontier row, its started event). Its workflow is
+ * started by awaitScrape, or by the reconciler if this process dies first. Under `opts.id` (a tool
+ * call's id), a job committed earlier with that id is the job: nothing is committed or charged
+ * twice. With `opts.resume`, the job takes the request's key; a unique violation means another
+ * scrape holds it (scrape-resume.ts).
+ */
+export async function commitScrape(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string,
+  scrape: PreparedScrape,
+  opts: { id?: string; resume?: JobToCommit['resume'] } = {},
+): Promise<ScrapeJob> {
+  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
+  const commit: JobToCommit & { id: string } = {
+    kind: 'scrape',
+    id: job.id,
+    url: scrape.url,
+    options: scrape.options,
+    seed: [scrape.seed],
+    resume: opts.resume,
+  };
   await createOnce(
-    () => insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false),
+    () => insertJob(deps, team, apiKeyId, commit, false),
     opts.id ? () => deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }) : undefined,
   );
   return job;
+}
+
+/** Validates, then commits the scrape's job (prepareScrape, commitScrape). */
+export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, opts: { id?: string } = {}): Promise<ScrapeJob> {
+  return commitScrape(deps, team, apiKeyId, await prepareScrape(deps, team, req), opts);
 }
 
 /**
@@ -100,9 +140,16 @@ function scrapeTimeout(id: string, timeoutMs: number): DomainError {
   return new DomainError(
     'timeout',
     `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`,
-    'SCRAPE_TIMEOUT',
+    SCRAPE_TIMEOUT,
     { id },
   );
+}
+
+const SCRAPE_TIMEOUT = 'SCRAPE_TIMEOUT';
+
+/** The 408 of awaitScrape: the request's wait ended, the scrape goes on. */
+export function isScrapeTimeout(err: unknown): err is DomainError {
+  return err instanceof DomainError && err.code === SCRAPE_TIMEOUT;
 }
 
 type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
