@@ -23,17 +23,24 @@ export function scrapeResumeKey(body: unknown): string {
 /** What is known of the scrape that holds a request's key. */
 export interface KeyHolder {
   status: string;
+  /** Its page is stored (as a document or as its failure): its answer is known, though its row may still say scraping. */
+  pageStored: boolean;
   resumableUntil: Date | null;
+}
+
+/** The scrape's answer is known: it is read, not waited for. */
+export function holderSettled(holder: KeyHolder): boolean {
+  return holder.status !== 'scraping' || holder.pageStored;
 }
 
 /**
  * `attach`: the request is answered by this scrape (no fetch, no charge); `replace`: a new scrape
- * takes the key. A running scrape answers every identical request (two at once share one fetch);
- * an ended one only within the window that its latest 408 opened: an identical request after a
- * normal answer is a new scrape, as `maxAge: 0` promises.
+ * takes the key. A scrape still at work answers every identical request (two at once share one
+ * fetch); one whose answer is known only within the window that its latest 408 opened: an identical
+ * request after a normal answer is a new scrape, as `maxAge: 0` promises.
  */
 export function resumeChoice(holder: KeyHolder, now: Date): 'attach' | 'replace' {
-  if (holder.status === 'scraping') return 'attach';
+  if (!holderSettled(holder)) return 'attach';
   return holder.resumableUntil !== null && holder.resumableUntil > now ? 'attach' : 'replace';
 }
 

@@ -12,7 +12,7 @@ import type { Logger } from '../platform/log.ts';
 import type { Client } from '@temporalio/client';
 import type { ScrapeRequest } from '../page/scrape-request.ts';
 import { commitScrape, prepareScrape, type ScrapeJob } from './scrape-job.ts';
-import { resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
+import { holderSettled, resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
 
@@ -24,29 +24,31 @@ const MAX_KEY_LOOKS = 3;
 
 export interface ResumableScrape {
   job: ScrapeJob;
-  /** The scrape was started by an earlier identical request. */
-  attached: boolean;
-  /** It has ended: its result is read, not waited for. */
-  ended: boolean;
+  /** Its answer is known (it ended, or its page is stored): it is read, not waited for. */
+  settled: boolean;
 }
 
 /**
- * The scrape that answers this request: the running (or, within its resume window, ended) scrape
+ * The scrape that answers this request: the one at work (or, within its resume window, settled)
  * that holds its key, else a new one that takes the key over. The request's checks run either way,
  * so an attached request is refused exactly as a new one would be.
  */
 export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, key: string): Promise<ResumableScrape> {
   const prepared = await prepareScrape(deps, team, req, deps.config.scrape.pageBudgetMs);
   for (let look = 1; ; look++) {
-    const holder = await deps.db.crawl.findFirst({ where: { teamId: team.id, resumeKey: key }, select: { id: true, status: true, resumableUntil: true } });
+    const row = await deps.db.crawl.findFirst({
+      where: { teamId: team.id, resumeKey: key },
+      select: { id: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
+    });
+    const holder = row && { ...row, pageStored: row.pages.length > 0 };
     if (holder && resumeChoice(holder, new Date()) === 'attach') {
-      const ended = holder.status !== 'scraping';
-      deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, ended });
-      return { job: { id: holder.id, teamId: team.id, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' }, attached: true, ended };
+      const settled = holderSettled(holder);
+      deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, settled });
+      return { job: { id: holder.id, teamId: team.id, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' }, settled };
     }
     try {
       const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });
-      return { job, attached: false, ended: false };
+      return { job, settled: false };
     } catch (err) {
       if (!isUniqueViolation(err) || look >= MAX_KEY_LOOKS) throw err;
     }

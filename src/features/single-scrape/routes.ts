@@ -29,11 +29,10 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
       ? await startOrAttachScrape(deps, team, apiKeyId, request, resumeKey)
       : {
           job: await commitScrape(deps, team, apiKeyId, await prepareScrape(deps, team, request, deps.config.scrape.pageBudgetMs)),
-          attached: false,
-          ended: false,
+          settled: false,
         };
     noteActivityJob(res, scrape.job.id);
-    if (!scrape.ended) {
+    if (!scrape.settled) {
       try {
         await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - started)), feed);
       } catch (err) {

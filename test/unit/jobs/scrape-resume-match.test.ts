@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resumableTimeoutDetails, resumeChoice, scrapePageBudgetMs, scrapeResumeKey } from '../../../src/jobs/scrape-resume-match.ts';
+import { holderSettled, resumableTimeoutDetails, resumeChoice, scrapePageBudgetMs, scrapeResumeKey } from '../../../src/jobs/scrape-resume-match.ts';
 
 const body = { url: 'https://example.com/report.pdf', formats: ['markdown', { type: 'screenshot', fullPage: true }], timeout: 30000, origin: 'js-sdk@4.42.0' };
 
@@ -43,22 +43,30 @@ describe('resumeChoice', () => {
   const later = new Date(now.getTime() + 1);
   const earlier = new Date(now.getTime() - 1);
 
-  it('attaches to a running scrape, whether or not it answered a 408', () => {
-    expect(resumeChoice({ status: 'scraping', resumableUntil: null }, now)).toBe('attach');
-    expect(resumeChoice({ status: 'scraping', resumableUntil: earlier }, now)).toBe('attach');
+  it('attaches to a scrape at work, whether or not it answered a 408', () => {
+    expect(resumeChoice({ status: 'scraping', pageStored: false, resumableUntil: null }, now)).toBe('attach');
+    expect(resumeChoice({ status: 'scraping', pageStored: false, resumableUntil: earlier }, now)).toBe('attach');
   });
 
-  it('attaches to an ended scrape only within the window its latest 408 opened', () => {
-    for (const status of ['completed', 'failed']) {
-      expect(resumeChoice({ status, resumableUntil: later }, now)).toBe('attach');
-      expect(resumeChoice({ status, resumableUntil: now }, now)).toBe('replace');
-      expect(resumeChoice({ status, resumableUntil: earlier }, now)).toBe('replace');
+  it('attaches to a settled scrape only within the window its latest 408 opened', () => {
+    const settled = [
+      { status: 'completed', pageStored: true },
+      { status: 'failed', pageStored: false },
+      // Its page is stored and answered; only its row's end is not recorded yet.
+      { status: 'scraping', pageStored: true },
+    ];
+    for (const holder of settled) {
+      expect(holderSettled({ ...holder, resumableUntil: null })).toBe(true);
+      expect(resumeChoice({ ...holder, resumableUntil: later }, now)).toBe('attach');
+      expect(resumeChoice({ ...holder, resumableUntil: now }, now)).toBe('replace');
+      expect(resumeChoice({ ...holder, resumableUntil: earlier }, now)).toBe('replace');
     }
   });
 
-  it('replaces an ended scrape that never timed out: the same request again is a new scrape', () => {
-    expect(resumeChoice({ status: 'completed', resumableUntil: null }, now)).toBe('replace');
-    expect(resumeChoice({ status: 'cancelled', resumableUntil: null }, now)).toBe('replace');
+  it('replaces a settled scrape that never timed out: the same request again is a new scrape', () => {
+    expect(resumeChoice({ status: 'completed', pageStored: true, resumableUntil: null }, now)).toBe('replace');
+    expect(resumeChoice({ status: 'scraping', pageStored: true, resumableUntil: null }, now)).toBe('replace');
+    expect(resumeChoice({ status: 'cancelled', pageStored: false, resumableUntil: null }, now)).toBe('replace');
   });
 });
 
