@@ -67,6 +67,13 @@ export async function checkAddress(url: string, config: Config, refusal: string)
   }
 }
 
+/** Refuses a job this deployment cannot run: a model format without a (fitting) model, a page that needs Chromium under CRAWL_RENDERING=http. */
+export function checkServiceCanRun(config: Config, options: CrawlRequest): void {
+  checkModelFormats(options.scrapeOptions, options.zeroDataRetention, config.llm);
+  const browserRequired = config.crawl.rendering === 'http' ? requestNeedsBrowser(options.scrapeOptions) : undefined;
+  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+}
+
 export type JobDeps = { db: Db; temporal: Client; config: Config; log: Logger };
 
 export interface JobToCommit {
@@ -119,9 +126,7 @@ export async function insertJob(
 ): Promise<boolean> {
   // Only such a caller reuses an id (commitJob's are new).
   if (startedByCaller && (await deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }))) return false;
-  checkModelFormats(job.options.scrapeOptions, job.options.zeroDataRetention, deps.config.llm);
-  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
-  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+  checkServiceCanRun(deps.config, job.options);
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   await deps.db.$transaction(async (tx) => {
     // A single scrape is answered while the caller waits; it is no crawl to cap.

@@ -10,7 +10,7 @@ import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
-import { checkAddress, checkSelectors, checkTeamPermissions, insertJob, type JobToCommit } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, insertJob, type JobToCommit } from './commit-job.ts';
 import type { CrawlRequest } from './crawl-request.ts';
 import type { NewFrontierUrl } from './frontier/frontier.ts';
 import { scrapePageBudgetMs } from './scrape-resume-match.ts';
@@ -34,8 +34,8 @@ export interface PreparedScrape {
 }
 
 /**
- * Checks a scrape request as its commit would (team flags, selectors, URL length, address) and
- * builds its job's options. With `pageBudgetMs`, the page may load past the request's `timeout`,
+ * Checks a scrape request as its commit would (team flags, selectors, URL length, address, what the
+ * service can run; only the credits are left to the commit) and builds its job's options. With `pageBudgetMs`, the page may load past the request's `timeout`,
  * up to that budget (POST /v2/scrape, whose 408 lets the page's work go on).
  */
 export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, pageBudgetMs?: number): Promise<PreparedScrape> {
@@ -52,6 +52,7 @@ export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, 
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
+  checkServiceCanRun(deps.config, options);
   return { url: req.url, options, seed: seeded.row };
 }
 
