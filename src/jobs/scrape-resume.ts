@@ -70,13 +70,13 @@ export interface ScrapeTimeoutAnswer {
  */
 export async function resumableTimeout(deps: Deps, jobId: string, key: string, timeout: DomainError): Promise<ScrapeTimeoutAnswer> {
   const { resumeWindowSeconds, resumeRetryAfterSeconds } = deps.config.scrape;
-  const until = new Date(Date.now() + resumeWindowSeconds * 1000);
+  const until = new Date(Date.now() + resumeWindowSeconds * 1000).toISOString();
   let marked = false;
   try {
     // GREATEST keeps a later mark (another gateway's clock, a longer window before a settings change).
-    marked =
-      (await deps.db.$executeRaw`UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}) WHERE id = ${jobId}::uuid AND resume_key = ${key}`) ===
-      1;
+    const updated = await deps.db.$executeRaw`
+      UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
+    marked = updated === 1;
   } catch (err) {
     deps.log.warn('scrape not marked resumable; its 408 offers no resume', { crawlId: jobId, error: (err as Error).message });
   }
