@@ -2,7 +2,8 @@
 // single page is scraped, charged, cached and stored exactly as a crawl page is.
 // The caller starts the job's workflow with an update that answers once the page
 // is stored (update-with-start) and waits for it within the request's timeout;
-// past it the answer is a 408 and the job goes on, its result readable by id.
+// past it the answer is a 408 and the job goes on, its result readable by id (and
+// by the same request sent again: scrape-resume.ts).
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
 import { createOnce, type Db } from '../platform/db/prisma.ts';
@@ -35,8 +36,9 @@ export interface PreparedScrape {
 
 /**
  * Checks a scrape request as its commit would (team flags, selectors, URL length, address, what the
- * service can run; only the credits are left to the commit) and builds its job's options. With `pageBudgetMs`, the page may load past the request's `timeout`,
- * up to that budget (POST /v2/scrape, whose 408 lets the page's work go on).
+ * service can run; only the credits are left to the commit) and builds its job's options. With
+ * `pageBudgetMs`, the page may load past the request's `timeout`, up to that budget (POST
+ * /v2/scrape, whose 408 lets the page's work go on).
  */
 export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, pageBudgetMs?: number): Promise<PreparedScrape> {
   const scrapeOptions = scrapeRequestOptions(req);
