@@ -67,6 +67,13 @@ export async function checkAddress(url: string, config: Config, refusal: string)
   }
 }
 
+/** Refuses a job this deployment cannot run: a model format without a (fitting) model, a page that needs Chromium under CRAWL_RENDERING=http. */
+export function checkServiceCanRun(config: Config, options: CrawlRequest): void {
+  checkModelFormats(options.scrapeOptions, options.zeroDataRetention, config.llm);
+  const browserRequired = config.crawl.rendering === 'http' ? requestNeedsBrowser(options.scrapeOptions) : undefined;
+  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+}
+
 export type JobDeps = { db: Db; temporal: Client; config: Config; log: Logger };
 
 export interface JobToCommit {
@@ -77,6 +84,11 @@ export interface JobToCommit {
   options: CrawlRequest;
   /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
   seed?: NewFrontierUrl[];
+  /**
+   * A single scrape's request key (scrape-resume.ts), taken over from the scrape `replaces` that held
+   * it: unique per team, so of two commits with one key the second fails with a unique violation.
+   */
+  resume?: { key: string; replaces?: string };
 }
 
 /**
@@ -114,13 +126,13 @@ export async function insertJob(
 ): Promise<boolean> {
   // Only such a caller reuses an id (commitJob's are new).
   if (startedByCaller && (await deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }))) return false;
-  checkModelFormats(job.options.scrapeOptions, job.options.zeroDataRetention, deps.config.llm);
-  const browserRequired = deps.config.crawl.rendering === 'http' ? requestNeedsBrowser(job.options.scrapeOptions) : undefined;
-  if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
+  checkServiceCanRun(deps.config, job.options);
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   await deps.db.$transaction(async (tx) => {
     // A single scrape is answered while the caller waits; it is no crawl to cap.
     if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
+    // The old holder's row lock orders two takeovers: the second finds the key gone and its insert fails.
+    if (job.resume?.replaces) await tx.crawl.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
     await tx.crawl.create({
       data: {
         id: job.id,
@@ -131,6 +143,7 @@ export async function insertJob(
         status: 'scraping',
         taskQueue: deps.config.temporal.taskQueue,
         kind: job.kind,
+        ...(job.resume && { resumeKey: job.resume.key }),
         ...(startedByCaller && { workflowStartedAt: new Date() }),
       },
     });

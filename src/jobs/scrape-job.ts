@@ -2,7 +2,8 @@
 // single page is scraped, charged, cached and stored exactly as a crawl page is.
 // The caller starts the job's workflow with an update that answers once the page
 // is stored (update-with-start) and waits for it within the request's timeout;
-// past it the answer is a 408 and the job goes on, its result readable by id.
+// past it the answer is a 408 and the job goes on, its result readable by id (and
+// by the same request sent again: scrape-resume.ts).
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../platform/config.ts';
 import { createOnce, type Db } from '../platform/db/prisma.ts';
@@ -10,7 +11,10 @@ import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
-import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, insertJob, type JobToCommit } from './commit-job.ts';
+import type { CrawlRequest } from './crawl-request.ts';
+import type { NewFrontierUrl } from './frontier/frontier.ts';
+import { scrapePageBudgetMs } from './scrape-resume-match.ts';
 import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
@@ -23,16 +27,24 @@ type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
 /** A committed scrape job: what starting its workflow needs. */
 export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
 
+/** A scrape request that passed its checks: what committing its job needs. */
+export interface PreparedScrape {
+  url: string;
+  options: CrawlRequest;
+  seed: NewFrontierUrl;
+}
+
 /**
- * Validates, then commits the scrape's job (its row, its frontier row, its started event). Its
- * workflow is started by awaitScrape, or by the reconciler if this process dies first. Under
- * `opts.id` (a tool call's id), a job committed earlier with that id is the job: nothing is
- * committed or charged twice.
+ * Checks a scrape request as its commit would (team flags, selectors, URL length, address, what the
+ * service can run; only the credits are left to the commit) and builds its job's options. With
+ * `pageBudgetMs`, the page may load past the request's `timeout`, up to that budget (POST
+ * /v2/scrape, whose 408 lets the page's work go on).
  */
-export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, opts: { id?: string } = {}): Promise<ScrapeJob> {
+export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, pageBudgetMs?: number): Promise<PreparedScrape> {
+  const scrapeOptions = scrapeRequestOptions(req);
   const options = jobOptions({
     url: req.url,
-    scrapeOptions: scrapeRequestOptions(req),
+    scrapeOptions: pageBudgetMs === undefined ? scrapeOptions : { ...scrapeOptions, timeout: scrapePageBudgetMs(scrapeOptions.timeout, pageBudgetMs) },
     zeroDataRetention: req.zeroDataRetention,
     origin: req.origin,
     integration: req.integration,
@@ -42,12 +54,43 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
-  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: req.url, limit: options.limit, kind: 'scrape' };
+  checkServiceCanRun(deps.config, options);
+  return { url: req.url, options, seed: seeded.row };
+}
+
+/**
+ * Commits a prepared scrape's job (its row, its frontier row, its started event). Its workflow is
+ * started by awaitScrape, or by the reconciler if this process dies first. Under `opts.id` (a tool
+ * call's id), a job committed earlier with that id is the job: nothing is committed or charged
+ * twice. With `opts.resume`, the job takes the request's key; a unique violation means another
+ * scrape holds it (scrape-resume.ts).
+ */
+export async function commitScrape(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string,
+  scrape: PreparedScrape,
+  opts: { id?: string; resume?: JobToCommit['resume'] } = {},
+): Promise<ScrapeJob> {
+  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
+  const commit: JobToCommit & { id: string } = {
+    kind: 'scrape',
+    id: job.id,
+    url: scrape.url,
+    options: scrape.options,
+    seed: [scrape.seed],
+    resume: opts.resume,
+  };
   await createOnce(
-    () => insertJob(deps, team, apiKeyId, { kind: 'scrape', id: job.id, url: req.url, options, seed: [seeded.row] }, false),
+    () => insertJob(deps, team, apiKeyId, commit, false),
     opts.id ? () => deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }) : undefined,
   );
   return job;
+}
+
+/** Validates, then commits the scrape's job (prepareScrape, commitScrape). */
+export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, opts: { id?: string } = {}): Promise<ScrapeJob> {
+  return commitScrape(deps, team, apiKeyId, await prepareScrape(deps, team, req), opts);
 }
 
 /**
@@ -100,9 +143,16 @@ function scrapeTimeout(id: string, timeoutMs: number): DomainError {
   return new DomainError(
     'timeout',
     `The scrape did not finish within its timeout of ${timeoutMs} ms. It goes on: GET /v2/scrape/${id} returns its result once it is done.`,
-    'SCRAPE_TIMEOUT',
+    SCRAPE_TIMEOUT,
     { id },
   );
+}
+
+const SCRAPE_TIMEOUT = 'SCRAPE_TIMEOUT';
+
+/** The 408 of awaitScrape: the request's wait ended, the scrape goes on. */
+export function isScrapeTimeout(err: unknown): err is DomainError {
+  return err instanceof DomainError && err.code === SCRAPE_TIMEOUT;
 }
 
 type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;

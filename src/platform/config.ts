@@ -124,6 +124,20 @@ function logLevel(): LogLevel {
   return v as LogLevel;
 }
 
+/** The resume of a POST /v2/scrape that answered 408 (src/jobs/scrape-resume.ts). */
+function scrapeResume() {
+  /** Retry-After of a scrape's 408 whose job goes on: when the SDKs send the request again (they wait at least 5 s). */
+  const resumeRetryAfterSeconds = boundedInt('SCRAPE_RESUME_RETRY_AFTER_SECONDS', 5, 1, 600, 'seconds from 1 to 600, the longest wait the SDKs honour');
+  /** How long after its latest 408 an ended scrape still answers the same request sent again (its resume). */
+  const resumeWindowSeconds = boundedInt('SCRAPE_RESUME_WINDOW_SECONDS', 600, 10, 86_400, 'seconds from 10 to 86400');
+  if (resumeWindowSeconds < 2 * resumeRetryAfterSeconds) {
+    throw new Error(
+      `SCRAPE_RESUME_WINDOW_SECONDS must be at least twice SCRAPE_RESUME_RETRY_AFTER_SECONDS (a resume sent when told must find its scrape), got ${resumeWindowSeconds} and ${resumeRetryAfterSeconds}`,
+    );
+  }
+  return { resumeRetryAfterSeconds, resumeWindowSeconds };
+}
+
 export function loadConfig() {
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
   const taskQueue = str('TEMPORAL_TASK_QUEUE') ?? 'crawl';
@@ -326,6 +340,13 @@ export function loadConfig() {
       mapMaxPageLinks: positiveInt('MAP_MAX_PAGE_LINKS', 10_000),
       /** How long after its end a map's links stay in the database (they are answered once; kept for the activity log). */
       mapRetentionHours: positiveInt('MAP_RETENTION_HOURS', 24),
+      /**
+       * How long the page of a POST /v2/scrape may take to load (or `timeout`, when longer): past the
+       * request's `timeout` the answer is a 408 and the page's work goes on this long. At most 5
+       * minutes, the longest `timeout`, which the scrape batch's claim window is sized for.
+       */
+      pageBudgetMs: boundedInt('SCRAPE_PAGE_BUDGET_MS', 120_000, 1000, 300_000, 'milliseconds from 1000 to 300000, the longest scrape timeout'),
+      ...scrapeResume(),
     },
     webhooks: {
       /** Per-attempt limit: a receiver must answer within this. */

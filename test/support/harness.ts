@@ -63,6 +63,7 @@ export interface HarnessOptions {
   worker?: Partial<Config['worker']>;
   search?: Partial<Config['search']>;
   parse?: Partial<Config['parse']>;
+  scrape?: Partial<Config['scrape']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
   /** Every JSON answer of the in-process gateway is pushed here (openapi-responses.ts checks them against the contract). */
@@ -91,6 +92,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     worker: { ...base.worker, ...overrides.worker },
     search: { ...base.search, ...overrides.search },
     parse: { ...base.parse, ...overrides.parse },
+    scrape: { ...base.scrape, ...overrides.scrape },
     // Quick retries, so tests see several attempts in seconds.
     webhooks: { ...base.webhooks, retryInitialMs: 200, retryMaxIntervalMs: 2000, pollIntervalMs: 100, ...overrides.webhooks },
   };

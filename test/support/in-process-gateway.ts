@@ -114,6 +114,8 @@ export function inProcessGateway(): InProcessGateway {
     workflowStartedAt: new Date(now),
     taskQueue: null,
     kind,
+    resumeKey: null,
+    resumableUntil: null,
   });
   const sessionRow = (id: string, status: string): BrowserSession => {
     const live = status === 'active';

@@ -70,3 +70,22 @@ describe('parse settings', () => {
     expect(() => loadConfig()).toThrow(/PARSE_MAX_FILE_BYTES/);
   });
 });
+
+describe('scrape resume settings', () => {
+  it('have the documented defaults and read their variables', () => {
+    expect(loadConfig().scrape).toMatchObject({ pageBudgetMs: 120_000, resumeRetryAfterSeconds: 5, resumeWindowSeconds: 600 });
+    vi.stubEnv('SCRAPE_PAGE_BUDGET_MS', '30000');
+    vi.stubEnv('SCRAPE_RESUME_RETRY_AFTER_SECONDS', '30');
+    vi.stubEnv('SCRAPE_RESUME_WINDOW_SECONDS', '60');
+    expect(loadConfig().scrape).toMatchObject({ pageBudgetMs: 30_000, resumeRetryAfterSeconds: 30, resumeWindowSeconds: 60 });
+  });
+
+  it('refuse a page budget past the longest timeout, and a window a resume sent when told could miss', () => {
+    vi.stubEnv('SCRAPE_PAGE_BUDGET_MS', '300001');
+    expect(() => loadConfig()).toThrow(/SCRAPE_PAGE_BUDGET_MS must be between 1000 and 300000/);
+    vi.unstubAllEnvs();
+    vi.stubEnv('SCRAPE_RESUME_RETRY_AFTER_SECONDS', '60');
+    vi.stubEnv('SCRAPE_RESUME_WINDOW_SECONDS', '100');
+    expect(() => loadConfig()).toThrow(/SCRAPE_RESUME_WINDOW_SECONDS must be at least twice SCRAPE_RESUME_RETRY_AFTER_SECONDS/);
+  });
+});

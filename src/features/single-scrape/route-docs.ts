@@ -12,6 +12,10 @@ export const scrapeRouteDocs: RouteDoc[] = [
     path: '/v2/scrape',
     operationId: 'scrape',
     summary: 'Scrape one page and wait for its document',
+    description:
+      'Waits at most `timeout` ms. Past it the answer is a 408 `SCRAPE_TIMEOUT` and the scrape goes on; `details` `{ id, state: "processing_continues", retryAfterSeconds }` ' +
+      'and `Retry-After` say so, and the same body sent again (as both official SDKs do) is answered by that scrape: the page is fetched and charged once. ' +
+      'An identical request while a scrape of it runs shares it too. Not with `zeroDataRetention` (its 408 carries only `details.id`).',
     tag: 'scrape',
     body: scrapeRequestSchema,
     responses: { 200: scrapeAnswerSchema },

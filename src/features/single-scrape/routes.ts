@@ -4,7 +4,9 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
-import { awaitScrape, createScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
+import { awaitScrape, commitScrape, isScrapeTimeout, prepareScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
+import { resumableTimeout, startOrAttachScrape, type ResumableScrape } from '../../jobs/scrape-resume.ts';
+import { scrapeResumeKey } from '../../jobs/scrape-resume-match.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 
 /** How long the gateway's scrape feed stays connected after its last waiting scrape. */
@@ -21,10 +23,26 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const started = Date.now();
     const request = scrapeRequestSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    const scrape = await createScrape(deps, team, apiKeyId, request);
-    noteActivityJob(res, scrape.id);
-    await awaitScrape(deps, scrape, Math.max(0, request.timeout - (Date.now() - started)), feed);
-    res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.id) });
+    // Zero data retention hands the document out once: two requests cannot share one scrape.
+    const resumeKey = request.zeroDataRetention ? undefined : scrapeResumeKey(req.body);
+    const scrape: ResumableScrape = resumeKey
+      ? await startOrAttachScrape(deps, team, apiKeyId, request, resumeKey)
+      : {
+          job: await commitScrape(deps, team, apiKeyId, await prepareScrape(deps, team, request, deps.config.scrape.pageBudgetMs)),
+          settled: false,
+        };
+    noteActivityJob(res, scrape.job.id);
+    if (!scrape.settled) {
+      try {
+        await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - started)), feed);
+      } catch (err) {
+        if (!resumeKey || !isScrapeTimeout(err)) throw err;
+        const answer = await resumableTimeout(deps, scrape.job.id, resumeKey, err);
+        if (answer.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(answer.retryAfterSeconds));
+        throw answer.error;
+      }
+    }
+    res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.job.id) });
   });
 
   router.get('/scrape/:id', async (req, res) => {

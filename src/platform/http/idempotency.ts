@@ -10,6 +10,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../db/prisma.ts';
 import { storableJson } from '../db/storable.ts';
+import { writeCanonicalJson } from '../canonical-json.ts';
 import type { Logger } from '../log.ts';
 import { createsJob, fullPath, noteActivityJob } from './activity-log.ts';
 import { authOf } from './auth.ts';
@@ -32,40 +33,6 @@ const CONTENT_ANSWERS = new Set(['/v2/scrape', '/v2/search']);
 
 export interface IdempotencySettings {
   windowHours: number;
-}
-
-type Work = { text: string } | { value: unknown };
-
-/**
- * Writes the value as JSON with object keys sorted, so the same body sent with its keys in another
- * order is the same request. Iterative: this runs before the route's schema, on bodies nested as
- * deep as the JSON parser allows, where recursion would overflow the stack.
- */
-function writeCanonicalJson(root: unknown, write: (text: string) => void): void {
-  const work: Work[] = [{ value: root }];
-  const pushInOrder = (parts: Work[]) => {
-    for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
-  };
-  while (work.length > 0) {
-    const item = work.pop()!;
-    if ('text' in item) {
-      write(item.text);
-      continue;
-    }
-    const { value } = item;
-    if (Array.isArray(value)) {
-      pushInOrder([{ text: '[' }, ...value.flatMap((v, i): Work[] => (i === 0 ? [{ value: v }] : [{ text: ',' }, { value: v }])), { text: ']' }]);
-    } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      pushInOrder([
-        { text: '{' },
-        ...entries.flatMap(([k, v], i): Work[] => [{ text: `${i === 0 ? '' : ','}${JSON.stringify(k)}:` }, { value: v }]),
-        { text: '}' },
-      ]);
-    } else {
-      write(JSON.stringify(value) ?? 'null');
-    }
-  }
 }
 
 function fingerprintOf(req: Request): string {

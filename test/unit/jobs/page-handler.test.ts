@@ -68,6 +68,8 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     workflowStartedAt: null,
     taskQueue: null,
     kind,
+    resumeKey: null,
+    resumableUntil: null,
     team,
   };
   const robotsFetch = async () => {

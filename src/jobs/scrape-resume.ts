@@ -1,0 +1,89 @@
+// The resume of a POST /v2/scrape that outlived its timeout. Its 408 says the work goes on
+// (details.state "processing_continues", Retry-After); both official SDKs then wait and send
+// the identical request again, with no header of their own. That request, and any identical
+// one of the team while the scrape runs, is answered by the same scrape: the page is fetched
+// and charged once. The scrape's row holds the request's key (unique per team), so the match
+// is found by any gateway, also one started after the one that answered the 408.
+import type { Team } from '../generated/prisma/client.ts';
+import type { Config } from '../platform/config.ts';
+import { isUniqueViolation, type Db } from '../platform/db/prisma.ts';
+import { DomainError } from '../platform/domain-error.ts';
+import type { Logger } from '../platform/log.ts';
+import type { Client } from '@temporalio/client';
+import type { ScrapeRequest } from '../page/scrape-request.ts';
+import { commitScrape, prepareScrape, type ScrapeJob } from './scrape-job.ts';
+import { holderSettled, resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
+
+type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+
+/**
+ * Looks for the key's holder at most this often per request: a unique violation means another
+ * request committed a scrape with the key after this one looked, which the next look finds.
+ */
+const MAX_KEY_LOOKS = 3;
+
+export interface ResumableScrape {
+  job: ScrapeJob;
+  /** Its answer is known (it ended, or its page is stored): it is read, not waited for. */
+  settled: boolean;
+}
+
+/**
+ * The scrape that answers this request: the one at work (or, within its resume window, settled)
+ * that holds its key, else a new one that takes the key over. The request's checks run either way,
+ * so an attached request is refused exactly as a new one would be.
+ */
+export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, key: string): Promise<ResumableScrape> {
+  const prepared = await prepareScrape(deps, team, req, deps.config.scrape.pageBudgetMs);
+  for (let look = 1; ; look++) {
+    const row = await deps.db.crawl.findFirst({
+      where: { teamId: team.id, resumeKey: key },
+      select: { id: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
+    });
+    const holder = row && { ...row, pageStored: row.pages.length > 0 };
+    if (holder && resumeChoice(holder, new Date()) === 'attach') {
+      const settled = holderSettled(holder);
+      deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, settled });
+      return { job: { id: holder.id, teamId: team.id, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' }, settled };
+    }
+    try {
+      const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });
+      return { job, settled: false };
+    } catch (err) {
+      if (!isUniqueViolation(err) || look >= MAX_KEY_LOOKS) throw err;
+    }
+  }
+}
+
+/** The 408 to answer, and its Retry-After when the scrape can be resumed. */
+export interface ScrapeTimeoutAnswer {
+  error: DomainError;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Turns awaitScrape's timeout into a resumable one: the scrape's row is marked resumable for
+ * SCRAPE_RESUME_WINDOW_SECONDS before the 408 leaves, so a resume finds it after the scrape's end
+ * and after a restart of every gateway. A row that cannot be marked (the database is away, another
+ * scrape took the key) gets the plain 408: promising a resume that would start over would fetch
+ * and charge the page twice.
+ */
+export async function resumableTimeout(deps: Deps, jobId: string, key: string, timeout: DomainError): Promise<ScrapeTimeoutAnswer> {
+  const { resumeWindowSeconds, resumeRetryAfterSeconds } = deps.config.scrape;
+  const until = new Date(Date.now() + resumeWindowSeconds * 1000).toISOString();
+  let marked = false;
+  try {
+    // GREATEST keeps a later mark (another gateway's clock, a longer window before a settings change).
+    const updated = await deps.db.$executeRaw`
+      UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
+    marked = updated === 1;
+  } catch (err) {
+    deps.log.warn('scrape not marked resumable; its 408 offers no resume', { crawlId: jobId, error: (err as Error).message });
+  }
+  if (!marked) return { error: timeout };
+  const message = `${timeout.message} The same request sent again within ${resumeWindowSeconds} s answers with it instead of scraping again (the SDKs do so by themselves).`;
+  return {
+    error: new DomainError('timeout', message, timeout.code, resumableTimeoutDetails(jobId, resumeRetryAfterSeconds)),
+    retryAfterSeconds: resumeRetryAfterSeconds,
+  };
+}
