@@ -22,12 +22,12 @@ function complete(draft: ProductDraft, page: ProfilePage, why: string): { produc
     variants: draft.variants.map((v) => ({ ...v, availability: v.availability ?? { inStock: false } })),
   };
   const filled = [
-    ...(gaps.title ? [`its title (${product.title === '' ? 'left empty: the page has no title either' : 'the page’s title is used'})`] : []),
+    ...(gaps.title ? [`the product's title (${product.title === '' ? 'left empty: the page has no title either' : 'the page’s title is used'})`] : []),
     ...(gaps.openVariants.length > 0
-      ? [`the availability of ${gaps.openVariants.length} of its ${draft.variants.length} variant(s) (given as not in stock)`]
+      ? [`the availability of ${gaps.openVariants.length} of the product's ${draft.variants.length} variant(s) (given as not in stock)`]
       : []),
   ];
-  return { product, ...(filled.length > 0 && { warning: `The page does not state the product's ${filled.join(' or ')}; ${why}.` }) };
+  return { product, ...(filled.length > 0 && { warning: `The page does not state ${filled.join(' or ')}; ${why}.` }) };
 }
 
 async function withoutData(page: ProfilePage): Promise<ProfileOutcome<ProductProfile>> {
