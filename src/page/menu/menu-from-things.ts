@@ -25,20 +25,22 @@ const MENU = new Set(['Menu']);
 const MENU_SECTION = new Set(['MenuSection']);
 const MENU_ITEM = new Set(['MenuItem']);
 
-/** schema.org RestrictedDiet members as the words the dietary list uses. */
-const DIETS: Record<string, string> = {
-  DiabeticDiet: 'diabetic',
-  GlutenFreeDiet: 'gluten-free',
-  HalalDiet: 'halal',
-  HinduDiet: 'hindu',
-  KosherDiet: 'kosher',
-  LowCalorieDiet: 'low-calorie',
-  LowFatDiet: 'low-fat',
-  LowLactoseDiet: 'low-lactose',
-  LowSaltDiet: 'low-salt',
-  VeganDiet: 'vegan',
-  VegetarianDiet: 'vegetarian',
-};
+/** schema.org RestrictedDiet members as the words the dietary list uses (a Map: the terms are the page's). */
+const DIETS = new Map(
+  Object.entries({
+    DiabeticDiet: 'diabetic',
+    GlutenFreeDiet: 'gluten-free',
+    HalalDiet: 'halal',
+    HinduDiet: 'hindu',
+    KosherDiet: 'kosher',
+    LowCalorieDiet: 'low-calorie',
+    LowFatDiet: 'low-fat',
+    LowLactoseDiet: 'low-lactose',
+    LowSaltDiet: 'low-salt',
+    VeganDiet: 'vegan',
+    VegetarianDiet: 'vegetarian',
+  }),
+);
 
 interface Context {
   graph: ThingGraph;
@@ -48,7 +50,7 @@ interface Context {
 }
 
 function dietary(item: Thing): string[] {
-  const diets = termsOf(item, 'suitableForDiet').map((t) => DIETS[t] ?? t.replace(/Diet$/, '').toLowerCase());
+  const diets = termsOf(item, 'suitableForDiet').map((t) => DIETS.get(t) ?? t.replace(/Diet$/, '').toLowerCase());
   return [...new Set(diets)];
 }
 

@@ -54,11 +54,13 @@ function productId(graph: ThingGraph, product: Thing): string | undefined {
 function groupVariant(graph: ThingGraph, variant: Thing, variesBy: string[], fallbackImages: Images, baseUrl: string): VariantDraft {
   const offer = offersOf(graph, variant)[0];
   const fromOffer = offer ? offerVariant(graph, offer) : {};
-  const values: Record<string, string> = {};
-  for (const prop of variesBy.length > 0 ? variesBy : COMMON_VARIANT_PROPERTIES) {
-    const value = textOf(graph, variant, prop);
-    if (value !== undefined) values[prop] = value;
-  }
+  // fromEntries: the property names are the page's, "__proto__" included.
+  const values: Record<string, string> = Object.fromEntries(
+    (variesBy.length > 0 ? variesBy : COMMON_VARIANT_PROPERTIES).flatMap((prop) => {
+      const value = textOf(graph, variant, prop);
+      return value === undefined ? [] : [[prop, value]];
+    }),
+  );
   const id = productId(graph, variant);
   const sku = textOf(graph, variant, 'sku') ?? fromOffer.sku;
   const title = textOf(graph, variant, 'name') ?? fromOffer.title;

@@ -7,19 +7,19 @@ import { addValue, MAX_TEXT_CHARS, newThing, type Thing, type ThingGraph, type V
 import type { StructuredDataBudget } from './structured-data-budget.ts';
 
 /** Elements whose property value is a URL, and the attribute that holds it (the microdata spec's list). */
-const URL_ATTRIBUTE: Record<string, string> = {
-  A: 'href',
-  AREA: 'href',
-  LINK: 'href',
-  IMG: 'src',
-  AUDIO: 'src',
-  VIDEO: 'src',
-  SOURCE: 'src',
-  EMBED: 'src',
-  IFRAME: 'src',
-  TRACK: 'src',
-  OBJECT: 'data',
-};
+const URL_ATTRIBUTE = new Map([
+  ['A', 'href'],
+  ['AREA', 'href'],
+  ['LINK', 'href'],
+  ['IMG', 'src'],
+  ['AUDIO', 'src'],
+  ['VIDEO', 'src'],
+  ['SOURCE', 'src'],
+  ['EMBED', 'src'],
+  ['IFRAME', 'src'],
+  ['TRACK', 'src'],
+  ['OBJECT', 'data'],
+]);
 
 /** Never shown as text, never holding items. */
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
@@ -51,7 +51,7 @@ function boundedText(root: Element, budget: StructuredDataBudget): string {
 function propertyValue(element: Element, baseUrl: string, budget: StructuredDataBudget): string {
   const content = element.getAttribute('content');
   if (content !== null) return content;
-  const urlAttribute = URL_ATTRIBUTE[element.tagName];
+  const urlAttribute = URL_ATTRIBUTE.get(element.tagName);
   if (urlAttribute) {
     const raw = element.getAttribute(urlAttribute) ?? '';
     return URL.parse(raw, baseUrl)?.href ?? raw;

@@ -191,3 +191,10 @@ describe('menu from microdata', () => {
     expect(found?.sections[0]?.items[0]).toMatchObject({ name: 'Margherita', dietary: ['vegetarian'], price: { amount: 9, currency: 'EUR' } });
   });
 });
+
+describe('hostile menu data', () => {
+  it('takes diet and variant names from the page as words, never as the properties of an object', () => {
+    const found = menu(ld({ '@type': 'Menu', hasMenuItem: { '@type': 'MenuItem', name: 'Tea', suitableForDiet: ['constructor', 'toString', '__proto__'] } }));
+    expect(found?.sections[0]?.items[0]?.dietary).toEqual(['constructor', 'tostring', '__proto__']);
+  });
+});

@@ -245,3 +245,14 @@ describe('offer terms', () => {
     expect(availabilityOfTerm('Available soon')).toBeUndefined();
   });
 });
+
+describe('hostile product data', () => {
+  it('keeps what a variant varies by as plain values, whatever the names', () => {
+    const script =
+      '{"@type": "ProductGroup", "name": "G", "variesBy": ["__proto__", "constructor"], "hasVariant": {"@type": "Product", "__proto__": "p", "constructor": "c", "name": "V"}}';
+    const values = product(`<script type="application/ld+json">${script}</script>`)?.variants[0]?.values;
+    expect(Object.keys(values!)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(values)).toBe('{"__proto__":"p","constructor":"c"}');
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+  });
+});
