@@ -5,7 +5,8 @@ import { extractMetadata } from './metadata.ts';
 import { extractImages } from './images.ts';
 import { attributeValues } from './attribute-values.ts';
 import { parseHtmlDocument } from './parse-html.ts';
-import { MODEL_FORMATS } from './model-formats/format-names.ts';
+import { MODEL_FORMATS, PROFILE_FORMATS } from './model-formats/format-names.ts';
+import { profileDrafts, type ProfileDrafts } from './profiles/profile-drafts.ts';
 
 import type { DocumentFormat, PageDocument, PageMetadata } from './document-schema.ts';
 import type { AttributeSelector } from './scrape-options.ts';
@@ -37,14 +38,17 @@ const SERVICE_METADATA_KEYS = new Set(['sourceURL', 'url', 'statusCode', 'error'
 export interface BuiltDocument {
   document: PageDocument;
   discoveredLinks: string[];
-  /** The page's markdown, made whenever `summary` or a model format was asked for, as the text they read. */
+  /** The page's markdown, made whenever `summary`, a model format or a profile format was asked for, as the text they read. */
   markdown?: string;
+  /** What the page's schema.org data states for the product and menu formats, when one was asked for. */
+  profiles?: ProfileDrafts;
 }
 
 /**
- * The crawl result for one fetched page, holding only the requested formats (all but `summary` and
- * the model formats, which the caller writes from `markdown`, and `branding`, which needs the rendered
- * page), plus the page's links, which the crawler needs for discovery whatever formats were requested.
+ * The crawl result for one fetched page, holding only the requested formats (all but `summary`, the
+ * model formats and the profile formats, which the caller writes from `markdown` and `profiles`, and
+ * `branding`, which needs the rendered page), plus the page's links, which the crawler needs for
+ * discovery whatever formats were requested.
  */
 export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Checked whatever the formats, so a bad selector fails the same way for every request.
@@ -68,8 +72,9 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // Read before cleaning, which removes elements (and rewrites image sources) in place.
   if (formats.has('images')) content.images = extractImages(parsed, input.url);
   if (formats.has('attributes')) content.attributes = attributeValues(parsed, input.attributes ?? []);
+  const profiles = profileDrafts(parsed, formats, input.url);
   let markdown: string | undefined;
-  const readsText = formats.has('summary') || MODEL_FORMATS.some((f) => formats.has(f));
+  const readsText = formats.has('summary') || [...MODEL_FORMATS, ...PROFILE_FORMATS].some((f) => formats.has(f));
   if (formats.has('markdown') || formats.has('html') || readsText) {
     // Last reader of the parsed page: everything above has read what it needs.
     const cleaned = cleanPage(parsed, {
@@ -88,5 +93,5 @@ export function buildDocument(input: BuildDocumentInput): BuiltDocument {
   // A copy, so the crawler's handling of discoveredLinks cannot alter the stored document.
   if (formats.has('links')) content.links = [...discoveredLinks];
   if (formats.has('screenshot') && input.screenshot !== undefined) content.screenshot = input.screenshot;
-  return { document: { ...content, metadata }, discoveredLinks, ...(readsText && { markdown }) };
+  return { document: { ...content, metadata }, discoveredLinks, ...(readsText && { markdown }), ...(profiles && { profiles }) };
 }

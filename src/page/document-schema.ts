@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import type { SUPPORTED_FORMATS } from './scrape-options.ts';
 import { brandingProfileSchema } from './branding/branding-profile.ts';
+import { menuProfileSchema } from './menu/menu-profile.ts';
+import { productProfileSchema } from './product/product-profile.ts';
 
 export type DocumentFormat = (typeof SUPPORTED_FORMATS)[number];
 
@@ -97,13 +99,22 @@ export const pageDocumentSchema = z.object({
   screenshot: z.string().optional().describe('A data: URL of a PNG.'),
   changeTracking: changeTrackingSchema.optional(),
   json: z.unknown().optional().describe('The json format: what the model extracted, valid under the request’s schema when it gave one.'),
-  answer: z.string().optional().describe('The question format: the model’s answer from the page.'),
+  answer: z
+    .string()
+    .optional()
+    .describe('The question format, or the query format: the model’s answer from the page (directQuote: passages of the page, one per line).'),
   highlights: z.string().optional().describe('The highlights format: passages of the page relevant to the query, one per line.'),
+  product: productProfileSchema
+    .optional()
+    .describe('The product format: the page’s product from its schema.org data, a model filling what it leaves out (docs/api/product-menu.md).'),
+  menu: menuProfileSchema
+    .optional()
+    .describe('The menu format: the page’s menu from its schema.org data, a model filling what it leaves out (docs/api/product-menu.md).'),
   warning: z
     .string()
     .optional()
     .describe(
-      'What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed, a branding profile the page gave no styles for).',
+      'What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed, a branding profile the page gave no styles for, a product or menu the page does not have or states only in part).',
     ),
   metadata: pageMetadataSchema,
 });

@@ -12,8 +12,9 @@ import {
 } from './conversion/html-conversion.ts';
 import { summarizePage } from './summary/page-summary.ts';
 import { addUsage, NO_TOKENS, type LlmSettings, type TokenUsage } from '../platform/llm/chat-completion.ts';
-import type { ModelFormat } from './model-formats/format-names.ts';
+import type { BilledModelFormat } from './model-formats/format-names.ts';
 import { runModelFormats } from './model-formats/run-model-formats.ts';
+import { runProfileFormats } from './profiles/run-profile-formats.ts';
 import { deriveBranding } from './branding/derive-branding.ts';
 import type { PageLoad } from './page-load.ts';
 
@@ -30,7 +31,8 @@ export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 
   convert?: HtmlConverter;
   /**
    * The model the job may use (LLM_BASE_URL; under zero data retention only one marked LLM_IS_LOCAL):
-   * it writes the `summary` format, else extractive, and the json, question and highlights formats.
+   * it writes the `summary` format, else extractive, the json, question, highlights and query formats,
+   * and what the product and menu formats' structured data leaves out.
    */
   llm?: LlmSettings;
 }
@@ -38,7 +40,7 @@ export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 
 /** What the page's model calls used: tokens for the ledger, answered formats for the credits. */
 export interface ModelUse {
   usage: TokenUsage;
-  answered: ModelFormat[];
+  answered: BilledModelFormat[];
 }
 
 export type DocumentOutcome = (HtmlConversion & { modelUse: ModelUse }) | Exclude<HtmlOutcome, HtmlConversion>;
@@ -100,11 +102,15 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
     if (warning) warnings.push(warning);
     modelUse.usage = addUsage(modelUse.usage, usage);
   }
-  const model = await runModelFormats(so.formats, built.markdown ?? '', extras.llm);
-  Object.assign(document, model.fields);
-  warnings.push(...model.warnings);
-  modelUse.usage = addUsage(modelUse.usage, model.usage);
-  modelUse.answered = model.answered;
+  const text = built.markdown ?? '';
+  const [model, profiles] = await Promise.all([
+    runModelFormats(so.formats, text, extras.llm),
+    runProfileFormats(formats, built.profiles, { text, url: document.metadata.url, metadata: document.metadata, llm: extras.llm }),
+  ]);
+  Object.assign(document, model.fields, profiles.fields);
+  warnings.push(...model.warnings, ...profiles.warnings);
+  modelUse.usage = addUsage(modelUse.usage, addUsage(model.usage, profiles.usage));
+  modelUse.answered = [...model.answered, ...profiles.answered];
   if (warnings.length > 0) document.warning = warnings.join(' ');
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;

@@ -44,11 +44,14 @@ export const SUPPORTED_FORMATS = [
   'json',
   'question',
   'highlights',
+  'query',
+  'product',
+  'menu',
   'changeTracking',
 ] as const;
 export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
 
-/** Longest json prompt, question or highlights query (as upstream). */
+/** Longest json prompt, question, highlights query or query prompt (as upstream). */
 export const MAX_MODEL_PROMPT_CHARS = 10_000;
 
 /**
@@ -58,9 +61,6 @@ export const MAX_MODEL_PROMPT_CHARS = 10_000;
 export const UNAVAILABLE_FORMATS: Readonly<Record<string, string>> = {
   audio: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
   video: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
-  query: 'it is not implemented yet; use the question format (freeform answers) or highlights (direct quotes)',
-  product: 'it is not implemented yet',
-  menu: 'it is not implemented yet',
 };
 
 /** Format names accepted in their string form. */
@@ -141,6 +141,20 @@ const cssSelectorSchema = z
     }
   });
 
+export const QUERY_MODES = ['freeform', 'directQuote'] as const;
+export const QUESTION_AND_QUERY_MESSAGE = 'The question and query formats both fill the answer field: ask for one of them';
+
+/** Deprecated upstream in favour of question (freeform) and highlights (directQuote); see docs/api/json-format.md. */
+const queryFormatSchema = z.strictObject({
+  type: z.literal('query'),
+  prompt: modelTextSchema('query.prompt'),
+  // null is what a Python dict with mode=None sends.
+  mode: z
+    .enum(QUERY_MODES, { error: 'query.mode is "freeform" or "directQuote"' })
+    .nullish()
+    .transform((m) => m ?? 'freeform'),
+});
+
 const attributesFormatSchema = z.strictObject({
   type: z.literal('attributes'),
   selectors: z
@@ -180,6 +194,9 @@ const formatObjectSchema = z.discriminatedUnion(
     jsonFormatSchema,
     z.strictObject({ type: z.literal('question'), question: modelTextSchema('question.question') }),
     z.strictObject({ type: z.literal('highlights'), query: modelTextSchema('highlights.query') }),
+    queryFormatSchema,
+    z.strictObject({ type: z.literal('product') }),
+    z.strictObject({ type: z.literal('menu') }),
     attributesFormatSchema,
     z.strictObject({ type: z.literal('branding') }),
     changeTrackingFormatSchema,
@@ -224,6 +241,9 @@ const formatsSchema = z
     // Each fills one field of the document.
     for (const type of MODEL_FORMATS) {
       if (formats.filter((f) => f.type === type).length > 1) ctx.addIssue({ code: 'custom', message: `Only one ${type} format is allowed`, input: formats });
+    }
+    if (formats.some((f) => f.type === 'question') && formats.some((f) => f.type === 'query')) {
+      ctx.addIssue({ code: 'custom', message: QUESTION_AND_QUERY_MESSAGE, input: formats });
     }
     if (formats.filter((f) => f.type === 'attributes').length > 1) {
       ctx.addIssue({ code: 'custom', message: ATTRIBUTES_FORMAT_LIMIT_MESSAGE, input: formats });
@@ -501,6 +521,7 @@ export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
 export type JsonFormat = Extract<ScrapeFormat, { type: 'json' }>;
 export type QuestionFormat = Extract<ScrapeFormat, { type: 'question' }>;
 export type HighlightsFormat = Extract<ScrapeFormat, { type: 'highlights' }>;
+export type QueryFormat = Extract<ScrapeFormat, { type: 'query' }>;
 export type AttributeSelector = Extract<ScrapeFormat, { type: 'attributes' }>['selectors'][number];
 export type ChangeTrackingFormat = Extract<ScrapeFormat, { type: 'changeTracking' }>;
 

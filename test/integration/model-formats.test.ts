@@ -1,8 +1,10 @@
-// The model-backed formats (json, question, highlights) against a local fake
+// The model-backed formats (json, question, highlights, query) against a local fake
 // OpenAI-compatible server (test/support/fake-llm.ts): structured output, a
 // model that answers badly once, one that never answers, one without
 // json_schema support; on scrape, crawl, batch scrape, search and through the JS SDK;
-// what they cost in credits and tokens; and the 400s without a usable model.
+// what they cost in credits and tokens; and the 400s without a usable model. The
+// product and menu formats (schema.org data first, the model for the rest) and
+// query, through both SDKs, whose models must parse every answer.
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +12,7 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
+import { runPythonSdk } from '../support/python-sdk.ts';
 
 const LLM_TIMEOUT_MS = 3000;
 /** What the fake reports for every call. */
@@ -248,6 +251,214 @@ describe('the JS SDK', () => {
     // The schema reaches the model without its $schema, which some servers refuse.
     expect(sent.response_format?.json_schema?.schema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } });
     expect(sent.response_format?.json_schema?.schema).not.toHaveProperty('$schema');
+  });
+});
+
+const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+
+/** A shop and a café: complete JSON-LD, microdata that leaves availability out, and a page with neither. */
+const SHOP_PAGES = {
+  '/tee': page(
+    'Trail Tee | Shop',
+    `<h1>Trail Tee</h1><p>Organic cotton tee. Free shipping on every order. Returns within 30 days.</p>${ld({
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: 'Trail Tee',
+      brand: { '@type': 'Brand', name: 'Acme' },
+      description: 'Organic cotton tee.',
+      variesBy: ['https://schema.org/size'],
+      hasVariant: [
+        {
+          '@type': 'Product',
+          sku: 'TT-S',
+          name: 'Trail Tee S',
+          size: 'S',
+          image: '/img/tee-s.jpg',
+          offers: {
+            '@type': 'Offer',
+            price: '25.00',
+            priceCurrency: 'USD',
+            availability: 'https://schema.org/InStock',
+            priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '30.00', priceCurrency: 'USD' },
+          },
+        },
+        {
+          '@type': 'Product',
+          sku: 'TT-M',
+          name: 'Trail Tee M',
+          size: 'M',
+          offers: { '@type': 'Offer', price: '25.00', priceCurrency: 'USD', availability: 'https://schema.org/OutOfStock' },
+        },
+      ],
+    })}`,
+  ),
+  '/mug': page(
+    'Mug',
+    `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Stone Mug</h1><p>Ships tomorrow.</p>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="EUR"><span itemprop="price">12.50</span></div></div>`,
+  ),
+  '/cafe': page(
+    'Café Test',
+    `<h1>Café Test</h1><h2>Soups</h2><p>Tomato soup, 6 dollars.</p>${ld({
+      '@context': 'https://schema.org',
+      '@type': 'Restaurant',
+      name: 'Café Test',
+      address: { '@type': 'PostalAddress', streetAddress: '1 Test St', addressLocality: 'Testville' },
+      hasMenu: {
+        '@type': 'Menu',
+        hasMenuSection: {
+          '@type': 'MenuSection',
+          name: 'Soups',
+          hasMenuItem: {
+            '@type': 'MenuItem',
+            name: 'Tomato soup',
+            suitableForDiet: 'https://schema.org/VeganDiet',
+            offers: { '@type': 'Offer', price: 6, priceCurrency: 'USD' },
+          },
+        },
+      },
+    })}`,
+  ),
+  '/about': page('About', '<h1>About us</h1><p>We are a small team.</p>'),
+};
+
+const TEE_PRODUCT = (shopUrl: string) => ({
+  title: 'Trail Tee',
+  brand: 'Acme',
+  url: `${shopUrl}/tee`,
+  description: 'Organic cotton tee.',
+  variants: [
+    {
+      sku: 'TT-S',
+      title: 'Trail Tee S',
+      values: { size: 'S' },
+      price: { amount: 25, currency: 'USD', formatted: '$25.00' },
+      sale: { originalPrice: { amount: 30, currency: 'USD', formatted: '$30.00' } },
+      availability: { inStock: true, text: 'In stock' },
+      images: [{ url: `${shopUrl}/img/tee-s.jpg` }],
+    },
+    {
+      sku: 'TT-M',
+      title: 'Trail Tee M',
+      values: { size: 'M' },
+      price: { amount: 25, currency: 'USD', formatted: '$25.00' },
+      availability: { inStock: false, text: 'Out of stock' },
+    },
+  ],
+});
+
+describe('product, menu and query', () => {
+  let shop: FixtureSite;
+  beforeAll(async () => {
+    shop = await startFixtureSite(SHOP_PAGES);
+  });
+  afterAll(() => shop?.close());
+
+  /** The fake reads every page as a product and a menu; the about page is neither. */
+  const aboutIsNeither = (req: { messages: { content: string }[]; response_format?: { json_schema?: { name: string } } }) => {
+    if (!req.messages[1]?.content.includes('About us')) return undefined;
+    const name = req.response_format?.json_schema?.name;
+    return name === 'product' ? '{"isProduct": false}' : name === 'menu' ? '{"isMenu": false}' : undefined;
+  };
+
+  it('both SDKs parse the same documents into their types: product, menu, answer, and warnings where there is none', async () => {
+    llm.script = aboutIsNeither;
+    try {
+      const client = new Firecrawl({ apiKey: h.apiKey, apiUrl: h.baseUrl });
+      const tee = await client.scrape(`${shop.url}/tee`, {
+        formats: ['product', { type: 'query', prompt: 'shipping returns', mode: 'directQuote' }],
+        maxAge: 0,
+      });
+      expect(tee.product).toEqual(TEE_PRODUCT(shop.url));
+      expect(tee.answer).toBe('Free shipping on every order.\nReturns within 30 days.');
+      expect(tee.warning).toBeUndefined();
+      const cafe = await client.scrape(`${shop.url}/cafe`, { formats: ['menu', { type: 'query', prompt: 'Is there soup?' }], maxAge: 0 });
+      expect(cafe.menu).toEqual({
+        isMenu: true,
+        confidence: 1,
+        merchant: { name: 'Café Test', type: 'Restaurant', location: { address: '1 Test St, Testville' } },
+        currency: 'USD',
+        sections: [
+          {
+            id: 'section-1',
+            name: 'Soups',
+            items: [
+              {
+                id: 'section-1-item-1',
+                name: 'Tomato soup',
+                images: [],
+                price: { amount: 6, currency: 'USD', formatted: '$6.00' },
+                availability: { inStock: true },
+                dietary: ['vegan'],
+                optionGroups: [],
+                identifiers: {},
+                sourceUrl: `${shop.url}/cafe`,
+              },
+            ],
+          },
+        ],
+        sourceUrl: `${shop.url}/cafe`,
+      });
+      expect(cafe.answer).toBe('Café Test answers "Is there soup?".');
+      const about = await client.scrape(`${shop.url}/about`, { formats: ['product', 'menu'], maxAge: 0 });
+      expect(about.product).toBeUndefined();
+      expect(about.menu).toBeUndefined();
+      expect(about.warning).toBe(
+        'No product found on this page; it does not appear to be a product page. No menu found on this page; it does not appear to be a menu page.',
+      );
+
+      const out = await runPythonSdk('test/sdk/python_product_menu.py', { API_URL: h.baseUrl, API_KEY: h.apiKey, SHOP_URL: shop.url });
+      expect(out.stderr).toBe('');
+      expect(out.code).toBe(0);
+      const py = JSON.parse(out.stdout);
+      expect(py.tee_product).toEqual(tee.product);
+      expect(py.tee_answer).toBe(tee.answer);
+      expect(py.tee_in_stock).toEqual([true, false]);
+      expect(py.cafe_menu).toEqual(cafe.menu);
+      expect(py.cafe_answer).toBe(cafe.answer);
+      expect(py.cafe_merchant).toBe('Café Test');
+      expect(py).toMatchObject({ about_product: null, about_menu: null, about_warning: about.warning });
+    } finally {
+      llm.script = undefined;
+    }
+  });
+
+  it('costs 4 credits only where a model was asked; without a model product and menu still work and query is a 400', async () => {
+    const tee = await scrape({ url: `${shop.url}/tee`, formats: ['product', 'menu'] });
+    // The product from complete JSON-LD costs nothing more; the menu the model read off the page costs 4.
+    expect(tee.doc.product).toEqual(TEE_PRODUCT(shop.url));
+    expect(tee.doc.menu).toMatchObject({ isMenu: true, merchant: { name: 'Trail Tee' } });
+    expect(await creditsLeft(tee.team.apiKey)).toBe(1000 - 1 - 4);
+
+    const before = llm.requests.length;
+    const mug = await scrape({ url: `${shop.url}/mug`, formats: ['product'] });
+    expect(mug.doc.product).toEqual({
+      title: 'Stone Mug',
+      url: `${shop.url}/mug`,
+      brand: 'Stone Mug',
+      category: 'Stone Mug',
+      description: 'Stone Mug',
+      variants: [{ price: { amount: 12.5, currency: 'EUR', formatted: '€12.50' }, availability: { inStock: true, text: 'Stone Mug' } }],
+    });
+    expect(llm.requests.slice(before).map((r) => r.response_format?.json_schema?.name)).toEqual(['product']);
+    expect(await creditsLeft(mug.team.apiKey)).toBe(1000 - 5);
+    expect(await tokenHistory(mug.team.apiKey)).toBe(5 * 15 + CALL_TOKENS);
+
+    const saved = h.config.llm.baseUrl;
+    h.config.llm.baseUrl = undefined;
+    try {
+      const offline = await scrape({ url: `${shop.url}/mug`, formats: ['product', 'menu'] });
+      expect(offline.doc.product.variants).toEqual([{ price: { amount: 12.5, currency: 'EUR', formatted: '€12.50' }, availability: { inStock: false } }]);
+      expect(offline.doc.menu).toBeUndefined();
+      expect(offline.doc.warning).toContain('The page does not state the availability of 1 of the product');
+      expect(offline.doc.warning).toContain('No menu found on this page: it has no schema.org Menu data');
+      expect(await creditsLeft(offline.team.apiKey)).toBe(1000 - 1);
+      const refused = await h.api('/v2/scrape', { method: 'POST', json: { url: `${shop.url}/tee`, formats: [{ type: 'query', prompt: 'Why?' }] } });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'MODEL_NOT_CONFIGURED', error: expect.stringContaining('The query format needs a model') });
+    } finally {
+      h.config.llm.baseUrl = saved;
+    }
   });
 });
 

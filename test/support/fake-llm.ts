@@ -7,6 +7,7 @@
 //   [fake:invalid-always]  never JSON
 //   [fake:mismatch-once]   JSON that breaks the schema first, then valid
 //   [fake:hang]            never answers (the client's timeout ends the call)
+//   [fake:misquote]        quotes (the query format's directQuote) also give a sentence the page does not have
 // Every call reports the same token usage (`usage`), so tests can count. A test
 // can also `script` replies of its own.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -83,10 +84,12 @@ function reply(req: ChatRequest): string | 'hang' {
     const question = /The question: (.+)$/m.exec(system)?.[1] ?? '';
     return JSON.stringify({ answer: `${pageTitle(page)} answers "${question}".` });
   }
-  if (system.startsWith('You pick')) {
-    const query = (/The query: (.+)$/m.exec(system)?.[1] ?? '').toLowerCase();
+  if (system.startsWith('You pick') || system.startsWith('You quote')) {
+    const query = (/The query: (.+)$/m.exec(system)?.[1] ?? '').replace('[fake:misquote]', '').toLowerCase();
     const sentences = page.split(/(?<=[.!?])\s+|\n+/).filter((s) => query.split(/\s+/).some((w) => w !== '' && s.toLowerCase().includes(w)));
-    return JSON.stringify({ highlights: sentences.slice(0, 2) });
+    if (system.startsWith('You pick')) return JSON.stringify({ highlights: sentences.slice(0, 2) });
+    const misquote = system.includes('[fake:misquote]') ? ['A sentence this page never had.'] : [];
+    return JSON.stringify({ quotes: [...sentences.slice(0, 2), ...misquote] });
   }
   const schema = schemaOf(req, system);
   if (system.includes('[fake:mismatch-once]') && !retried) return JSON.stringify(mismatch(schema));

@@ -109,8 +109,23 @@ const scrapeOptions = fc.record(
     formats: maybe(
       fc.array(
         fc.oneof(
-          fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'images', 'branding', 'attributes', 'screenshot', 'screenshot@fullPage', 'json'),
+          fc.constantFrom(
+            'markdown',
+            'html',
+            'rawHtml',
+            'links',
+            'images',
+            'branding',
+            'attributes',
+            'screenshot',
+            'screenshot@fullPage',
+            'json',
+            'product',
+            'menu',
+            'query',
+          ),
           fc.record({ type: fc.constantFrom('screenshot', 'markdown', 'x'), fullPage: maybe(fc.boolean()) }),
+          fc.record({ type: fc.constant('query'), prompt: maybe(text), mode: maybe(fc.constantFrom('freeform', 'directQuote', 'x', null)) }),
           fc.record({
             type: fc.constant('attributes'),
             selectors: maybe(

@@ -1,9 +1,11 @@
 // estimatedCreditsPerMonth: the pages a check loads (a scrape target's URLs, a crawl
 // target's page limit) times what one page costs with the target's formats, plus a
 // search target's queries at its maxResults, times
-// the checks the schedule runs in an average month. An upper bound for crawls: a
-// crawl that finds fewer pages than its limit costs less.
+// the checks the schedule runs in an average month. An upper bound: a crawl that
+// finds fewer pages than its limit costs less, and product and menu are counted as
+// if their pages needed a model.
 import { MODEL_FORMAT_CREDITS, pageCredits } from '../../platform/usage/credits.ts';
+import { PROFILE_FORMATS } from '../../page/model-formats/format-names.ts';
 import { modelFormatsOf } from '../../page/model-formats/run-model-formats.ts';
 import { changeTrackingFormat } from '../../page/scrape-options.ts';
 import { targetJob } from './target-jobs.ts';
@@ -21,7 +23,8 @@ export function creditsPerCheck(targets: unknown[], monitorId: string): number {
     }
     const so = job.options.scrapeOptions;
     const jsonMode = changeTrackingFormat(so)?.modes.includes('json') ? 1 : 0;
-    const perPage = pageCredits({ zeroDataRetention: false, modelFormats: modelFormatsOf(so.formats).length }) + jsonMode * MODEL_FORMAT_CREDITS;
+    const profiles = so.formats.filter((f) => (PROFILE_FORMATS as readonly string[]).includes(f.type)).length;
+    const perPage = pageCredits({ zeroDataRetention: false, modelFormats: modelFormatsOf(so.formats).length + profiles }) + jsonMode * MODEL_FORMAT_CREDITS;
     credits += perPage * (job.urls ? job.urls.length : job.options.limit);
   }
   return credits;

@@ -40,3 +40,15 @@ export function askSmallModel(
 ): Promise<StructuredAnswer> {
   return structuredCompletion(llm, { name, schema, messages: pageMessages(task, pageText, llm.maxInputChars), model: llm.smallModel, fetchImpl });
 }
+
+/** A task about the page that reads all of it into a structure (a product, a menu): the main model's structured answer. */
+export function askModel(
+  name: string,
+  schema: JsonSchema,
+  task: string,
+  pageText: string,
+  llm: LlmSettings,
+  fetchImpl?: typeof fetch,
+): Promise<StructuredAnswer> {
+  return structuredCompletion(llm, { name, schema, messages: pageMessages(task, pageText, llm.maxInputChars), fetchImpl });
+}

@@ -1,7 +1,7 @@
-// The question format: the model answers the caller's question from the page
-// alone (the small model: a short answer needs no more).
+// The question format (and the query format's freeform mode): the model answers
+// the caller's question from the page alone (the small model: a short answer
+// needs no more).
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
-import type { QuestionFormat } from '../scrape-options.ts';
 import { askSmallModel } from './page-as-data.ts';
 
 const ANSWER_SCHEMA = {
@@ -20,7 +20,7 @@ function task(question: string): string {
   ].join('\n');
 }
 
-export async function answerQuestion(pageText: string, format: QuestionFormat, llm: LlmSettings, fetchImpl?: typeof fetch) {
-  const { value, usage } = await askSmallModel('answer', ANSWER_SCHEMA, task(format.question), pageText, llm, fetchImpl);
+export async function answerQuestion(pageText: string, question: string, llm: LlmSettings, fetchImpl?: typeof fetch) {
+  const { value, usage } = await askSmallModel('answer', ANSWER_SCHEMA, task(question), pageText, llm, fetchImpl);
   return { answer: (value as { answer: string }).answer, usage };
 }

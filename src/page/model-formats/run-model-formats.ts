@@ -1,4 +1,4 @@
-// The json, question and highlights formats of one page, once its text exists.
+// The json, question, highlights and query formats of one page, once its text exists.
 // They run at once; a format the model fails is left out of the document and
 // named in its warning, so a model that is down or answers badly never fails a
 // page. The tokens every call used are summed for the page's ledger row.
@@ -8,6 +8,7 @@ import { MODEL_FORMATS, type ModelFormat } from './format-names.ts';
 import { answerQuestion } from './question-format.ts';
 import { extractJson } from './json-format.ts';
 import { pickHighlights } from './highlights-format.ts';
+import { answerQuery } from './query-format.ts';
 
 export interface ModelFields {
   json?: unknown;
@@ -23,14 +24,16 @@ export interface ModelFormatsResult {
   answered: ModelFormat[];
 }
 
-type Outcome = { fields: ModelFields; usage: TokenUsage };
+type Outcome = { fields: ModelFields; usage: TokenUsage; warning?: string };
 
 function produce(format: ScrapeFormat, text: string, llm: LlmSettings, fetchImpl?: typeof fetch): Promise<Outcome> {
   switch (format.type) {
     case 'json':
       return extractJson(text, format, llm, fetchImpl).then(({ value, usage }) => ({ fields: { json: value }, usage }));
     case 'question':
-      return answerQuestion(text, format, llm, fetchImpl).then(({ answer, usage }) => ({ fields: { answer }, usage }));
+      return answerQuestion(text, format.question, llm, fetchImpl).then(({ answer, usage }) => ({ fields: { answer }, usage }));
+    case 'query':
+      return answerQuery(text, format, llm, fetchImpl).then(({ answer, usage, warning }) => ({ fields: { answer }, usage, warning }));
     case 'highlights':
       return pickHighlights(text, format, llm, fetchImpl).then(({ highlights, usage }) => ({ fields: { highlights }, usage }));
     default:
@@ -72,6 +75,7 @@ export async function runModelFormats(
     const type = wanted[i]!.type as ModelFormat;
     if (outcome.status === 'fulfilled') {
       Object.assign(result.fields, outcome.value.fields);
+      if (outcome.value.warning) result.warnings.push(outcome.value.warning);
       result.usage = addUsage(result.usage, outcome.value.usage);
       result.answered.push(type);
       return;

@@ -1,7 +1,8 @@
 // Credit math and the usage ledger. A page costs one credit; zero data
 // retention adds one (as upstream bills it), a parsed PDF adds one per page
 // beyond the first, and each model format the model answered (json, question,
-// highlights; change tracking's json mode counts as one) adds four (a json page costs 5, as upstream). A row's tokens are
+// highlights, query; change tracking's json mode counts as one; product and menu when
+// their structured data needed a model) adds four (a json page costs 5, as upstream). A row's tokens are
 // its credits × 15 plus the prompt and completion tokens of the model calls
 // made for it, so token history shows what the models used. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same
@@ -13,7 +14,7 @@ import { DomainError } from '../domain-error.ts';
 
 export const TOKENS_PER_CREDIT = 15;
 
-/** Added to a page's cost by each model format (json, question, highlights) the model answered. */
+/** Added to a page's cost by each model format the model answered (product and menu: when they asked it). */
 export const MODEL_FORMAT_CREDITS = 4;
 
 /** usage_month's key for charges made without an API key (see the usage_month trigger). */

@@ -5,6 +5,7 @@ import {
   defaultScrapeOptions,
   clientOptionWarnings,
   MAX_ATTRIBUTE_SELECTORS,
+  QUESTION_AND_QUERY_MESSAGE,
   scrapeOptionsSchema,
   UNAVAILABLE_FORMATS,
   type ScrapeOptions,
@@ -102,10 +103,19 @@ describe('scrapeOptionsSchema formats', () => {
     expect(scrapeOptionsSchema.parse({ formats: [] }).formats).toEqual([]);
   });
 
-  it.each(['audio', 'video', 'query', 'product', 'menu'])('refuses the SDK format %s it does not produce, as a string and as an object, saying why', (name) => {
+  it.each(['audio', 'video'])('refuses the SDK format %s it does not produce, as a string and as an object, saying why', (name) => {
     const message = `formats.0: Format "${name}" is not available from this service: ${UNAVAILABLE_FORMATS[name]}`;
     expect(reject({ formats: [name] })).toBe(message);
     expect(reject({ formats: [{ type: name, prompt: 'x' }] })).toBe(message);
+  });
+
+  it('produces every format of the SDKs but audio and video', () => {
+    expect(Object.keys(UNAVAILABLE_FORMATS)).toEqual(['audio', 'video']);
+  });
+
+  it('accepts product and menu as strings and objects, and nothing else in them', () => {
+    expect(scrapeOptionsSchema.parse({ formats: ['product', { type: 'menu' }] }).formats).toStrictEqual([{ type: 'product' }, { type: 'menu' }]);
+    expect(reject({ formats: [{ type: 'product', prompt: 'x' }] })).toBe(UNRECOGNIZED_KEY_MESSAGE);
   });
 
   it('accepts images and branding as strings and objects, and attributes with its selectors', () => {
@@ -364,6 +374,19 @@ describe('fields the SDKs send that do not shape the page', () => {
 });
 
 describe('model formats', () => {
+  it('accepts query in both modes, freeform by default, as the SDKs send it', () => {
+    const parsed = scrapeOptionsSchema.parse({
+      formats: [{ type: 'query', prompt: ' Price? ' }],
+    }).formats;
+    expect(parsed).toEqual([{ type: 'query', prompt: 'Price?', mode: 'freeform' }]);
+    expect(scrapeOptionsSchema.parse({ formats: [{ type: 'query', prompt: 'p', mode: 'directQuote' }] }).formats).toEqual([
+      { type: 'query', prompt: 'p', mode: 'directQuote' },
+    ]);
+    expect(scrapeOptionsSchema.parse({ formats: [{ type: 'query', prompt: 'p', mode: null }] }).formats).toEqual([
+      { type: 'query', prompt: 'p', mode: 'freeform' },
+    ]);
+  });
+
   it('accepts json with a prompt, a schema or both, question and highlights', () => {
     const schema = { type: 'object', properties: { name: { type: 'string' } } };
     const parsed = scrapeOptionsSchema.parse({
@@ -395,6 +418,11 @@ describe('model formats', () => {
     ['highlights', 'formats.0.query: highlights.query is required'],
     [{ type: 'highlights', query: 'x'.repeat(10_001) }, 'formats.0.query: highlights.query must be at most 10000 characters'],
     [{ type: 'highlights', query: 'a', mode: 'directQuote' }, UNRECOGNIZED_KEY_MESSAGE],
+    ['query', 'formats.0.prompt: query.prompt is required'],
+    [{ type: 'query', prompt: '' }, 'formats.0.prompt: query.prompt must not be empty'],
+    [{ type: 'query', prompt: 'x'.repeat(10_001) }, 'formats.0.prompt: query.prompt must be at most 10000 characters'],
+    [{ type: 'query', prompt: 'a', mode: 'quote' }, 'formats.0.mode: query.mode is "freeform" or "directQuote"'],
+    [{ type: 'query', prompt: 'a', directQuote: true }, UNRECOGNIZED_KEY_MESSAGE],
   ])('rejects format %# as it should', (format, message) => {
     expect(reject({ formats: [format] })).toMatch(message);
   });
@@ -408,6 +436,25 @@ describe('model formats', () => {
         ],
       }),
     ).toBe('formats: Only one json format is allowed');
+    expect(
+      reject({
+        formats: [
+          { type: 'query', prompt: 'a' },
+          { type: 'query', prompt: 'b', mode: 'directQuote' },
+        ],
+      }),
+    ).toBe('formats: Only one query format is allowed');
+  });
+
+  it('refuses question beside query: both fill answer', () => {
+    expect(
+      reject({
+        formats: [
+          { type: 'question', question: 'a' },
+          { type: 'query', prompt: 'b' },
+        ],
+      }),
+    ).toBe(`formats: ${QUESTION_AND_QUERY_MESSAGE}`);
   });
 });
 
