@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RouteDoc } from '../../platform/http/route-doc.ts';
 import { pageDocumentSchema } from '../../page/document-schema.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
+import { alexandriaScrapeRequestSchema } from './alexandria-request.ts';
 
 export const scrapeAnswerSchema = z.object({ success: z.literal(true), data: pageDocumentSchema });
 
@@ -12,10 +13,12 @@ export const scrapeRouteDocs: RouteDoc[] = [
     path: '/v2/scrape',
     operationId: 'scrape',
     summary: 'Scrape one page and wait for its document',
+    description:
+      'A body of Alexandria exchange calls (`alexandria`, the SDKs’ findTools) is validated and refused: 501 CLOUD_SERVICE_NOT_OFFERED (docs/api/cloud-services.md).',
     tag: 'scrape',
-    body: scrapeRequestSchema,
+    body: z.union([scrapeRequestSchema, alexandriaScrapeRequestSchema]),
     responses: { 200: scrapeAnswerSchema },
-    errors: [402, 403, 408, 503],
+    errors: [402, 403, 408, 501, 503],
   },
   {
     method: 'get',
