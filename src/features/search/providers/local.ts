@@ -67,6 +67,34 @@ function includedQuery(q: SearchQuery, relaxed = false): Prisma.Sql | undefined 
   )})`;
 }
 
+/**
+ * Highlights are read from the first 100,000 characters of a page's stored markdown (as much as
+ * the index reads of its body), of documents of at most 2 MiB (a document holding large html or
+ * screenshot formats keeps its description): each result's ts_headline parses what it reads.
+ */
+export const HIGHLIGHT_TEXT_CHARS = 100_000;
+export const HIGHLIGHT_MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
+/** Marks of the matching words in ts_headline's answer: characters of Unicode's private use area, which no text shows. */
+const [MATCH_START, MATCH_END] = ['\uE000', '\uE001'];
+const HEADLINE_OPTIONS = `MaxFragments=3, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}`;
+
+/**
+ * ts_headline's passages as plain text, or undefined when no word of the query is among them (it
+ * then answers the page's first words, which say less than the page's description): markdown's
+ * link targets and images dropped, whitespace collapsed.
+ */
+export function highlightPassages(headline: string): string | undefined {
+  if (!headline.includes(MATCH_START)) return undefined;
+  const text = headline
+    .replaceAll(MATCH_START, '')
+    .replaceAll(MATCH_END, '')
+    .replace(/!\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, '$1')
+    .replace(/\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || undefined;
+}
+
 /** Candidates per phrase query, times the usual: phrases are checked on candidates found by their words. */
 const PHRASE_POOL = 10;
 
@@ -154,6 +182,10 @@ interface PageRow {
   category: SearchCategory | null;
   published_at: Date | null;
   image_url: string | null;
+  /** Where the page's document is (crawl_page), and the configuration its text was indexed with: for highlights. */
+  crawl_id: string;
+  url_key: string;
+  ts_config: string;
 }
 
 export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchProvider {
@@ -185,7 +217,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
-    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
+    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host, p.crawl_id, p.ts_config`;
     const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
     const visiblePages = visible('p', ctx.teamId, opts.sharePublicPages);
     const inRange = [visiblePages, ...timeFilters(q)];
@@ -229,7 +261,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
       return tx.$queryRaw<PageRow[]>`
         WITH c AS MATERIALIZED (${candidates})
-        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
+        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, c.crawl_id::text, c.url_key, c.ts_config, ${rank}${preference(q)} AS rank
         FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
     });
   }
@@ -259,6 +291,30 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     }));
   }
 
+  /**
+   * The highlights of pages by `${crawl_id} ${url_key}`: the passages of each page's stored markdown
+   * that match the query's words, by PostgreSQL's ts_headline in the configuration the page was
+   * indexed with. A page whose text has no match (it matched by its title or URL) has none.
+   */
+  async function highlightsOf(q: SearchQuery, rows: PageRow[]): Promise<Map<string, string>> {
+    const tsq = includedQuery(q);
+    const found = new Map<string, string>();
+    if (!tsq || rows.length === 0) return found;
+    const unique = [...new Map(rows.map((r) => [`${r.crawl_id} ${r.url_key}`, r])).values()];
+    const headlines = await planned(
+      (tx) => tx.$queryRaw<{ crawl_id: string; url_key: string; headline: string }[]>`
+        SELECT k.crawl_id::text, k.url_key, ts_headline(k.ts_config::regconfig, left(cp.document->>'markdown', ${HIGHLIGHT_TEXT_CHARS}::int), ${tsq}, ${HEADLINE_OPTIONS}) AS headline
+        FROM unnest(${unique.map((r) => r.crawl_id)}::uuid[], ${unique.map((r) => r.url_key)}::text[], ${unique.map((r) => r.ts_config)}::text[]) AS k(crawl_id, url_key, ts_config)
+        JOIN crawl_page cp ON cp.crawl_id = k.crawl_id AND cp.url_key = k.url_key
+        WHERE cp.success AND cp.purged_at IS NULL AND cp.size_bytes <= ${HIGHLIGHT_MAX_DOCUMENT_BYTES}::int AND cp.document ? 'markdown'`,
+    );
+    for (const h of headlines) {
+      const passages = highlightPassages(h.headline);
+      if (passages) found.set(`${h.crawl_id} ${h.url_key}`, passages);
+    }
+    return found;
+  }
+
   return {
     name: 'local',
     async search(q, ctx): Promise<ProviderHits> {
@@ -268,11 +324,21 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
         q.sources.includes('news') ? pages(q, ctx, true) : undefined,
         q.sources.includes('images') ? images(q, ctx) : undefined,
       ]);
+      let highlights = new Map<string, string>();
+      if (q.highlights) {
+        try {
+          highlights = await highlightsOf(q, [...(web ?? []), ...(news ?? [])]);
+        } catch (err) {
+          // The results stand without them: a slow or failed highlight query costs only the highlights.
+          hits.warnings.push(`highlights: ${(err as Error).message}`);
+        }
+      }
+      const described = (r: PageRow) => highlights.get(`${r.crawl_id} ${r.url_key}`) ?? r.description;
       if (web) {
         hits.web = web.map((r): WebHit => ({
           url: r.url,
           title: r.title,
-          description: r.description,
+          description: described(r),
           ...(r.category && { category: r.category }),
           ...(r.published_at && { date: r.published_at }),
         }));
@@ -281,7 +347,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
         hits.news = news.map((r): NewsHit => ({
           url: r.url,
           title: r.title,
-          snippet: r.description,
+          snippet: described(r),
           ...(r.published_at && { date: r.published_at }),
           ...(r.image_url && { imageUrl: r.image_url }),
           ...(r.category && { category: r.category }),
