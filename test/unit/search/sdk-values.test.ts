@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/platform/domain-error.ts';
 import { cloudValues } from '../../../src/features/search/cloud-values.ts';
-import { highlightPassages } from '../../../src/features/search/providers/local.ts';
+import { highlightPassages } from '../../../src/features/search/providers/local-highlights.ts';
 import { searchQueryOf } from '../../../src/features/search/query/search-query-of.ts';
 import { searchRequestSchema } from '../../../src/features/search/search-request.ts';
 import { hostMatches, threatListFilter } from '../../../src/features/search/threat-lists.ts';

@@ -7,9 +7,10 @@
 // full-text search slow (3.3 s for 930k matches, measured).
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { Db, Tx } from '../../../platform/db/prisma.ts';
-import { textSearchConfig } from '../../../page/index-entry/languages.ts';
 import type { ImageHit, NewsHit, ProviderHits, SearchContext, SearchProvider, WebHit } from '../provider.ts';
-import type { SearchCategory, SearchQuery, TextTerm } from '../search-query.ts';
+import type { SearchCategory, SearchQuery } from '../search-query.ts';
+import { highlightsOf } from './local-highlights.ts';
+import { includedQuery, queryConfigs, termQuery } from './ts-query.ts';
 
 export interface LocalProviderOptions {
   /** SEARCH_SHARE_PUBLIC_PAGES: other teams' pages fetched without credentials are found too. */
@@ -40,60 +41,6 @@ const WALK_ENTRY_SHARE = 0.01;
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Configurations a query's words are stemmed with: words as written, English, and the request's language. */
-function queryConfigs(q: SearchQuery): string[] {
-  return [...new Set(['simple', 'english', textSearchConfig(q.language)])];
-}
-
-function termQuery(term: TextTerm, configs: string[], relaxed = false): Prisma.Sql {
-  const fn = Prisma.raw(term.kind === 'phrase' && !relaxed ? 'phraseto_tsquery' : 'plainto_tsquery');
-  return Prisma.sql`(${Prisma.join(
-    configs.map((c) => Prisma.sql`${fn}(${c}::regconfig, ${term.text})`),
-    ' || ',
-  )})`;
-}
-
-/**
- * The tsquery every included term must match, or undefined when the query has none. Relaxed, a
- * phrase is only its words: checking word positions means reading each page's whole tsvector.
- */
-function includedQuery(q: SearchQuery, relaxed = false): Prisma.Sql | undefined {
-  if (q.terms.include.length === 0) return undefined;
-  const configs = queryConfigs(q);
-  return Prisma.sql`(${Prisma.join(
-    q.terms.include.map((t) => termQuery(t, configs, relaxed)),
-    ' && ',
-  )})`;
-}
-
-/**
- * Highlights are read from the first 100,000 characters of a page's stored markdown (as much as
- * the index reads of its body), of documents of at most 2 MiB (a document holding large html or
- * screenshot formats keeps its description): each result's ts_headline parses what it reads.
- */
-export const HIGHLIGHT_TEXT_CHARS = 100_000;
-export const HIGHLIGHT_MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
-/** Marks of the matching words in ts_headline's answer: characters of Unicode's private use area, which no text shows. */
-const [MATCH_START, MATCH_END] = ['\uE000', '\uE001'];
-const HEADLINE_OPTIONS = `MaxFragments=3, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}`;
-
-/**
- * ts_headline's passages as plain text, or undefined when no word of the query is among them (it
- * then answers the page's first words, which say less than the page's description): markdown's
- * link targets and images dropped, whitespace collapsed.
- */
-export function highlightPassages(headline: string): string | undefined {
-  if (!headline.includes(MATCH_START)) return undefined;
-  const text = headline
-    .replaceAll(MATCH_START, '')
-    .replaceAll(MATCH_END, '')
-    .replace(/!\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, '$1')
-    .replace(/\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text || undefined;
-}
 
 /** Candidates per phrase query, times the usual: phrases are checked on candidates found by their words. */
 const PHRASE_POOL = 10;
@@ -291,30 +238,6 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     }));
   }
 
-  /**
-   * The highlights of pages by `${crawl_id} ${url_key}`: the passages of each page's stored markdown
-   * that match the query's words, by PostgreSQL's ts_headline in the configuration the page was
-   * indexed with. A page whose text has no match (it matched by its title or URL) has none.
-   */
-  async function highlightsOf(q: SearchQuery, rows: PageRow[]): Promise<Map<string, string>> {
-    const tsq = includedQuery(q);
-    const found = new Map<string, string>();
-    if (!tsq || rows.length === 0) return found;
-    const unique = [...new Map(rows.map((r) => [`${r.crawl_id} ${r.url_key}`, r])).values()];
-    const headlines = await planned(
-      (tx) => tx.$queryRaw<{ crawl_id: string; url_key: string; headline: string }[]>`
-        SELECT k.crawl_id::text, k.url_key, ts_headline(k.ts_config::regconfig, left(cp.document->>'markdown', ${HIGHLIGHT_TEXT_CHARS}::int), ${tsq}, ${HEADLINE_OPTIONS}) AS headline
-        FROM unnest(${unique.map((r) => r.crawl_id)}::uuid[], ${unique.map((r) => r.url_key)}::text[], ${unique.map((r) => r.ts_config)}::text[]) AS k(crawl_id, url_key, ts_config)
-        JOIN crawl_page cp ON cp.crawl_id = k.crawl_id AND cp.url_key = k.url_key
-        WHERE cp.success AND cp.purged_at IS NULL AND cp.size_bytes <= ${HIGHLIGHT_MAX_DOCUMENT_BYTES}::int AND cp.document ? 'markdown'`,
-    );
-    for (const h of headlines) {
-      const passages = highlightPassages(h.headline);
-      if (passages) found.set(`${h.crawl_id} ${h.url_key}`, passages);
-    }
-    return found;
-  }
-
   return {
     name: 'local',
     async search(q, ctx): Promise<ProviderHits> {
@@ -327,7 +250,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       let highlights = new Map<string, string>();
       if (q.highlights) {
         try {
-          highlights = await highlightsOf(q, [...(web ?? []), ...(news ?? [])]);
+          highlights = await planned((tx) => highlightsOf(tx, q, [...(web ?? []), ...(news ?? [])]));
         } catch (err) {
           // The results stand without them: a slow or failed highlight query costs only the highlights.
           hits.warnings.push(`highlights: ${(err as Error).message}`);
