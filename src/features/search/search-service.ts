@@ -1,7 +1,9 @@
-// POST /v2/search after validation: the query as one SearchQuery, every provider
-// asked at once within the request's timeout (what answered in time is the
-// result, the rest is named in `warning`), the answers merged, results scraped
-// when scrapeOptions asks for formats, and the search charged once.
+// POST /v2/search after validation: the values that need a Firecrawl cloud service
+// refused or named in `warning` (cloud-values.ts), the query as one SearchQuery, every
+// provider asked at once within the request's timeout (what answered in time is the
+// result, the rest is named in `warning`), the answers merged and threatProtection's
+// lists applied, results scraped when scrapeOptions asks for formats, and the search
+// charged once.
 import { v7 as uuidv7 } from 'uuid';
 import type { Team } from '../../generated/prisma/client.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
