@@ -22,7 +22,9 @@ export type DomainErrorKind =
   /** The answer was not ready within the time the request allowed (the job itself goes on). */
   | 'timeout'
   /** The job ran and failed for a reason outside the request (the target site failed). */
-  | 'job-failed';
+  | 'job-failed'
+  /** The request asks for a Firecrawl cloud service this self-hosted service does not offer (cloud-services.ts). */
+  | 'not-offered';
 
 export class DomainError extends Error {
   constructor(

@@ -197,9 +197,36 @@ const crawlRequest = fc.record(
   { requiredKeys: [] },
 );
 
-const scrapeRequest = fc
-  .tuple(scrapeOptions, fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] }))
-  .map(([o, r]) => ({ ...o, ...r }));
+const alexandriaCall = fc.record(
+  {
+    provider: maybe(fc.constantFrom('firecrawl', ' ', 'x')),
+    capability: maybe(fc.constantFrom('find-tools', '')),
+    options: maybe(fc.dictionary(key, json, { maxKeys: 3 })),
+  },
+  { requiredKeys: [] },
+);
+/** Exchange calls in place of a URL (the SDKs' findTools): validated, then refused 501 as a cloud service. */
+const alexandriaRequest = fc.record(
+  {
+    alexandria: maybe(fc.oneof(alexandriaCall, fc.array(alexandriaCall, { maxLength: 11 }))),
+    timeout: maybe(intish),
+    integration: maybe(fc.oneof(text, fc.constant(null))),
+    origin: maybe(text),
+  },
+  { requiredKeys: ['alexandria'] },
+);
+const scrapeRequest = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc
+      .tuple(
+        scrapeOptions,
+        fc.record({ url, zeroDataRetention: maybe(fc.boolean()), fastMode: maybe(fc.boolean()), origin: maybe(text) }, { requiredKeys: [] }),
+      )
+      .map(([o, r]) => ({ ...o, ...r })),
+  },
+  { weight: 1, arbitrary: alexandriaRequest },
+);
 const mapRequest = fc.record(
   {
     url,
@@ -495,8 +522,8 @@ const searchRequest = fc.record(
       maybe(
         fc.array(
           fc.oneof(
-            fc.constantFrom('web', 'images', 'news', 'video'),
-            fc.record({ type: fc.constantFrom('web', 'news', 'x'), tbs: maybe(text) }, { requiredKeys: [] }),
+            fc.constantFrom('web', 'images', 'news', 'video', 'alexandria'),
+            fc.record({ type: fc.constantFrom('web', 'news', 'x', 'alexandria'), tbs: maybe(text) }, { requiredKeys: [] }),
           ),
           { maxLength: 4 },
         ),
@@ -506,8 +533,8 @@ const searchRequest = fc.record(
       maybe(
         fc.array(
           fc.oneof(
-            fc.constantFrom('github', 'research', 'pdf', 'developer'),
-            fc.record({ type: fc.constantFrom('github', 'pdf'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] }),
+            fc.constantFrom('github', 'research', 'pdf', 'developer', 'gov', 'repo', 'devdex'),
+            fc.record({ type: fc.constantFrom('github', 'pdf', 'developer'), sites: maybe(fc.array(text, { maxLength: 2 })) }, { requiredKeys: [] }),
           ),
           { maxLength: 4 },
         ),
@@ -529,7 +556,86 @@ const searchRequest = fc.record(
     timeout: seldom(maybe(intish)),
     ignoreInvalidURLs: seldom(maybe(fc.boolean())),
     enterprise: seldom(maybe(fc.array(fc.constantFrom('default', 'anon', 'zdr', 'x'), { maxLength: 3 }))),
+    highlights: seldom(maybe(fc.boolean())),
+    domainTools: seldom(maybe(fc.boolean())),
+    toolDetail: seldom(maybe(fc.constantFrom('compact', 'summary', 'full', 'all'))),
+    threatProtection: seldom(
+      maybe(
+        fc.record(
+          {
+            mode: maybe(fc.constantFrom('off', 'manual-only', 'normal', 'zscaler', 'strict')),
+            riskScoreThreshold: maybe(intish),
+            blacklist: maybe(fc.array(fc.oneof(fc.constantFrom('*.example.com', '*', 'a*b*c', ''), text), { maxLength: 3 })),
+            whitelist: maybe(fc.array(fc.constantFrom('example.com', '*.ok.org'), { maxLength: 2 })),
+            blockedTlds: maybe(fc.array(fc.constantFrom('zip', '.zip', 'x-y', ''), { maxLength: 2 })),
+            failurePolicy: maybe(fc.constantFrom('open', 'closed', 'sometimes')),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    ),
     scrapeOptions: seldom(maybe(scrapeOptions)),
+  },
+  { requiredKeys: ['query'] },
+);
+
+/** The query strings, paths and bodies the SDKs send to the routes of cloud services (refused 501 when valid). */
+const paperId = fc.oneof(fc.constantFrom('doi:10.1000/xyz', 'pmid:123', 'arxiv:2401.00001', '%2F'), segment);
+const researchQuery = (first: string) =>
+  fc.oneof(
+    query,
+    fc.constantFrom(
+      `?${first}=tau&k=5&origin=js-sdk`,
+      `?${first}=tau&k=0`,
+      `?${first}=&k=3`,
+      `?${first}=x&k=501`,
+      `?${first}=x&from=2024-13-1`,
+      `?${first}=x&authors=a&authors=b&categories=q-bio.GN`,
+      `?${first}=x&mode=citers&rerank=maybe`,
+      '?k=3',
+    ),
+  );
+const feedbackFields = {
+  rating: maybe(fc.constantFrom('good', 'partial', 'bad', 'great')),
+  valuableSources: maybe(fc.array(fc.record({ url: maybe(text), reason: maybe(text) }, { requiredKeys: [] }), { maxLength: 2 })),
+  missingContent: maybe(fc.array(fc.record({ topic: maybe(text) }, { requiredKeys: [] }), { maxLength: 2 })),
+  querySuggestions: maybe(text),
+  integration: maybe(fc.oneof(text, fc.constant(null))),
+  origin: maybe(text),
+};
+const searchFeedbackRequest = fc.record(feedbackFields, { requiredKeys: ['rating'] });
+const feedbackRequest = fc.record(
+  {
+    ...feedbackFields,
+    endpoint: maybe(fc.constantFrom('search', 'scrape', 'parse', 'map', 'crawl')),
+    jobId: maybe(fc.oneof(fc.uuid(), text)),
+    pageNumbers: maybe(fc.array(intish, { maxLength: 3 })),
+    metadata: maybe(fc.dictionary(key, json, { maxKeys: 3 })),
+  },
+  { requiredKeys: ['rating', 'endpoint', 'jobId'] },
+);
+const developerSearchRequest = fc.record(
+  {
+    query: maybe(searchText),
+    k: maybe(intish),
+    passages: maybe(intish),
+    types: maybe(fc.array(fc.constantFrom('doc', 'issue', 'pull_request', 'readme', 'wiki'), { maxLength: 5 })),
+    repos: maybe(fc.array(text, { maxLength: 3 })),
+    min_stars: maybe(intish),
+    archived: maybe(fc.boolean()),
+    skills: maybe(fc.constantFrom('only', 'all')),
+    origin: maybe(text),
+  },
+  { requiredKeys: ['query'] },
+);
+const govSearchRequest = fc.record(
+  {
+    query: maybe(searchText),
+    k: maybe(intish),
+    jurisdiction: maybe(fc.constantFrom('us', 'us-ca', '')),
+    courtType: maybe(fc.constantFrom('federal-supreme', 'state-trial', 'county')),
+    cites: maybe(text),
+    origin: maybe(text),
   },
   { requiredKeys: ['query'] },
 );
@@ -950,6 +1056,106 @@ export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Sh
       shot(
         fc.constant('GET'),
         query.map((q) => `/v2/parse/formats${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/search/research/papers',
+      shot(
+        fc.constant('GET'),
+        researchQuery('query').map((q) => `/v2/search/research/papers${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/search/research/papers/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(paperId, researchQuery('query')).map(([id, q]) => `/v2/search/research/papers/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/search/research/papers/:id/similar',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(paperId, researchQuery('intent')).map(([id, q]) => `/v2/search/research/papers/${id}/similar${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/search/research/github',
+      shot(
+        fc.constant('GET'),
+        researchQuery('query').map((q) => `/v2/search/research/github${q}`),
+        1,
+      ),
+    ],
+    [
+      'POST /v2/search/developer',
+      shot(
+        fc.constant('POST'),
+        query.map((q) => `/v2/search/developer${q}`),
+        9,
+        developerSearchRequest,
+      ),
+    ],
+    [
+      'POST /v2/search/gov',
+      shot(
+        fc.constant('POST'),
+        query.map((q) => `/v2/search/gov${q}`),
+        9,
+        govSearchRequest,
+      ),
+    ],
+    [
+      'POST /v2/feedback',
+      shot(
+        fc.constant('POST'),
+        query.map((q) => `/v2/feedback${q}`),
+        9,
+        feedbackRequest,
+      ),
+    ],
+    [
+      'POST /v2/search/:id/feedback',
+      shot(
+        fc.constant('POST'),
+        fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.uuid() }, segment), query).map(([id, q]) => `/v2/search/${id}/feedback${q}`),
+        9,
+        searchFeedbackRequest,
+      ),
+    ],
+    [
+      'GET /v2/agent',
+      shot(
+        fc.constant('GET'),
+        fc.oneof(query, fc.constantFrom('?before=1700000000000', '?before=soon', '?before=')).map((q) => `/v2/agent${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/agent/:id/trace',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(monitorId, fc.oneof(query, fc.constantFrom('?liveView=true', '?liveView=yes'))).map(([id, q]) => `/v2/agent/${id}/trace${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/agent/:id/snapshots/:snapshotId',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(monitorId, segment, query).map(([id, snapshot, q]) => `/v2/agent/${id}/snapshots/${snapshot}${q}`),
+        1,
+      ),
+    ],
+    [
+      'GET /v2/agent/threads/:threadId',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(segment, fc.oneof(query, fc.constantFrom('?includeData=true', '?includeData=1'))).map(([id, q]) => `/v2/agent/threads/${id}${q}`),
         1,
       ),
     ],

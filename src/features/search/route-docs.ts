@@ -37,6 +37,11 @@ export const searchAnswerSchema = z.object({
         }),
       )
       .optional(),
+    tools: z
+      .array(z.record(z.string(), z.unknown()))
+      .max(0)
+      .optional()
+      .describe('With the alexandria source or domainTools: always empty, tools are a Firecrawl cloud service (the warning says so).'),
   }),
   warning: z.string().nullable(),
   id: z.string(),
@@ -52,6 +57,6 @@ export const searchRouteDocs: RouteDoc[] = [
     tag: 'search',
     body: searchRequestSchema,
     responses: { 200: searchAnswerSchema },
-    errors: [402, 403, 503],
+    errors: [402, 403, 501, 503],
   },
 ];

@@ -64,6 +64,8 @@ export interface SearchQuery {
   location?: string;
   /** BCP 47 language tag derived from country / request `lang`, e.g. "en". */
   language?: string;
+  /** Descriptions (news: snippets) made of the passages of the page that match the query, where the provider has the page's text. */
+  highlights: boolean;
 }
 
 /** Names of SearchQuery parts, used by providers to declare what they cannot honour. */

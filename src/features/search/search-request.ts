@@ -1,26 +1,73 @@
 // Body of POST /v2/search: every field of the spec and of upstream's schema
-// (firecrawl-v2.md 1.10), including the fields the SDKs send that have no effect
-// here (documented in docs/api/search.md).
+// (firecrawl-v2.md 1.10) and every value the SDKs' types allow. What each does here,
+// is accepted with a warning, or refuses as a Firecrawl cloud service is decided in
+// search-service.ts and documented in docs/api/search.md.
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
 import { scrapeOptionsSchema } from '../../page/scrape-options.ts';
 
 export const MAX_QUERY_LENGTH = 500;
+/** The sources searched here. */
 export const SOURCES = ['web', 'images', 'news'] as const;
+/** The sources of the SDKs' types that are cloud services (the Alexandria exchange's tools). */
+export const CLOUD_SOURCES = ['alexandria'] as const;
+const ALL_SOURCES = [...SOURCES, ...CLOUD_SOURCES] as const;
+/** The categories searched here (narrowing the pages of the index). */
 export const CATEGORIES = ['github', 'research', 'pdf'] as const;
+/** The categories that switch upstream's search to an index of its own, a cloud service; neither combines with another category. */
+export const CLOUD_CATEGORIES = ['developer', 'gov'] as const;
+/** Upstream's other names of the developer category. */
+export const DEVELOPER_ALIASES = ['repo', 'code', 'docs', 'devdex', 'repo_search', 'developer_index'] as const;
+const CATEGORY_NAMES = [...CATEGORIES, ...CLOUD_CATEGORIES, ...DEVELOPER_ALIASES] as const;
+export type RequestCategory = (typeof CATEGORIES)[number] | (typeof CLOUD_CATEGORIES)[number];
 
 const sourceObject = z.object({
-  type: z.enum(SOURCES, { error: `sources must be among ${SOURCES.join(', ')}` }),
+  type: z.enum(SOURCES, { error: `sources must be among ${ALL_SOURCES.join(', ')}` }),
   tbs: z.string().max(200).optional(),
   filter: z.string().max(200).optional(),
   lang: z.string().max(20).optional(),
   country: z.string().max(20).optional(),
   location: z.string().max(200).optional(),
 });
+const cloudSourceObject = z.strictObject({ type: z.enum(CLOUD_SOURCES) });
 const categoryObject = z.object({
-  type: z.enum(CATEGORIES, { error: `categories must be among ${CATEGORIES.join(', ')}` }),
+  type: z.enum(CATEGORY_NAMES, { error: `categories must be among ${[...CATEGORIES, ...CLOUD_CATEGORIES].join(', ')}` }),
   sites: z.array(z.string().max(253)).max(50).optional(),
 });
+
+/** A category by its one name here (an alias of developer is developer). */
+export function categoryName(category: string | { type: string }): RequestCategory {
+  const name = typeof category === 'string' ? category : category.type;
+  return (DEVELOPER_ALIASES as readonly string[]).includes(name) ? 'developer' : (name as RequestCategory);
+}
+
+export const sourceName = (source: string | { type: string }) => (typeof source === 'string' ? source : source.type) as (typeof ALL_SOURCES)[number];
+
+const domainPattern = z.string().trim().toLowerCase().min(1, 'must not be empty').max(253);
+
+/**
+ * The SDKs' ThreatProtectionOptions: a per-request threat protection policy. Modes normal and
+ * zscaler scan with a cloud service; off and manual-only (blacklist, whitelist, blockedTlds) are
+ * applied here (threat-lists.ts).
+ */
+export const threatProtectionSchema = z.strictObject({
+  mode: z.enum(['off', 'manual-only', 'normal', 'zscaler'], { error: 'mode must be one of off, manual-only, normal, zscaler' }).optional(),
+  riskScoreThreshold: z.int({ error: 'riskScoreThreshold must be an integer' }).min(0).max(100).optional(),
+  blacklist: z.array(domainPattern).max(1000).optional().describe('Hosts or globs (*.example.com) whose results are removed.'),
+  whitelist: z.array(domainPattern).max(1000).optional().describe('Hosts or globs that are never removed; wins over blacklist and blockedTlds.'),
+  blockedTlds: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9-]{1,63}$/, 'must be a top-level domain without its dot, e.g. zip'),
+    )
+    .max(1000)
+    .optional(),
+  failurePolicy: z.enum(['open', 'closed']).optional(),
+});
+export type ThreatProtection = z.output<typeof threatProtectionSchema>;
 
 const hostname = z
   .string()
@@ -33,13 +80,19 @@ export const searchRequestSchema = z
     query: z.string({ error: 'query must be a string' }).max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
     limit: z.int({ error: 'limit must be an integer' }).min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(10),
     sources: z
-      .array(z.union([z.enum(SOURCES), sourceObject], { error: `sources must be among ${SOURCES.join(', ')} (names or {type} objects)` }))
+      .array(
+        z.union([z.enum(ALL_SOURCES), sourceObject, cloudSourceObject], { error: `sources must be among ${ALL_SOURCES.join(', ')} (names or {type} objects)` }),
+      )
       .min(1, 'sources must not be empty')
-      .max(3)
+      .max(ALL_SOURCES.length)
       .default(['web']),
     categories: z
-      .array(z.union([z.enum(CATEGORIES), categoryObject], { error: `categories must be among ${CATEGORIES.join(', ')} (names or {type} objects)` }))
-      .max(3)
+      .array(
+        z.union([z.enum(CATEGORY_NAMES), categoryObject], {
+          error: `categories must be among ${[...CATEGORIES, ...CLOUD_CATEGORIES].join(', ')} (names or {type} objects)`,
+        }),
+      )
+      .max(10)
       .default([]),
     includeDomains: z.array(hostname).max(100).optional(),
     excludeDomains: z.array(hostname).max(100).optional(),
@@ -60,10 +113,10 @@ export const searchRequestSchema = z
       .optional(),
     safe: z.boolean({ error: 'safe must be true or false' }).optional(),
     asyncScraping: z.boolean().optional(),
-    highlights: z.boolean().optional(),
-    threatProtection: z.unknown().optional(),
-    toolDetail: z.unknown().optional(),
-    domainTools: z.unknown().optional(),
+    highlights: z.boolean({ error: 'highlights must be true or false' }).optional(),
+    threatProtection: threatProtectionSchema.optional(),
+    toolDetail: z.enum(['compact', 'summary', 'full'], { error: 'toolDetail must be one of compact, summary, full' }).optional(),
+    domainTools: z.boolean({ error: 'domainTools must be true or false' }).optional(),
     scrapeOptions: z
       .preprocess((v) => (v && typeof v === 'object' && !Array.isArray(v) && !('formats' in v) ? { ...v, formats: [] } : v), scrapeOptionsSchema)
       .optional(),
@@ -74,8 +127,14 @@ export const searchRequestSchema = z
     if (req.includeDomains?.length && req.excludeDomains?.length) {
       ctx.addIssue({ code: 'custom', message: 'includeDomains and excludeDomains cannot both be specified', path: ['includeDomains'] });
     }
-    const types = req.sources.map((s) => (typeof s === 'string' ? s : s.type));
+    const types = req.sources.map(sourceName);
     if (new Set(types).size !== types.length) ctx.addIssue({ code: 'custom', message: 'each source may be named once', path: ['sources'] });
+    const categories = new Set(req.categories.map(categoryName));
+    for (const alone of CLOUD_CATEGORIES) {
+      if (categories.has(alone) && categories.size > 1) {
+        ctx.addIssue({ code: 'custom', message: `the ${alone} category cannot be combined with other categories`, path: ['categories'] });
+      }
+    }
   });
 
 export type SearchRequest = z.output<typeof searchRequestSchema>;

@@ -1,7 +1,9 @@
-// POST /v2/search after validation: the query as one SearchQuery, every provider
-// asked at once within the request's timeout (what answered in time is the
-// result, the rest is named in `warning`), the answers merged, results scraped
-// when scrapeOptions asks for formats, and the search charged once.
+// POST /v2/search after validation: the values that need a Firecrawl cloud service
+// refused or named in `warning` (cloud-values.ts), the query as one SearchQuery, every
+// provider asked at once within the request's timeout (what answered in time is the
+// result, the rest is named in `warning`), the answers merged and threatProtection's
+// lists applied, results scraped when scrapeOptions asks for formats, and the search
+// charged once.
 import { v7 as uuidv7 } from 'uuid';
 import type { Team } from '../../generated/prisma/client.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
@@ -16,7 +18,9 @@ import { postFilter } from './post-filter.ts';
 import type { ProviderHits, SearchProvider } from './provider.ts';
 import { searchQueryOf } from './query/search-query-of.ts';
 import type { SearchRequest } from './search-request.ts';
+import { cloudValues } from './cloud-values.ts';
 import { measuredAnswer, measuredSearch, searchKind } from './search-metrics.ts';
+import { threatListFilter } from './threat-lists.ts';
 
 const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
 
@@ -85,6 +89,7 @@ export function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: 
 
 async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun) {
   const started = Date.now();
+  const { toolsWarning } = cloudValues(req);
   const zdr = req.enterprise?.includes('zdr') ?? false;
   const anon = req.enterprise?.includes('anon') ?? false;
   if ((zdr && !team.flagSearchZdr) || (anon && !team.flagSearchAnon)) throw new DomainError('forbidden', ZDR_NOT_ENABLED, 'FORBIDDEN');
@@ -117,12 +122,17 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
     answered.flatMap((a) => (a.hits ? [a.hits] : [])),
     req.limit,
   );
-  const valid = (url: string) => !req.ignoreInvalidURLs || httpUrl.safeParse(url).success;
+  const listed = threatListFilter(req.threatProtection);
+  const valid = (url: string) => (!req.ignoreInvalidURLs || httpUrl.safeParse(url).success) && (!listed || listed(url));
   const data: Record<string, Item[]> = {};
   if (query.sources.includes('web')) data.web = merged.web.filter((h) => valid(h.url)).map(({ date: _d, ...h }) => h);
   if (query.sources.includes('news'))
     data.news = merged.news.filter((h) => valid(h.url)).map(({ date, ...h }) => ({ ...h, ...(date && { date: date.toISOString() }) }));
   if (query.sources.includes('images')) data.images = merged.images.filter((h) => valid(h.url)).map((h) => ({ ...h }));
+  if (toolsWarning) {
+    data.tools = [];
+    warnings.push(toolsWarning);
+  }
 
   let scrapeIds: string[] = [];
   if (req.scrapeOptions && req.scrapeOptions.formats.length > 0) {

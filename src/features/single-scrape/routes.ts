@@ -8,6 +8,8 @@ import { awaitScrape, commitScrape, isScrapeTimeout, prepareScrape, scrapeAnswer
 import { resumableTimeout, startOrAttachScrape, type ResumableScrape } from '../../jobs/scrape-resume.ts';
 import { scrapeResumeKey } from '../../jobs/scrape-resume-match.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
+import { cloudServiceNotOffered } from '../../platform/cloud-services.ts';
+import { alexandriaScrapeRequestSchema, isAlexandriaRequest } from './alexandria-request.ts';
 
 /** How long the gateway's scrape feed stays connected after its last waiting scrape. */
 const FEED_LINGER_MS = 30_000;
@@ -20,6 +22,10 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
   const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, lingerMs: FEED_LINGER_MS }) : undefined;
 
   router.post('/scrape', async (req, res) => {
+    if (isAlexandriaRequest(req.body)) {
+      alexandriaScrapeRequestSchema.parse(req.body);
+      throw cloudServiceNotOffered('alexandria');
+    }
     const started = Date.now();
     const request = scrapeRequestSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);

@@ -15,7 +15,15 @@ export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.string().describe('What went wrong, for a person to read.'),
   code: z.string().describe('A stable identifier of the error (BAD_REQUEST, UNAUTHORIZED, NOT_FOUND, ...).'),
-  details: z.unknown().optional().describe('Structured details: the validation issues of a rejected body.'),
+  details: z.unknown().optional().describe('Structured details: the validation issues of a rejected body; the refused service of a 501.'),
+  type: z
+    .string()
+    .optional()
+    .describe('On a 501 CLOUD_SERVICE_NOT_OFFERED: the code again, as the RFC 9457 member the JS SDK’s research methods read as the error’s code.'),
+  detail: z
+    .string()
+    .optional()
+    .describe('On a 501 CLOUD_SERVICE_NOT_OFFERED: the message again, as the RFC 9457 member the JS SDK’s research methods read as the error’s message.'),
   requestId: z
     .string()
     .optional()
@@ -55,6 +63,8 @@ const DOMAIN_STATUS: Record<DomainErrorKind, { status: number; code: string }> =
   timeout: { status: 408, code: 'TIMEOUT' },
   // 500 as upstream answers a failed scrape; not 502, which the JS SDK retries.
   'job-failed': { status: 500, code: 'JOB_FAILED' },
+  // 501: what upstream's self-hosted server answers for its research routes; neither SDK retries it (they retry 502 only).
+  'not-offered': { status: 501, code: 'CLOUD_SERVICE_NOT_OFFERED' },
 };
 
 /** What body-parser and the router throw (http-errors): a client error carries its own status. */
@@ -76,7 +86,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (err instanceof DomainError) {
       const { status, code } = DOMAIN_STATUS[err.kind];
-      sendError(res, status, { success: false, error: err.message, code: err.code ?? code, ...(err.details !== undefined && { details: err.details }) });
+      const body = { success: false as const, error: err.message, code: err.code ?? code, ...(err.details !== undefined && { details: err.details }) };
+      // The JS SDK's research methods read only problem-details members (detail, title, type) of an error answer.
+      sendError(res, status, err.kind === 'not-offered' ? { ...body, type: body.code, detail: body.error } : body);
       return;
     }
     if (err instanceof HttpError) {

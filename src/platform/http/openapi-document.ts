@@ -36,6 +36,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   415: 'The body’s encoding or charset is not supported.',
   429: 'The API key’s rate limit (Retry-After says when to retry) or a team limit is reached.',
   500: 'An unexpected error (the answer carries an id to quote), or the job failed.',
+  501: 'A Firecrawl cloud service this self-hosted service does not offer (code CLOUD_SERVICE_NOT_OFFERED; docs/api/cloud-services.md).',
   503: 'A service the route needs is unavailable.',
 };
 

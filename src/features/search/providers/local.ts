@@ -7,9 +7,10 @@
 // full-text search slow (3.3 s for 930k matches, measured).
 import { Prisma } from '../../../generated/prisma/client.ts';
 import type { Db, Tx } from '../../../platform/db/prisma.ts';
-import { textSearchConfig } from '../../../page/index-entry/languages.ts';
 import type { ImageHit, NewsHit, ProviderHits, SearchContext, SearchProvider, WebHit } from '../provider.ts';
-import type { SearchCategory, SearchQuery, TextTerm } from '../search-query.ts';
+import type { SearchCategory, SearchQuery } from '../search-query.ts';
+import { highlightsOf } from './local-highlights.ts';
+import { includedQuery, queryConfigs, termQuery } from './ts-query.ts';
 
 export interface LocalProviderOptions {
   /** SEARCH_SHARE_PUBLIC_PAGES: other teams' pages fetched without credentials are found too. */
@@ -40,32 +41,6 @@ const WALK_ENTRY_SHARE = 0.01;
 const AND = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`);
 const OR = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`);
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Configurations a query's words are stemmed with: words as written, English, and the request's language. */
-function queryConfigs(q: SearchQuery): string[] {
-  return [...new Set(['simple', 'english', textSearchConfig(q.language)])];
-}
-
-function termQuery(term: TextTerm, configs: string[], relaxed = false): Prisma.Sql {
-  const fn = Prisma.raw(term.kind === 'phrase' && !relaxed ? 'phraseto_tsquery' : 'plainto_tsquery');
-  return Prisma.sql`(${Prisma.join(
-    configs.map((c) => Prisma.sql`${fn}(${c}::regconfig, ${term.text})`),
-    ' || ',
-  )})`;
-}
-
-/**
- * The tsquery every included term must match, or undefined when the query has none. Relaxed, a
- * phrase is only its words: checking word positions means reading each page's whole tsvector.
- */
-function includedQuery(q: SearchQuery, relaxed = false): Prisma.Sql | undefined {
-  if (q.terms.include.length === 0) return undefined;
-  const configs = queryConfigs(q);
-  return Prisma.sql`(${Prisma.join(
-    q.terms.include.map((t) => termQuery(t, configs, relaxed)),
-    ' && ',
-  )})`;
-}
 
 /** Candidates per phrase query, times the usual: phrases are checked on candidates found by their words. */
 const PHRASE_POOL = 10;
@@ -154,6 +129,10 @@ interface PageRow {
   category: SearchCategory | null;
   published_at: Date | null;
   image_url: string | null;
+  /** Where the page's document is (crawl_page), and the configuration its text was indexed with: for highlights. */
+  crawl_id: string;
+  url_key: string;
+  ts_config: string;
 }
 
 export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchProvider {
@@ -185,7 +164,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
     const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
     const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
     const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
-    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host`;
+    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host, p.crawl_id, p.ts_config`;
     const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
     const visiblePages = visible('p', ctx.teamId, opts.sharePublicPages);
     const inRange = [visiblePages, ...timeFilters(q)];
@@ -229,7 +208,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
       const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
       return tx.$queryRaw<PageRow[]>`
         WITH c AS MATERIALIZED (${candidates})
-        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, ${rank}${preference(q)} AS rank
+        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, c.crawl_id::text, c.url_key, c.ts_config, ${rank}${preference(q)} AS rank
         FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
     });
   }
@@ -268,11 +247,21 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
         q.sources.includes('news') ? pages(q, ctx, true) : undefined,
         q.sources.includes('images') ? images(q, ctx) : undefined,
       ]);
+      let highlights = new Map<string, string>();
+      if (q.highlights) {
+        try {
+          highlights = await planned((tx) => highlightsOf(tx, q, [...(web ?? []), ...(news ?? [])]));
+        } catch (err) {
+          // The results stand without them: a slow or failed highlight query costs only the highlights.
+          hits.warnings.push(`highlights: ${(err as Error).message}`);
+        }
+      }
+      const described = (r: PageRow) => highlights.get(`${r.crawl_id} ${r.url_key}`) ?? r.description;
       if (web) {
         hits.web = web.map((r): WebHit => ({
           url: r.url,
           title: r.title,
-          description: r.description,
+          description: described(r),
           ...(r.category && { category: r.category }),
           ...(r.published_at && { date: r.published_at }),
         }));
@@ -281,7 +270,7 @@ export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchP
         hits.news = news.map((r): NewsHit => ({
           url: r.url,
           title: r.title,
-          snippet: r.description,
+          snippet: described(r),
           ...(r.published_at && { date: r.published_at }),
           ...(r.image_url && { imageUrl: r.image_url }),
           ...(r.category && { category: r.category }),
