@@ -17,6 +17,7 @@ import { webhooksFeature } from './webhooks/feature.ts';
 import { parseFeature } from './parse/feature.ts';
 import { extractFeature } from './extract/feature.ts';
 import { agentFeature } from './agent/feature.ts';
+import { v1Feature } from './v1/feature.ts';
 
 export const FEATURES: Feature[] = [
   jobEngine,
@@ -34,4 +35,5 @@ export const FEATURES: Feature[] = [
   parseFeature,
   extractFeature,
   agentFeature,
+  v1Feature,
 ];
