@@ -132,7 +132,10 @@ type V2Period = { startDate: string; endDate: string; apiKey?: string | null };
 
 /** v2's history without its second name of each number (totalCredits, totalTokens). */
 export function v1History<K extends 'creditsUsed' | 'tokensUsed'>(periods: (V2Period & Record<K, number>)[], field: K): (V2Period & Record<K, number>)[] {
-  return periods.map((p) => ({ startDate: p.startDate, endDate: p.endDate, ...(p.apiKey !== undefined && { apiKey: p.apiKey }), [field]: p[field] }) as V2Period & Record<K, number>);
+  return periods.map(
+    (p) =>
+      ({ startDate: p.startDate, endDate: p.endDate, ...(p.apiKey !== undefined && { apiKey: p.apiKey }), [field]: p[field] }) as V2Period & Record<K, number>,
+  );
 }
 
 /** The same bodies as /v2 answers: documented by reference, not repeated. */

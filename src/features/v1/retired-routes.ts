@@ -18,7 +18,8 @@ export const RETIRED_ROUTES: RetiredRoute[] = [
   },
   {
     path: '/llmstxt',
-    refusal: 'POST /v1/llmstxt is not offered by this service (upstream retired it without a replacement): POST /v2/map lists a site’s URLs, POST /v2/batch/scrape reads them.',
+    refusal:
+      'POST /v1/llmstxt is not offered by this service (upstream retired it without a replacement): POST /v2/map lists a site’s URLs, POST /v2/batch/scrape reads them.',
     replacement: null,
     statusNotFound: 'llmsTxt generation job not found',
   },

@@ -55,19 +55,17 @@ function jobRoutes(path: string, noun: string, prefix: string): RouteDoc[] {
       responses: { 200: v1CancelledSchema },
       errors: [400, 404, 409, 503],
     },
-    ...(['get', 'delete'] as const).map(
-      (method): RouteDoc => ({
-        method,
-        path: `/v1${path}/:id/errors`,
-        operationId: `v1${method === 'get' ? 'Get' : 'DeleteRead'}${prefix}Errors`,
-        summary: `Pages of a ${noun} that failed, and URLs robots.txt blocked (v1)`,
-        ...(method === 'delete' && { description: 'The JS v1 SDK asks with DELETE; this reads the errors and cancels nothing.' }),
-        tag: TAG,
-        params: idParams,
-        responses: { 200: jobErrorsSchema },
-        errors: [400, 404],
-      }),
-    ),
+    ...(['get', 'delete'] as const).map((method): RouteDoc => ({
+      method,
+      path: `/v1${path}/:id/errors`,
+      operationId: `v1${method === 'get' ? 'Get' : 'DeleteRead'}${prefix}Errors`,
+      summary: `Pages of a ${noun} that failed, and URLs robots.txt blocked (v1)`,
+      ...(method === 'delete' && { description: 'The JS v1 SDK asks with DELETE; this reads the errors and cancels nothing.' }),
+      tag: TAG,
+      params: idParams,
+      responses: { 200: jobErrorsSchema },
+      errors: [400, 404],
+    })),
   ];
 }
 
@@ -114,16 +112,14 @@ export const v1RouteDocs: RouteDoc[] = [
     responses: { 200: jobStartedSchema },
     errors: [402, 403, 503],
   },
-  ...(['active', 'ongoing'] as const).map(
-    (name): RouteDoc => ({
-      method: 'get',
-      path: `/v1/crawl/${name}`,
-      operationId: `v1${name === 'active' ? 'Active' : 'Ongoing'}Crawls`,
-      summary: 'The team’s running crawls, their options under v1’s names (v1)',
-      tag: TAG,
-      responses: { 200: activeCrawlsSchema },
-    }),
-  ),
+  ...(['active', 'ongoing'] as const).map((name): RouteDoc => ({
+    method: 'get',
+    path: `/v1/crawl/${name}`,
+    operationId: `v1${name === 'active' ? 'Active' : 'Ongoing'}Crawls`,
+    summary: 'The team’s running crawls, their options under v1’s names (v1)',
+    tag: TAG,
+    responses: { 200: activeCrawlsSchema },
+  })),
   ...jobRoutes('/crawl', 'crawl', 'Crawl'),
   {
     method: 'post',

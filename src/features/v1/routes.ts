@@ -9,16 +9,7 @@ import { HttpError } from '../../platform/http/http-error.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
 import { v1JobRoutes } from './job-routes.ts';
-import {
-  EXTRACT_DEPRECATION,
-  v1CreditUsage,
-  v1Document,
-  v1ExtractStatus,
-  v1History,
-  v1MapAnswer,
-  v1SearchAnswer,
-  v1TokenUsage,
-} from './answers.ts';
+import { EXTRACT_DEPRECATION, v1CreditUsage, v1Document, v1ExtractStatus, v1History, v1MapAnswer, v1SearchAnswer, v1TokenUsage } from './answers.ts';
 import { toV2Scrape, v1ScrapeRequestSchema } from './scrape-request.ts';
 import { toV2Map, v1MapRequestSchema } from './map-request.ts';
 import { toV2Search, v1SearchRequestSchema } from './search-request.ts';

@@ -91,16 +91,27 @@ describe('map and search (sections 6.2, 6.3)', () => {
       ],
       id: 'i',
     });
-    expect(v1SearchAnswer({ data: { web: [] }, id: 'i', warning: null }, { formats: [] })).toEqual({ success: true, data: [], id: 'i', warning: NO_RESULTS_WARNING });
+    expect(v1SearchAnswer({ data: { web: [] }, id: 'i', warning: null }, { formats: [] })).toEqual({
+      success: true,
+      data: [],
+      id: 'i',
+      warning: NO_RESULTS_WARNING,
+    });
   });
 
   it('scraped results without markdown are left out, unless none has any', () => {
     const scraped = { formats: ['markdown', 'json'], jsonFields: undefined };
-    const answer = v1SearchAnswer({ data: { web: [hit(1, { markdown: '# x', json: { a: 1 } }), hit(2, { markdown: ' ' })] }, id: 'i', warning: 'local: w' }, scraped);
+    const answer = v1SearchAnswer(
+      { data: { web: [hit(1, { markdown: '# x', json: { a: 1 } }), hit(2, { markdown: ' ' })] }, id: 'i', warning: 'local: w' },
+      scraped,
+    );
     expect(answer.data.map((d) => d.url)).toEqual(['https://a.example/1']);
     expect(answer.data[0].json).toEqual({ a: 1 });
     expect(answer.warning).toBe('local: w');
-    const empty = v1SearchAnswer({ data: { web: [hit(1, { markdown: '' })] }, id: 'i', warning: null }, { formats: ['markdown', 'extract'], jsonFields: ['extract'] });
+    const empty = v1SearchAnswer(
+      { data: { web: [hit(1, { markdown: '' })] }, id: 'i', warning: null },
+      { formats: ['markdown', 'extract'], jsonFields: ['extract'] },
+    );
     expect(empty).toMatchObject({ data: [{ url: 'https://a.example/1' }], warning: NO_CONTENT_WARNING });
   });
 });
@@ -119,9 +130,8 @@ describe('team usage (section 6.8) and extract', () => {
   it('history periods keep one name per number', () => {
     const periods = [{ startDate: 'a', endDate: 'b', creditsUsed: 3, totalCredits: 3 }];
     expect(v1History(periods, 'creditsUsed')).toEqual([{ startDate: 'a', endDate: 'b', creditsUsed: 3 }]);
-    expect(v1History([{ startDate: 'a', endDate: 'b', apiKey: null, tokensUsed: 45, totalTokens: 45 }], 'tokensUsed')).toEqual([
-      { startDate: 'a', endDate: 'b', apiKey: null, tokensUsed: 45 },
-    ]);
+    const tokens = [{ startDate: 'a', endDate: 'b', apiKey: null, tokensUsed: 45, totalTokens: 45 }];
+    expect(v1History(tokens, 'tokensUsed')).toEqual([{ startDate: 'a', endDate: 'b', apiKey: null, tokensUsed: 45 }]);
   });
 
   it('an extract’s status says it is deprecated, with data [] until it is done', () => {

@@ -19,7 +19,8 @@ const schema = { type: 'object', properties: { name: { type: 'string' } } };
 const url = 'https://a.example/';
 
 /** v1 scrape options as /v2 validates them. */
-const v2Options = (v1: unknown, defaultTimeout?: number) => scrapeOptionsSchema.parse(toV2ScrapeOptions(v1ScrapeOptionsSchema.parse(v1), defaultTimeout).scrapeOptions);
+const v2Options = (v1: unknown, defaultTimeout?: number) =>
+  scrapeOptionsSchema.parse(toV2ScrapeOptions(v1ScrapeOptionsSchema.parse(v1), defaultTimeout).scrapeOptions);
 
 function errorOf(run: () => unknown): string {
   try {
@@ -55,7 +56,12 @@ describe('formats: strings with side objects (section 6.1)', () => {
   });
 
   it('a model format and its options come together, in both directions', () => {
-    for (const body of [{ formats: ['json'] }, { formats: ['markdown'], jsonOptions: { prompt: 'a' } }, { formats: ['extract'] }, { extract: { prompt: 'a' } }]) {
+    for (const body of [
+      { formats: ['json'] },
+      { formats: ['markdown'], jsonOptions: { prompt: 'a' } },
+      { formats: ['extract'] },
+      { extract: { prompt: 'a' } },
+    ]) {
       expect(errorOf(() => v1ScrapeOptionsSchema.parse(body))).toBe(`formats: ${JSON_OPTIONS_PAIRING_MESSAGE}`);
     }
   });
@@ -78,7 +84,10 @@ describe('defaults that differ (section 6.6)', () => {
   it('proxy basic, maxAge one day, parsePDF as parsers, geolocation as location', () => {
     const so = v2Options({ geolocation: { country: 'de' } });
     expect(so).toMatchObject({ proxy: 'basic', maxAge: 86_400_000, parsers: [{ type: 'pdf' }], location: { country: 'DE' }, formats: [{ type: 'markdown' }] });
-    expect(v2Options({ parsePDF: false, location: { country: 'fr' }, geolocation: { country: 'de' } })).toMatchObject({ parsers: [], location: { country: 'FR' } });
+    expect(v2Options({ parsePDF: false, location: { country: 'fr' }, geolocation: { country: 'de' } })).toMatchObject({
+      parsers: [],
+      location: { country: 'FR' },
+    });
   });
 
   it('a scrape waits 30 s by default; exactly 30 s becomes 60 s with a model format, any other timeout stays', () => {
@@ -144,7 +153,11 @@ describe('crawl fields of v1 only (section 6.4)', () => {
 
 describe('map, search and extract bodies', () => {
   it('map: sitemapOnly wins over ignoreSitemap; the crawler fields v1 inherits are accepted and left out', () => {
-    expect(toV2Map(v1MapRequestSchema.parse({ url, ignoreSitemap: true }))).toMatchObject({ sitemap: 'skip', includeSubdomains: true, ignoreQueryParameters: true });
+    expect(toV2Map(v1MapRequestSchema.parse({ url, ignoreSitemap: true }))).toMatchObject({
+      sitemap: 'skip',
+      includeSubdomains: true,
+      ignoreQueryParameters: true,
+    });
     const both = toV2Map(v1MapRequestSchema.parse({ url, ignoreSitemap: true, sitemapOnly: true, useIndex: true, includePaths: ['/a'], timeout: 30_000 }));
     expect(both).toMatchObject({ sitemap: 'only', timeout: 30_000 });
     expect(both).not.toHaveProperty('includePaths');
