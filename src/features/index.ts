@@ -18,6 +18,7 @@ import { parseFeature } from './parse/feature.ts';
 import { extractFeature } from './extract/feature.ts';
 import { agentFeature } from './agent/feature.ts';
 import { cloudServicesFeature } from './cloud-services/feature.ts';
+import { v1Feature } from './v1/feature.ts';
 
 export const FEATURES: Feature[] = [
   jobEngine,
@@ -36,4 +37,5 @@ export const FEATURES: Feature[] = [
   extractFeature,
   agentFeature,
   cloudServicesFeature,
+  v1Feature,
 ];

@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { JobKind } from './job-kind.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
-import type { CrawlRequest } from './crawl-request.ts';
+import type { CrawlRequest, JobOptions } from './crawl-request.ts';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Team } from '../generated/prisma/client.ts';
@@ -81,7 +81,7 @@ export interface JobToCommit {
   /** What the job is shown as (its start URL, a batch's first URL). */
   url: string;
   /** Stored as the job's options: what its workflow's activities read. */
-  options: CrawlRequest;
+  options: JobOptions;
   /** Frontier rows the job starts with (batches and scrapes; a crawl's planning seeds its own). */
   seed?: NewFrontierUrl[];
   /**

@@ -96,3 +96,21 @@ export const crawlRequestSchema = z.strictObject({
 
 export type CrawlRequest = z.output<typeof crawlRequestSchema>;
 export type CrawlRequestInput = z.input<typeof crawlRequestSchema>;
+
+/** Where a document keeps the json format's result: `json`, and for the /v1 API's `extract` format `extract`. */
+export const JSON_FIELDS = ['json', 'extract'] as const;
+export type JsonField = (typeof JSON_FIELDS)[number];
+
+/**
+ * Options a job may hold beyond its /v2 request, which no /v2 body sets: the /v1 API's
+ * (src/features/v1) translate into them.
+ */
+export interface JobExtras {
+  /** v1 maxDepth: how many path segments a followed URL may have beyond the start URL's. */
+  maxPathDepth?: number;
+  /** The document fields the json format's result is stored under (`json` when absent). */
+  jsonFields?: JsonField[];
+}
+
+/** A job's stored options: its request as validated (defaults applied), and its extras. */
+export type JobOptions = CrawlRequest & JobExtras;

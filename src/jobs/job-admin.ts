@@ -25,6 +25,7 @@ const CRAWLER_OPTION_KEYS = [
   'delay',
   'maxConcurrency',
   'zeroDataRetention',
+  'maxPathDepth',
 ] as const;
 
 /** What a listing shows instead of a header's value. */

@@ -99,6 +99,10 @@ export const pageDocumentSchema = z.object({
   screenshot: z.string().optional().describe('A data: URL of a PNG.'),
   changeTracking: changeTrackingSchema.optional(),
   json: z.unknown().optional().describe('The json format: what the model extracted, valid under the request’s schema when it gave one.'),
+  extract: z
+    .unknown()
+    .optional()
+    .describe('The same result under the name of the /v1 API’s `extract` format: only in documents of jobs started through /v1 with that format.'),
   answer: z
     .string()
     .optional()

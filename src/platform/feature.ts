@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import type { GatewayDeps } from './http/app.ts';
 import type { ActivityDeps } from './temporal/activity-deps.ts';
 import type { WebSocketRoute } from './http/websockets.ts';
+import type { InProcessApi } from './http/in-process-api.ts';
 import type { RouteDoc } from './http/route-doc.ts';
 import type { Tool, ToolDeps, ToolRegistry } from './tools/tool.ts';
 
@@ -43,6 +44,11 @@ export interface Feature {
   name: string;
   /** Routes under /v2, behind authentication and the activity log. */
   routes?(deps: GatewayDeps): Router;
+  /**
+   * Routes under /v1, behind the same checks as /v2: the older API, answered by translating each
+   * request into its /v2 form and running it through the /v2 routes in-process (`v2`).
+   */
+  v1Routes?(deps: GatewayDeps, v2: InProcessApi): Router;
   /** Routes that authenticate by a rule of their own (a session's live-view token), mounted before the API key check. */
   publicRoutes?(deps: GatewayDeps): Router;
   /** The API contract of every HTTP route of routes and publicRoutes (see http/route-doc.ts), declared beside them. */

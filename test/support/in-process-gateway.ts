@@ -154,7 +154,9 @@ export function inProcessGateway(): InProcessGateway {
     // The id routes find the fixtures' rows; what they then read is the store's.
     crawl: answering('findFirst', async ({ where }) => {
       const job = jobs.get(where.id);
-      return job && job.kind === where.kind && where.teamId === team.id ? crawlRow(where.id, job.kind, job.status) : null;
+      // A kind, or `{ in: kinds }` (the /v1 routes read crawls and batches alike).
+      const kindMatches = job && (typeof where.kind === 'string' ? job.kind === where.kind : (where.kind?.in as string[] | undefined)?.includes(job.kind));
+      return job && kindMatches && where.teamId === team.id ? crawlRow(where.id, job.kind, job.status) : null;
     }),
     browserSession: answering('findUnique', async ({ where }) => {
       const status = sessions.get(where.id);

@@ -15,7 +15,15 @@ import { inProcessGateway } from './in-process-gateway.ts';
 import { describeShot, routeRequests, type Shot } from './route-requests.ts';
 
 /** The routes that start a job from a body: the costliest to generate and read, so a file of their own. */
-export const JOB_BODY_ROUTES = ['POST /v2/crawl', 'POST /v2/scrape', 'POST /v2/map', 'POST /v2/batch/scrape'];
+export const JOB_BODY_ROUTES = [
+  'POST /v2/crawl',
+  'POST /v2/scrape',
+  'POST /v2/map',
+  'POST /v2/batch/scrape',
+  'POST /v1/crawl',
+  'POST /v1/scrape',
+  'POST /v1/batch/scrape',
+];
 
 /**
  * Requests per route. The common outcomes (401, 400, 404) come up dozens of times in these; a valid request (one in a
@@ -53,7 +61,7 @@ function reachedOutcomes(route: string, seen: Outcomes): [string, boolean][] {
   ];
   if (route.endsWith('/execute')) required.push(['valid bodies on ended sessions (410)', (seen.get(410) ?? 0) > 0]);
   else if (CLOUD_SERVICE_ROUTES.includes(route)) required.push(['valid requests, refused as a cloud service (501)', (seen.get(501) ?? 0) > 0]);
-  else if (route.startsWith('POST /v2/') || /^(GET|DELETE) \/v2\/(crawl|batch\/scrape|scrape|browser)\/:id/.test(route))
+  else if (/^POST \/v[12]\//.test(route) || /^(GET|DELETE) \/v[12]\/(crawl|batch\/scrape|scrape|browser)\/:id/.test(route))
     required.push(['requests that passed every check (accepted, or 402: no credits)', (seen.get('accepted') ?? 0) + (seen.get(402) ?? 0) > 0]);
   return required;
 }

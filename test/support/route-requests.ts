@@ -708,6 +708,91 @@ const sessionQuery = fc.oneof(
   fc.constantFrom('?status=active', '?status=destroyed', '?status=error', '?status=starting', '?status=', '?status[]=active', '?status=active&status=error'),
 );
 
+/** The /v1 scrape options (src/features/v1/scrape-options.ts): format strings with their side objects. */
+const v1JsonOptions = fc.record(
+  { prompt: maybe(text), schema: maybe(fc.oneof(fc.constant(null), fc.constant({ type: 'object' }), json)), systemPrompt: maybe(text), mode: maybe(text) },
+  { requiredKeys: [] },
+);
+const v1ScrapeOptions = fc.record(
+  {
+    formats: seldom(
+      maybe(
+        fc.array(fc.constantFrom('markdown', 'html', 'content', 'extract', 'json', 'rawBase64', 'screenshot@fullPage', 'changeTracking', 'images'), {
+          maxLength: 4,
+        }),
+      ),
+    ),
+    jsonOptions: seldom(maybe(v1JsonOptions)),
+    extract: seldom(maybe(v1JsonOptions)),
+    changeTrackingOptions: seldom(maybe(fc.record({ modes: maybe(fc.array(text, { maxLength: 2 })), tag: maybe(fc.option(text)) }, { requiredKeys: [] }))),
+    parsePDF: seldom(maybe(fc.boolean())),
+    geolocation: seldom(maybe(fc.record({ country: maybe(fc.constantFrom('US', 'de', '')) }, { requiredKeys: [] }))),
+    timeout: seldom(maybe(fc.oneof(intish, fc.constantFrom(30_000, 300_001)))),
+    waitFor: seldom(maybe(intish)),
+    proxy: seldom(maybe(fc.constantFrom('basic', 'stealth', 'residential'))),
+    maxAge: seldom(maybe(intish)),
+    headers: seldom(maybe(headerMap)),
+    actions: seldom(maybe(fc.array(action, { maxLength: 3 }))),
+  },
+  { requiredKeys: [] },
+);
+const v1ScrapeRequest = fc
+  .tuple(v1ScrapeOptions, fc.record({ url, agent: seldom(maybe(json)), origin: maybe(text) }, { requiredKeys: [] }))
+  .map(([o, r]) => ({ ...o, ...r }));
+const v1CrawlRequest = fc.record(
+  {
+    url,
+    maxDepth: seldom(maybe(intish)),
+    ignoreSitemap: seldom(maybe(fc.boolean())),
+    allowBackwardLinks: seldom(maybe(fc.boolean())),
+    sitemap: seldom(maybe(fc.constantFrom('skip'))),
+    limit: seldom(maybe(intish)),
+    includePaths: seldom(maybe(fc.array(fc.oneof(fc.constantFrom('^/blog/', '(unclosed'), text), { maxLength: 2 }))),
+    webhook: seldom(maybe(webhook)),
+    scrapeOptions: seldom(maybe(v1ScrapeOptions)),
+  },
+  { requiredKeys: ['url'] },
+);
+const v1BatchRequest = fc
+  .tuple(
+    v1ScrapeOptions,
+    fc.record(
+      {
+        urls: maybe(fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b?c=d') }, url), { maxLength: 4 })),
+        ignoreInvalidURLs: seldom(maybe(fc.boolean())),
+        agent: seldom(maybe(json)),
+      },
+      { requiredKeys: ['urls'] },
+    ),
+  )
+  .map(([o, r]) => ({ ...o, ...r }));
+const v1MapRequest = fc.record(
+  {
+    url,
+    ignoreSitemap: seldom(maybe(fc.boolean())),
+    sitemapOnly: seldom(maybe(fc.boolean())),
+    useIndex: seldom(maybe(fc.boolean())),
+    limit: seldom(maybe(intish)),
+    timeout: seldom(maybe(intish)),
+    includePaths: seldom(maybe(fc.array(text, { maxLength: 2 }))),
+  },
+  { requiredKeys: ['url'] },
+);
+const v1SearchRequest = fc.record(
+  { query: maybe(searchText), limit: seldom(maybe(intish)), lang: seldom(maybe(text)), scrapeOptions: seldom(maybe(v1ScrapeOptions)), sources: seldom(json) },
+  { requiredKeys: ['query'] },
+);
+const v1ExtractRequest = fc.record(
+  {
+    urls: maybe(fc.oneof(fc.constant(null), fc.array(fc.oneof(fc.constantFrom('http://127.0.0.1:9/a', 'http://127.0.0.1:9/*'), url), { maxLength: 3 }))),
+    prompt: maybe(text),
+    schema: seldom(maybe(fc.oneof(fc.constant(null), fc.constant({ type: 'object' }), json))),
+    urlTrace: seldom(maybe(fc.boolean())),
+    scrapeOptions: seldom(maybe(v1ScrapeOptions)),
+  },
+  { requiredKeys: [] },
+);
+
 /** Every route, named as the tests report it, with the requests generated for it; the fixtures are read as requests are generated, so they may be filled in later (in a beforeAll). */
 export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Shot>][] {
   const crawlId = idFrom(() => fixtures.crawlIds);
@@ -889,6 +974,43 @@ export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Sh
         ),
         10,
         searchRequest,
+      ),
+    ],
+    ...(
+      [
+        ['/v1/scrape', v1ScrapeRequest],
+        ['/v1/crawl', v1CrawlRequest],
+        ['/v1/batch/scrape', v1BatchRequest],
+        ['/v1/map', v1MapRequest],
+        ['/v1/search', v1SearchRequest],
+        ['/v1/extract', v1ExtractRequest],
+      ] as const
+    ).map(([path, request]): [string, fc.Arbitrary<Shot>] => [
+      `POST ${path}`,
+      shot(
+        fc.constant('POST'),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.constant(path) },
+          query.map((q) => `${path}${q}`),
+        ),
+        10,
+        request,
+      ),
+    ]),
+    [
+      'GET /v1/crawl/:id',
+      shot(
+        fc.constant('GET'),
+        fc.tuple(fc.oneof(crawlId, batchId), query).map(([id, q]) => `/v1/crawl/${id}${q}`),
+        1,
+      ),
+    ],
+    [
+      'DELETE /v1/crawl/:id/errors',
+      shot(
+        fc.constant('DELETE'),
+        fc.tuple(fc.oneof(crawlId, batchId), query).map(([id, q]) => `/v1/crawl/${id}/errors${q}`),
+        3,
       ),
     ],
     [

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteDoc } from '../../platform/http/route-doc.ts';
 import { jobStartedSchema } from '../../jobs/job-responses.ts';
 import { jobStatusRouteDocs } from '../../jobs/job-route-docs.ts';
-import { batchScrapeRequestSchema } from './batch-request.ts';
+import { batchScrapeRequestSchema } from '../../jobs/batch-request.ts';
 
 export const batchStartedSchema = jobStartedSchema.extend({
   invalidURLs: z.array(z.string()).optional().describe('With ignoreInvalidURLs: the URLs left out.'),

@@ -4,8 +4,8 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
 import { jobStatusRoutes } from '../../jobs/job-routes.ts';
-import { batchScrapeRequestSchema } from './batch-request.ts';
-import { startBatchScrape } from './start-batch.ts';
+import { batchScrapeRequestSchema } from '../../jobs/batch-request.ts';
+import { startBatchScrape } from '../../jobs/start-batch.ts';
 
 export function batchScrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();

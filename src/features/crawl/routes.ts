@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { activeCrawls } from '../../jobs/job-admin.ts';
-import { parseCrawlRequest, startCrawl } from './start-crawl.ts';
+import { parseCrawlRequest } from './parse-crawl-request.ts';
+import { startCrawl } from '../../jobs/start-crawl.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';

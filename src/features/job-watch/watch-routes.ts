@@ -1,6 +1,7 @@
 // The WebSocket routes of running jobs: /v2/crawl/{id} and /v2/batch/scrape/{id},
 // as the JS SDK's watcher opens them (the API key as the subprotocol; an
-// Authorization header works too). Upgrades are refused in the API's envelope.
+// Authorization header works too), and /v1/crawl/{id}, which the v1 clients' watchers
+// open for crawls and batch scrapes alike. Upgrades are refused in the API's envelope.
 import { WebSocketServer } from 'ws';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { refuseUpgrade, type WebSocketRoute, type WebSocketUpgrade } from '../../platform/http/websockets.ts';
@@ -25,7 +26,7 @@ export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
   // Clients send nothing the watcher reads; the subprotocol they asked for (their key) is echoed, as the protocol requires.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, handleProtocols: (protocols) => protocols.values().next().value ?? false });
 
-  const route = (path: string, kind: JobKind): WebSocketRoute => ({
+  const route = (path: string, kinds: JobKind[], endInCloseReason = false): WebSocketRoute => ({
     path,
     async handle(upgrade) {
       const { socket } = upgrade;
@@ -35,7 +36,7 @@ export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
       if (!apiKey || apiKey.revokedAt) return refuseUpgrade(socket, 401, 'Unauthorized: Invalid token', 'UNAUTHORIZED');
       const id = upgrade.params.id;
       if (!UUID.test(id)) return refuseUpgrade(socket, 400, 'Invalid job ID format. Job ID must be a valid UUID.', 'BAD_REQUEST');
-      const job = await deps.db.crawl.findFirst({ where: { id: id.toLowerCase(), teamId: apiKey.teamId, kind } });
+      const job = await deps.db.crawl.findFirst({ where: { id: id.toLowerCase(), teamId: apiKey.teamId, kind: { in: kinds } } });
       if (!job || (job.expiresAt && job.expiresAt.getTime() <= Date.now())) return refuseUpgrade(socket, 404, 'Job not found', 'NOT_FOUND');
       if (isZeroDataRetention(job)) {
         return refuseUpgrade(
@@ -47,12 +48,12 @@ export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
       }
       if (!feed) return refuseUpgrade(socket, 503, 'Job watching needs DATABASE_URL', 'SERVICE_UNAVAILABLE');
       wss.handleUpgrade(upgrade.req, socket, upgrade.head, (ws) => {
-        watchJob(ws, job, { db: deps.db, feed, retentionHours: deps.config.crawl.retentionHours }).catch((err: unknown) => {
+        watchJob(ws, job, { db: deps.db, feed, retentionHours: deps.config.crawl.retentionHours, endInCloseReason }).catch((err: unknown) => {
           deps.log.warn('job watcher failed', { jobId: job.id, error: (err as Error).message });
           ws.close(1011, 'internal error');
         });
       });
     },
   });
-  return [route('/v2/crawl/:id', 'crawl'), route('/v2/batch/scrape/:id', 'batch_scrape')];
+  return [route('/v2/crawl/:id', ['crawl']), route('/v2/batch/scrape/:id', ['batch_scrape']), route('/v1/crawl/:id', ['crawl', 'batch_scrape'], true)];
 }

@@ -3,6 +3,7 @@
 // then `document` per page as it is stored, then `done` (or `error` for a failed
 // job). Live events wait until the catch-up is sent, every page is sent once (by
 // id), and before `done` the tables are checked for pages a lost notification hid.
+// The /v1 clients' watchers also read the end from the close frame's reason.
 import type { WebSocket } from 'ws';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { Crawl } from '../../generated/prisma/client.ts';
@@ -14,10 +15,27 @@ import type { JobFeed } from '../../jobs/job-feed.ts';
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const DRAIN_CHECK_MS = 50;
 
+/** A close frame's reason is at most 123 bytes (RFC 6455 5.5: a control frame's payload is 125, 2 are the code). */
+const MAX_CLOSE_REASON_BYTES = 123;
+
 interface SessionDeps {
   db: Db;
   feed: JobFeed;
   retentionHours: number;
+  /** The end message (`{"type":"done"}`, or `error` with its text cut to fit) is also the close frame's reason, as v1 watchers read it. */
+  endInCloseReason?: boolean;
+}
+
+/** The close reason that repeats the end message: `{"type":"done"}`, or `{"type":"error","error":...}` within 123 bytes. */
+export function endCloseReason(end: { type: 'done' } | { type: 'error'; error: string }): string {
+  if (end.type === 'done') return JSON.stringify(end);
+  let chars = [...end.error].slice(0, MAX_CLOSE_REASON_BYTES);
+  let reason = JSON.stringify({ type: 'error', error: chars.join('') });
+  while (Buffer.byteLength(reason) > MAX_CLOSE_REASON_BYTES) {
+    chars = chars.slice(0, -1);
+    reason = JSON.stringify({ type: 'error', error: `${chars.join('')}…` });
+  }
+  return reason;
 }
 
 export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Promise<void> {
@@ -85,9 +103,9 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
     await sendMissing();
     const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
     finished = true;
-    if (row.status === 'failed') await send({ type: 'error', error: row.error ?? 'The job failed' });
-    else await send({ type: 'done', data: { ...(await snapshot(row)), data: [] } });
-    ws.close(1000);
+    const end = row.status === 'failed' ? ({ type: 'error', error: row.error ?? 'The job failed' } as const) : ({ type: 'done' } as const);
+    await send(end.type === 'done' ? { ...end, data: { ...(await snapshot(row)), data: [] } } : end);
+    ws.close(1000, deps.endInCloseReason ? endCloseReason(end) : undefined);
   }
 
   const unsubscribe = await deps.feed.subscribe(job.id, {

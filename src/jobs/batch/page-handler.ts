@@ -30,6 +30,7 @@ import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, type Pa
 import { observePageLoad, type LoadPath } from '../pages/page-metrics.ts';
 import { fetchedWithoutCredentials } from '../search-index/shareable.ts';
 import { crawlWebhook, type JobWebhook } from '../webhooks/crawl-events.ts';
+import { placeJsonResult } from '../json-fields.ts';
 import type { BatchTally } from './batch-tally.ts';
 
 export interface FailedPage {
@@ -188,7 +189,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
             })
           : converted.entry;
       return {
-        document: prepareDocument(built.document, limits.maxDocumentBytes),
+        document: prepareDocument(placeJsonResult(built.document, options.jsonFields), limits.maxDocumentBytes),
         links: built.discoveredLinks,
         entry,
         unsized: converted.unsized,

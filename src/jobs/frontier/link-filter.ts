@@ -9,6 +9,8 @@ export interface LinkFilterOptions {
   crawlEntireDomain: boolean;
   allowExternalLinks: boolean;
   allowSubdomains: boolean;
+  /** How many path segments a URL may have beyond the start URL's (the /v1 API's maxDepth); no limit when absent. */
+  maxPathDepth?: number;
 }
 
 export type LinkDecision = { allowed: true } | { allowed: false; reason: string };
@@ -40,6 +42,12 @@ const SKIPPED_EXTENSIONS = new Set([
   'inc',
 ]);
 
+/** The segments of a URL's path, an index page not counted (`/a/b/index.html` is 2 deep, as `/a/b/`). */
+export function pathDepth(url: string | URL): number {
+  const pathname = typeof url === 'string' ? new URL(url).pathname : url.pathname;
+  return pathname.split('/').filter((s) => s !== '' && s !== 'index.php' && s !== 'index.html').length;
+}
+
 function bareHost(host: string): string {
   return host.toLowerCase().replace(/^www\./, '');
 }
@@ -65,6 +73,7 @@ export function createLinkFilter(startUrl: string, opts: LinkFilterOptions) {
   const excludes = opts.excludePaths.filter((p) => p.trim() !== '').map(compilePathPattern);
 
   const subject = (url: URL) => (opts.regexOnFullURL ? url.href : url.pathname);
+  const maxDepth = opts.maxPathDepth === undefined ? undefined : pathDepth(start) + opts.maxPathDepth;
 
   function pathRules(url: URL): LinkDecision {
     const target = subject(url);
@@ -103,6 +112,9 @@ export function createLinkFilter(startUrl: string, opts: LinkFilterOptions) {
         .match(/\.([a-z0-9]+)$/i)?.[1]
         ?.toLowerCase();
       if (ext && SKIPPED_EXTENSIONS.has(ext)) return { allowed: false, reason: `file type .${ext} is not crawled` };
+      if (maxDepth !== undefined && pathDepth(url) > maxDepth) {
+        return { allowed: false, reason: `its path is ${pathDepth(url)} segments deep, more than maxDepth allows (${maxDepth})` };
+      }
 
       const host = bareHost(url.hostname);
       const samePort = url.port === start.port;

@@ -23,7 +23,7 @@ export const ACTIVITY_ENDPOINTS = [
 ] as const;
 export type ActivityEndpoint = (typeof ACTIVITY_ENDPOINTS)[number];
 
-/** The activity endpoint names of the spec, by the first path segment after /v2. */
+/** The activity endpoint names of the spec, by the first path segment after the version (/v2, /v1). */
 const ENDPOINTS: Record<string, string> = {
   crawl: 'crawl',
   scrape: 'scrape',
@@ -43,6 +43,11 @@ export function activityEndpoint(path: string): string {
   const segment = path.split('/').filter(Boolean)[1] ?? '';
   // Own keys only: a path segment such as "valueOf" must not find Object.prototype's function.
   return Object.hasOwn(ENDPOINTS, segment) ? ENDPOINTS[segment] : segment;
+}
+
+/** The API version a path is under: its first segment (`v2`, `v1`). */
+export function apiVersionOf(path: string): string {
+  return path.split('/').filter(Boolean)[0] ?? '';
 }
 
 export function fullPath(req: Request): string {
@@ -72,7 +77,7 @@ export function noteActivityJob(res: Response, jobId: string): void {
   res.locals.activityJobId = jobId;
 }
 
-/** Job-creating requests: a POST to an endpoint's collection (`/v2/crawl`, `/v2/batch/scrape`), not a status poll or an action on a job. */
+/** Job-creating requests: a POST to an endpoint's collection (`/v2/crawl`, `/v1/batch/scrape`), not a status poll or an action on a job. */
 export function createsJob(req: Request): boolean {
   return isJobCreating(req.method, fullPath(req));
 }
@@ -106,7 +111,7 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
             teamId: team.id,
             apiKeyId,
             endpoint: activityEndpoint(fullPath(req)),
-            apiVersion: 'v2',
+            apiVersion: apiVersionOf(fullPath(req)),
             method: req.method,
             path: fullPath(req),
             target: target(req),

@@ -1,4 +1,4 @@
-// The Express gateway: stateless; authenticates, applies the key's rate limit,
+// The Express gateway: stateless; under /v2 (and /v1, the older API translated into /v2) it authenticates, applies the key's rate limit,
 // only then reads and parses the body, records the request in the activity log,
 // answers a repeated x-idempotency-key with its first answer, validates, then reads Postgres or talks to Temporal. An anonymous request gets
 // its 401 without its body being read: Node discards the body once the answer
@@ -20,6 +20,7 @@ import { healthRouteDocs, healthRoutes } from './health.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.ts';
 import { openApiRouteDocs, openApiRoutes } from './openapi-routes.ts';
 import type { Feature } from '../feature.ts';
+import { inProcessApi } from './in-process-api.ts';
 
 export interface GatewayDeps {
   db: Db;
@@ -54,10 +55,23 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
     title: 'Crawl, search and browser session API',
     version: '2',
     description:
-      'Crawl jobs, single and batch scrapes, site maps, web search, remote browser sessions and team usage (Firecrawl v2 compatible). ' +
+      'Crawl jobs, single and batch scrapes, site maps, web search, remote browser sessions and team usage (Firecrawl v2 compatible; the routes under /v1 answer Firecrawl’s older v1 clients by translating into /v2). ' +
       'Every error answers the envelope `{ success: false, error, code, details?, requestId }`; `requestId` is also the `X-Request-Id` answer header. ' +
-      'WebSocket upgrades (a job’s watcher at /v2/crawl/{id} and /v2/batch/scrape/{id}, a session’s cdpUrl and live view stream) are not described here.',
+      'WebSocket upgrades (a job’s watcher at /v2/crawl/{id}, /v2/batch/scrape/{id} and /v1/crawl/{id}, a session’s cdpUrl and live view stream) are not described here.',
   });
+}
+
+/** What every keyed request goes through before its route, whichever API version it speaks. */
+function keyedRequest(deps: GatewayDeps): RequestHandler[] {
+  return [
+    authenticate(deps.db),
+    rateLimit(deps.db, deps.config.gateway.rateLimit),
+    express.json({ limit: deps.config.gateway.bodyLimit }),
+    rebindRequestId(),
+    recordActivity(deps.db, deps.log),
+    refuseUnstorableBody(),
+    idempotency(deps.db, deps.log, deps.config.idempotency),
+  ];
 }
 
 export function createApp(deps: GatewayDeps, features: Feature[]) {
@@ -67,17 +81,11 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
-  app.use(
-    '/v2',
-    authenticate(deps.db),
-    rateLimit(deps.db, deps.config.gateway.rateLimit),
-    express.json({ limit: deps.config.gateway.bodyLimit }),
-    rebindRequestId(),
-    recordActivity(deps.db, deps.log),
-    refuseUnstorableBody(),
-    idempotency(deps.db, deps.log, deps.config.idempotency),
-    ...features.flatMap((f) => (f.routes ? [f.routes(deps)] : [])),
-  );
+  const v2Routes = features.flatMap((f) => (f.routes ? [f.routes(deps)] : []));
+  app.use('/v2', ...keyedRequest(deps), ...v2Routes);
+  const v2 = inProcessApi(v2Routes);
+  const v1Routes = features.flatMap((f) => (f.v1Routes ? [f.v1Routes(deps, v2)] : []));
+  if (v1Routes.length > 0) app.use('/v1', ...keyedRequest(deps), ...v1Routes);
   app.use(notFoundRoute());
   app.use(errorHandler(deps.log));
   return app;

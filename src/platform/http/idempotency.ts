@@ -29,7 +29,7 @@ const PENDING_LEASE_MS = 15 * 60_000;
 const WAIT_POLL_MS = 200;
 
 /** Routes whose answer is the scraped content: with zeroDataRetention it may not be stored. */
-const CONTENT_ANSWERS = new Set(['/v2/scrape', '/v2/search']);
+const CONTENT_ANSWERS = new Set(['/v2/scrape', '/v2/search', '/v1/scrape', '/v1/search']);
 
 export interface IdempotencySettings {
   windowHours: number;

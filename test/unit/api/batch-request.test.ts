@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchScrapeOptions, batchScrapeRequestSchema } from '../../../src/features/batch-scrape/batch-request.ts';
+import { batchScrapeOptions, batchScrapeRequestSchema } from '../../../src/jobs/batch-request.ts';
 import { scrapeRequestOptions, scrapeRequestSchema } from '../../../src/page/scrape-request.ts';
 import { defaultScrapeOptions } from '../../../src/page/scrape-options.ts';
 

@@ -84,6 +84,14 @@ describe('the OpenAPI document', () => {
     );
     const withKey = operations.filter(({ op }) => op.parameters.some((p) => p.in === 'header' && p.name === 'x-idempotency-key')).map(({ route }) => route);
     expect(withKey.sort()).toEqual([
+      'POST /v1/batch/scrape',
+      'POST /v1/crawl',
+      'POST /v1/deep-research',
+      'POST /v1/extract',
+      'POST /v1/llmstxt',
+      'POST /v1/map',
+      'POST /v1/scrape',
+      'POST /v1/search',
       'POST /v2/agent',
       'POST /v2/batch/scrape',
       'POST /v2/browser',

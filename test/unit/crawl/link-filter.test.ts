@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlScope, createLinkFilter, type LinkFilterOptions } from '../../../src/jobs/frontier/link-filter.ts';
+import { crawlScope, createLinkFilter, pathDepth, type LinkFilterOptions } from '../../../src/jobs/frontier/link-filter.ts';
 
 const defaults: LinkFilterOptions = {
   includePaths: [],
@@ -21,6 +21,22 @@ describe('crawlScope', () => {
 });
 
 describe('createLinkFilter', () => {
+  it('with maxPathDepth (v1 maxDepth), refuses URLs more path segments below the start URL’s than it allows, index pages not counted', () => {
+    expect(pathDepth('http://a.test/a/b/index.html')).toBe(2);
+    expect(pathDepth('http://a.test/')).toBe(0);
+    const opts = { maxPathDepth: 1, crawlEntireDomain: true, allowExternalLinks: true };
+    expect(allowed('http://a.test/docs/', 'http://a.test/docs/intro', opts)).toBe(true);
+    expect(allowed('http://a.test/docs/', 'http://a.test/docs/intro/', opts)).toBe(true);
+    expect(allowed('http://a.test/docs/', 'http://a.test/docs/intro/more', opts)).toBe(false);
+    expect(allowed('http://a.test/docs/', 'http://a.test/docs/intro/index.php', opts)).toBe(true);
+    expect(allowed('http://a.test/docs/', 'http://other.test/x/y/z', opts)).toBe(false);
+    expect(createLinkFilter('http://a.test/', { ...defaults, maxPathDepth: 0 }).check('http://a.test/p/1')).toEqual({
+      allowed: false,
+      reason: 'its path is 2 segments deep, more than maxDepth allows (0)',
+    });
+    expect(allowed('http://a.test/', 'http://a.test/p/1/2/3/4/5/6/7/8/9/10/11')).toBe(true);
+  });
+
   it('stays below the start path unless crawlEntireDomain', () => {
     expect(allowed('http://a.test/blog', 'http://a.test/blog/post')).toBe(true);
     expect(allowed('http://a.test/blog', 'http://a.test/blog')).toBe(true);

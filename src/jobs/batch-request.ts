@@ -1,10 +1,10 @@
 // Body of POST /v2/batch/scrape: the scrape options at the top level (as upstream),
 // the URLs and the batch's own fields. Strict, like every body.
 import { z } from 'zod';
-import { normaliseHttpUrl } from '../../platform/http/common-schemas.ts';
-import { scrapeOptionsSchema, type ScrapeOptions } from '../../page/scrape-options.ts';
-import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
-import { MAX_CONCURRENCY_MESSAGE } from '../../jobs/crawl-request.ts';
+import { normaliseHttpUrl } from '../platform/http/common-schemas.ts';
+import { scrapeOptionsSchema, type ScrapeOptions } from '../page/scrape-options.ts';
+import { webhookSchema } from './webhooks/webhook-schema.ts';
+import { MAX_CONCURRENCY_MESSAGE } from './crawl-request.ts';
 
 /** Longest URL string read from the list; the crawl pipeline's own length limit applies after parsing. */
 const MAX_URL_STRING = 8192;

@@ -1,19 +1,19 @@
-// POST /v2/batch/scrape after validation: the URLs screened, then either a new
+// A batch scrape after validation (POST /v2/batch/scrape, POST /v1/batch/scrape): the URLs screened, then either a new
 // batch job on the crawl pipeline (row and frontier in one transaction) or, with
 // appendToId, more URLs in a running one.
 import type { Client } from '@temporalio/client';
-import type { Config } from '../../platform/config.ts';
-import type { Db } from '../../platform/db/prisma.ts';
-import { DomainError } from '../../platform/domain-error.ts';
-import type { Logger } from '../../platform/log.ts';
-import type { Team } from '../../generated/prisma/client.ts';
-import { normaliseHttpUrl } from '../../platform/http/common-schemas.ts';
-import { insufficientCredits } from '../../platform/usage/credits.ts';
-import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from '../../jobs/commit-job.ts';
-import { addToFrontier, type NewFrontierUrl } from '../../jobs/frontier/frontier.ts';
-import { jobOptions, seedRow } from '../../jobs/job-options.ts';
-import { crawlWorkflowId, urlsAddedSignal } from '../../jobs/definitions.ts';
-import { MAX_CRAWL_LIMIT } from '../../jobs/crawl-request.ts';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db/prisma.ts';
+import { DomainError } from '../platform/domain-error.ts';
+import type { Logger } from '../platform/log.ts';
+import type { Team } from '../generated/prisma/client.ts';
+import { normaliseHttpUrl } from '../platform/http/common-schemas.ts';
+import { insufficientCredits } from '../platform/usage/credits.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from './commit-job.ts';
+import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
+import { jobOptions, seedRow } from './job-options.ts';
+import { crawlWorkflowId, urlsAddedSignal } from './definitions.ts';
+import { MAX_CRAWL_LIMIT, type JobExtras } from './crawl-request.ts';
 import { batchScrapeOptions, type BatchScrapeRequest } from './batch-request.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
@@ -75,21 +75,25 @@ async function screenUrls(req: BatchScrapeRequest, config: Config): Promise<{ ro
   return { rows, invalidURLs };
 }
 
-export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string, req: BatchScrapeRequest): Promise<BatchStarted> {
+/** `extras` are a new batch's (an appended URL is scraped under the running batch's options). */
+export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string, req: BatchScrapeRequest, extras: JobExtras = {}): Promise<BatchStarted> {
   // Before the URLs' host names are resolved: a team that cannot pay gets its 402 without making the
   // service look up thousands of names for it.
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const { rows, invalidURLs } = await screenUrls(req, deps.config);
   if (req.appendToId) return { id: await appendToBatch(deps, team, req.appendToId, rows), invalidURLs };
-  const options = jobOptions({
-    url: rows[0].url,
-    scrapeOptions: batchScrapeOptions(req),
-    webhook: req.webhook,
-    maxConcurrency: req.maxConcurrency,
-    zeroDataRetention: req.zeroDataRetention,
-    origin: req.origin,
-    integration: req.integration,
-  });
+  const options = {
+    ...jobOptions({
+      url: rows[0].url,
+      scrapeOptions: batchScrapeOptions(req),
+      webhook: req.webhook,
+      maxConcurrency: req.maxConcurrency,
+      zeroDataRetention: req.zeroDataRetention,
+      origin: req.origin,
+      integration: req.integration,
+    }),
+    ...extras,
+  };
   checkTeamPermissions(team, options);
   checkSelectors(options.scrapeOptions, '');
   if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);
