@@ -10,7 +10,7 @@ import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
-import { checkAddress, checkSelectors, checkTeamPermissions, insertJob } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, checkThreatProtection, insertJob } from './commit-job.ts';
 import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
@@ -39,6 +39,7 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
   });
   checkTeamPermissions(team, options);
   checkSelectors(options.scrapeOptions, '');
+  checkThreatProtection(req.url, options.scrapeOptions);
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);
