@@ -32,12 +32,20 @@ const isDomainChar = (c: number) => isAlnum(c) || c === 46 || c === 45;
 /** Endings of file names written like addresses (retina images: logo@2x.png), never a top-level domain. */
 const FILE_SUFFIXES = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'bmp', 'ico', 'css', 'js', 'mjs', 'json', 'map', 'woff', 'woff2', 'ttf']);
 
+/** Whether `start` begins the password of a URL's user:password@ (a SECRET, found as such): scheme://user:|start. */
+function inUrlUserinfo(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== 58) return false;
+  let k = start - 2;
+  while (k >= 0 && start - k < 256 && !/[\s/@]/.test(text[k]!)) k--;
+  return text.startsWith('://', k - 2);
+}
+
 function findEmails(text: string, out: PiiSpan[]): void {
   for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
     let start = at;
     while (start > 0 && at - start < 64 && isLocalChar(text.charCodeAt(start - 1))) start--;
     while (start < at && text.charCodeAt(start) === 46) start++;
-    if (start === at || text.charCodeAt(at - 1) === 46) continue;
+    if (start === at || text.charCodeAt(at - 1) === 46 || inUrlUserinfo(text, start)) continue;
     let end = at + 1;
     while (end < text.length && end - at <= 253 && isDomainChar(text.charCodeAt(end))) end++;
     while (end > at + 1 && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 45)) end--;
@@ -179,10 +187,10 @@ function isSsn(run: DigitRun): boolean {
   return area !== '000' && area !== '666' && area[0] !== '9' && run.digits.slice(3, 5) !== '00' && run.digits.slice(5) !== '0000';
 }
 
-/** Dotted numbers (1.2.3.4, 192.168.100.200) in three or more groups: versions and addresses, never split into a phone number. */
+/** Dotted numbers of short groups (1.2.3.4, 192.168.100.200): versions and addresses, never split into a phone number. */
 function versionOrAddress(text: string, run: { opener: number; groups: DigitGroup[] }): boolean {
   const g = run.groups;
-  if (g.length < 3 || run.opener !== -1) return false;
+  if (g.length < 3 || run.opener !== -1 || g.some((x) => x.end - x.start > 3)) return false;
   for (let k = 1; k < g.length; k++) if (text.slice(g[k - 1]!.end, g[k]!.start) !== '.') return false;
   return true;
 }
