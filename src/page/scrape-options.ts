@@ -409,7 +409,10 @@ export const redactPiiSchema = z.union([
   z.boolean(),
   z.strictObject({
     mode: z.enum(REDACT_PII_MODES).optional(),
-    entities: z.array(z.enum(REDACT_PII_ENTITIES)).max(REDACT_PII_ENTITIES.length * 2).optional(),
+    entities: z
+      .array(z.enum(REDACT_PII_ENTITIES))
+      .max(REDACT_PII_ENTITIES.length * 2)
+      .optional(),
     replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
   }),
 ]);
@@ -428,7 +431,12 @@ export const threatProtectionSchema = z.strictObject({
   blacklist: z.array(threatHostEntry).max(1000).optional(),
   whitelist: z.array(threatHostEntry).max(1000).optional(),
   blockedTlds: z
-    .array(z.string().max(63).regex(/^\.?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*$/u, 'must be a TLD without the leading dot, e.g. zip'))
+    .array(
+      z
+        .string()
+        .max(63)
+        .regex(/^\.?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*$/u, 'must be a TLD without the leading dot, e.g. zip'),
+    )
     .max(1000)
     .optional(),
   failurePolicy: z.enum(['open', 'closed']).optional(),
@@ -501,8 +509,7 @@ export function refuseUnavailableClientOptions(
 
 const REDACT_WITH_FORMAT_MESSAGES: Readonly<Record<string, string>> = {
   screenshot: 'redactPII cannot be combined with the screenshot format: a screenshot is an image of the page, which cannot be redacted',
-  changeTracking:
-    'redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots of the page, which were not redacted',
+  changeTracking: 'redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots of the page, which were not redacted',
 };
 
 /** The warning a document carries for the client options this service answers without acting on them. */

@@ -66,7 +66,14 @@ async function creditsLeft(key: string): Promise<number> {
 describe('redactPII', () => {
   it('hands a scrape back with no personal data in any format, stores it redacted, and charges 4 credits more', async () => {
     const team = await h.newTeam({ credits: 100 });
-    const formats = ['markdown', 'html', 'rawHtml', 'links', 'summary', { type: 'json', prompt: 'the contact', schema: { type: 'object', properties: { name: { type: 'string' } } } }];
+    const formats = [
+      'markdown',
+      'html',
+      'rawHtml',
+      'links',
+      'summary',
+      { type: 'json', prompt: 'the contact', schema: { type: 'object', properties: { name: { type: 'string' } } } },
+    ];
     const res = await h.api('/v2/scrape', { method: 'POST', key: team.apiKey, json: { url: `${site.url}/`, maxAge: 0, formats, redactPII: true } });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
@@ -127,10 +134,16 @@ describe('redactPII', () => {
     const team = await h.newTeam({ credits: 100 });
     llm.script = (req) => (req.messages[0]!.content.startsWith('You find personal data') ? 'no JSON here' : undefined);
     try {
-      const res = await h.api('/v2/scrape', { method: 'POST', key: team.apiKey, json: { url: `${site.url}/about`, maxAge: 0, redactPII: { entities: ['PERSON'] } } });
+      const res = await h.api('/v2/scrape', {
+        method: 'POST',
+        key: team.apiKey,
+        json: { url: `${site.url}/about`, maxAge: 0, redactPII: { entities: ['PERSON'] } },
+      });
       const body = await res.json();
       expect(res.status).toBe(500);
-      expect(body.error).toMatch(/redactPII: the model that finds PERSON failed: the answer is not valid JSON \(after one retry\); the page is not handed out unredacted/);
+      expect(body.error).toMatch(
+        /redactPII: the model that finds PERSON failed: the answer is not valid JSON \(after one retry\); the page is not handed out unredacted/,
+      );
       expectNoPii(body, 'the failure');
       const job = await h.db.crawl.findFirstOrThrow({ where: { teamId: team.teamId } });
       expectNoPii(await storedPages(job.id), 'the failed page row');
@@ -144,7 +157,10 @@ describe('redactPII', () => {
     const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/`, formats: ['screenshot'], redactPII: true } });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/^redactPII: redactPII cannot be combined with the screenshot format/);
-    const fast = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, scrapeOptions: { redactPII: { mode: 'fast', entities: ['PERSON'] } } } });
+    const fast = await h.api('/v2/crawl', {
+      method: 'POST',
+      json: { url: `${site.url}/`, scrapeOptions: { redactPII: { mode: 'fast', entities: ['PERSON'] } } },
+    });
     expect(fast.status).toBe(400);
   });
 });
@@ -169,8 +185,14 @@ describe('threatProtection', () => {
     expect(done.total).toBe(2);
     const errors = await (await h.api(`/v2/crawl/${id}/errors`, { key: team.apiKey })).json();
     expect(errors.errors.map((e: { url: string; error: string }) => [e.url, e.error]).sort()).toEqual([
-      ['http://files.example.zip/x', 'This URL (http://files.example.zip/x) is blocked by threat protection (rule: blocked-tld: threatProtection.blockedTlds lists "zip").'],
-      ['http://localhost:1/secret', 'This URL (http://localhost:1/secret) is blocked by threat protection (rule: blacklist: threatProtection.blacklist lists "localhost").'],
+      [
+        'http://files.example.zip/x',
+        'This URL (http://files.example.zip/x) is blocked by threat protection (rule: blocked-tld: threatProtection.blockedTlds lists "zip").',
+      ],
+      [
+        'http://localhost:1/secret',
+        'This URL (http://localhost:1/secret) is blocked by threat protection (rule: blacklist: threatProtection.blacklist lists "localhost").',
+      ],
     ]);
   });
 
@@ -180,7 +202,10 @@ describe('threatProtection', () => {
       json: { url: `${site.url}/`, scrapeOptions: { threatProtection: { mode: 'manual-only', blacklist: ['127.0.0.1'] } } },
     });
     expect(blocked.status).toBe(403);
-    expect(await blocked.json()).toMatchObject({ code: 'unsafe_domain_blocked', error: expect.stringMatching(/^This URL \(.*\) is blocked by threat protection \(rule: blacklist/) });
+    expect(await blocked.json()).toMatchObject({
+      code: 'unsafe_domain_blocked',
+      error: expect.stringMatching(/^This URL \(.*\) is blocked by threat protection \(rule: blacklist/),
+    });
 
     const team = await h.newTeam({ credits: 100 });
     const hitsBefore = site.hits.get('/about') ?? 0;
@@ -200,7 +225,12 @@ describe('threatProtection', () => {
     );
     expect(done.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL)).toEqual([`${site.url}/`]);
     const errors = await (await h.api(`/v2/batch/scrape/${id}/errors`, { key: team.apiKey })).json();
-    expect(errors.errors).toEqual([expect.objectContaining({ url: 'http://localhost:1/secret', error: expect.stringContaining('rule: blacklist: threatProtection.blacklist lists "*host"') })]);
+    expect(errors.errors).toEqual([
+      expect.objectContaining({
+        url: 'http://localhost:1/secret',
+        error: expect.stringContaining('rule: blacklist: threatProtection.blacklist lists "*host"'),
+      }),
+    ]);
     expect(site.hits.get('/about') ?? 0).toBe(hitsBefore);
   });
 
@@ -208,7 +238,9 @@ describe('threatProtection', () => {
     for (const mode of ['normal', 'zscaler']) {
       const closed = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/about`, threatProtection: { mode } } });
       expect(closed.status).toBe(403);
-      expect((await closed.json()).error).toMatch(/rule: provider-failure: threatProtection\.mode "\w+" scans with .*, which this service does not have, and failurePolicy "closed"/);
+      expect((await closed.json()).error).toMatch(
+        /rule: provider-failure: threatProtection\.mode "\w+" scans with .*, which this service does not have, and failurePolicy "closed"/,
+      );
       const open = await h.api('/v2/scrape', {
         method: 'POST',
         json: { url: `${site.url}/about`, maxAge: 0, threatProtection: { mode, failurePolicy: 'open', riskScoreThreshold: 50 } },
@@ -217,7 +249,10 @@ describe('threatProtection', () => {
       expect(open.status, JSON.stringify(body)).toBe(200);
       expect(body.data.warning).toMatch(/^threatProtection: mode "\w+" scans with .*; failurePolicy "open" let the page through without a scan/);
     }
-    const whitelisted = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/about`, maxAge: 0, threatProtection: { mode: 'normal', whitelist: ['127.0.0.1'] } } });
+    const whitelisted = await h.api('/v2/scrape', {
+      method: 'POST',
+      json: { url: `${site.url}/about`, maxAge: 0, threatProtection: { mode: 'normal', whitelist: ['127.0.0.1'] } },
+    });
     expect(whitelisted.status).toBe(200);
   });
 });
@@ -227,7 +262,11 @@ describe('auditMetadata', () => {
     const team = await h.newTeam({ credits: 100 });
     const scrape = await h.api('/v2/scrape', { method: 'POST', key: team.apiKey, json: { url: `${site.url}/about`, auditMetadata: { username: 'ada@corp' } } });
     expect(scrape.status).toBe(200);
-    const crawl = await h.api('/v2/crawl', { method: 'POST', key: team.apiKey, json: { url: `${site.url}/about`, limit: 1, scrapeOptions: { auditMetadata: { username: 'grace' } } } });
+    const crawl = await h.api('/v2/crawl', {
+      method: 'POST',
+      key: team.apiKey,
+      json: { url: `${site.url}/about`, limit: 1, scrapeOptions: { auditMetadata: { username: 'grace' } } },
+    });
     await waitForCrawl(h, (await crawl.json()).id, 120_000, team.apiKey);
     const listing = await (await h.api('/v2/team/activity', { key: team.apiKey })).json();
     expect(listing.data.map((r: { endpoint: string; audit_metadata: unknown }) => [r.endpoint, r.audit_metadata])).toEqual([
@@ -250,7 +289,9 @@ describe('the JS SDK', () => {
     });
     expect(doc.markdown).toContain('<PERSON> lives in Springfield. Mail [<EMAIL>](mailto:<EMAIL>) or call <PHONE>.');
     expect(doc.warning).toMatch(/^threatProtection: mode "normal"/);
-    await expect(app.scrape(`${site.url}/`, { threatProtection: { mode: 'manual-only', blacklist: ['127.0.0.1'] } })).rejects.toThrow(/blocked by threat protection/);
+    await expect(app.scrape(`${site.url}/`, { threatProtection: { mode: 'manual-only', blacklist: ['127.0.0.1'] } })).rejects.toThrow(
+      /blocked by threat protection/,
+    );
     const job = await app.crawl(`${site.url}/`, { limit: 2, scrapeOptions: { maxAge: 0, redactPII: true }, pollInterval: 1 });
     expect(job.status).toBe('completed');
     expect(job.data.length).toBe(2);
@@ -258,7 +299,6 @@ describe('the JS SDK', () => {
     const listing = await (await h.api('/v2/team/activity?endpoint=scrape', { key: team.apiKey })).json();
     expect(listing.data.at(-1).audit_metadata).toEqual({ username: 'js-sdk' });
   });
-
 });
 
 describe('the Python SDK', () => {

@@ -103,7 +103,8 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
       queuedMs,
     }).catch((err: unknown) => {
       // Nothing of the file is answered unredacted: the model that redacts it failed, as a model format's would.
-      if (err instanceof RedactionError) throw new DomainError('unavailable', `redactPII: ${err.message}; the file is not answered unredacted.`, 'MODEL_FAILED');
+      if (err instanceof RedactionError)
+        throw new DomainError('unavailable', `redactPII: ${err.message}; the file is not answered unredacted.`, 'MODEL_FAILED');
       throw err;
     });
     // Only a page fetched over HTTP is checked for script rendering; an upload never is.

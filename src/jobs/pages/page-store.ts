@@ -259,7 +259,13 @@ export async function recordThreatBlocked(
   const fresh = new Set(inserted.map((r) => r.url_key));
   for (const [i, b] of unique.entries()) {
     if (!fresh.has(b.urlKey)) continue;
-    await writeCrawlEvent(tx, crawlId, webhook, { type: 'crawl.page', itemKey: b.urlKey, success: false, data: [documents[i]!], error: documents[i]!.metadata.error });
+    await writeCrawlEvent(tx, crawlId, webhook, {
+      type: 'crawl.page',
+      itemKey: b.urlKey,
+      success: false,
+      data: [documents[i]!],
+      error: documents[i]!.metadata.error,
+    });
   }
 }
 

@@ -291,12 +291,83 @@ function findNumbers(text: string, entities: ReadonlySet<PiiEntity>, mode: Patte
 
 /** IBAN lengths by country (ISO 13616 registry): a country's IBANs have exactly this many characters. */
 const IBAN_LENGTHS: Readonly<Record<string, number>> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28, CZ: 24,
-  DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28,
-  HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20,
-  LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29,
-  RO: 24, RS: 22, SA: 24, SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29, VA: 22,
-  VG: 24, XK: 20,
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NL: 18,
+  NO: 15,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  SA: 24,
+  SC: 31,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
 };
 
 /** IBAN_LENGTHS by the two capitals' codes, so the scan allocates nothing for text that is no IBAN. */
@@ -454,7 +525,8 @@ function findCredentials(text: string, lower: string, out: PiiSpan[]): void {
 const PASSWORD_KEYS = ['password', 'passwd', 'passphrase', 'pwd'];
 const SECRET_KEYS = ['secret', 'token', 'api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'private_key', 'client_secret', 'auth_key', 'credential'];
 /** Values that stand in for a secret in documentation (`YOUR_API_KEY`, `<token>`, `${TOKEN}`, `********`). */
-const PLACEHOLDER = /^(?:null|undefined|true|false|none|string|number|boolean|required|optional)$|your|xxxx|\*\*\*|\.\.\.|example|placeholder|redacted|<|>|\{\{|\$\{|^process\.env|^os\.environ/i;
+const PLACEHOLDER =
+  /^(?:null|undefined|true|false|none|string|number|boolean|required|optional)$|your|xxxx|\*\*\*|\.\.\.|example|placeholder|redacted|<|>|\{\{|\$\{|^process\.env|^os\.environ/i;
 const CONSTANT_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 export function shannonEntropy(value: string): number {
@@ -465,7 +537,8 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-const valueChar = (c: number) => c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 38 && c !== 44 && c !== 59 && c !== 96 && c !== 41 && c !== 125;
+const valueChar = (c: number) =>
+  c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 38 && c !== 44 && c !== 59 && c !== 96 && c !== 41 && c !== 125;
 
 /** The value of `<key> = value` / `"<key>": "value"` for secret-named keys, when it looks like a secret. */
 function findKeyValues(text: string, lower: string, mode: PatternMode, out: PiiSpan[]): void {

@@ -9,10 +9,7 @@ import { findPatternSpans, type PatternMode } from './pii-patterns.ts';
 import { findNames, findWithModel, RedactionError, type ModelEntity } from './pii-model.ts';
 import { PII_ENTITIES, replaceSpans, type PiiEntity, type ReplaceStyle } from './pii-spans.ts';
 
-export type RedactPiiOption =
-  | boolean
-  | { mode?: 'accurate' | 'aggressive' | 'fast'; entities?: PiiEntity[]; replaceStyle?: ReplaceStyle }
-  | undefined;
+export type RedactPiiOption = boolean | { mode?: 'accurate' | 'aggressive' | 'fast'; entities?: PiiEntity[]; replaceStyle?: ReplaceStyle } | undefined;
 
 export interface RedactionPlan {
   mode: 'accurate' | 'aggressive' | 'fast';

@@ -350,7 +350,10 @@ describe('fields the SDKs send that do not shape the page', () => {
       /^redactPII: redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots/,
     ],
     [{ redactPII: true, actions: [{ type: 'pdf' }] }, /^redactPII: redactPII cannot be combined with a pdf action: its PDF of the page cannot be redacted/],
-    [{ redactPII: { mode: 'fast', entities: ['EMAIL', 'PERSON'] } }, /^redactPII\.entities: redactPII mode "fast" finds entities by pattern only and PERSON needs the model/],
+    [
+      { redactPII: { mode: 'fast', entities: ['EMAIL', 'PERSON'] } },
+      /^redactPII\.entities: redactPII mode "fast" finds entities by pattern only and PERSON needs the model/,
+    ],
     [{ redactPII: { entities: ['SSN'] } }, /^redactPII/],
     [{ threatProtection: { mode: 'manual-only', blacklist: ['https://evil.test/path'] } }, /^threatProtection\.blacklist\.0: must be a domain or a glob/],
     [{ threatProtection: { mode: 'scan-everything' } }, /^threatProtection\.mode/],

@@ -161,9 +161,14 @@ describe('replace styles', () => {
   });
 
   it('writes a tag escaped inside HTML, and masks a surrogate pair as one character', () => {
-    expect(replaceSpans('<a href="mailto:jane@example.com">x</a>', findPatternSpans('<a href="mailto:jane@example.com">x</a>', PATTERN_ENTITIES, 'accurate'), 'tag', true)).toBe(
-      '<a href="mailto:&lt;EMAIL&gt;">x</a>',
-    );
+    expect(
+      replaceSpans(
+        '<a href="mailto:jane@example.com">x</a>',
+        findPatternSpans('<a href="mailto:jane@example.com">x</a>', PATTERN_ENTITIES, 'accurate'),
+        'tag',
+        true,
+      ),
+    ).toBe('<a href="mailto:&lt;EMAIL&gt;">x</a>');
     expect(replaceSpans('a😀b', [{ start: 1, end: 3, entity: 'PERSON' }], 'mask')).toBe('a*b');
   });
 

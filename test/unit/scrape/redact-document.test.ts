@@ -4,7 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmSettings } from '../../../src/platform/llm/chat-completion.ts';
 import { chunkText, findNames } from '../../../src/page/redaction/pii-model.ts';
-import { htmlText, redactDocument, redactionModelEntities, redactionPlan, RedactionError, skippedWarning } from '../../../src/page/redaction/redact-document.ts';
+import {
+  htmlText,
+  redactDocument,
+  redactionModelEntities,
+  redactionPlan,
+  RedactionError,
+  skippedWarning,
+} from '../../../src/page/redaction/redact-document.ts';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm.ts';
 
 let fake: FakeLlm;
@@ -58,7 +65,9 @@ describe('redactionPlan', () => {
     expect(redactionModelEntities({ entities: ['EMAIL', 'SECRET'] })).toEqual([]);
     expect(redactionModelEntities({ entities: ['LOCATION'] })).toEqual(['LOCATION']);
     expect(redactionModelEntities({ mode: 'fast' })).toEqual([]);
-    expect(skippedWarning(redactionPlan({ mode: 'fast' })!)).toMatch(/^redactPII: mode "fast" finds EMAIL, PHONE, FINANCIAL, SECRET by pattern only; PERSON and LOCATION need the model/);
+    expect(skippedWarning(redactionPlan({ mode: 'fast' })!)).toMatch(
+      /^redactPII: mode "fast" finds EMAIL, PHONE, FINANCIAL, SECRET by pattern only; PERSON and LOCATION need the model/,
+    );
     expect(skippedWarning(redactionPlan({ mode: 'fast', entities: ['EMAIL'] })!)).toBeUndefined();
   });
 });
@@ -101,7 +110,9 @@ describe('redactDocument', () => {
 
   it('fails, never half redacts, without a model, when the model fails, or past the chunks it may read', async () => {
     const doc = () => ({ markdown: 'Jane Doe, jane@example.com', metadata: { sourceURL: 'u', url: 'u', statusCode: 200 } });
-    await expect(redactDocument(doc(), redactionPlan(true)!, { maxModelChunks: 8 })).rejects.toThrow(/PERSON and LOCATION need a model and none may read this page/);
+    await expect(redactDocument(doc(), redactionPlan(true)!, { maxModelChunks: 8 })).rejects.toThrow(
+      /PERSON and LOCATION need a model and none may read this page/,
+    );
     fake.script = () => 'not json at all';
     try {
       await expect(redactDocument(doc(), redactionPlan(true)!, { llm, maxModelChunks: 8 })).rejects.toThrow(
@@ -113,7 +124,9 @@ describe('redactDocument', () => {
     const long = { markdown: 'x '.repeat(5_000), metadata: { sourceURL: 'u', url: 'u', statusCode: 200 } };
     const failure = await redactDocument(long, redactionPlan(true)!, { llm, maxModelChunks: 2 }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(RedactionError);
-    expect((failure as Error).message).toMatch(/more than the model reads for redaction \(2 chunks of 4000: REDACT_PII_MAX_MODEL_CHUNKS, LLM_MAX_INPUT_CHARS\)/);
+    expect((failure as Error).message).toMatch(
+      /more than the model reads for redaction \(2 chunks of 4000: REDACT_PII_MAX_MODEL_CHUNKS, LLM_MAX_INPUT_CHARS\)/,
+    );
   });
 });
 

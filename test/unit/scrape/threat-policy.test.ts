@@ -34,7 +34,12 @@ describe('globMatches and hostMatchesEntry', () => {
 });
 
 describe('checkThreat', () => {
-  const manual = threatPolicy({ mode: 'manual-only', blacklist: ['*.evil.test', 'Bad.Example.'], whitelist: ['safe.evil.test'], blockedTlds: ['.ZIP', 'co.uk'] })!;
+  const manual = threatPolicy({
+    mode: 'manual-only',
+    blacklist: ['*.evil.test', 'Bad.Example.'],
+    whitelist: ['safe.evil.test'],
+    blockedTlds: ['.ZIP', 'co.uk'],
+  })!;
 
   it('blocks by blacklist (globs and domains, any case) and by TLD, naming the rule and the entry', () => {
     expect(checkThreat('https://a.evil.test/x', manual)).toEqual({
@@ -65,7 +70,9 @@ describe('checkThreat', () => {
       const closed = threatPolicy({ mode, whitelist: ['ok.test'] })!;
       expect(checkThreat('https://ok.test/', closed).allowed).toBe(true);
       const refusal = threatRefusal('https://other.test/', closed);
-      expect(refusal).toMatch(/rule: provider-failure: threatProtection\.mode "\w+" scans with .*, which this service does not have, and failurePolicy "closed"/);
+      expect(refusal).toMatch(
+        /rule: provider-failure: threatProtection\.mode "\w+" scans with .*, which this service does not have, and failurePolicy "closed"/,
+      );
       const open = threatPolicy({ mode, failurePolicy: 'open', blacklist: ['bad.test'] })!;
       expect(checkThreat('https://other.test/', open)).toEqual({ allowed: true, rule: 'provider-failure', unscanned: true });
       expect(checkThreat('https://bad.test/', open).allowed).toBe(false);
