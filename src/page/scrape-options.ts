@@ -447,7 +447,7 @@ export const auditMetadataSchema = z.strictObject({ username: z.string().max(102
 
 /**
  * Keys the SDKs' ScrapeOptions carry beyond how a page loads. Accepted so that no client's
- * default body is refused; what each does is in docs/api/scrape.md ("Fields the SDKs send").
+ * default body is refused; what each does is in docs/api/crawl.md#scrapeoptions and docs/api/redaction.md.
  */
 export const clientOptionFields = {
   // Pages load one way here; the Python SDK sends fastMode: false with every scrape.
