@@ -11,7 +11,7 @@ import { chromiumLaunch } from '../platform/browser/chromium-launch.ts';
 import { createWarmBrowser } from '../platform/browser/warm-browser.ts';
 import { addToFrontier, frontierCounts, releaseClaims, skipQueued } from './frontier/frontier.ts';
 import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
-import { storeFailedPage } from './pages/page-store.ts';
+import { recordThreatBlocked, storeFailedPage } from './pages/page-store.ts';
 import { fetchRobotsTxt } from './frontier/robots.ts';
 import { collectSitemapUrls } from './frontier/sitemap.ts';
 import type { CrawlRunSettings, CrawlStatus, JobCounts } from './definitions.ts';
@@ -226,6 +226,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
           const added = await addToFrontier(tx, crawlId, sorted.follow, options.limit, config.crawl.queuedUrlsPerCredit);
           if (sorted.robotsBlocked.length)
             await tx.crawlRobotsBlocked.createMany({ data: sorted.robotsBlocked.map((b) => ({ crawlId, ...b })), skipDuplicates: true });
+          await recordThreatBlocked(tx, crawlId, sorted.threatBlocked, crawlWebhook(options, 'crawl'));
           return added;
         });
       }

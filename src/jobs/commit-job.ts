@@ -24,6 +24,19 @@ import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
 import { checkModelFormats } from './job-model.ts';
 import type { Logger } from '../platform/log.ts';
+import { threatPolicy, threatRefusal } from '../page/threat-policy.ts';
+
+/** The API code of a URL threat protection blocks (upstream's). */
+export const UNSAFE_DOMAIN_BLOCKED = 'unsafe_domain_blocked';
+
+/**
+ * The 403 of a start URL threat protection blocks, before any job exists (as upstream): a crawl's
+ * or a scrape's one URL. A batch's URLs fail one by one instead, each a failed page saying why.
+ */
+export function checkThreatProtection(url: string, so: Pick<CrawlRequest['scrapeOptions'], 'threatProtection'>): void {
+  const refusal = threatRefusal(url, threatPolicy(so.threatProtection));
+  if (refusal) throw new DomainError('forbidden', refusal, UNSAFE_DOMAIN_BLOCKED);
+}
 
 const ENTERPRISE = (option: string) =>
   `The ${option} parameter is an enterprise feature that is not enabled for your team. Ask your administrator to enable it (npm run cli -- team flags --help).`;

@@ -13,6 +13,7 @@ import { createLinkFilter } from './frontier/link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './frontier/normalize-url.ts';
 import { isTooLong } from './frontier/url-length.ts';
 import { jobKind } from './job-kind.ts';
+import { threatRefusal, threatPolicy } from '../page/threat-policy.ts';
 
 /**
  * Checking links runs user patterns and robots rules on site-supplied URLs; a long
@@ -57,6 +58,7 @@ export function jobContext({ config }: Pick<JobContextDeps, 'config'>, { crawl, 
     norm,
     robots,
     filter: createLinkFilter(options.url, options),
+    threat: threatPolicy(options.scrapeOptions.threatProtection),
     startKey: urlKey(options.url, norm),
   };
 }
@@ -70,19 +72,22 @@ export async function loadJob(deps: JobContextDeps, crawlId: string): Promise<Jo
 export interface SortedLinks {
   follow: NewFrontierUrl[];
   robotsBlocked: { url: string; urlKey: string }[];
+  /** Links threat protection keeps out, with why: never queued, listed as failed pages. */
+  threatBlocked: { url: string; urlKey: string; error: string }[];
   /** Links dropped for being longer than CRAWL_MAX_URL_LENGTH. */
   tooLong: number;
 }
 
-/** Splits links into those to follow and those robots.txt keeps out; over-long ones are dropped and counted. */
+/** Splits links into those to follow and those robots.txt or threat protection keep out; over-long ones are dropped and counted. */
 export async function sortLinks(
-  job: Pick<JobContext, 'filter' | 'norm' | 'robots'>,
+  job: Pick<JobContext, 'filter' | 'norm' | 'robots' | 'threat'>,
   maxUrlLength: number,
   links: string[],
   depth: number,
 ): Promise<SortedLinks> {
   const follow: NewFrontierUrl[] = [];
   const robotsBlocked: { url: string; urlKey: string }[] = [];
+  const threatBlocked: SortedLinks['threatBlocked'] = [];
   let sliceStart = performance.now();
   let tooLong = 0;
   for (const link of links) {
@@ -92,9 +97,15 @@ export async function sortLinks(
     }
     if (!job.filter.check(link).allowed) continue;
     const entry = { url: canonicalUrl(link, job.norm), urlKey: urlKey(link, job.norm) };
-    if (isTooLong(entry, maxUrlLength)) tooLong++;
+    if (isTooLong(entry, maxUrlLength)) {
+      tooLong++;
+      continue;
+    }
+    // Before robots.txt: a blocked host's robots.txt is never fetched either.
+    const threat = threatRefusal(entry.url, job.threat);
+    if (threat) threatBlocked.push({ ...entry, error: threat });
     else if (await job.robots.isAllowed(entry.url)) follow.push({ ...entry, depth });
     else robotsBlocked.push(entry);
   }
-  return { follow, robotsBlocked, tooLong };
+  return { follow, robotsBlocked, threatBlocked, tooLong };
 }

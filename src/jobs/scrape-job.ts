@@ -11,7 +11,7 @@ import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Crawl, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
-import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, insertJob, type JobToCommit } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, checkThreatProtection, insertJob, type JobToCommit } from './commit-job.ts';
 import type { CrawlRequest } from './crawl-request.ts';
 import type { NewFrontierUrl } from './frontier/frontier.ts';
 import { scrapePageBudgetMs } from './scrape-resume-match.ts';
@@ -51,6 +51,7 @@ export async function prepareScrape(deps: Deps, team: Team, req: ScrapeRequest, 
   });
   checkTeamPermissions(team, options);
   checkSelectors(options.scrapeOptions, '');
+  checkThreatProtection(req.url, options.scrapeOptions);
   const seeded = seedRow(req.url, deps.config);
   if ('problem' in seeded) throw new DomainError('invalid', seeded.problem);
   await checkAddress(req.url, deps.config, `Refused to scrape ${req.url}`);

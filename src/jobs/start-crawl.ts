@@ -4,7 +4,7 @@
 import type { Team } from '../generated/prisma/client.ts';
 import type { Config } from '../platform/config.ts';
 import { DomainError } from '../platform/domain-error.ts';
-import { checkAddress, checkSelectors, checkTeamPermissions, commitJob, type JobDeps } from './commit-job.ts';
+import { checkAddress, checkSelectors, checkTeamPermissions, checkThreatProtection, commitJob, type JobDeps } from './commit-job.ts';
 import type { JobOptions } from './crawl-request.ts';
 import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
 import { isTooLong, tooLongReason } from './frontier/url-length.ts';
@@ -20,6 +20,7 @@ export async function startCrawl(deps: JobDeps, team: Team, apiKeyId: string, re
   checkTeamPermissions(team, req);
   checkSelectors(req.scrapeOptions);
   checkUrlLength(req, deps.config);
+  checkThreatProtection(req.url, req.scrapeOptions);
   await checkAddress(req.url, deps.config, `Refused to crawl ${req.url}`);
   // Webhook deliveries go through the same guard; refusing now beats failing every delivery later.
   if (req.webhook) await checkAddress(req.webhook.url, deps.config, `Refused to deliver webhooks to ${req.webhook.url}`);

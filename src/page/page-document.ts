@@ -17,6 +17,8 @@ import { runModelFormats } from './model-formats/run-model-formats.ts';
 import { runProfileFormats } from './profiles/run-profile-formats.ts';
 import { deriveBranding } from './branding/derive-branding.ts';
 import type { PageLoad } from './page-load.ts';
+import { redactDocument, redactionPlan, skippedWarning } from './redaction/redact-document.ts';
+import { threatPolicy, unscannedWarning } from './threat-policy.ts';
 
 /** `checkScripted`, `listImages`: see HtmlConversionInput (a page fetched over HTTP). */
 export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 'listImages'> {
@@ -35,6 +37,8 @@ export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 
    * and what the product and menu formats' structured data leaves out.
    */
   llm?: LlmSettings;
+  /** redactPII: most chunks of the page's text the model reads (REDACT_PII_MAX_MODEL_CHUNKS). */
+  redactMaxChunks?: number;
 }
 
 /** What the page's model calls used: tokens for the ledger, answered formats for the credits. */
@@ -69,6 +73,8 @@ function fileDocument(load: PageLoad, file: { markdown: string; html: string }, 
 export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<DocumentOutcome> {
   const formats = requestedFormats(so);
   const warnings = clientOptionWarnings(so);
+  const unscanned = unscannedWarning(threatPolicy(so.threatProtection));
+  if (unscanned) warnings.push(unscanned);
   let converted: HtmlConversion;
   const file = load.pdf ?? load.text;
   if (file) {
@@ -111,8 +117,16 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
   warnings.push(...model.warnings, ...profiles.warnings);
   modelUse.usage = addUsage(modelUse.usage, addUsage(model.usage, profiles.usage));
   modelUse.answered = [...model.answered, ...profiles.answered];
-  if (warnings.length > 0) document.warning = warnings.join(' ');
   if (extras.actions !== undefined) (document as PageDocument & { actions?: unknown }).actions = extras.actions;
+  const redaction = redactionPlan(so.redactPII);
+  if (redaction) {
+    // Last, over every text the document holds (the model formats' answers too); throws RedactionError rather than leave any.
+    const usage = await redactDocument(document as Record<string, unknown>, redaction, { llm: extras.llm, maxModelChunks: extras.redactMaxChunks ?? 8 });
+    modelUse.usage = addUsage(modelUse.usage, usage);
+    const skipped = skippedWarning(redaction);
+    if (skipped) warnings.push(skipped);
+  }
+  if (warnings.length > 0) document.warning = warnings.join(' ');
   document.metadata.concurrencyLimited = extras.queuedMs !== undefined;
   if (extras.queuedMs !== undefined) document.metadata.concurrencyQueueDurationMs = extras.queuedMs;
   return { ...converted, modelUse };

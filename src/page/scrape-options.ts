@@ -423,32 +423,51 @@ function refuse(ctx: z.RefinementCtx, path: string, why: string, input: unknown)
 }
 
 export const REDACT_PII_ENTITIES = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const;
-const redactPiiSchema = z.union([
+export const REDACT_PII_MODES = ['accurate', 'aggressive', 'fast'] as const;
+/** The SDKs' RedactPIIOptions (docs/api/redaction.md); `true` is every default. */
+export const redactPiiSchema = z.union([
   z.boolean(),
   z.strictObject({
-    mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
-    entities: z.array(z.enum(REDACT_PII_ENTITIES)).optional(),
+    mode: z.enum(REDACT_PII_MODES).optional(),
+    entities: z
+      .array(z.enum(REDACT_PII_ENTITIES))
+      .max(REDACT_PII_ENTITIES.length * 2)
+      .optional(),
     replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
   }),
 ]);
 
 export const THREAT_PROTECTION_MODES = ['off', 'manual-only', 'normal', 'zscaler'] as const;
-/** The SDKs' ThreatProtectionOptions (an enterprise per-request override of the team's policy). */
+// A host (Unicode allowed, as IDNs are), optionally with * globs: what the rules compare against a URL's host.
+const threatHostEntry = z
+  .string()
+  .max(253)
+  .regex(/^\.?[\p{L}\p{N}*_-]+(?:\.[\p{L}\p{N}*_-]+)*\.?$/u, 'must be a domain or a glob such as *.example.com (no scheme, port or path)');
+/** The SDKs' ThreatProtectionOptions (an enterprise per-request override of the team's policy); see docs/api/redaction.md. */
 export const threatProtectionSchema = z.strictObject({
   mode: z.enum(THREAT_PROTECTION_MODES).optional(),
+  // Only a scanner gives risk scores, and there is none here: accepted and kept.
   riskScoreThreshold: z.int().min(0).max(100).optional(),
-  blacklist: z.array(z.string().max(253)).max(1000).optional(),
-  whitelist: z.array(z.string().max(253)).max(1000).optional(),
-  blockedTlds: z.array(z.string().max(63)).max(1000).optional(),
+  blacklist: z.array(threatHostEntry).max(1000).optional(),
+  whitelist: z.array(threatHostEntry).max(1000).optional(),
+  blockedTlds: z
+    .array(
+      z
+        .string()
+        .max(63)
+        .regex(/^\.?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*$/u, 'must be a TLD without the leading dot, e.g. zip'),
+    )
+    .max(1000)
+    .optional(),
   failurePolicy: z.enum(['open', 'closed']).optional(),
 });
 
-/** The SDKs' AuditMetadata: who, in the caller's own system, made the request. */
-export const auditMetadataSchema = z.strictObject({ username: z.string().max(256) });
+/** The SDKs' AuditMetadata: who, in the caller's own system, made the request (the Python SDK allows 1024 characters). */
+export const auditMetadataSchema = z.strictObject({ username: z.string().max(1024) });
 
 /**
- * Keys the SDKs' ScrapeOptions carry that do not shape the page here. Accepted so that no client's
- * default body is refused; what each does is in docs/api/scrape.md ("Fields the SDKs send").
+ * Keys the SDKs' ScrapeOptions carry beyond how a page loads. Accepted so that no client's
+ * default body is refused; what each does is in docs/api/crawl.md#scrapeoptions and docs/api/redaction.md.
  */
 export const clientOptionFields = {
   // Pages load one way here; the Python SDK sends fastMode: false with every scrape.
@@ -467,15 +486,51 @@ export const clientOptionFields = {
   origin,
 };
 
+/** Entities only a model finds: mode "fast" runs patterns alone. */
+const MODEL_ENTITIES: readonly string[] = ['PERSON', 'LOCATION'];
+
 export function refuseUnavailableClientOptions(
-  opts: { useMock?: string; redactPII?: unknown; threatProtection?: z.output<typeof threatProtectionSchema> },
+  opts: {
+    useMock?: string;
+    redactPII?: z.output<typeof redactPiiSchema>;
+    formats?: { type: string }[];
+    actions?: { type: string }[];
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (opts.useMock !== undefined) refuse(ctx, 'useMock', "it replays Firecrawl's own recorded test answers, which this service does not have", opts.useMock);
-  if (opts.redactPII !== undefined && opts.redactPII !== false) refuse(ctx, 'redactPII', 'PII redaction is not implemented yet', opts.redactPII);
-  const threat = opts.threatProtection;
-  if (threat && (threat.mode ?? 'off') !== 'off') refuse(ctx, 'threatProtection', 'threat protection is not implemented yet (only mode "off")', threat);
+  const redact = opts.redactPII;
+  if (redact === undefined || redact === false) return;
+  // Images and PDFs of the page cannot be redacted, and change tracking compares with snapshots that were not.
+  for (const type of ['screenshot', 'changeTracking']) {
+    if (opts.formats?.some((f) => f.type === type))
+      ctx.addIssue({ code: 'custom', path: ['redactPII'], message: REDACT_WITH_FORMAT_MESSAGES[type]!, input: redact });
+  }
+  for (const type of ['screenshot', 'pdf']) {
+    if (opts.actions?.some((a) => a.type === type))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['redactPII'],
+        message: `redactPII cannot be combined with a ${type} action: its ${type === 'pdf' ? 'PDF' : 'image'} of the page cannot be redacted`,
+        input: redact,
+      });
+  }
+  if (typeof redact === 'object' && redact.mode === 'fast') {
+    const named = redact.entities?.filter((e) => MODEL_ENTITIES.includes(e)) ?? [];
+    if (named.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['redactPII', 'entities'],
+        message: `redactPII mode "fast" finds entities by pattern only and ${named.join(' and ')} need${named.length === 1 ? 's' : ''} the model: use mode "accurate" or "aggressive", or leave ${named.join(' and ')} out`,
+        input: redact,
+      });
+  }
 }
+
+const REDACT_WITH_FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  screenshot: 'redactPII cannot be combined with the screenshot format: a screenshot is an image of the page, which cannot be redacted',
+  changeTracking: 'redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots of the page, which were not redacted',
+};
 
 /** The warning a document carries for the client options this service answers without acting on them. */
 export function clientOptionWarnings(so: Pick<ScrapeOptions, 'domainTools'>): string[] {

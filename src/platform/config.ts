@@ -377,6 +377,8 @@ export function loadConfig() {
       local: bool('LLM_IS_LOCAL', false),
       /** Most characters of page text sent to the model for one format (the start of the page's markdown). */
       maxInputChars: positiveInt('LLM_MAX_INPUT_CHARS', 32_000),
+      /** redactPII: most chunks of LLM_MAX_INPUT_CHARS the model reads of one page for PERSON and LOCATION; a longer page fails. */
+      redactMaxChunks: positiveInt('REDACT_PII_MAX_MODEL_CHUNKS', 8),
     },
     chromium: {
       path: str('CHROMIUM_PATH'),

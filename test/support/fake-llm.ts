@@ -9,7 +9,9 @@
 //   [fake:hang]            never answers (the client's timeout ends the call)
 //   [fake:misquote]        quotes (the query format's directQuote) also give a sentence the page does not have
 // Every call reports the same token usage (`usage`), so tests can count. A test
-// can also `script` replies of its own.
+// can also `script` replies of its own. For redactPII the fake "finds" a PERSON in
+// every two capitalised words in a row (Jane Doe) and a LOCATION in a capitalised
+// word after "in", "at" or "from" (in Springfield).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -59,6 +61,14 @@ function sample(schema: Schema | undefined, page: string): unknown {
   return pageTitle(page);
 }
 
+/** What the fake finds for redactPII: only the kinds the task lists. */
+function personalData(page: string, system: string): { type: string; text: string }[] {
+  const found: { type: string; text: string }[] = [];
+  if (system.includes('- PERSON:')) for (const m of page.matchAll(/\b[A-Z][a-z]+ [A-Z][a-z]+\b/g)) found.push({ type: 'PERSON', text: m[0] });
+  if (system.includes('- LOCATION:')) for (const m of page.matchAll(/\b(?:in|at|from) ([A-Z][a-z]+)\b/g)) found.push({ type: 'LOCATION', text: m[1]! });
+  return found;
+}
+
 /** Breaks the schema: the wrong type where an object is expected, or an object where anything else is. */
 function mismatch(schema: Schema | undefined): unknown {
   return schema?.type === 'object' || schema?.properties ? ['not', 'an', 'object'] : { not: 'this' };
@@ -80,6 +90,7 @@ function reply(req: ChatRequest): string | 'hang' {
   if (system.startsWith('You summarize')) return `Fake summary of ${pageTitle(page)}.`;
   // A crawl prompt: no options, so the caller's own decide.
   if (system.startsWith('You configure a web crawler')) return '{}';
+  if (system.startsWith('You find personal data')) return JSON.stringify({ entities: personalData(page, system) });
   if (system.startsWith('You answer')) {
     const question = /The question: (.+)$/m.exec(system)?.[1] ?? '';
     return JSON.stringify({ answer: `${pageTitle(page)} answers "${question}".` });

@@ -21,9 +21,13 @@ export interface PlannedJob {
   urls?: string[];
 }
 
-/** The caller's scrape options with markdown as the only format: the model reads the markdown. */
-function markdownOnly(so: ScrapeOptions | undefined): ScrapeOptions {
-  return { ...(so ?? defaultScrapeOptions()), formats: [{ type: 'markdown' }] };
+/**
+ * The caller's scrape options with markdown as the only format (the model reads the markdown), under
+ * the extract's own threatProtection when it names one (the SDKs send it at the top level).
+ */
+function markdownOnly(so: ScrapeOptions | undefined, threatProtection: ExtractRequest['threatProtection']): ScrapeOptions {
+  const options = so ?? defaultScrapeOptions();
+  return { ...options, formats: [{ type: 'markdown' }], threatProtection: threatProtection ?? options.threatProtection };
 }
 
 export function isWildcard(url: string): boolean {
@@ -31,7 +35,7 @@ export function isWildcard(url: string): boolean {
 }
 
 export function plannedJobs(extractId: string, req: ExtractRequest, maxPages: number): PlannedJob[] {
-  const scrapeOptions = markdownOnly(req.scrapeOptions);
+  const scrapeOptions = markdownOnly(req.scrapeOptions, req.threatProtection);
   const plain = [...new Set(req.urls.filter((u) => !isWildcard(u)))];
   const jobs: PlannedJob[] = [];
   if (plain.length > 0) {

@@ -1,9 +1,9 @@
 // Body of POST /v2/extract: the SDKs' ExtractRequest. Strict like every body; the
-// fields this service accepts without acting on them (agent, threatProtection,
-// ignoreInvalidURLs, enableWebSearch) are listed in docs/api/extract.md.
+// fields this service accepts without acting on them (agent, ignoreInvalidURLs,
+// enableWebSearch) are listed in docs/api/extract.md.
 import { z } from 'zod';
 import { integration, normaliseHttpUrl, origin } from '../../platform/http/common-schemas.ts';
-import { jsonSchemaField, MAX_MODEL_PROMPT_CHARS, scrapeOptionsSchema } from '../../page/scrape-options.ts';
+import { jsonSchemaField, MAX_MODEL_PROMPT_CHARS, scrapeOptionsSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
 import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
 import { nestedAtMost } from '../../platform/json-depth.ts';
 
@@ -53,7 +53,7 @@ export const extractRequestSchema = z
     webhook: webhookSchema.optional().describe('Signed extract.started, extract.completed and extract.failed events.'),
     // Accepted for the SDKs, not acted on.
     agent: acceptedObject('agent').optional(),
-    threatProtection: acceptedObject('threatProtection').optional(),
+    threatProtection: threatProtectionSchema.optional().describe('Applied to every page the extract fetches (over scrapeOptions.threatProtection).'),
     origin,
     integration,
   })

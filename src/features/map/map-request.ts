@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { httpUrl, integration, origin } from '../../platform/http/common-schemas.ts';
 import { SITEMAP_MODES } from '../../jobs/crawl-request.ts';
-import { auditMetadataSchema, refuseUnavailableClientOptions, threatProtectionSchema } from '../../page/scrape-options.ts';
+import { auditMetadataSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
 
 export const DEFAULT_MAP_LIMIT = 5000;
 export const MAX_MAP_LIMIT = 100_000;

@@ -14,6 +14,8 @@ import { checkModelFormats, jobModel } from '../../jobs/job-model.ts';
 import type { ConversionPool } from '../../page/conversion/conversion-pool.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
 import { documentFromLoad } from '../../page/page-document.ts';
+import { RedactionError } from '../../page/redaction/redact-document.ts';
+import { DomainError } from '../../platform/domain-error.ts';
 import { defaultScrapeOptions, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { SUPPORTED_UPLOADS, uploadKind } from '../../page/upload/upload-kind.ts';
 import type { MultipartUpload } from './multipart-upload.ts';
@@ -39,8 +41,20 @@ function readOptions(text: string | undefined): ParseOptions {
 }
 
 function scrapeOptionsOf(o: ParseOptions): ScrapeOptions {
-  const { formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers, domainTools } = o;
-  return { ...defaultScrapeOptions(), formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers, domainTools };
+  const { formats, onlyMainContent, onlyCleanContent, includeTags, excludeTags, removeBase64Images, timeout, parsers, domainTools, redactPII } = o;
+  return {
+    ...defaultScrapeOptions(),
+    formats,
+    onlyMainContent,
+    onlyCleanContent,
+    includeTags,
+    excludeTags,
+    removeBase64Images,
+    timeout,
+    parsers,
+    domainTools,
+    redactPII,
+  };
 }
 
 const unreadable = (err: unknown) => new HttpError(422, (err as Error).message, 'UNREADABLE_FILE');
@@ -85,7 +99,13 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
       sourceURL: url,
       convert: (input) => deps.conversion.convert(input).catch((err: unknown) => Promise.reject(unreadable(err))),
       llm: jobModel(deps.config.llm, zdr),
+      redactMaxChunks: deps.config.llm.redactMaxChunks,
       queuedMs,
+    }).catch((err: unknown) => {
+      // Nothing of the file is answered unredacted: the model that redacts it failed, as a model format's would.
+      if (err instanceof RedactionError)
+        throw new DomainError('unavailable', `redactPII: ${err.message}; the file is not answered unredacted.`, 'MODEL_FAILED');
+      throw err;
     });
     // Only a page fetched over HTTP is checked for script rendering; an upload never is.
     if ('needsBrowser' in outcome) throw new Error('an uploaded file was sent to the browser');
@@ -95,6 +115,7 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
         zeroDataRetention: zdr,
         pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfOptions?.maxPages ?? Infinity),
         modelFormats: outcome.modelUse.answered.length,
+        redacted: so.redactPII !== undefined && so.redactPII !== false,
       }),
       tokens: outcome.modelUse.usage.promptTokens + outcome.modelUse.usage.completionTokens,
     };

@@ -49,6 +49,18 @@ async function askProviders(providers: SearchProvider[], req: SearchRequest, tea
 
 type Item = { url: string; [key: string]: unknown };
 
+/**
+ * With redactPII, a result's title and description are its redacted page's (the provider's are page
+ * text that was never redacted); a result whose page failed keeps neither.
+ */
+function keepRedactedText(item: Item): void {
+  const metadata = item.metadata as { title?: unknown; description?: unknown } | undefined;
+  for (const field of ['title', 'description'] as const) {
+    if (typeof metadata?.[field] === 'string') item[field] = metadata[field];
+    else delete item[field];
+  }
+}
+
 /** Scrapes each result as POST /v2/scrape would, all at once (the team's concurrency limit paces the pages). */
 async function scrapeResults(
   deps: GatewayDeps,
@@ -60,6 +72,7 @@ async function scrapeResults(
   zdr: boolean,
 ): Promise<string[]> {
   const ids: string[] = [];
+  const redacting = req.scrapeOptions?.redactPII !== undefined && req.scrapeOptions.redactPII !== false;
   await Promise.all(
     items.map(async (item) => {
       try {
@@ -68,9 +81,11 @@ async function scrapeResults(
         ids.push(scrape.id);
         await awaitScrape(deps, scrape, Math.max(0, deadline - Date.now()));
         Object.assign(item, await scrapeAnswerOf(deps.db, scrape.id));
+        if (redacting) keepRedactedText(item);
       } catch (err) {
         const status = err instanceof DomainError && err.kind === 'timeout' ? 408 : 500;
         item.metadata = { sourceURL: item.url, url: item.url, statusCode: status, error: (err as Error).message };
+        if (redacting) keepRedactedText(item);
       }
     }),
   );

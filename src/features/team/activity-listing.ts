@@ -68,6 +68,10 @@ export const activityRecordSchema = z.object({
   api_version: z.string(),
   created_at: z.string(),
   target: z.string().nullable().describe('The URL or query the request named.'),
+  audit_metadata: z
+    .object({ username: z.string() })
+    .nullable()
+    .describe('The auditMetadata the request carried (top level or scrapeOptions); null when it had none.'),
 });
 export type ActivityRecord = z.infer<typeof activityRecordSchema>;
 
@@ -84,6 +88,7 @@ interface Row {
   apiVersion: string;
   createdAt: Date;
   target: string | null;
+  auditUsername: string | null;
 }
 
 export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now = new Date()): Promise<z.infer<typeof activityListingSchema>> {
@@ -99,13 +104,20 @@ export async function listActivity(db: Db, teamId: string, q: ActivityQuery, now
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: q.limit + 1,
-    select: { id: true, jobId: true, endpoint: true, apiVersion: true, createdAt: true, target: true },
+    select: { id: true, jobId: true, endpoint: true, apiVersion: true, createdAt: true, target: true, auditUsername: true },
   });
   const page: Row[] = rows.slice(0, q.limit);
   const hasMore = rows.length > q.limit;
   const last = page.at(-1);
   return {
-    data: page.map((r) => ({ id: r.jobId ?? r.id, endpoint: r.endpoint, api_version: r.apiVersion, created_at: r.createdAt.toISOString(), target: r.target })),
+    data: page.map((r) => ({
+      id: r.jobId ?? r.id,
+      endpoint: r.endpoint,
+      api_version: r.apiVersion,
+      created_at: r.createdAt.toISOString(),
+      target: r.target,
+      audit_metadata: r.auditUsername === null ? null : { username: r.auditUsername },
+    })),
     cursor: hasMore && last ? encodeCursor(last, key) : null,
     has_more: hasMore,
   };

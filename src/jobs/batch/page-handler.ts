@@ -20,6 +20,8 @@ import type { PageDocument } from '../../page/document-schema.ts';
 import { changeTrackingFormat, pdfParser, type ChangeTrackingFormat } from '../../page/scrape-options.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
+import { RedactionError } from '../../page/redaction/redact-document.ts';
+import { threatRefusal } from '../../page/threat-policy.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { urlKey } from '../frontier/normalize-url.ts';
 import { isTooLong, tooLongReason } from '../frontier/url-length.ts';
@@ -66,6 +68,8 @@ export interface PageHandlerDeps {
   /** Pages go to the search index. */
   indexing: boolean;
   llm?: LlmSettings;
+  /** redactPII: most chunks of a page's text the model reads (REDACT_PII_MAX_MODEL_CHUNKS). */
+  redactMaxChunks: number;
   convert: HtmlConverter;
   probeImages: ImageProbe;
   writer: PageWriter;
@@ -100,6 +104,9 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   const webhook = crawlWebhook(options, job.kind);
   const shareable = fetchedWithoutCredentials(so);
   const tracking = changeTrackingFormat(so);
+  const redacted = so.redactPII !== undefined && so.redactPII !== false;
+  // The index is the team's search over page text: a redacted page's text is not kept there, unredacted or not.
+  const indexing = d.indexing && !redacted;
 
   const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
     await d.writer.failure({ crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
@@ -110,6 +117,9 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   /** Why the job does not take the page where it redirected, if it does not. */
   const redirectRefusal = async (target: ScrapeTarget, final: { url: string; urlKey: string }): Promise<string | undefined> => {
     if (final.urlKey === target.key) return undefined;
+    // The target was checked before its fetch; where it led is checked before anything of it is kept.
+    const threat = threatRefusal(final.url, job.threat);
+    if (threat) return `Redirected to ${final.url}: ${threat}`;
     // A redirect target gets a frontier row of its own, so it is held to the same length limit.
     if (isTooLong(final, limits.maxUrlLength)) return `The page redirected to a URL too long to crawl: ${tooLongReason(final, limits.maxUrlLength)}`;
     // Crawl rules: a URL a caller named (a batch's, a scrape's) may redirect anywhere, as upstream.
@@ -165,8 +175,9 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         actions: extras.actions,
         queuedMs: extras.queuedMs,
         llm: d.llm,
+        redactMaxChunks: d.redactMaxChunks,
         convert: d.convert,
-        ...(d.indexing && { indexAs: finalKey }),
+        ...(indexing && { indexAs: finalKey }),
         ...(extras.path === 'http' && { checkScripted: limits.rendering === 'auto', listImages: limits.imageProbes }),
       });
       if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
@@ -178,7 +189,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         addWarning(built.document, ZDR_CHANGE_TRACKING_WARNING);
       } else if (tracking) fields = await trackedFields(tracking, built.document, converted.modelUse);
       const entry =
-        d.indexing && load.pdf
+        indexing && load.pdf
           ? pageEntryFromText({
               url: load.finalUrl,
               urlKey: finalKey,
@@ -198,6 +209,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       };
     } catch (err) {
       if (err instanceof DocumentTooLargeError) return { failure: err.message };
+      if (err instanceof RedactionError) return { failure: `redactPII: ${err.message}; the page is not handed out unredacted` };
       // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
       return { failure: `The page could not be turned into a document: ${describeError(err)}` };
     }
@@ -211,7 +223,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       options.sitemap !== 'only' &&
       (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) &&
       job.filter.followsLinksOn(load.finalUrl);
-    if (!follows) return { follow: [], robotsBlocked: [] };
+    if (!follows) return { follow: [], robotsBlocked: [], threatBlocked: [] };
     const sorted = await sortLinks(job, limits.maxUrlLength, links, depth + 1);
     if (sorted.tooLong > 0)
       log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: sorted.tooLong, maxUrlLength: limits.maxUrlLength });
@@ -241,7 +253,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       });
       entry = { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
     }
-    const { follow, robotsBlocked } = await linksToFollow(target, load, converted.links);
+    const { follow, robotsBlocked, threatBlocked } = await linksToFollow(target, load, converted.links);
     const storing = performance.now();
     try {
       await d.writer.page({
@@ -258,6 +270,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         next: {
           follow,
           robotsBlocked,
+          threatBlocked,
           limit: options.limit,
           queuedPerCredit: limits.queuedUrlsPerCredit,
           webhook,
@@ -269,6 +282,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
               pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
               // Fields a model extracted cost what a json format the model answered costs.
               modelFormats: modelUse.answered.length + (converted.fields === undefined ? 0 : 1),
+              redacted,
             }),
             modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,
           },

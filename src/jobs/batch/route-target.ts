@@ -1,5 +1,6 @@
 // Where a claimed URL goes, decided from what is known before anything is
-// loaded: a cached copy settles it, the request's own options may refuse it, a
+// loaded: threat protection may refuse it (before its cached copy too: a blocked
+// URL gives nothing), a cached copy settles it, the request's own options may refuse it, a
 // PDF is fetched as a file, and a page goes over HTTP first unless the request
 // or its host needs Chromium. Pure, so every rule is tested alone.
 import type { PageLoad } from '../../page/page-load.ts';
@@ -17,6 +18,8 @@ export interface RoutingRules {
   browserRequired?: string;
   /** Hosts whose pages looked script-rendered earlier in the crawl (auto). */
   scriptedHost(host: string): boolean;
+  /** Why threat protection keeps the job from this URL, if it does. */
+  threatRefusal?(url: string): string | undefined;
 }
 
 export type Route = { to: 'cache'; load: PageLoad } | { to: 'refuse'; error: string } | { to: 'file' } | { to: 'http' } | { to: 'browser' };
@@ -27,6 +30,8 @@ export function lanesFirst(rules: Pick<RoutingRules, 'rendering' | 'browserRequi
 }
 
 export function routeTarget(url: string, cached: PageLoad | undefined, rules: RoutingRules): Route {
+  const threat = rules.threatRefusal?.(url);
+  if (threat) return { to: 'refuse', error: threat };
   if (cached) return { to: 'cache', load: cached };
   if (rules.cacheOnly) return { to: 'refuse', error: NO_CACHED_DATA };
   if (rules.rendering === 'http' && rules.browserRequired) return { to: 'refuse', error: renderingRefusal(rules.browserRequired) };

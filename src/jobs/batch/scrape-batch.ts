@@ -24,6 +24,7 @@ import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
+import { threatRefusal } from '../../page/threat-policy.ts';
 import type { JobCounts } from '../definitions.ts';
 import { jobCounts } from '../job-status.ts';
 import { jobModel } from '../job-model.ts';
@@ -168,6 +169,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       indexing,
       // Under zero data retention the page goes to no one else, a model not marked local included.
       llm: jobModel(config.llm, zdr),
+      redactMaxChunks: config.llm.redactMaxChunks,
       convert: deps.convert,
       probeImages: deps.probeImages,
       writer: { page: (write) => pageWrites.write(write), failure: (page, webhook) => storeFailedPage(db, page, webhook) },
@@ -182,6 +184,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       rendering: config.crawl.rendering,
       browserRequired: requestNeedsBrowser(so),
       scriptedHost: (host: string) => scripted.has(host),
+      threatRefusal: (url: string) => threatRefusal(url, job.threat),
     };
 
     const ticker = setInterval(() => {

@@ -1,7 +1,8 @@
 // Writes handled pages and their consequences in a single transaction: the
 // page rows, their change-tracking snapshots, their frontier rows' state, their
 // credit charges, their search index entries, their copies in the page cache,
-// the links they add to the frontier and the links robots.txt kept out.
+// the links they add to the frontier and the links robots.txt kept out (threat
+// protection's are failed pages of their own, never queued).
 // Several pages of a crawl go in one transaction of a few multi-row statements
 // (per-page statements were most of a worker's CPU on the HTTP path); upserts
 // keyed by (crawl, url key) and the ledger's unique key make a retried write a
@@ -48,6 +49,8 @@ export interface ScrapedPage {
 export interface PageConsequences {
   follow: NewFrontierUrl[];
   robotsBlocked: { url: string; urlKey: string }[];
+  /** Links threat protection keeps out: listed as failed pages (GET …/errors) with why, never queued. */
+  threatBlocked?: { url: string; urlKey: string; error: string }[];
   limit: number;
   /** Links are admitted only while fewer URLs than this per credit of the team's balance wait (see addToFrontier). */
   queuedPerCredit?: number;
@@ -204,6 +207,12 @@ export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], on
         SELECT ${crawlId}::uuid, b.url_key, b.url FROM unnest(${robotsBlocked.map((b) => b.urlKey)}::text[], ${robotsBlocked.map((b) => b.url)}::text[]) AS b(url_key, url)
         ON CONFLICT DO NOTHING`;
     }
+    await recordThreatBlocked(
+      tx,
+      crawlId,
+      writes.flatMap((w) => w.next.threatBlocked ?? []),
+      writes[0]!.next.webhook,
+    );
     await writeCacheCopies(
       tx,
       writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])),
@@ -223,6 +232,41 @@ export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], on
   });
   countStoredPages(written.inserted);
   return written.added;
+}
+
+/**
+ * URLs threat protection keeps the crawl from, as failed pages with the rule that blocked them. They
+ * get no frontier row, so they never count against the crawl's limit; a page row that exists
+ * already (the URL was scraped or failed before) is left as it is.
+ */
+export async function recordThreatBlocked(
+  tx: SqlTx,
+  crawlId: string,
+  blocked: { url: string; urlKey: string; error: string }[],
+  webhook: JobWebhook | undefined,
+): Promise<void> {
+  const seen = new Set<string>();
+  const unique = blocked.filter((b) => !seen.has(b.urlKey) && seen.add(b.urlKey));
+  if (unique.length === 0) return;
+  const documents = unique.map((b) => ({ metadata: { sourceURL: b.url, url: b.url, error: storableText(b.error) } }));
+  const inserted = await tx.$queryRaw<{ url_key: string }[]>`
+    INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
+    SELECT ${crawlId}::uuid, b.url_key, b.url, false, NULL, b.error, b.document::jsonb, 0
+    FROM unnest(${unique.map((b) => b.urlKey)}::text[], ${unique.map((b) => b.url)}::text[], ${documents.map((d) => d.metadata.error)}::text[],
+                ${documents.map((d) => JSON.stringify(d))}::text[]) AS b(url_key, url, error, document)
+    ON CONFLICT (crawl_id, url_key) DO NOTHING
+    RETURNING url_key`;
+  const fresh = new Set(inserted.map((r) => r.url_key));
+  for (const [i, b] of unique.entries()) {
+    if (!fresh.has(b.urlKey)) continue;
+    await writeCrawlEvent(tx, crawlId, webhook, {
+      type: 'crawl.page',
+      itemKey: b.urlKey,
+      success: false,
+      data: [documents[i]!],
+      error: documents[i]!.metadata.error,
+    });
+  }
 }
 
 /**

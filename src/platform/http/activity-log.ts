@@ -1,5 +1,6 @@
 // The activity log that GET /v2/team/activity reads: one row per job-creating
-// request (not per status poll) with its job id, endpoint, target, status and duration.
+// request (not per status poll) with its job id, endpoint, target, status, duration
+// and the caller's auditMetadata username.
 import type { Request, RequestHandler, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/prisma.ts';
@@ -64,6 +65,24 @@ function target(req: Request): string | null {
   return Array.isArray(urls) && typeof urls[0] === 'string' ? storable(urls[0]) : null;
 }
 
+/**
+ * auditMetadata.username of the body, at the top level (map, agent, batch from the Python SDK) or in
+ * scrapeOptions (crawl, search, extract): read as sent, so a request later refused records it too.
+ */
+export function auditUsername(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const scrapeOptions = record.scrapeOptions as Record<string, unknown> | undefined;
+  for (const holder of [record.auditMetadata, typeof scrapeOptions === 'object' ? scrapeOptions?.auditMetadata : undefined]) {
+    const username = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).username : undefined;
+    if (typeof username === 'string' && username !== '') return storableText(username.slice(0, AUDIT_USERNAME_CHARS));
+  }
+  return null;
+}
+
+/** Longest username kept (the Python SDK's own limit). */
+const AUDIT_USERNAME_CHARS = 1024;
+
 /** A JSON body can hold U+0000 or a lone surrogate, which PostgreSQL would refuse, leaving the request unlisted. */
 function storable(text: string): string {
   return storableText(text.slice(0, 2048));
@@ -115,6 +134,7 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
             method: req.method,
             path: fullPath(req),
             target: target(req),
+            auditUsername: auditUsername(req.body),
             jobId,
             statusCode: res.statusCode,
             durationMs: Math.round(performance.now() - started),

@@ -2,7 +2,8 @@
 // retention adds one (as upstream bills it), a parsed PDF adds one per page
 // beyond the first, and each model format the model answered (json, question,
 // highlights, query; change tracking's json mode counts as one; product and menu when
-// their structured data needed a model) adds four (a json page costs 5, as upstream). A row's tokens are
+// their structured data needed a model) adds four (a json page costs 5, as upstream), and so does
+// redactPII, four more per parsed PDF page beyond the first (as upstream). A row's tokens are
 // its credits × 15 plus the prompt and completion tokens of the model calls
 // made for it, so token history shows what the models used. Charges are rows keyed by (endpoint, job, item), so a
 // retried activity never bills twice; the team balance moves in the same
@@ -26,10 +27,17 @@ export interface PageCostInput {
   pdfPages?: number;
   /** Model formats the model answered for the page. */
   modelFormats?: number;
+  /** The page was redacted (redactPII). */
+  redacted?: boolean;
 }
 
-export function pageCredits({ zeroDataRetention, pdfPages, modelFormats = 0 }: PageCostInput): number {
-  return 1 + (zeroDataRetention ? 1 : 0) + Math.max(0, (pdfPages ?? 1) - 1) + modelFormats * MODEL_FORMAT_CREDITS;
+/** Added to a page's cost by redactPII, and again for each parsed PDF page beyond the first. */
+export const REDACT_PII_CREDITS = 4;
+
+export function pageCredits({ zeroDataRetention, pdfPages, modelFormats = 0, redacted = false }: PageCostInput): number {
+  const extraPages = Math.max(0, (pdfPages ?? 1) - 1);
+  const redaction = redacted ? REDACT_PII_CREDITS * (1 + extraPages) : 0;
+  return 1 + (zeroDataRetention ? 1 : 0) + extraPages + modelFormats * MODEL_FORMAT_CREDITS + redaction;
 }
 
 /** A search's charge: 2 credits per 10 results (started), 10 per 10 with zero data retention. */

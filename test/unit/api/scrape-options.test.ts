@@ -354,13 +354,36 @@ describe('fields the SDKs send that do not shape the page', () => {
 
   it.each([
     [{ useMock: 'some-recording' }, /^useMock: useMock is not available from this service: it replays Firecrawl's own recorded test answers/],
-    [{ redactPII: true }, /^redactPII: redactPII is not available from this service/],
-    [{ redactPII: { mode: 'fast', entities: ['EMAIL'] } }, /^redactPII: redactPII is not available from this service/],
-    [{ threatProtection: { mode: 'normal' } }, /^threatProtection: threatProtection is not available from this service/],
+    [{ redactPII: true, formats: ['markdown', 'screenshot'] }, /^redactPII: redactPII cannot be combined with the screenshot format: a screenshot is an image/],
+    [
+      { redactPII: { mode: 'fast' }, formats: ['markdown', { type: 'changeTracking' }] },
+      /^redactPII: redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots/,
+    ],
+    [{ redactPII: true, actions: [{ type: 'pdf' }] }, /^redactPII: redactPII cannot be combined with a pdf action: its PDF of the page cannot be redacted/],
+    [
+      { redactPII: { mode: 'fast', entities: ['EMAIL', 'PERSON'] } },
+      /^redactPII\.entities: redactPII mode "fast" finds entities by pattern only and PERSON needs the model/,
+    ],
+    [{ redactPII: { entities: ['SSN'] } }, /^redactPII/],
+    [{ threatProtection: { mode: 'manual-only', blacklist: ['https://evil.test/path'] } }, /^threatProtection\.blacklist\.0: must be a domain or a glob/],
+    [{ threatProtection: { mode: 'scan-everything' } }, /^threatProtection\.mode/],
     [{ parsers: [{ type: 'pdf', mode: 'ocr' }] }, /^parsers\.0\.mode: PDF parser mode "ocr" is not available from this service/],
     [{ parsers: [{ type: 'pdf', pages: true }] }, /^parsers\.0\.pages: PDF parser option pages is not available from this service/],
   ])('refuses %j with a 400 that names the field and says why', (options, message) => {
     expect(reject(options)).toMatch(message);
+  });
+
+  it('accepts redactPII and every threat protection mode the SDKs send', () => {
+    expect(scrapeOptionsSchema.parse({ redactPII: true }).redactPII).toBe(true);
+    expect(scrapeOptionsSchema.parse({ redactPII: { mode: 'fast', entities: ['EMAIL', 'SECRET'], replaceStyle: 'mask' } }).redactPII).toEqual({
+      mode: 'fast',
+      entities: ['EMAIL', 'SECRET'],
+      replaceStyle: 'mask',
+    });
+    const threat = { mode: 'normal', riskScoreThreshold: 40, whitelist: ['*.Example.com', 'bücher.de'], blockedTlds: ['zip', '.co.uk'], failurePolicy: 'open' };
+    expect(scrapeOptionsSchema.parse({ threatProtection: threat }).threatProtection).toEqual(threat);
+    expect(scrapeOptionsSchema.parse({ threatProtection: { mode: 'zscaler' } }).threatProtection).toEqual({ mode: 'zscaler' });
+    expect(scrapeOptionsSchema.parse({ auditMetadata: { username: 'a'.repeat(1024) } }).auditMetadata?.username).toHaveLength(1024);
   });
 
   it('accepts the pdf parser modes it reads the text layer for, and maxPages', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityEndpoint } from '../../../src/platform/http/activity-log.ts';
+import { activityEndpoint, auditUsername } from '../../../src/platform/http/activity-log.ts';
 
 describe('activityEndpoint', () => {
   it('maps paths to the endpoint names of the activity listing', () => {
@@ -15,5 +15,19 @@ describe('activityEndpoint', () => {
     expect(activityEndpoint('/v2/valueOf')).toBe('valueOf');
     expect(activityEndpoint('/v2/constructor/x')).toBe('constructor');
     expect(activityEndpoint('/v2/__proto__')).toBe('__proto__');
+  });
+});
+
+describe('auditUsername', () => {
+  it('reads auditMetadata.username at the top level, else in scrapeOptions', () => {
+    expect(auditUsername({ url: 'x', auditMetadata: { username: 'ada' }, scrapeOptions: { auditMetadata: { username: 'grace' } } })).toBe('ada');
+    expect(auditUsername({ url: 'x', scrapeOptions: { auditMetadata: { username: 'grace' } } })).toBe('grace');
+  });
+
+  it('records nothing for a body without one, or with one of another shape, and at most 1024 characters', () => {
+    for (const body of [undefined, null, 'text', [], {}, { auditMetadata: 'ada' }, { auditMetadata: { username: 7 } }, { auditMetadata: { username: '' } }])
+      expect(auditUsername(body)).toBeNull();
+    expect(auditUsername({ auditMetadata: { username: 'a'.repeat(5000) } })).toHaveLength(1024);
+    expect(auditUsername({ auditMetadata: { username: 'a\u0000b' } })).not.toContain('\u0000');
   });
 });

@@ -115,6 +115,7 @@ function handler(
     job: ctx,
     limits: { ...config.crawl, ...opts.limits },
     indexing: opts.indexing ?? true,
+    redactMaxChunks: 8,
     convert: convertInline,
     probeImages: async (urls) => {
       probed.push(urls);

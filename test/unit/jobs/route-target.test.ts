@@ -13,6 +13,12 @@ describe('routeTarget', () => {
     });
   });
 
+  it('refuses a URL threat protection blocks before its cached copy', () => {
+    const threatRefusal = (url: string) => (url.includes('evil') ? 'blocked by threat protection' : undefined);
+    expect(routeTarget('https://evil.test/', cached, rules({ threatRefusal }))).toEqual({ to: 'refuse', error: 'blocked by threat protection' });
+    expect(routeTarget('https://a.test/', cached, rules({ threatRefusal })).to).toBe('cache');
+  });
+
   it('refuses without a cached copy under minAge, and a browser-only request under http', () => {
     expect(routeTarget('https://a.test/', undefined, rules({ cacheOnly: true }))).toEqual({ to: 'refuse', error: NO_CACHED_DATA });
     const refused = routeTarget('https://a.test/', undefined, rules({ rendering: 'http', browserRequired: 'actions' }));

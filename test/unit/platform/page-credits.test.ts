@@ -8,4 +8,10 @@ describe('pageCredits', () => {
     expect(pageCredits({ zeroDataRetention: true, modelFormats: 1 })).toBe(6);
     expect(pageCredits({ zeroDataRetention: false, pdfPages: 3, modelFormats: 3 })).toBe(1 + 2 + 12);
   });
+
+  it('adds 4 for a redacted page, and 4 more per PDF page beyond the first', () => {
+    expect(pageCredits({ zeroDataRetention: false, redacted: true })).toBe(5);
+    expect(pageCredits({ zeroDataRetention: true, modelFormats: 1, redacted: true })).toBe(10);
+    expect(pageCredits({ zeroDataRetention: false, pdfPages: 3, redacted: true })).toBe(1 + 2 + 12);
+  });
 });
