@@ -322,7 +322,7 @@ const actionsSchema = z
 // location, profile
 // ---------------------------------------------------------------------------------------------
 
-const locationSchema = z.strictObject({
+export const locationSchema = z.strictObject({
   country: z
     .string()
     .trim()
