@@ -38,6 +38,8 @@ export function agentAnswer(job: AgentJob, config: Config): Record<string, unkno
   const chat = job.mode === 'chat';
   return {
     success: status !== 'failed',
+    // Not in the JS type; Python's AgentResponse has it, and agent() there returns this answer.
+    id: job.id,
     status,
     ...(status === 'completed' && (chat ? { message: job.message ?? '' } : { data: job.data })),
     ...(error && { error }),

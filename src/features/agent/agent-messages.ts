@@ -75,7 +75,7 @@ export function earlierTurnsText(turns: EarlierTurn[], maxAnswerChars: number, b
     const text = `Turn ${turn.turn} (${turn.mode}) asked: ${turn.prompt}\nTurn ${turn.turn} answered: ${clipPageText(turnAnswer(turn), maxAnswerChars)}`;
     left -= text.length;
     if (left < 0) {
-      kept.push(`Turns 1 to ${turn.turn} left out: the conversation passed the input budget.`);
+      kept.push(`${turn.turn === 1 ? 'Turn 1' : `Turns 1 to ${turn.turn}`} left out: the conversation passed the input budget.`);
       break;
     }
     kept.push(text);

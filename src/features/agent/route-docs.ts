@@ -18,6 +18,7 @@ export const agentStartedSchema = z.object({
 
 export const agentStatusSchema = z.object({
   success: z.boolean().describe('false when the run failed'),
+  id: z.string(),
   status: z.enum(['processing', 'completed', 'failed']).describe('A cancelled run answers failed, with an error saying it was cancelled.'),
   data: z.unknown().optional().describe('The answer of an extract-mode run, once completed: JSON matching the request’s schema when it gave one.'),
   message: z.string().optional().describe('The answer of a chat-mode run, once completed.'),
