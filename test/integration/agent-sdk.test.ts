@@ -6,9 +6,14 @@
 // browser session, the answer's snapshot, the refusals, and every agent method of
 // @mendable/firecrawl-js (answers checked against its types) and of Python firecrawl (answers
 // parsed by its pydantic models).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { agentWorkflowId } from '../../src/features/agent/definitions.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startFakeLlm, type ChatRequest, type FakeLlm } from '../support/fake-llm.ts';
@@ -172,8 +177,25 @@ describe('a thread of agent runs', () => {
     expect(delivered[0]!.payload).toMatchObject({ success: true, data: [] });
     expect(delivered[1]!.payload).toMatchObject({ success: true, data: [{ creditsUsed: 1, action: 'scrape', input: { url: `${site.url}/widgets` } }] });
     expect(delivered[2]!.payload).toMatchObject({ success: true, data: [{ creditsUsed: 1, data: { title: 'Widget catalogue' } }] });
-    const events = await h.db.webhookEvent.findMany({ where: { agentId: first.id } });
-    expect(events.map((e) => e.state)).toEqual(['delivered', 'delivered', 'delivered']);
+    // The last delivery is recorded just after its receiver answered.
+    await waitFor('every event recorded delivered', async () => {
+      const events = await h.db.webhookEvent.findMany({ where: { agentId: first.id } });
+      return events.length === 3 && events.every((e) => e.state === 'delivered');
+    });
+    // The run and its deliveries replay (the histories the determinism guard keeps come from here).
+    for (const [workflowId, file] of [
+      [agentWorkflowId(first.id), 'agent-with-webhook.json'],
+      [`agent-webhooks-${first.id}`, 'agent-webhooks.json'],
+    ] as const) {
+      const handle = h.temporal.workflow.getHandle(workflowId);
+      await handle.result();
+      const history = await handle.fetchHistory();
+      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId);
+      if (process.env.RECORD_HISTORY_DIR) {
+        mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
+        writeFileSync(join(process.env.RECORD_HISTORY_DIR, file), historyToJSON(history));
+      }
+    }
   });
 
   it('continues the thread in chat mode: the follow-up reads the earlier turn and answers in message', async () => {
