@@ -165,8 +165,12 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
         });
         return { kind: 'ended' };
       }
-      await db.$transaction(async (tx) => {
+      const endedMeanwhile = await db.$transaction(async (tx) => {
         await recordTokens(tx, job, step, tokens);
+        // A DELETE that came during the model call ended the run: its tokens count, its decision is not taken.
+        // The row is locked, so a DELETE after this check waits for the step to be written.
+        const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM agent_job WHERE id = ${agentId}::uuid FOR UPDATE`;
+        if (row?.status !== 'processing') return row?.status ?? 'failed';
         await tx.agentStep.upsert({
           where: { agentId_step: { agentId, step } },
           create: {
@@ -179,7 +183,9 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
           },
           update: {},
         });
+        return undefined;
       });
+      if (endedMeanwhile) return endedAs(endedMeanwhile);
       return { kind: 'tool', label: actionLabel(action.tool, action.input) };
     },
 

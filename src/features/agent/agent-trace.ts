@@ -67,9 +67,12 @@ function resultOf(observation: unknown): unknown {
 }
 
 export function traceEvents(run: TraceRun, steps: TraceStep[], sessions: TraceSession[], opts: { zeroDataRetention: boolean }): Record<string, unknown>[] {
-  const pending: { at: Date; body: Record<string, unknown> }[] = [];
+  type Pending = { at: Date; body: Record<string, unknown> };
+  const during: Pending[] = [];
+  const ending: Pending[] = [];
+  let into = during;
   const add = (at: Date, key: string, agent: typeof ORCHESTRATOR | typeof SYSTEM, body: Record<string, unknown>) =>
-    pending.push({ at, body: { eventId: uuidv5(`${run.id}/${key}`, EVENT_NAMESPACE), agent, ...body } });
+    into.push({ at, body: { eventId: uuidv5(`${run.id}/${key}`, EVENT_NAMESPACE), agent, ...body } });
   const sessionsById = new Map(sessions.map((s) => [s.id, s]));
 
   add(run.createdAt, 'run.started', SYSTEM, { type: 'run.started' });
@@ -113,6 +116,7 @@ export function traceEvents(run: TraceRun, steps: TraceStep[], sessions: TraceSe
       });
   }
   if (run.completedAt) {
+    into = ending;
     const end = run.completedAt;
     const outcome = runOutcome(run);
     const error = runError(run);
@@ -130,7 +134,8 @@ export function traceEvents(run: TraceRun, steps: TraceStep[], sessions: TraceSe
     });
     add(end, 'run.finished', SYSTEM, { type: 'run.finished', outcome, error });
   }
-  // Chronological; events of the same moment keep the order they were added in (a stable sort).
-  pending.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return pending.map(({ at, body }, i) => ({ schemaVersion: 1, runId: run.id, occurredAt: at.toISOString(), producerSequence: i + 1, ...body }));
+  // Chronological; events of the same moment keep the order they were added in (a stable sort). The end
+  // comes last: a tool a DELETE interrupted may have reported a moment after it, and is told before it.
+  during.sort((a, b) => a.at.getTime() - b.at.getTime());
+  return [...during, ...ending].map(({ at, body }, i) => ({ schemaVersion: 1, runId: run.id, occurredAt: at.toISOString(), producerSequence: i + 1, ...body }));
 }

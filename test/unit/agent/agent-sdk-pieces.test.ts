@@ -196,6 +196,9 @@ describe('the trace', () => {
     });
     expect(broke.at(-2)).toMatchObject({ type: 'agent.finished', outcome: 'failed' });
     expect(broke.at(-1)).toMatchObject({ outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', source: 'billing', message: 'spent' } });
+    // A tool the cancel interrupted reported after it: the end still comes last.
+    const late = traceEvents(job({ status: 'cancelled', completedAt: at(3) }), steps.slice(0, 1), [], { zeroDataRetention: false });
+    expect(late.map((e) => e.type).slice(-4)).toEqual(['tool_call.finished', 'run.cancel_requested', 'agent.finished', 'run.finished']);
     const running = traceEvents(job({}), steps.slice(0, 1), [], { zeroDataRetention: false });
     expect(running.map((e) => e.type).at(-1)).toBe('tool_call.finished');
   });
