@@ -8,3 +8,4 @@ export { browserSessionWorkflow } from '../src/features/browser-sessions/workflo
 export { monitorCheckWorkflow } from '../src/features/monitors/check-workflow.ts';
 export { extractWorkflow } from '../src/features/extract/workflow.ts';
 export { agentWorkflow } from '../src/features/agent/workflow.ts';
+export { agentWebhooksWorkflow } from '../src/features/agent/webhooks-workflow.ts';

@@ -391,7 +391,7 @@ const actionsSchema = z
 // location, profile
 // ---------------------------------------------------------------------------------------------
 
-const locationSchema = z.strictObject({
+export const locationSchema = z.strictObject({
   // us-generic and us-whitelist are upstream's names for its US proxies: the page sees the US locale and time zone.
   country: z
     .string()

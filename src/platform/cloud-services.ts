@@ -34,10 +34,6 @@ export const CLOUD_SERVICES = {
   feedback: {
     name: 'Job feedback (ratings of search, scrape, parse and map jobs, and the credit refunds they earn)',
   },
-  'agent-history': {
-    name: 'Agent history (the list of agent runs, their traces, snapshots and threads)',
-    instead: 'GET /v2/agent/{id} answers the status and result of a run.',
-  },
   'threat-scanning': {
     name: 'Threat protection scanning (threatProtection modes normal and zscaler)',
     instead: 'threatProtection mode "manual-only" (blacklist, whitelist, blockedTlds) is applied here.',

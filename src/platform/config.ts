@@ -370,7 +370,7 @@ export function loadConfig() {
       baseUrl: str('LLM_BASE_URL'),
       apiKey: str('LLM_API_KEY'),
       model: str('LLM_MODEL') ?? 'gpt-4o-mini',
-      /** A cheaper model of the same endpoint for small tasks (summary, question, highlights); LLM_MODEL when unset. */
+      /** A cheaper model of the same endpoint for small tasks (summary, question, highlights, an agent's spark-1-mini); LLM_MODEL when unset. */
       smallModel: str('LLM_SMALL_MODEL'),
       timeoutMs: int('LLM_TIMEOUT_MS', 30_000),
       /** The endpoint runs where the operator keeps data (a local Ollama, vLLM…): only then may zero-data-retention jobs send it pages. */

@@ -295,7 +295,8 @@ describe('POST /v2/agent', () => {
     const missing = await h.api('/v2/agent', { method: 'POST', json: { urls: [`${site.url}/`] } });
     expect(missing.status).toBe(400);
     expect((await missing.json()).details.map((d: { message: string }) => d.message)).toContain('prompt is required');
-    const webhook = await h.api('/v2/agent', { method: 'POST', json: { prompt: 'x', webhook: 'http://example.com' } });
+    // A crawl's event names are not an agent's.
+    const webhook = await h.api('/v2/agent', { method: 'POST', json: { prompt: 'x', webhook: { url: 'http://example.com', events: ['page'] } } });
     expect(webhook.status).toBe(400);
     const badSchema = await h.api('/v2/agent', { method: 'POST', json: { prompt: 'x', schema: { type: 'no-such-type' } } });
     expect(badSchema.status).toBe(400);

@@ -140,15 +140,6 @@ describe('the JS SDK (@mendable/firecrawl-js 4.42)', () => {
     expect(wrongType).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
   });
 
-  it('agent history: listAgents, getAgentTrace, getAgentSnapshot and getAgentThread', async () => {
-    const id = crypto.randomUUID();
-    expectRefusal(await sdkError(app.listAgents({ before: 1_700_000_000_000 })), 'agent-history');
-    expectRefusal(await sdkError(app.getAgentTrace(id, { liveView: true })), 'agent-history');
-    expectRefusal(await sdkError(app.getAgentSnapshot(id, 'snap-1')), 'agent-history');
-    expectRefusal(await sdkError(app.getAgentThread('thread-1', { includeData: true })), 'agent-history');
-    expect((await sdkError(app.getAgentTrace('run-1'))).status).toBe(400);
-  });
-
   it('search: the cloud values refuse, and the search without them answers', async () => {
     expectRefusal(await sdkError(app.search(QUERY, { sources: ['alexandria'] })), 'alexandria');
     expectRefusal(await sdkError(app.search(QUERY, { sources: [{ type: 'alexandria' }] })), 'alexandria');
@@ -234,7 +225,6 @@ describe('over HTTP', () => {
       'endpoint: endpoint must be one of search, scrape, parse, map',
     );
     expect((await (await h.api('/v2/search/research/papers?k=3')).json()).error).toMatch(/^query: /);
-    expect((await (await h.api('/v2/agent?before=soon')).json()).error).toBe('before: before must be a number');
     expect((await post('/v2/search', { query: 'x', threatProtection: { mode: 'strict' } })).body.error).toBe(
       'threatProtection.mode: mode must be one of off, manual-only, normal, zscaler',
     );
@@ -248,7 +238,6 @@ describe('the Python SDK (firecrawl 4.54)', () => {
       API_URL: h.baseUrl,
       API_KEY: h.apiKey,
       QUERY,
-      AGENT_ID: crypto.randomUUID(),
     });
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
@@ -271,10 +260,6 @@ describe('the Python SDK (firecrawl 4.54)', () => {
       gov_search: refused('search the Government Index', 'government-index'),
       scrape_alexandria: refused('scrape alexandria', 'alexandria', 'req-py-1'),
       find_tools: { ...refused('scrape alexandria', 'alexandria'), request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
-      list_agents: refused('list agents', 'agent-history'),
-      get_agent_trace: refused('agent-trace', 'agent-history'),
-      get_agent_snapshot: refused('agent-snapshot', 'agent-history'),
-      get_agent_thread: refused('agent-thread', 'agent-history'),
       search_alexandria: refused('search', 'alexandria'),
       search_developer: refused('search', 'developer-index'),
       search_gov: refused('search', 'government-index'),

@@ -1,6 +1,6 @@
 """The official Python SDK (firecrawl 4.54) against our gateway: every method that calls a
 Firecrawl cloud service, and the search values that need one. Run by
-test/integration/cloud-services.test.ts with API_URL, API_KEY, QUERY and AGENT_ID set; prints
+test/integration/cloud-services.test.ts with API_URL, API_KEY, and QUERY set; prints
 one JSON object: per call, what the SDK raised (class, status_code, code, message, request_id)
 or, for the searches it answers, what it returned."""
 import json
@@ -12,7 +12,6 @@ from firecrawl.v2.types import ThreatProtectionOptions
 
 client = Firecrawl(api_key=os.environ["API_KEY"], api_url=os.environ["API_URL"])
 query = os.environ["QUERY"]
-agent_id = os.environ["AGENT_ID"]
 
 
 def raised(call):
@@ -54,10 +53,6 @@ refusals = {
     "gov_search": raised(lambda: client.gov_search(query, 3, jurisdiction="us", court_type="federal-supreme")),
     "scrape_alexandria": raised(lambda: client.scrape(alexandria=alexandria_call, request_id="req-py-1")),
     "find_tools": raised(lambda: client.find_tools(limit=3)),
-    "list_agents": raised(lambda: client.list_agents(before=1700000000000)),
-    "get_agent_trace": raised(lambda: client.get_agent_trace(agent_id, live_view=True)),
-    "get_agent_snapshot": raised(lambda: client.get_agent_snapshot(agent_id, "snap-1")),
-    "get_agent_thread": raised(lambda: client.get_agent_thread("thread-1", include_data=True)),
     "search_alexandria": raised(lambda: client.search(query, sources=["alexandria"])),
     "search_developer": raised(lambda: client.search(query, categories=["developer"])),
     "search_gov": raised(lambda: client.search(query, categories=[{"type": "gov"}])),

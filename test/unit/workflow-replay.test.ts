@@ -18,6 +18,8 @@
 // (open, started event, commit jobs, a batch scrape and a crawl as child workflows, the model, completed event).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/agent.test.ts records agent.json: an agent that searches,
 // scrapes and maps (a model step and a tool step each, with summaries and current details), then answers.
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/agent-sdk.test.ts -t 'webhook events' records agent-with-webhook.json
+// (a run that starts its deliveries as a child workflow) and agent-webhooks.json (those deliveries).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/single-scrape-workflow.test.ts records
 // single-scrape-one-local-activity.json: a single scrape started with its scrapeSettled update, its settings, plan and
 // browser demand one local activity ('single-scrape-one-local-activity'). single-scrape.json, recorded the same way

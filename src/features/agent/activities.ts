@@ -4,9 +4,9 @@
 // agentAct runs the chosen tool and stores what it answered (a tool that fails
 // or refuses is an observation for the model, not a failed run). Answers,
 // failures and budgets end the row here; agentEnd ends it for the workflow
-// (step budget, cancellation). Every write checks the row is still processing.
+// (step budget, cancellation). Every write checks the row is still processing,
+// and the webhook events go with the writes that make them true (agent-events.ts).
 import { Context } from '@temporalio/activity';
-import { v5 as uuidv5 } from 'uuid';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeatureActivityDeps } from '../../platform/feature.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
@@ -18,16 +18,20 @@ import { DomainError } from '../../platform/domain-error.ts';
 import { jobModel } from '../../jobs/job-model.ts';
 import { clipPageText } from '../../page/model-formats/page-as-data.ts';
 import type { AgentRequest } from './agent-request.ts';
-import { actionLabel, agentMessages, decisionSchema, type PastStep } from './agent-messages.ts';
-import { AGENT_RETRY, type AgentDecision, type AgentEnded, type AgentObservation, type AgentStatus } from './definitions.ts';
+import { actionLabel, agentMessages, answerSchemaOf, decisionSchema, type EarlierTurn, type PastStep } from './agent-messages.ts';
+import { AGENT_RETRY, type AgentDecision, type AgentEnded, type AgentObservation, type AgentStatus, type AgentStopReason } from './definitions.ts';
+import { terminalEvent, writeAgentEvent, type AgentWebhook } from './agent-events.ts';
+import { threatRefusal } from './threat-protection.ts';
 import { allowedUnder } from './url-constraint.ts';
+import { toolCallId } from './tool-call-id.ts';
+
+/** The stored request: the validated body, the budget and model it was given (older rows lack the newer fields). */
+type StoredRequest = AgentRequest & { servedModel?: string; webhook?: AgentWebhook };
 
 type Decision = { thought: string; action: { tool: string; input: Record<string, unknown> } | { finish: unknown } };
 
 /** Most time between two heartbeats of a running tool (the scrape and map tools wait on workflows). */
 const HEARTBEAT_INTERVAL_MS = 5_000;
-/** A step's tool call is named by its agent and step: a retried agentAct repeats the call, charged once. */
-const TOOL_CALL_NAMESPACE = '24f538bf-71ea-4f14-a62e-fc158e690303';
 
 function lastAttempt(): boolean {
   return Context.current().info.attempt >= (AGENT_RETRY.maximumAttempts ?? Infinity);
@@ -46,21 +50,34 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
     return status === 'cancelled' ? { kind: 'ended', cancelled: true } : { kind: 'ended' };
   }
 
-  /** Ends the row if it is still processing; the transaction's other writes go with it. */
-  async function end(tx: Tx | typeof db, agentId: string, status: Exclude<AgentStatus, 'processing'>, fields: { data?: unknown; error?: string }) {
+  /** Ends the row if it is still processing, with its final webhook event; the transaction's other writes go with it. */
+  async function end(
+    tx: Tx,
+    agentId: string,
+    status: Exclude<AgentStatus, 'processing'>,
+    fields: { data?: unknown; message?: string; error?: string; stopReason?: AgentStopReason },
+  ) {
     const now = new Date();
     const { count } = await tx.agentJob.updateMany({
       where: { id: agentId, status: 'processing' },
       data: {
         status,
         ...(fields.data !== undefined && { data: storableJson(fields.data).value as object }),
+        ...(fields.message !== undefined && { message: storableText(fields.message) }),
         ...(fields.error !== undefined && { error: storableText(fields.error) }),
+        ...(fields.stopReason !== undefined && { stopReason: fields.stopReason }),
         completedAt: now,
         expiresAt: new Date(now.getTime() + config.agent.resultTtlHours * 3_600_000),
       },
     });
-    if (count > 0) log.info('agent ended', { agentId, status, ...(fields.error && { error: fields.error }) });
+    if (count === 0) return;
+    const job = await tx.agentJob.findUniqueOrThrow({ where: { id: agentId } });
+    await writeAgentEvent(tx, agentId, (job.options as StoredRequest).webhook, terminalEvent(job));
+    log.info('agent ended', { agentId, status, ...(fields.error && { error: fields.error }) });
   }
+
+  const endNow = (agentId: string, status: Exclude<AgentStatus, 'processing'>, fields: Parameters<typeof end>[3]) =>
+    db.$transaction((tx) => end(tx, agentId, status, fields));
 
   /** Model tokens on the ledger (once per step) and on the row, with the step's other writes. */
   async function recordTokens(tx: Tx, job: { id: string; teamId: string; apiKeyId: string }, step: number, tokens: number) {
@@ -83,11 +100,12 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       if (job.status !== 'processing') return endedAs(job.status);
       const done = await db.agentStep.findUnique({ where: { agentId_step: { agentId, step } } });
       if (done?.tool) return { kind: 'tool', label: actionLabel(done.tool, done.input) };
-      const req = job.options as unknown as AgentRequest;
+      const req = job.options as unknown as StoredRequest;
       const llm = jobModel(config.llm, req.zeroDataRetention);
       if (!llm) {
-        await end(db, agentId, 'failed', {
+        await endNow(agentId, 'failed', {
           error: 'No model may be used: LLM_BASE_URL is unset, or the run keeps zero data retention and LLM_IS_LOCAL is off.',
+          stopReason: 'model_error',
         });
         return { kind: 'ended' };
       }
@@ -96,15 +114,30 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
         orderBy: { step: 'asc' },
         select: { step: true, thought: true, tool: true, input: true, observation: true },
       });
-      const messages = agentMessages(req, toolList, past, step, {
-        maxSteps,
-        maxObservationChars: config.agent.maxObservationChars,
-        maxInputChars: llm.maxInputChars ?? config.llm.maxInputChars,
-      });
+      const earlier: EarlierTurn[] = job.threadId
+        ? await db.agentJob.findMany({
+            where: { threadId: job.threadId, turn: { lt: job.turn } },
+            orderBy: { turn: 'asc' },
+            select: { turn: true, mode: true, prompt: true, status: true, data: true, message: true, error: true },
+          })
+        : [];
+      const messages = agentMessages(
+        req,
+        toolList,
+        past,
+        step,
+        { maxSteps, maxObservationChars: config.agent.maxObservationChars, maxInputChars: llm.maxInputChars ?? config.llm.maxInputChars },
+        earlier,
+      );
       let decision: Decision;
       let tokens: number;
       try {
-        const answer = await structuredCompletion(llm, { name: 'agent_step', schema: decisionSchema(toolList, req.schema), messages });
+        const answer = await structuredCompletion(llm, {
+          name: 'agent_step',
+          schema: decisionSchema(toolList, answerSchemaOf(req)),
+          messages,
+          ...(req.servedModel && { model: req.servedModel }),
+        });
         decision = answer.value as Decision;
         tokens = answer.usage.promptTokens + answer.usage.completionTokens;
       } catch (err) {
@@ -113,7 +146,8 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
         const unusable = err.status === undefined && /after one retry|nested more than/.test(err.message);
         await db.$transaction(async (tx) => {
           await recordTokens(tx, job, step, err.usage.promptTokens + err.usage.completionTokens);
-          if (unusable || lastAttempt()) await end(tx, agentId, 'failed', { error: `The model's step ${step} could not be used: ${err.message}.` });
+          if (unusable || lastAttempt())
+            await end(tx, agentId, 'failed', { error: `The model's step ${step} could not be used: ${err.message}.`, stopReason: 'model_error' });
         });
         if (unusable || lastAttempt()) return { kind: 'ended' };
         throw err;
@@ -127,12 +161,16 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
             create: { agentId, step, thought: storableText(decision.thought), tokens },
             update: {},
           });
-          await end(tx, agentId, 'completed', { data: action.finish ?? null });
+          await end(tx, agentId, 'completed', req.mode === 'chat' ? { message: String(action.finish ?? ''), data: null } : { data: action.finish ?? null });
         });
         return { kind: 'ended' };
       }
-      await db.$transaction(async (tx) => {
+      const endedMeanwhile = await db.$transaction(async (tx) => {
         await recordTokens(tx, job, step, tokens);
+        // A DELETE that came during the model call ended the run: its tokens count, its decision is not taken.
+        // The row is locked, so a DELETE after this check waits for the step to be written.
+        const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM agent_job WHERE id = ${agentId}::uuid FOR UPDATE`;
+        if (row?.status !== 'processing') return row?.status ?? 'failed';
         await tx.agentStep.upsert({
           where: { agentId_step: { agentId, step } },
           create: {
@@ -145,7 +183,9 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
           },
           update: {},
         });
+        return undefined;
       });
+      if (endedMeanwhile) return endedAs(endedMeanwhile);
       return { kind: 'tool', label: actionLabel(action.tool, action.input) };
     },
 
@@ -155,10 +195,13 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       const row = await db.agentStep.findUniqueOrThrow({ where: { agentId_step: { agentId, step } } });
       if (row.ranAt !== null) return { kind: 'observed', credits: job.credits };
       if (job.credits >= maxCredits) {
-        await end(db, agentId, 'failed', { error: `The agent reached its credit budget (maxCredits ${maxCredits}) without an answer.` });
+        await endNow(agentId, 'failed', {
+          error: `The agent reached its credit budget (maxCredits ${maxCredits}) without an answer.`,
+          stopReason: 'credit_limit_reached',
+        });
         return { kind: 'ended' };
       }
-      const req = job.options as unknown as AgentRequest;
+      const req = job.options as unknown as StoredRequest;
       const context = Context.current();
       // Well within the heartbeat timeout, or a healthy worker's long tool run would count as dead.
       const interval = Math.min(HEARTBEAT_INTERVAL_MS, (context.info.heartbeatTimeoutMs ?? HEARTBEAT_INTERVAL_MS * 3) / 3);
@@ -174,16 +217,20 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
             'invalid',
             `the input is not valid for ${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
           );
+        const urls = tool.urlsOf?.(parsed.data) ?? [];
         if (req.strictConstrainToURLs && req.urls?.length) {
           const allowed = allowedUnder(req.urls);
-          const outside = (tool.urlsOf?.(parsed.data) ?? []).find((url) => !allowed(url));
+          const outside = urls.find((url) => !allowed(url));
           if (outside) throw new DomainError('invalid', `${outside} is outside the URLs this run may read (strictConstrainToURLs)`);
         }
+        const refusal = urls.map(threatRefusal(req.threatProtection)).find((reason) => reason !== undefined);
+        if (refusal) throw new DomainError('invalid', refusal);
         const result = await tool.run(parsed.data, {
           teamId: job.teamId,
           apiKeyId: job.apiKeyId,
           zeroDataRetention: req.zeroDataRetention,
-          callId: uuidv5(`${agentId}/step/${step}`, TOOL_CALL_NAMESPACE),
+          ...(req.location && { location: req.location }),
+          callId: toolCallId(agentId, step),
           signal: context.cancellationSignal,
           heartbeat: (detail) => context.heartbeat(detail),
         });
@@ -203,9 +250,20 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
           data: { observation: clipped, credits, ranAt: new Date() },
         });
         const updated = count > 0 ? await tx.agentJob.update({ where: { id: agentId }, data: { credits: { increment: credits } } }) : job;
+        if (count > 0) {
+          const failed = observation as { error?: string };
+          await writeAgentEvent(tx, agentId, req.webhook, {
+            name: 'action',
+            itemKey: `step-${step}`,
+            success: failed.error === undefined,
+            data: [{ creditsUsed: credits, action: row.tool, input: row.input }],
+            ...(failed.error !== undefined && { error: failed.error }),
+          });
+        }
         if (updated.credits >= maxCredits) {
           await end(tx, agentId, 'failed', {
             error: `The agent reached its credit budget (maxCredits ${maxCredits}, ${updated.credits} credits used) without an answer.`,
+            stopReason: 'credit_limit_reached',
           });
         }
         return updated.credits;
@@ -214,8 +272,8 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       return { kind: 'observed', credits: spent };
     },
 
-    async agentEnd(agentId: string, status: 'failed' | 'cancelled', error?: string): Promise<void> {
-      await end(db, agentId, status, { ...(error !== undefined && { error }) });
+    async agentEnd(agentId: string, status: 'failed' | 'cancelled', error?: string, stopReason?: AgentStopReason): Promise<void> {
+      await endNow(agentId, status, { ...(error !== undefined && { error }), stopReason: stopReason ?? (status === 'cancelled' ? 'cancelled' : 'failed') });
     },
   };
 }

@@ -6,12 +6,20 @@ export function agentWorkflowId(agentId: string): string {
   return `agent-${agentId}`;
 }
 
-/** What the workflow needs beyond the row: numbers only. */
+/** The run's webhook deliveries: a workflow of their own, outliving the run until its outbox is drained. */
+export function agentWebhooksWorkflowId(agentId: string): string {
+  return `agent-webhooks-${agentId}`;
+}
+
+/** What the workflow needs beyond the row: numbers and flags only. */
 export interface AgentRunSettings {
+  /** The step budget: AGENT_MAX_STEPS, less under a lower effort. */
   maxSteps: number;
   maxCredits: number;
   /** A tool run on a dead worker is noticed after this long and run again elsewhere. */
   heartbeatTimeoutMs: number;
+  /** The request has a webhook: the run starts its deliveries (absent in runs started before webhooks). */
+  webhook?: boolean;
 }
 
 /**
@@ -31,3 +39,7 @@ export const AGENT_RETRY: RetryPolicy = { initialInterval: '1s', backoffCoeffici
 
 export const AGENT_STATUSES = ['processing', 'completed', 'failed', 'cancelled'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** Why a run ended without an answer (agent_job.stop_reason). */
+export const AGENT_STOP_REASONS = ['cancelled', 'credit_limit_reached', 'step_limit_reached', 'model_error', 'failed'] as const;
+export type AgentStopReason = (typeof AGENT_STOP_REASONS)[number];

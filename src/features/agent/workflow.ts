@@ -3,9 +3,20 @@
 // Temporal UI ("step 3: search 'x'") and the run's details kept current (step n
 // of max, credits of budget, last action). Decisions, observations and the
 // answer live in PostgreSQL; history carries ids, numbers and labels only.
-import { CancellationScope, condition, isCancellation, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  condition,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setCurrentDetails,
+  startChild,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { AgentActivities } from './activities.ts';
-import { AGENT_RETRY, type AgentEnded, type AgentRunSettings } from './definitions.ts';
+import { AGENT_RETRY, agentWebhooksWorkflowId, type AgentEnded, type AgentRunSettings } from './definitions.ts';
+import { agentWebhooksWorkflow } from './webhooks-workflow.ts';
 
 function modelStep(summary: string) {
   return proxyActivities<AgentActivities>({
@@ -38,7 +49,24 @@ async function ended(end: AgentEnded): Promise<void> {
   if (end.cancelled) await condition(() => false, CANCELLATION_GRACE);
 }
 
+/** Deliveries outlive this workflow and its cancellation: a cancelled run still reports agent.cancelled. */
+async function startWebhookDeliveries(agentId: string): Promise<void> {
+  try {
+    await startChild(agentWebhooksWorkflow, {
+      workflowId: agentWebhooksWorkflowId(agentId),
+      args: [{ agentId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      cancellationType: ChildWorkflowCancellationType.ABANDON,
+      staticSummary: `Webhook deliveries of agent ${agentId}`,
+    });
+  } catch (err) {
+    // A reset run finds its deliveries already going.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
 export async function agentWorkflow(agentId: string, settings: AgentRunSettings): Promise<void> {
+  if (settings.webhook) await startWebhookDeliveries(agentId);
   let credits = 0;
   let last = 'none yet';
   const details = (step: number) =>
@@ -59,6 +87,7 @@ export async function agentWorkflow(agentId: string, settings: AgentRunSettings)
       agentId,
       'failed',
       `The agent used its step budget (${settings.maxSteps} steps, AGENT_MAX_STEPS) without an answer.`,
+      'step_limit_reached',
     );
   } catch (err) {
     const cancelled = isCancellation(err);

@@ -40,8 +40,9 @@ export function browserExecuteTool(deps: ToolDeps): Tool {
     urlsOf: (input) => (input.url ? [input.url] : []),
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
-      // Ended by this run; the ttl only bounds a session whose run was cut short.
-      const request = createSessionSchema.parse({ ttl: input.timeoutSeconds + 120, activityTtl: input.timeoutSeconds + 60, streamWebView: false });
+      // Ended by this run; the ttl only bounds a session whose run was cut short. Watchable while it
+      // runs (the caller's trace hands out its live view); nothing streams until someone watches.
+      const request = createSessionSchema.parse({ ttl: input.timeoutSeconds + 120, activityTtl: input.timeoutSeconds + 60, streamWebView: true });
       let session: BrowserSession | undefined;
       const started = await createOnce(
         async () => ({ row: session } = await startSession(deps, team, ctx.apiKeyId, request, () => {}, { id: ctx.callId })),

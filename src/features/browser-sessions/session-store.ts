@@ -11,6 +11,7 @@ import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { sessionCredits } from './session-credits.ts';
 import { claimWriter } from './profiles/profile-store.ts';
+import { browserLiveViewUrl } from '../../platform/http/public-url.ts';
 
 const token = () => randomBytes(24).toString('base64url');
 
@@ -116,8 +117,8 @@ export function sessionUrls(row: BrowserSession, base: string): SessionUrls {
   const path = `/v2/browser/${row.id}`;
   return {
     cdpUrl: `${wsBase}${path}/cdp?token=${row.cdpToken}`,
-    liveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.viewToken}` : '',
-    interactiveLiveViewUrl: row.streamWebView ? `${base}${path}/live?token=${row.interactiveToken}` : '',
+    liveViewUrl: row.streamWebView ? browserLiveViewUrl(base, row.id, row.viewToken) : '',
+    interactiveLiveViewUrl: row.streamWebView ? browserLiveViewUrl(base, row.id, row.interactiveToken) : '',
   };
 }
 

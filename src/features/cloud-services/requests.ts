@@ -141,12 +141,3 @@ const jobId = z.uuid('Invalid job ID format. Job ID must be a valid UUID.');
 
 export const searchJobParams = z.object({ jobId: jobId.describe('The id of the search (its answer’s id).') });
 
-/** GET /v2/agent: `listAgents()`, `list_agents()`. */
-export const agentListQuery = z.object({ before: z.coerce.number({ error: 'before must be a number' }).int().optional() });
-export const agentParams = z.object({ id: jobId.describe('The agent run’s id.') });
-/** GET /v2/agent/{id}/trace: `getAgentTrace()`, `get_agent_trace()`. */
-export const agentTraceQuery = z.object({ liveView: flag.optional() });
-export const agentSnapshotParams = z.object({ id: jobId.describe('The agent run’s id.'), snapshotId: z.string().min(1).max(200) });
-export const agentThreadParams = z.object({ threadId: z.string().min(1).max(200) });
-/** GET /v2/agent/threads/{threadId}: `getAgentThread()`, `get_agent_thread()`. */
-export const agentThreadQuery = z.object({ includeData: flag.optional() });

@@ -8,12 +8,6 @@ import type { z } from 'zod';
 import { cloudServiceNotOffered, type CloudServiceId } from '../../platform/cloud-services.ts';
 import type { RouteMethod } from '../../platform/http/route-doc.ts';
 import {
-  agentListQuery,
-  agentParams,
-  agentSnapshotParams,
-  agentThreadParams,
-  agentThreadQuery,
-  agentTraceQuery,
   developerSearchBody,
   feedbackBody,
   githubSearchQuery,
@@ -93,33 +87,6 @@ export const REFUSED_ROUTES: RefusedRoute[] = [
     body: searchFeedbackBody,
   },
   { method: 'post', path: '/feedback', service: 'feedback', operationId: 'feedback', sdk: 'JS feedback()', body: feedbackBody },
-  { method: 'get', path: '/agent', service: 'agent-history', operationId: 'listAgents', sdk: 'JS listAgents(), Python list_agents()', query: agentListQuery },
-  {
-    method: 'get',
-    path: '/agent/threads/:threadId',
-    service: 'agent-history',
-    operationId: 'getAgentThread',
-    sdk: 'JS getAgentThread(), Python get_agent_thread()',
-    params: agentThreadParams,
-    query: agentThreadQuery,
-  },
-  {
-    method: 'get',
-    path: '/agent/:id/trace',
-    service: 'agent-history',
-    operationId: 'getAgentTrace',
-    sdk: 'JS getAgentTrace(), Python get_agent_trace()',
-    params: agentParams,
-    query: agentTraceQuery,
-  },
-  {
-    method: 'get',
-    path: '/agent/:id/snapshots/:snapshotId',
-    service: 'agent-history',
-    operationId: 'getAgentSnapshot',
-    sdk: 'JS getAgentSnapshot(), Python get_agent_snapshot()',
-    params: agentSnapshotParams,
-  },
 ];
 
 /** Prefixes upstream serves its research index under (the second is its older name). */

@@ -1,8 +1,9 @@
 // The scheduled purge: crawls past their expiry (results readable 24 h after
 // the end), page-cache entries and activity-log rows past their retention are
 // deleted, and maps past MAP_RETENTION_HOURS, idempotency keys past IDEMPOTENCY_KEY_WINDOW_HOURS, extracts
-// and agent runs past their expiry. Rows of a crawl go with it, an agent run's steps (with the pages its
-// tools read) with the run (foreign keys cascade); usage ledger rows stay, they are the team's billing history.
+// and agent runs past their expiry, then agent threads left without runs. Rows of a crawl go with it, an
+// agent run's steps (with the pages its tools read) and webhook events with the run (foreign keys cascade);
+// usage ledger rows stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 
 export interface PurgeResult {
@@ -13,7 +14,11 @@ export interface PurgeResult {
   idempotencyKeys: number;
   extracts: number;
   agents: number;
+  agentThreads: number;
 }
+
+/** A thread touched this recently may be taking a turn right now: its new run commits with the touch. */
+const THREAD_GRACE_MS = 60_000;
 
 export function createRetentionActivities({ db, config, log }: ActivityDeps) {
   return {
@@ -26,6 +31,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
       const keys = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now - config.idempotency.windowHours * 3_600_000) } } });
       const extracts = await db.extractJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const agents = await db.agentJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
+      const threads = await db.agentThread.deleteMany({ where: { runs: { none: {} }, updatedAt: { lt: new Date(now - THREAD_GRACE_MS) } } });
       const result = {
         crawls: crawls.count,
         cacheEntries: cache.count,
@@ -34,6 +40,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps) {
         idempotencyKeys: keys.count,
         extracts: extracts.count,
         agents: agents.count,
+        agentThreads: threads.count,
       };
       log.info('purged expired data', { ...result });
       return result;

@@ -1,13 +1,19 @@
 // Search as a tool for other features (the agent, monitors' search targets): POST
 // /v2/search's own path, with its providers, its charge on the usage ledger and its
-// credits, for one query.
+// credits, for one query, localized to the caller's location when it has one.
 import { z } from 'zod';
 import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
 import { searchProviders } from './search-providers.ts';
 import { MAX_QUERY_LENGTH, searchRequestSchema } from './search-request.ts';
 import { runSearch } from './search-service.ts';
+import { locationSettings } from '../../page/location.ts';
 
 const MAX_TOOL_RESULTS = 100;
+
+/** A caller's location as search's country and lang: the location's first language, else the country's own. */
+function localeOf(location: { country: string; languages?: string[] }): { country: string; lang: string } {
+  return { country: location.country, lang: locationSettings({ country: location.country, languages: location.languages }).locale };
+}
 
 export function searchTool(deps: ToolDeps): Tool {
   const providers = searchProviders(deps.db, deps.config);
@@ -23,7 +29,7 @@ export function searchTool(deps: ToolDeps): Tool {
     }),
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
-      const request = searchRequestSchema.parse(input);
+      const request = searchRequestSchema.parse({ ...input, ...(ctx.location && localeOf(ctx.location)) });
       const answer = await runSearch(deps, providers, team, ctx.apiKeyId, request, { id: ctx.callId });
       const results = (answer.data.web ?? []).map(({ url, title, description }) => ({ url, title, description }));
       return { output: { results, ...(answer.warning && { warning: answer.warning }) }, credits: answer.creditsUsed };

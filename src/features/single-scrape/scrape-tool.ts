@@ -1,6 +1,6 @@
 // Scrape as a tool for other features (the agent): one page as POST /v2/scrape
 // runs it (a scrape job of the job engine: the team's slots, the address guard,
-// the page's credits), answered as its markdown.
+// the page's credits), from the caller's location when it has one, answered as its markdown.
 import { z } from 'zod';
 import { httpUrl } from '../../platform/http/common-schemas.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
@@ -16,7 +16,12 @@ export function scrapeTool(deps: ToolDeps): Tool {
     urlsOf: (input) => [input.url],
     async run(input, ctx) {
       const team = await deps.db.team.findUniqueOrThrow({ where: { id: ctx.teamId } });
-      const request = scrapeRequestSchema.parse({ url: input.url, formats: ['markdown'], zeroDataRetention: ctx.zeroDataRetention });
+      const request = scrapeRequestSchema.parse({
+        url: input.url,
+        formats: ['markdown'],
+        zeroDataRetention: ctx.zeroDataRetention,
+        ...(ctx.location && { location: ctx.location }),
+      });
       const scrape = await createScrape(deps, team, ctx.apiKeyId, request, { id: ctx.callId });
       const id = scrape.id;
       // A repeated call finds its scrape: one that ended is only read (a start would run it again).

@@ -1,20 +1,12 @@
-// Delivers a crawl's webhook outbox. One long-running activity per round: it
-// polls the outbox, sends what is due (crawl.started before anything else, the
-// final event after everything else), records every attempt and schedules the
-// next one, heartbeating all along. A killed worker loses nothing: an attempt
-// whose outcome was not recorded is simply made again, with the same webhookId.
-import { Context, sleep } from '@temporalio/activity';
-import type { Db } from '../../platform/db/prisma.ts';
-import type { WebhookEvent } from '../../generated/prisma/client.ts';
-import { storableText } from '../../platform/db/storable.ts';
-import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
-import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
-import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
-import { heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
+// Delivers a crawl's (or batch scrape's) webhook outbox with the shared outbox
+// delivery (outbox-delivery.ts): the crawl's events, crawl.started first and
+// crawl.completed / crawl.failed last, signed with the team's secret.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { crawlOptions } from '../crawl-options.ts';
-import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
-import { countDelivery, type DeliveryOutcome } from './webhook-metrics.ts';
+import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
+import { createOutboxDelivery, type DeliverWebhooksResult } from './outbox-delivery.ts';
+
+export type { DeliverWebhooksResult } from './outbox-delivery.ts';
 
 export interface DeliverWebhooksInput {
   crawlId: string;
@@ -22,167 +14,22 @@ export interface DeliverWebhooksInput {
   roundMs: number;
 }
 
-export interface DeliverWebhooksResult {
-  /** The crawl has ended and no event of it is pending: nothing more will ever be sent. */
-  drained: boolean;
-  delivered: number;
-  failed: number;
-}
-
-/**
- * A crawl that ended without writing its final event (cancelled, then terminated by hand)
- * is drained once a round has seen it so for this long. Counted from what the round saw,
- * not from the row's completedAt: a crawl cancelled before its workflow started (a gateway
- * killed mid-start) is marked ended long before the workflow the reconciler starts writes
- * its crawl.completed, and a cancelled crawl writes it only once its batches stopped (a
- * batch on a dead worker takes its heartbeat timeout, 60 s by default). Shorter than a
- * round, which starts counting afresh.
- */
-const FINAL_EVENT_GRACE_MS = 5 * 60_000;
-
-/** An outbox row without its body: bodies carry whole documents, so only those being sent are read. */
-type PendingEvent = Omit<WebhookEvent, 'body'>;
-
-/** Picks what may be sent now, in the order the receiver must see them. */
-function dueInOrder(pending: PendingEvent[], now: Date, limit: number): PendingEvent[] {
-  const started = pending.find((e) => e.type === 'crawl.started');
-  if (started) return started.nextAttemptAt <= now ? [started] : [];
-  const pages = pending.filter((e) => !TERMINAL_EVENT_TYPES.includes(e.type as never));
-  if (pages.length > 0) return pages.filter((e) => e.nextAttemptAt <= now).slice(0, limit);
-  return pending.filter((e) => e.nextAttemptAt <= now).slice(0, 1);
-}
-
-/** Whether every event of the crawl was settled: `no-final-event` when it ended without writing its last one (yet). */
-async function drainState(db: Db, crawlId: string): Promise<'drained' | 'busy' | 'no-final-event'> {
-  const crawl = await db.crawl.findUnique({ where: { id: crawlId }, select: { status: true } });
-  // Purged (expired) crawls take their outbox with them.
-  if (!crawl) return 'drained';
-  if (crawl.status === 'scraping') return 'busy';
-  // One statement, so both counts see the same commit: counted apart, a crawl.completed committed
-  // between them (a cancelled crawl writes it after its status changed) was seen written but not
-  // pending, and the round ended without sending it.
-  const [{ pending, final }] = await db.$queryRaw<{ pending: number; final: number }[]>`
-    SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
-           count(*) FILTER (WHERE type = ANY(${[...TERMINAL_EVENT_TYPES]}::text[]))::int AS final
-    FROM webhook_event WHERE crawl_id = ${crawlId}::uuid`;
-  if (pending > 0) return 'busy';
-  return final > 0 ? 'drained' : 'no-final-event';
-}
-
-function deliveryOutcome(state: 'delivered' | 'failed' | 'pending', result: WebhookAttemptResult): DeliveryOutcome {
-  if (state === 'delivered') return 'delivered';
-  if (state === 'pending') return 'retried';
-  if (result.outcome === 'retry') return 'gave_up';
-  return result.statusCode === undefined ? 'refused' : 'rejected';
-}
-
-export function createWebhookActivities({ db, config, log }: ActivityDeps) {
-  const policy: WebhookRetryPolicy = {
-    initialIntervalMs: config.webhooks.retryInitialMs,
-    maxIntervalMs: config.webhooks.retryMaxIntervalMs,
-    giveUpAfterMs: config.webhooks.giveUpAfterHours * 3_600_000,
-  };
-  const addressPolicy = addressPolicyOf(config);
-
-  /** Records the attempt and the event's new state in one transaction. */
-  async function record(
-    event: PendingEvent,
-    startedAt: Date,
-    delivery: WebhookAttemptResult,
-    zeroDataRetention: boolean,
-  ): Promise<'delivered' | 'failed' | 'pending'> {
-    // The error quotes the receiver's answer, which is no more trusted than a page.
-    const result = { ...delivery, ...(delivery.error !== undefined && { error: storableText(delivery.error) }) };
-    const attempt = event.attempts + 1;
-    const now = Date.now();
-    const expired = now - event.createdAt.getTime() >= policy.giveUpAfterMs;
-    const state = result.outcome === 'delivered' ? 'delivered' : result.outcome === 'final' || expired ? 'failed' : 'pending';
-    const error =
-      state === 'failed' && result.outcome === 'retry'
-        ? `Gave up after ${attempt} attempts over ${config.webhooks.giveUpAfterHours} h; last: ${result.error ?? `HTTP ${result.statusCode}`}`
-        : (result.error ?? null);
-    const [recorded] = await db.$transaction([
-      db.webhookAttempt.createMany({
-        data: [
-          {
-            eventId: event.id,
-            attempt,
-            startedAt,
-            durationMs: Math.round(result.durationMs),
-            statusCode: result.statusCode ?? null,
-            error: result.error ?? null,
-          },
-        ],
-        skipDuplicates: true,
-      }),
-      db.webhookEvent.update({
-        where: { id: event.id },
-        data: {
-          attempts: attempt,
-          state,
-          lastStatusCode: result.statusCode ?? null,
-          lastError: error,
-          nextAttemptAt: new Date(now + (state === 'pending' ? nextAttemptDelayMs(policy, attempt, result.retryAfterMs) : 0)),
-          ...(state !== 'pending' && { finishedAt: new Date(now) }),
-          // Zero data retention: the page content leaves the database once it has been handed over.
-          ...(state !== 'pending' && zeroDataRetention && { body: null }),
-        },
-      }),
-    ]);
-    // Two rounds that read the same event (a timed-out activity still running beside its retry) record one attempt, counted once.
-    if (recorded.count > 0) countDelivery(deliveryOutcome(state, result));
-    return state;
-  }
-
-  /** Sends what is due until the crawl is drained or the round's time is up. */
-  async function deliverRound(crawlId: string, until: number, totals: Omit<DeliverWebhooksResult, 'drained'>): Promise<boolean> {
-    const ctx = Context.current();
-    let finalMissingSince: number | undefined;
-    for (;;) {
+export function createWebhookActivities(deps: ActivityDeps) {
+  const { db, config } = deps;
+  const crawlOutbox = createOutboxDelivery(deps, {
+    column: 'crawlId',
+    startedType: 'crawl.started',
+    terminalTypes: TERMINAL_EVENT_TYPES,
+    async owner(crawlId) {
       const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
-      const zdr = crawl ? crawlOptions(crawl).zeroDataRetention === true : false;
-      const pending = crawl
-        ? await db.webhookEvent.findMany({
-            where: { crawlId, state: 'pending' },
-            orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }],
-            take: 1000,
-            omit: { body: true },
-          })
-        : [];
-      const due = dueInOrder(pending, new Date(), config.webhooks.concurrency);
-      if (crawl && due.length > 0) {
-        await Promise.all(
-          due.map(async (event) => {
-            const { body } = await db.webhookEvent.findUniqueOrThrow({ where: { id: event.id }, select: { body: true } });
-            const startedAt = new Date();
-            const result = await sendWebhook({
-              url: event.url,
-              body: body ?? '',
-              headers: (event.headers ?? {}) as Record<string, unknown>,
-              secret: crawl.team.webhookSigningSecret,
-              timeoutMs: config.webhooks.timeoutMs,
-              policy: addressPolicy,
-              signal: ctx.cancellationSignal,
-            });
-            const state = await record(event, startedAt, result, zdr);
-            if (state === 'delivered') totals.delivered++;
-            if (state === 'failed') {
-              totals.failed++;
-              log.warn('webhook event failed', { crawlId, webhookId: event.id, type: event.type, statusCode: result.statusCode, error: result.error });
-            }
-          }),
-        );
-        continue;
-      }
-      const state = await drainState(db, crawlId);
-      if (state === 'drained') return true;
-      finalMissingSince = state === 'no-final-event' ? (finalMissingSince ?? Date.now()) : undefined;
-      if (finalMissingSince !== undefined && Date.now() - finalMissingSince > FINAL_EVENT_GRACE_MS) return true;
-      if (Date.now() >= until) return false;
-      const nextDue = pending.length > 0 ? Math.min(...pending.map((e) => e.nextAttemptAt.getTime())) - Date.now() : Infinity;
-      await sleep(Math.max(10, Math.min(nextDue, config.webhooks.pollIntervalMs)));
-    }
-  }
+      if (!crawl) return null;
+      return {
+        running: crawl.status === 'scraping',
+        signingSecret: crawl.team.webhookSigningSecret,
+        zeroDataRetention: crawlOptions(crawl).zeroDataRetention === true,
+      };
+    },
+  });
 
   return {
     /** Local activity: where and how this deployment delivers (the worker's own settings). */
@@ -191,14 +38,7 @@ export function createWebhookActivities({ db, config, log }: ActivityDeps) {
     },
 
     async deliverCrawlWebhooks(input: DeliverWebhooksInput): Promise<DeliverWebhooksResult> {
-      const totals = { delivered: 0, failed: 0 };
-      // A delivery can take its whole timeout; the heartbeat must not wait for it.
-      const drained = await heartbeatWhile(
-        1000,
-        () => deliverRound(input.crawlId, Date.now() + input.roundMs, totals),
-        () => totals,
-      );
-      return { drained, ...totals };
+      return crawlOutbox.deliver(input.crawlId, input.roundMs);
     },
   };
 }

@@ -21,27 +21,31 @@ export const MAX_METADATA_DEPTH = 32;
 
 const metadataSchema = nestedAtMost('webhook.metadata', MAX_METADATA_DEPTH).pipe(z.record(z.string(), z.json()));
 
-const webhookObjectSchema = z.strictObject(
-  {
-    url: httpUrl,
-    headers: webhookHeadersSchema,
-    metadata: metadataSchema.default(() => ({})),
-    events: z
-      .array(z.enum(WEBHOOK_EVENTS))
-      .min(1, 'webhook.events must not be empty')
-      .transform((events) => [...new Set(events)])
-      .default(() => [...WEBHOOK_EVENTS]),
-  },
-  {
-    error: (iss) => (iss.code === 'invalid_type' ? 'webhook must be a URL string or an object with a url' : undefined),
-  },
-);
+/** A webhook configuration whose `events` filter takes `events` (all of them by default). */
+export function webhookSchemaWith<const Events extends readonly [string, ...string[]]>(events: Events) {
+  const objectSchema = z.strictObject(
+    {
+      url: httpUrl,
+      headers: webhookHeadersSchema,
+      metadata: metadataSchema.default(() => ({})),
+      events: z
+        .array(z.enum(events))
+        .min(1, 'webhook.events must not be empty')
+        .transform((list) => [...new Set(list)])
+        .default(() => [...events]),
+    },
+    {
+      error: (iss) => (iss.code === 'invalid_type' ? 'webhook must be a URL string or an object with a url' : undefined),
+    },
+  );
+  return z.preprocess<unknown, typeof objectSchema, string | z.input<typeof objectSchema>>(
+    (value: unknown) => (typeof value === 'string' ? { url: value } : value),
+    objectSchema,
+  );
+}
 
-export type WebhookInput = string | z.input<typeof webhookObjectSchema>;
+export const webhookSchema = webhookSchemaWith(WEBHOOK_EVENTS);
 
-export const webhookSchema = z.preprocess<unknown, typeof webhookObjectSchema, WebhookInput>(
-  (value: unknown) => (typeof value === 'string' ? { url: value } : value),
-  webhookObjectSchema,
-);
+export type WebhookInput = z.input<typeof webhookSchema>;
 
 export type Webhook = z.output<typeof webhookSchema>;

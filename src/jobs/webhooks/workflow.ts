@@ -2,9 +2,10 @@
 // the crawl's workflow and left running when the crawl ends, until every event of
 // the crawl's outbox was delivered or given up. The events, their order and their
 // retry times live in PostgreSQL; a long-running, heartbeating activity delivers
-// them, so the history stays small however many pages the crawl has.
+// them, so the history stays small however many pages the crawl has. An agent
+// run's deliveries (features/agent) are made of the same pieces.
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { WebhookActivities } from './activities.ts';
+import type { DeliverWebhooksResult, WebhookActivities } from './activities.ts';
 import type { CrawlWebhooksInput, CrawlWebhooksResult } from './definitions.ts';
 
 /** One activity runs at most this long, so a run's progress shows up in the UI now and then. */
@@ -15,24 +16,45 @@ const { webhookSettings } = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 35 },
 });
 
-export async function crawlWebhooksWorkflow(input: CrawlWebhooksInput): Promise<CrawlWebhooksResult> {
-  // Runs started before the worker decided these carry them in their input.
-  const settings = input.activityTaskQueue ? { taskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs! } : await webhookSettings();
-  const { deliverCrawlWebhooks } = proxyActivities<WebhookActivities>({
+/** Where and how this deployment delivers: the worker's own settings, or those a run started before that carries. */
+export async function deliverySettings(legacy?: { activityTaskQueue?: string; heartbeatTimeoutMs?: number }) {
+  return legacy?.activityTaskQueue ? { taskQueue: legacy.activityTaskQueue, heartbeatTimeoutMs: legacy.heartbeatTimeoutMs! } : await webhookSettings();
+}
+
+/** The activity options of a delivery round, on the webhook task queue. */
+export function deliveryRoundOptions(settings: { taskQueue: string; heartbeatTimeoutMs: number }) {
+  return {
     taskQueue: settings.taskQueue,
     startToCloseTimeout: ROUND_MS + 5 * 60_000,
     heartbeatTimeout: settings.heartbeatTimeoutMs,
     // Each round settles what it can and records every attempt; a round that keeps failing
     // (the database is gone for about half an hour) fails this workflow, and the events stay pending.
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 35 },
-  });
+  };
+}
+
+/** Runs delivery rounds until the job's outbox is drained, continuing as new when the history grows. */
+export async function deliverUntilDrained(
+  round: (roundMs: number) => Promise<DeliverWebhooksResult>,
+  continueAsNewRun: () => Promise<never>,
+): Promise<DeliverWebhooksResult> {
   for (;;) {
-    const round = await deliverCrawlWebhooks({ crawlId: input.crawlId, roundMs: ROUND_MS });
-    if (round.drained) return { crawlId: input.crawlId, delivered: round.delivered, failed: round.failed };
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 500)
-      await continueAsNew<typeof crawlWebhooksWorkflow>({
+    const result = await round(ROUND_MS);
+    if (result.drained) return result;
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 500) await continueAsNewRun();
+  }
+}
+
+export async function crawlWebhooksWorkflow(input: CrawlWebhooksInput): Promise<CrawlWebhooksResult> {
+  // Runs started before the worker decided these carry them in their input.
+  const { deliverCrawlWebhooks } = proxyActivities<WebhookActivities>(deliveryRoundOptions(await deliverySettings(input)));
+  const round = await deliverUntilDrained(
+    (roundMs) => deliverCrawlWebhooks({ crawlId: input.crawlId, roundMs }),
+    () =>
+      continueAsNew<typeof crawlWebhooksWorkflow>({
         crawlId: input.crawlId,
         ...(input.activityTaskQueue && { activityTaskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs }),
-      });
-  }
+      }),
+  );
+  return { crawlId: input.crawlId, delivered: round.delivered, failed: round.failed };
 }

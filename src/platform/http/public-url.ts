@@ -8,3 +8,8 @@ import type { Config } from '../config.ts';
 export function publicBase(config: Config): string {
   return config.gateway.publicBaseUrl.replace(/\/+$/, '');
 }
+
+/** The page that shows a browser session live, opened by one of its view tokens (browser sessions, the agent's trace). */
+export function browserLiveViewUrl(base: string, sessionId: string, token: string): string {
+  return `${base}/v2/browser/${sessionId}/live?token=${token}`;
+}

@@ -17,6 +17,12 @@ export interface ToolContext {
   /** The caller's job keeps no page content: a tool that stores pages stores them as zero data retention. */
   zeroDataRetention: boolean;
   /**
+   * Where the caller's job is from: a tool that reads pages reads them as a browser there would (as a
+   * scrape's `location`), one that searches prefers that country's and language's results (as a
+   * search's `country` and `lang`). Absent: the tool's own defaults.
+   */
+  location?: { country: string; languages?: string[] };
+  /**
    * Names this call (a UUID): a caller that runs the same call again (its activity retried after a
    * crash, a timeout or a redeploy) passes the same one, and a tool that makes a job or a charge
    * gives them this id, so the second run finds the first's instead of charging the team twice.
