@@ -117,7 +117,12 @@ export function jsAcceptanceSuite(opts: { runs: number; target: () => Acceptance
             expect(problem, `${name}(${JSON.stringify(args)})`).toBeUndefined();
           }),
           // Shrinking re-sends requests one by one: bounded, so a failure reports within the test's time.
-          { numRuns: opts.runs, interruptAfterTimeLimit: (opts.timeoutMs ?? 120_000) / 2, markInterruptAsFailure: true, ...(opts.seed !== undefined && { seed: opts.seed }) },
+          {
+            numRuns: opts.runs,
+            interruptAfterTimeLimit: (opts.timeoutMs ?? 120_000) / 2,
+            markInterruptAsFailure: true,
+            ...(opts.seed !== undefined && { seed: opts.seed }),
+          },
         );
         // Not vacuous: most requests reached the gateway, and some were accepted.
         expect(seen.accepted, JSON.stringify(seen)).toBeGreaterThan(0);

@@ -131,13 +131,11 @@ function formatType(f: FormatOption): string {
 }
 
 /** A formats list: distinct types, changeTracking with the markdown it compares. */
-export const formats: fc.Arbitrary<FormatOption[]> = fc
-  .array(fc.oneof(...Object.values(formatOfKind)), { maxLength: 4 })
-  .map((list) => {
-    const seen = new Set<string>();
-    const unique = list.filter((f) => !seen.has(formatType(f)) && seen.add(formatType(f)));
-    return unique.some((f) => formatType(f) === 'changeTracking') && !seen.has('markdown') ? [...unique, 'markdown' as const] : unique;
-  });
+export const formats: fc.Arbitrary<FormatOption[]> = fc.array(fc.oneof(...Object.values(formatOfKind)), { maxLength: 4 }).map((list) => {
+  const seen = new Set<string>();
+  const unique = list.filter((f) => !seen.has(formatType(f)) && seen.add(formatType(f)));
+  return unique.some((f) => formatType(f) === 'changeTracking') && !seen.has('markdown') ? [...unique, 'markdown' as const] : unique;
+});
 
 // ---- actions ----
 
@@ -152,7 +150,12 @@ export const actions: fc.Arbitrary<ActionOption[]> = fc.array(
     fields<Extract<ActionOption, { type: 'scroll' }>>({ type: fc.constant('scroll'), direction: fc.constantFrom('up', 'down'), selector }).filter(
       (a) => a.type === 'scroll' && a.direction !== undefined,
     ),
-    fields<Extract<ActionOption, { type: 'screenshot' }>>({ type: fc.constant('screenshot'), fullPage: fc.boolean(), quality: fc.integer({ min: 1, max: 100 }), viewport }),
+    fields<Extract<ActionOption, { type: 'screenshot' }>>({
+      type: fc.constant('screenshot'),
+      fullPage: fc.boolean(),
+      quality: fc.integer({ min: 1, max: 100 }),
+      viewport,
+    }),
     fc.constant({ type: 'scrape' as const }),
     fc.record({ type: fc.constant('executeJavascript' as const), script: fc.constantFrom('1 + 1', 'document.title', 'window.scrollTo(0, 100)') }),
     fields<Extract<ActionOption, { type: 'pdf' }>>({
@@ -190,7 +193,13 @@ const redactPII: fc.Arbitrary<RedactPII> = fc.oneof(
 export const threatProtection = fields<ThreatProtectionOptions>({
   mode: fc.constantFrom('off', 'manual-only', 'normal', 'zscaler'),
   riskScoreThreshold: fc.integer({ min: 0, max: 100 }),
-  blacklist: fc.array(fc.oneof(host, host.map((h) => `*.${h}`)), { maxLength: 3 }),
+  blacklist: fc.array(
+    fc.oneof(
+      host,
+      host.map((h) => `*.${h}`),
+    ),
+    { maxLength: 3 },
+  ),
   whitelist: fc.array(host, { maxLength: 3 }),
   blockedTlds: fc.array(fc.constantFrom('zip', 'xyz', 'top'), { maxLength: 2 }),
   failurePolicy: fc.constantFrom('open', 'closed'),
@@ -307,15 +316,27 @@ type SearchOptions = Omit<SearchRequest, 'query'>;
 export const searchOptions = fields<SearchOptions>({
   domainTools: fc.boolean(),
   toolDetail: fc.constantFrom('compact', 'summary', 'full'),
-  sources: fc.uniqueArray(fc.oneof(sourceName, sourceName.map((type) => ({ type }))), {
-    minLength: 1,
-    maxLength: 3,
-    selector: (s) => (typeof s === 'string' ? s : s.type),
-  }),
-  categories: fc.uniqueArray(fc.oneof(categoryName, categoryName.map((type): CategoryOption => ({ type }))), {
-    maxLength: 1,
-    selector: (c) => (typeof c === 'string' ? c : c.type),
-  }),
+  sources: fc.uniqueArray(
+    fc.oneof(
+      sourceName,
+      sourceName.map((type) => ({ type })),
+    ),
+    {
+      minLength: 1,
+      maxLength: 3,
+      selector: (s) => (typeof s === 'string' ? s : s.type),
+    },
+  ),
+  categories: fc.uniqueArray(
+    fc.oneof(
+      categoryName,
+      categoryName.map((type): CategoryOption => ({ type })),
+    ),
+    {
+      maxLength: 1,
+      selector: (c) => (typeof c === 'string' ? c : c.type),
+    },
+  ),
   includeDomains: fc.array(host, { maxLength: 2 }),
   excludeDomains: fc.array(host, { maxLength: 2 }),
   limit: fc.integer({ min: 1, max: 100 }),
@@ -387,9 +408,19 @@ export const agentArgs: fc.Arbitrary<AgentArgs> = fields<AgentArgs>({
 const parseFormatName = fc.constantFrom('markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'attributes', 'product', 'menu');
 type ParseFormatOption = NonNullable<ParseOptions['formats']>[number];
 const parseFormats = fc
-  .array(fc.oneof(parseFormatName.filter((n) => n !== 'attributes') as fc.Arbitrary<ParseFormatOption>, jsonFormat, attributesFormat, questionFormat, highlightsFormat, queryFormat), {
-    maxLength: 3,
-  })
+  .array(
+    fc.oneof(
+      parseFormatName.filter((n) => n !== 'attributes') as fc.Arbitrary<ParseFormatOption>,
+      jsonFormat,
+      attributesFormat,
+      questionFormat,
+      highlightsFormat,
+      queryFormat,
+    ),
+    {
+      maxLength: 3,
+    },
+  )
   .map((list) => {
     const seen = new Set<string>();
     return list.filter((f) => {

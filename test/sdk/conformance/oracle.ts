@@ -18,7 +18,7 @@ export interface UsedRow {
 
 export interface Verdict {
   used: UsedRow[];
-  /** The rows that make the request a refusal (status cloud or todo). */
+  /** The rows that make the request a refusal (status cloud, todo or retired). */
   refusedBy: UsedRow[];
   /** The rows whose answer must carry a warning naming them. */
   warnedBy: UsedRow[];
@@ -72,7 +72,7 @@ export function createOracle(surface: SdkSurface) {
       walk(owners, args, '', used);
       return {
         used,
-        refusedBy: used.filter((u) => u.status === 'cloud' || u.status === 'todo'),
+        refusedBy: used.filter((u) => u.status === 'cloud' || u.status === 'todo' || u.status === 'retired'),
         warnedBy: used.filter((u) => u.status === 'warning'),
       };
     },
