@@ -1,9 +1,9 @@
 // Where a claimed URL goes, decided from what is known before anything is
 // loaded: a cached copy settles it, the request's own options may refuse it, a
-// PDF is fetched as a file, and a page goes over HTTP first unless the request
-// or its host needs Chromium. Pure, so every rule is tested alone.
+// PDF (an image too, with the image parser) is fetched as a file, and a page
+// goes over HTTP first unless the request or its host needs Chromium. Pure, so every rule is tested alone.
 import type { PageLoad } from '../../page/page-load.ts';
-import { looksLikePdfUrl } from '../../page/load-pdf.ts';
+import { looksLikeImageUrl, looksLikePdfUrl } from '../../page/load-pdf.ts';
 import { renderingRefusal } from '../../page/rendering/needs-browser.ts';
 import { NO_CACHED_DATA } from '../pages/page-cache.ts';
 
@@ -17,6 +17,8 @@ export interface RoutingRules {
   browserRequired?: string;
   /** Hosts whose pages looked script-rendered earlier in the crawl (auto). */
   scriptedHost(host: string): boolean;
+  /** The image parser is on: image URLs are files to read by OCR. */
+  imageFiles?: boolean;
 }
 
 export type Route = { to: 'cache'; load: PageLoad } | { to: 'refuse'; error: string } | { to: 'file' } | { to: 'http' } | { to: 'browser' };
@@ -30,7 +32,7 @@ export function routeTarget(url: string, cached: PageLoad | undefined, rules: Ro
   if (cached) return { to: 'cache', load: cached };
   if (rules.cacheOnly) return { to: 'refuse', error: NO_CACHED_DATA };
   if (rules.rendering === 'http' && rules.browserRequired) return { to: 'refuse', error: renderingRefusal(rules.browserRequired) };
-  if (looksLikePdfUrl(url)) return { to: 'file' };
+  if (looksLikePdfUrl(url) || (rules.imageFiles && looksLikeImageUrl(url))) return { to: 'file' };
   if (rules.rendering !== 'browser' && rules.browserRequired === undefined && !rules.scriptedHost(new URL(url).host)) return { to: 'http' };
   return { to: 'browser' };
 }

@@ -24,6 +24,8 @@ import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
+import type { OcrEngine } from '../../page/ocr/ocr-engine.ts';
+import { parsesImages } from '../../page/scrape-options.ts';
 import type { JobCounts } from '../definitions.ts';
 import { jobCounts } from '../job-status.ts';
 import { jobModel } from '../job-model.ts';
@@ -106,6 +108,7 @@ export interface ScrapeBatchDeps extends ActivityDeps {
   probeImages: ImageProbe;
   /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
   pageStore: PageStoreDb;
+  ocr: OcrEngine;
 }
 
 export function createScrapeBatch(deps: ScrapeBatchDeps) {
@@ -182,6 +185,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       rendering: config.crawl.rendering,
       browserRequired: requestNeedsBrowser(so),
       scriptedHost: (host: string) => scripted.has(host),
+      imageFiles: parsesImages(so),
     };
 
     const ticker = setInterval(() => {
@@ -223,6 +227,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
           scrapeOptions: so,
           concurrency: input.concurrency,
           measureImages: indexing,
+          ocr: deps.ocr,
           signal,
           log: batchLog,
         }),
