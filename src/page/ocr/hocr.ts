@@ -25,9 +25,11 @@ export interface OcrPage {
   lines: OcrLine[];
 }
 
-const PAGE = /class=['"]ocr_page['"][^>]*title=(['"])([^'"]*)\1/;
-const LINE_START = /<span class=['"](?:ocr_line|ocr_header|ocr_caption|ocr_textfloat)['"][^>]*title=(['"])([^'"]*)\1[^>]*>/g;
-const WORD = /<span class=['"]ocrx_word['"][^>]*title=(['"])([^'"]*)\1[^>]*>([\s\S]*?)<\/span>/g;
+// A title is quoted either way and may hold the other quote (image "-").
+const TITLE = `title=(?:'([^']*)'|"([^"]*)")`;
+const PAGE = new RegExp(`class=['"]ocr_page['"][^>]*${TITLE}`);
+const LINE_START = new RegExp(`<span class=['"](?:ocr_line|ocr_header|ocr_caption|ocr_textfloat)['"][^>]*${TITLE}[^>]*>`, 'g');
+const WORD = new RegExp(`<span class=['"]ocrx_word['"][^>]*${TITLE}[^>]*>([\\s\\S]*?)</span>`, 'g');
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function numbers(title: string, key: string): number[] | undefined {
@@ -49,11 +51,12 @@ function box(title: string): Box | undefined {
 }
 
 export function parseHocr(hocr: string): OcrPage {
-  const pageBox = box(PAGE.exec(hocr)?.[2] ?? '');
+  const page = PAGE.exec(hocr);
+  const pageBox = box(page?.[1] ?? page?.[2] ?? '');
   const lines: OcrLine[] = [];
   const starts = [...hocr.matchAll(LINE_START)];
   starts.forEach((start, i) => {
-    const title = start[2];
+    const title = start[1] ?? start[2];
     const lineBox = box(title);
     if (!lineBox) return;
     // A line's words run until the next line starts.
@@ -61,7 +64,7 @@ export function parseHocr(hocr: string): OcrPage {
     const words: { text: string; confidence: number }[] = [];
     for (const w of body.matchAll(WORD)) {
       const text = decode(w[3]).trim();
-      if (text) words.push({ text, confidence: (numbers(w[2], 'x_wconf')?.[0] ?? 0) / 100 });
+      if (text) words.push({ text, confidence: (numbers(w[1] ?? w[2], 'x_wconf')?.[0] ?? 0) / 100 });
     }
     if (words.length === 0) return;
     // baseline: slope and offset from the box's bottom-left corner.
