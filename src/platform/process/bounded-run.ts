@@ -34,9 +34,11 @@ export class BoundedRunError extends Error {
 }
 
 // `sh -c SCRIPT NAME ARGS...`: $1 and $2 are the limits, the rest the command. POSIX sh exits 127
-// when exec finds no such command.
+// and says so when exec finds no such command (the dynamic loader also exits 127, when a library
+// does not fit in the memory limit).
 const LIMITED_EXEC = 'ulimit -v "$1" && ulimit -t "$2" && shift 2 && exec "$@"';
 const COMMAND_NOT_FOUND = 127;
+const EXEC_NOT_FOUND = /exec: .*not found/;
 const STDERR_KEPT = 2_000;
 
 /** The tool's stdout; rejects with a BoundedRunError that says which bound it met or how it failed. */
@@ -79,10 +81,10 @@ export function boundedRun(command: string, args: string[], opts: BoundedRunOpti
       opts.signal?.removeEventListener('abort', onAbort);
       if (failed) return reject(failed);
       if (code === 0) return resolve(Buffer.concat(chunks));
-      if (code === COMMAND_NOT_FOUND) return reject(new BoundedRunError(`${command} was not found`, 'missing'));
+      if (code === COMMAND_NOT_FOUND && EXEC_NOT_FOUND.test(stderr)) return reject(new BoundedRunError(`${command} was not found`, 'missing'));
       const said = lastLine(stderr);
+      // A signal we did not send is the CPU limit (SIGXCPU, then SIGKILL); past the memory limit a tool's allocation fails and it exits or aborts.
       const how = signal ? `was killed by ${signal}` : `exited with status ${code}`;
-      // SIGKILL/SIGXCPU without our timer: the CPU limit; a failed allocation under ulimit -v reads as a crash or an error.
       reject(new BoundedRunError(`${command} ${how}${said ? `: ${said}` : ''}`, 'exit'));
     });
   });

@@ -35,6 +35,15 @@ describe('boundedRun', () => {
     ],
     ['a tool that writes too much', 'yes', [], { ...limits, maxOutputBytes: 1000 }, 'output', 'yes wrote more than 1000 bytes'],
     ['a tool that fails', 'sh', ['-c', 'echo "bad image" >&2; exit 3'], limits, 'exit', 'sh exited with status 3: bad image'],
+    // As the dynamic loader exits when a library does not fit in the memory limit: a failure, not a missing tool.
+    [
+      'status 127 from the tool itself',
+      'sh',
+      ['-c', 'echo "error while loading shared libraries" >&2; exit 127'],
+      limits,
+      'exit',
+      'sh exited with status 127: error while loading shared libraries',
+    ],
   ] as const)('reports %s', async (_what, command, args, opts, failure, message) => {
     const error = await boundedRun(command, [...args], opts).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BoundedRunError);
