@@ -139,11 +139,15 @@ describe('OCR', () => {
     });
   });
 
-  it('parse() reads an uploaded image by OCR, and refuses it without the image parser', async () => {
+  it('parse() reads an uploaded image (PNG, AVIF) by OCR, and refuses it without the image parser', async () => {
     const doc = await client.parse({ data: SCAN_PNG, filename: 'scan.png', contentType: 'image/png' }, { parsers: ['image', { type: 'pdf', pages: true }] });
     expect(doc.markdown).toBe(SCANNED_TEXT);
     expect(doc.pages).toEqual([{ pageNumber: 1, markdown: SCANNED_TEXT }]);
     expect(doc.metadata).toMatchObject({ numPages: 1, contentType: 'image/png', sourceURL: 'file:///scan.png' });
+    // tesseract reads no AVIF: avifdec decodes it first.
+    const avif = await client.parse({ data: readFileSync('test/fixtures/pdf/scan.avif'), filename: 'scan.avif' });
+    expect(avif.markdown).toBe(SCANNED_TEXT);
+    expect(avif.metadata?.contentType).toBe('image/avif');
     const refused = await client.parse({ data: SCAN_PNG, filename: 'scan.png' }, { parsers: ['pdf'] }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 400, message: 'The file is an image and image parsing is off (parsers does not include "image").' });
   });
