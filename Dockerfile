@@ -22,11 +22,13 @@ ARG NPM_REGISTRY=https://registry.npmjs.org
 # executes in (the browser host refuses to start without /usr/bin/bwrap), setpriv
 # (util-linux) drops their uid, python3 runs python executes (libatomic1: the
 # Node inside Playwright for Python's driver needs it). tini reaps the Chromium
-# processes orphaned when a browser dies.
+# processes orphaned when a browser dies. tesseract (with its English data),
+# pdftoppm (poppler-utils) and avifdec (libavif-bin) are OCR's tools.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium chromium-headless-shell fonts-liberation ca-certificates tini \
       bubblewrap util-linux python3 libatomic1 \
+      tesseract-ocr tesseract-ocr-eng poppler-utils libavif-bin \
  && rm -rf /var/lib/apt/lists/*
 # python3 fetches the tarballs: urllib trusts the system's CA store, and no curl is installed for it.
 RUN set -eu; \

@@ -3,7 +3,7 @@
 // (the CI machines carry Node 20) and with no npm dependencies installed yet, so it
 // uses only Node built-ins. It installs what the command needs and is missing
 // (Node 24, npm dependencies, the Prisma client, the Temporal CLI, Chromium,
-// bubblewrap, Python packages),
+// bubblewrap, the OCR tools, Python packages),
 // idempotently, then runs the real TypeScript entry point under Node >= 22.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,12 +25,12 @@ const PYTHON_PACKAGES = ['firecrawl==4.54.0', 'hypothesis==6.170.27', 'playwrigh
 const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
-  start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/start.ts'] },
-  worker: { needs: ['chromium'], run: ['tsx', 'src/entry/worker.ts'] },
+  start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'ocr', 'python'], run: ['tsx', 'src/entry/start.ts'] },
+  worker: { needs: ['chromium', 'ocr'], run: ['tsx', 'src/entry/worker.ts'] },
   'browser-host': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/browser-host.ts'] },
-  gateway: { needs: [], run: ['tsx', 'src/entry/gateway.ts'] },
+  gateway: { needs: ['ocr'], run: ['tsx', 'src/entry/gateway.ts'] },
   cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
-  test: { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['bin', 'vitest', 'run'] },
+  test: { needs: ['temporal', 'chromium', 'sandbox', 'ocr', 'python'], run: ['bin', 'vitest', 'run'] },
   fuzz: { needs: ['temporal', 'chromium'], run: ['bin', 'vitest', 'run', '--config', 'vitest.fuzz.config.ts'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
   'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
@@ -229,25 +229,47 @@ function findChromium() {
   return CHROMIUM_CANDIDATES.find((p) => existsSync(p));
 }
 
+/** The OCR tools (src/page/ocr/ocr-engine.ts) missing here, as Debian packages; a tool given by its OCR_*_PATH setting is not looked for. */
+function missingOcrPackages() {
+  const missing = [];
+  if (!process.env.OCR_TESSERACT_PATH) {
+    if (!which('tesseract')) missing.push('tesseract-ocr');
+    const tessdata = '/usr/share/tesseract-ocr';
+    const hasEnglish = existsSync(tessdata) && readdirSync(tessdata).some((v) => existsSync(join(tessdata, v, 'tessdata', 'eng.traineddata')));
+    if (!hasEnglish && !process.env.TESSDATA_PREFIX) missing.push('tesseract-ocr-eng');
+  }
+  if (!process.env.OCR_PDFTOPPM_PATH && !which('pdftoppm')) missing.push('poppler-utils');
+  if (!process.env.OCR_AVIFDEC_PATH && !which('avifdec')) missing.push('libavif-bin');
+  return missing;
+}
+
 /**
- * Chromium (scraping, sessions) and bubblewrap (the sandbox of executed code)
- * come from Debian, in one apt-get run: two at once would fight over dpkg's lock.
+ * Chromium (scraping, sessions), bubblewrap (the sandbox of executed code) and the OCR tools
+ * (tesseract, pdftoppm, avifdec) come from Debian, in one apt-get run: two at once would fight
+ * over dpkg's lock. Without OCR the service runs and answers OCR requests with an error that
+ * names the packages, so missing OCR tools that cannot be installed are a warning.
  */
 async function ensureDebianTools(needs) {
-  const missing = [];
-  if (needs.includes('chromium') && !findChromium()) missing.push('chromium', 'chromium-headless-shell');
-  if (needs.includes('sandbox') && !which('bwrap')) missing.push('bubblewrap');
+  const required = [];
+  if (needs.includes('chromium') && !findChromium()) required.push('chromium', 'chromium-headless-shell');
+  if (needs.includes('sandbox') && !which('bwrap')) required.push('bubblewrap');
+  const optional = needs.includes('ocr') ? missingOcrPackages() : [];
+  const missing = [...required, ...optional];
   if (missing.length > 0) {
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     if (!isRoot || !which('apt-get')) {
-      fail(
-        `missing Debian packages: install them (\`sudo apt-get install ${missing.join(' ')}\`)${missing.includes('chromium') ? ' or set CHROMIUM_PATH to a Chromium binary' : ''}`,
-      );
+      if (required.length > 0) {
+        fail(
+          `missing Debian packages: install them (\`sudo apt-get install ${missing.join(' ')}\`)${required.includes('chromium') ? ' or set CHROMIUM_PATH to a Chromium binary' : ''}`,
+        );
+      }
+      say(`OCR is off until its Debian packages are installed (\`sudo apt-get install ${optional.join(' ')}\`)`);
+    } else {
+      say(`installing Debian packages (apt-get install ${missing.join(' ')}) ...`);
+      const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+      await run('apt-get', ['update', '-qq'], { quiet: true, env });
+      await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { quiet: true, env });
     }
-    say(`installing Debian packages (apt-get install ${missing.join(' ')}) ...`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    await run('apt-get', ['update', '-qq'], { quiet: true, env });
-    await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { quiet: true, env });
   }
   const chromium = needs.includes('chromium') ? findChromium() : undefined;
   if (needs.includes('chromium') && !chromium) fail('apt-get installed chromium but no Chromium binary was found; set CHROMIUM_PATH');

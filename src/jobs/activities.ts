@@ -32,6 +32,7 @@ import { storableText } from '../platform/db/storable.ts';
 import { createConversionPool } from '../page/conversion/conversion-pool.ts';
 import { convertInline, type HtmlConverter } from '../page/conversion/html-conversion.ts';
 import { createImageProbe } from '../page/rendering/image-probe.ts';
+import { createOcrEngine } from '../page/ocr/ocr-engine.ts';
 import { SqlTransactions } from '../platform/db/sql-transactions.ts';
 // Declares the frontier's gauges in the processes that run these activities.
 import './frontier/frontier-metrics.ts';
@@ -82,6 +83,7 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
     convert: convertPage,
     probeImages,
     pageStore,
+    ocr: createOcrEngine(config.ocr),
   });
 
   return {

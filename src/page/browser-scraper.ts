@@ -12,7 +12,7 @@ import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/play
 import { chromium, type Page } from 'playwright';
 import type { ChromiumLaunch } from '../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../platform/browser/warm-browser.ts';
-import type { ScrapeOptions, ScreenshotFormat } from './scrape-options.ts';
+import { parsesImages, type ScrapeOptions, type ScreenshotFormat } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
 import { pageHtml, screenshotDataUrl } from './capture.ts';
 import { imageSizes, type ImageSizes } from './image-sizes.ts';
@@ -316,7 +316,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         const target = targetOf(ctx);
         const { budget, waitedMs } = stateOf(page);
         const contentType = response?.headers()['content-type'];
-        if (isFileContentType(contentType)) {
+        if (isFileContentType(contentType, { images: parsesImages(so) })) {
           await downloaded(page, target, contentType);
           return pageDone();
         }

@@ -22,7 +22,7 @@ export const pageMetadataSchema = z.looseObject({
   contentType: z.string().optional(),
   concurrencyLimited: z.boolean().optional().describe('Whether the page waited for a slot of the team’s concurrency.'),
   concurrencyQueueDurationMs: z.number().optional(),
-  numPages: z.number().int().optional().describe('Pages of a PDF.'),
+  numPages: z.number().int().optional().describe('Pages of a PDF (1 for an image read by OCR).'),
   scrapeId: z.string().optional().describe('The scrape job’s id (single scrapes).'),
 });
 export type PageMetadata = z.infer<typeof pageMetadataSchema>;
@@ -77,6 +77,50 @@ export const changeTrackingSchema = z
   .describe('The page against the team’s previous snapshot of the same URL and tag (docs/api/change-tracking.md).');
 export type ChangeTracking = z.infer<typeof changeTrackingSchema>;
 
+export const PDF_PAGE_STATUSES = ['ok', 'empty', 'ocr-skipped', 'ocr-failed'] as const;
+
+export const pdfPageSchema = z.object({
+  pageNumber: z.number().int().describe('1-based physical page.'),
+  markdown: z.string().describe('The page’s own markdown (no page marker); empty for a page with no text.'),
+});
+export type PdfPage = z.infer<typeof pdfPageSchema>;
+
+export const pdfBlockItemSchema = z.object({
+  id: z.string().describe('"p<page>-b<readingOrder>".'),
+  type: z.enum(['heading', 'paragraph', 'list_item']),
+  label: z.string().nullable().describe('h1, h2 or h3 for a heading, ordered or bullet for a list item, null for a paragraph.'),
+  bbox: z
+    .tuple([z.number(), z.number(), z.number(), z.number()])
+    .nullable()
+    .describe('[left, top, right, bottom] in the page’s units (PDF points, image pixels), y down from the top edge.'),
+  content: z.string().describe('The block’s text, without markdown.'),
+  markdownSpan: z
+    .tuple([z.number().int(), z.number().int()])
+    .nullable()
+    .describe('[start, end) of the block in the document’s markdown, in UTF-16 code units (JavaScript string indices).'),
+  readingOrder: z.number().int().describe('0-based position on the page.'),
+  source: z.enum(['text-layer', 'ocr']).nullable(),
+  confidence: z.object({
+    layout: z.number().nullable().describe('Always null: blocks come from fixed rules, not a layout model.'),
+    ocr: z.number().nullable().describe('OCR blocks: the mean word confidence of tesseract, 0..1; null for the text layer.'),
+  }),
+});
+export type PdfBlockItem = z.infer<typeof pdfBlockItemSchema>;
+
+export const pdfPageBlocksSchema = z.object({
+  pageNumber: z.number().int(),
+  width: z.number().nullable().describe('Page width: points (1/72 in) for a PDF page, pixels for an image.'),
+  height: z.number().nullable(),
+  status: z
+    .enum(PDF_PAGE_STATUSES)
+    .describe(
+      'ok: text read; empty: no text on the page; ocr-skipped: the page needed OCR and a limit or a missing OCR engine left it out; ocr-failed: its OCR failed (the document’s warning says why). A page without OCR keeps what its text layer had.',
+    ),
+  items: z.array(pdfBlockItemSchema),
+});
+export type PdfPageBlocks = z.infer<typeof pdfPageBlocksSchema>;
+export type PdfPageStatus = PdfPageBlocks['status'];
+
 export const pageDocumentSchema = z.object({
   markdown: z.string().optional(),
   html: z.string().optional(),
@@ -120,6 +164,8 @@ export const pageDocumentSchema = z.object({
     .describe(
       'What the service could not do as asked for this page (an LLM summary that fell back to the extractive one, a model format the model failed, a branding profile the page gave no styles for, a product or menu the page does not have or states only in part).',
     ),
+  pages: z.array(pdfPageSchema).optional().describe('PDFs and images read with the pdf parser’s `pages` option: every page read, in order.'),
+  blocks: z.array(pdfPageBlocksSchema).optional().describe('PDFs and images read with the pdf parser’s `blocks` option: layout blocks per page read.'),
   metadata: pageMetadataSchema,
 });
 export type PageDocument = z.infer<typeof pageDocumentSchema>;

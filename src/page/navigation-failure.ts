@@ -2,6 +2,7 @@
 // main-frame request tells the URL that failed (after redirects) and, for a
 // response Chromium turned into a download, its content type.
 import type { Page, Request } from 'playwright';
+import { imageFormatOfType } from './ocr/image-format.ts';
 
 /** Playwright's goto error when the response became a download instead of a document. */
 export function isDownloadError(error: unknown): boolean {
@@ -13,9 +14,13 @@ export function isNetworkError(error: unknown): boolean {
   return /net::ERR_[A-Z_]+/.test((error as Error)?.message ?? '');
 }
 
-/** Content types Chromium may show in a viewer instead of downloading (the full browser has a PDF viewer). */
-export function isFileContentType(contentType: string | undefined): boolean {
-  return /^application\/pdf\b/i.test(contentType ?? '');
+/**
+ * Content types Chromium may show in a viewer instead of downloading (the full browser has a PDF
+ * viewer; images it shows on a page of their own), which the file path reads: PDFs, and the images
+ * OCR reads when the image parser is on.
+ */
+export function isFileContentType(contentType: string | undefined, opts: { images: boolean }): boolean {
+  return /^application\/pdf\b/i.test(contentType ?? '') || (opts.images && imageFormatOfType(contentType) !== undefined);
 }
 
 export interface NavigationWatch {

@@ -49,7 +49,7 @@ export interface ModelUse {
 
 export type DocumentOutcome = (HtmlConversion & { modelUse: ModelUse }) | Exclude<HtmlOutcome, HtmlConversion>;
 
-/** A PDF's or an uploaded text file's document: its text is all it has, no links, no images. */
+/** A PDF's, an image's (OCR) or an uploaded text file's document: its text is all it has, no links, no images. */
 function fileDocument(load: PageLoad, file: { markdown: string; html: string }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
   const { pdf } = load;
   return {
@@ -58,6 +58,8 @@ function fileDocument(load: PageLoad, file: { markdown: string; html: string }, 
     ...(formats.has('rawHtml') && { rawHtml: file.html }),
     ...(formats.has('links') && { links: [] }),
     ...(formats.has('images') && { images: [] }),
+    ...(pdf?.pages && { pages: pdf.pages }),
+    ...(pdf?.blocks && { blocks: pdf.blocks }),
     metadata: {
       ...pdf?.metadata,
       ...(pdf?.title !== undefined && { title: pdf.title }),
@@ -85,7 +87,9 @@ export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras
         markdown: file.markdown,
       },
     };
-    if (formats.includes('branding')) warnings.push('No branding: the URL is a PDF, not a web page.');
+    if (load.pdf?.warnings) warnings.push(...load.pdf.warnings);
+    if (formats.includes('branding'))
+      warnings.push(`No branding: the URL is ${/^image\//i.test(load.contentType ?? '') ? 'an image' : 'a PDF'}, not a web page.`);
   } else {
     const { screenshot, branding, ...html } = load;
     const { indexAs, checkScripted, listImages } = extras;

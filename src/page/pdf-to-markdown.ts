@@ -1,21 +1,29 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ocrPdfPages, type OcrRun, type PageOcr } from './ocr/ocr-pages.ts';
+import { assemblePages, type AssembleOptions, type PagedText, type PageLayout } from './paged-document.ts';
+import { bodySize, pageBlocks, type Line } from './text-blocks.ts';
 
-export interface PdfToMarkdownOptions {
+export type PdfMode = 'fast' | 'auto' | 'ocr';
+
+export interface PdfToMarkdownOptions extends AssembleOptions {
   /** Stop after this many pages. */
   maxPages?: number;
+  /** fast: the text layer only; auto (the default): OCR for pages without one; ocr: OCR for every page. */
+  mode?: PdfMode;
+  /** How OCR runs here; without it no page is read by OCR (auto keeps the text layer, ocr fails). */
+  ocr?: OcrRun;
 }
 
-export interface PdfConversion {
-  markdown: string;
-  /** The same blocks as `markdown`, as an HTML fragment (h1-h3, p, ul/ol/li). */
-  html: string;
+export interface PdfConversion extends PagedText {
   /** Pages in the document, including any beyond `maxPages`. */
   numPages: number;
   title?: string;
   /** Non-empty string fields of the info dictionary, keys camelCased (`author`, `creationDate`). */
   metadata: Record<string, string>;
+  /** What could not be read as asked (pages OCR left out, and why). */
+  warnings?: string[];
 }
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -28,34 +36,19 @@ interface Run {
   size: number;
 }
 
-/** One visual line; `y` grows down the page, as in a viewport. */
-interface Line {
-  text: string;
-  x: number;
-  y: number;
-  size: number;
+interface TextPage {
+  pageNumber: number;
+  width: number;
+  height: number;
+  lines: Line[];
 }
 
-type Block =
-  | { kind: 'heading'; level: number; text: string }
-  | { kind: 'paragraph'; text: string }
-  | { kind: 'list'; ordered: boolean; start: number; x: number; items: string[] };
-
-// Fractions of the font size. Word gaps are about a quarter em, kerning far less; a line advance
-// of up to ~1.5em is ordinary leading, more means the author left space between blocks.
+// Fractions of the font size. Word gaps are about a quarter em, kerning far less.
 const WORD_GAP = 0.15;
 const SAME_LINE = 0.5;
-const PARAGRAPH_GAP = 1.5;
-const LIST_CONTINUATION_INDENT = 0.5;
-// Size relative to body text; close to browsers' h1/h2/h3 defaults (2em, 1.5em, 1.17em).
-const HEADING_RATIOS = [1.75, 1.35, 1.12];
-const MAX_HEADING_CHARS = 200;
-
-// \uF0B7 and \uF0A7 are the Symbol and Wingdings bullets as word processors export them.
-const BULLET_ITEM = /^[•●▪■◦○‣∙·\uF0B7\uF0A7*–-]\s+(.*)$/u;
-const ORDERED_ITEM = /^(\d{1,3})[.)]\s+(.*)$/;
-// Markdown would read these at the start of a paragraph as a heading, quote or list.
-const BLOCK_MARKUP_START = /^(#{1,6}|[>+])(?=\s)/;
+// The em box around a baseline, as pdf.js's own text layer places it.
+const ASCENT = 0.8;
+const DESCENT = 0.2;
 const IMPORT_TIME_CANVAS_WARNING = /@napi-rs\/canvas|Cannot polyfill/;
 
 let pdfjsModule: Promise<Pdfjs> | undefined;
@@ -81,9 +74,13 @@ function loadPdfjs(): Promise<Pdfjs> {
 // CJK text need them, and nothing may be fetched over the network.
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-/** Text of a PDF as markdown and HTML, rebuilt from the positions and sizes of its text runs. */
+/**
+ * Text of a PDF as markdown and HTML, rebuilt from the positions and sizes of its text runs, and of
+ * OCR lines for the pages OCR reads (mode).
+ */
 export async function pdfToMarkdown(data: Uint8Array, opts: PdfToMarkdownOptions = {}): Promise<PdfConversion> {
   const pdfjs = await loadPdfjs();
+  const mode = opts.mode ?? 'auto';
   const task = pdfjs.getDocument({
     // A copy: pdf.js takes over the buffer it is given and detaches it from the caller.
     data: new Uint8Array(data),
@@ -91,36 +88,75 @@ export async function pdfToMarkdown(data: Uint8Array, opts: PdfToMarkdownOptions
     standardFontDataUrl: join(PDFJS_DIR, 'standard_fonts/'),
     cMapUrl: join(PDFJS_DIR, 'cmaps/'),
   });
+  let textPages: TextPage[];
+  let numPages: number;
+  let metadata: Record<string, string>;
   try {
     const doc = await task.promise;
+    numPages = doc.numPages;
     const pageCount = Math.min(doc.numPages, opts.maxPages ?? Infinity);
-    const pages: Line[][] = [];
+    textPages = [];
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
-      pages.push(await pageLines(pdfjs, page));
+      // Viewport coordinates put page rotation and crop offsets behind us and run top to bottom.
+      const viewport = page.getViewport({ scale: 1 });
+      textPages.push({ pageNumber: n, width: viewport.width, height: viewport.height, lines: await pageLines(pdfjs, page) });
       page.cleanup();
     }
-    const body = bodySize(pages.flat());
-    const blocks = pages.flatMap((lines) => pageBlocks(lines, body));
-    const metadata = infoMetadata(pdfjs, (await doc.getMetadata()).info);
-    const firstHeading = blocks.find((b) => b.kind === 'heading')?.text;
-    return {
-      markdown: blocks.map(blockMarkdown).join('\n\n'),
-      html: blocks.map(blockHtml).join('\n'),
-      numPages: doc.numPages,
-      title: metadata.title ?? firstHeading,
-      metadata,
-    };
+    metadata = infoMetadata(pdfjs, (await doc.getMetadata()).info);
   } catch (err) {
     const reason = (err as Error)?.name === 'PasswordException' ? 'it is password-protected' : (err as Error)?.message;
     throw new Error(`The PDF could not be read: ${reason ?? String(err)}`, { cause: err });
   } finally {
     await task.destroy();
   }
+
+  const warnings: string[] = [];
+  const toRead = mode === 'fast' ? [] : textPages.filter((p) => mode === 'ocr' || p.lines.length === 0);
+  let ocr = new Map<number, PageOcr>();
+  if (toRead.length > 0) {
+    if (opts.ocr) ocr = await ocrPdfPages(data, toRead, opts.ocr, mode === 'ocr', warnings);
+    else if (mode === 'ocr') throw new Error('PDF parser mode "ocr" needs OCR, which this service cannot run here');
+  }
+  const layouts = textLayouts(textPages, ocr);
+  const title = metadata.title ?? firstHeading(layouts);
+  return {
+    ...assemblePages(layouts, opts),
+    numPages,
+    ...(title !== undefined && { title }),
+    metadata,
+    ...(warnings.length > 0 && { warnings }),
+  };
+}
+
+function textLayouts(textPages: TextPage[], ocr: Map<number, PageOcr>): PageLayout[] {
+  const pages = textPages.map((page) => {
+    const read = ocr.get(page.pageNumber);
+    const lines = read && 'lines' in read ? read.lines : page.lines;
+    const missed = read && !('lines' in read) ? ('skipped' in read ? ('skipped' as const) : ('failed' as const)) : undefined;
+    return { page, lines, source: read && 'lines' in read ? ('ocr' as const) : ('text-layer' as const), missed };
+  });
+  const body = bodySize(pages.flatMap((p) => p.lines));
+  // Blocks never continue across pages: a page break is as likely to end a block as to split one.
+  return pages.map(({ page, lines, source, missed }) => ({
+    pageNumber: page.pageNumber,
+    width: page.width,
+    height: page.height,
+    source,
+    ...(missed && { ocr: missed }),
+    blocks: pageBlocks(lines, body),
+  }));
+}
+
+export function firstHeading(layouts: PageLayout[]): string | undefined {
+  for (const page of layouts) {
+    const heading = page.blocks.find((b) => b.kind === 'heading');
+    if (heading) return heading.text;
+  }
+  return undefined;
 }
 
 async function pageLines(pdfjs: Pdfjs, page: PDFPageProxy): Promise<Line[]> {
-  // Viewport coordinates put page rotation and crop offsets behind us and run top to bottom.
   const viewport = page.getViewport({ scale: 1 });
   const runs: Run[] = [];
   for (const item of (await page.getTextContent()).items) {
@@ -144,96 +180,18 @@ function joinRuns(runs: Run[]): Line {
   runs.sort((a, b) => a.x - b.x);
   let text = '';
   let end = -Infinity;
+  let top = Infinity;
+  let bottom = -Infinity;
   for (const run of runs) {
     if (text && run.x - end > WORD_GAP * run.size && !/\s$/.test(text) && !/^\s/.test(run.text)) text += ' ';
     text += run.text;
     end = Math.max(end, run.x + run.width);
+    top = Math.min(top, run.y - ASCENT * run.size);
+    bottom = Math.max(bottom, run.y + DESCENT * run.size);
   }
   // The longest run speaks for the line, so a superscript or a bold lead-in does not.
   const main = runs.reduce((a, b) => (b.text.length > a.text.length ? b : a));
-  return { text: text.replace(/\s+/g, ' ').trim(), x: runs[0].x, y: main.y, size: main.size };
-}
-
-/** The font size of the median character. */
-function bodySize(lines: Line[]): number {
-  const sorted = [...lines].sort((a, b) => a.size - b.size);
-  const total = sorted.reduce((sum, line) => sum + line.text.length, 0);
-  let seen = 0;
-  for (const line of sorted) {
-    seen += line.text.length;
-    if (seen * 2 >= total) return line.size;
-  }
-  return 0;
-}
-
-function headingLevel(line: Line, body: number): number {
-  if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text)) return 0;
-  return HEADING_RATIOS.findIndex((ratio) => line.size >= ratio * body) + 1;
-}
-
-function listItem(text: string): { ordered: boolean; number: number; text: string } | undefined {
-  const ordered = ORDERED_ITEM.exec(text);
-  if (ordered) return { ordered: true, number: Number(ordered[1]), text: ordered[2] };
-  const bullet = BULLET_ITEM.exec(text);
-  return bullet ? { ordered: false, number: 1, text: bullet[1] } : undefined;
-}
-
-// Blocks never continue across pages: a page break is as likely to end a block as to split one.
-function pageBlocks(lines: Line[], body: number): Block[] {
-  const blocks: Block[] = [];
-  let prev: Line | undefined;
-  for (const line of lines) {
-    // A line above the previous one is the top of a new column.
-    const advance = prev ? line.y - prev.y : -1;
-    const continues = prev !== undefined && advance > 0 && advance <= PARAGRAPH_GAP * Math.min(prev.size, line.size);
-    const last = blocks.at(-1);
-    const level = headingLevel(line, body);
-    const item = level ? undefined : listItem(line.text);
-    if (level) {
-      if (continues && last?.kind === 'heading' && last.level === level) last.text += ` ${line.text}`;
-      else blocks.push({ kind: 'heading', level, text: line.text });
-    } else if (item) {
-      if (last?.kind === 'list' && last.ordered === item.ordered) last.items.push(item.text);
-      else blocks.push({ kind: 'list', ordered: item.ordered, start: item.number, x: line.x, items: [item.text] });
-    } else if (continues && last?.kind === 'list' && line.x > last.x + LIST_CONTINUATION_INDENT * line.size) {
-      last.items[last.items.length - 1] += ` ${line.text}`;
-    } else if (continues && last?.kind === 'paragraph') {
-      last.text += ` ${line.text}`;
-    } else {
-      blocks.push({ kind: 'paragraph', text: line.text });
-    }
-    prev = line;
-  }
-  return blocks;
-}
-
-function blockMarkdown(block: Block): string {
-  switch (block.kind) {
-    case 'heading':
-      return `${'#'.repeat(block.level)} ${block.text}`;
-    case 'paragraph':
-      return block.text.replace(BLOCK_MARKUP_START, '\\$1');
-    case 'list':
-      return block.items.map((item, i) => `${block.ordered ? `${block.start + i}.` : '-'} ${item}`).join('\n');
-  }
-}
-
-function blockHtml(block: Block): string {
-  switch (block.kind) {
-    case 'heading':
-      return `<h${block.level}>${escapeHtml(block.text)}</h${block.level}>`;
-    case 'paragraph':
-      return `<p>${escapeHtml(block.text)}</p>`;
-    case 'list': {
-      const items = block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('');
-      if (!block.ordered) return `<ul>${items}</ul>`;
-      return block.start === 1 ? `<ol>${items}</ol>` : `<ol start="${block.start}">${items}</ol>`;
-    }
-  }
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return { text: text.replace(/\s+/g, ' ').trim(), x: runs[0].x, y: main.y, size: main.size, box: [runs[0].x, top, end, bottom] };
 }
 
 const DATE_FIELDS = new Set(['creationDate', 'modDate']);

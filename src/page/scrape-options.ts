@@ -262,14 +262,10 @@ const formatsSchema = z
 
 export const PDF_PARSER_MODES = ['fast', 'auto', 'ocr'] as const;
 
-/** PDF parser options of the SDKs' PDFParser type that are not produced yet, with the reason the 400 gives. */
-const UNAVAILABLE_PDF_OPTIONS = {
-  pages: 'per-page markdown is not implemented yet',
-  pageMarkdown: 'per-page markdown is not implemented yet',
-  blocks: 'layout blocks are not implemented yet',
-  pageMarkers: 'page markers are not implemented yet',
-} as const;
-
+/**
+ * The SDKs' PDFParser. mode: fast reads the text layer only, auto (unset) adds OCR for pages without
+ * one, ocr reads every page by OCR. pageMarkdown is the SDKs' deprecated name of pages, folded into it.
+ */
 const pdfParserSchema = z
   .strictObject({
     type: z.literal('pdf'),
@@ -280,23 +276,10 @@ const pdfParserSchema = z
     blocks: z.boolean().optional(),
     pageMarkers: z.boolean().optional(),
   })
-  .superRefine((parser, ctx) => {
-    if (parser.mode === 'ocr')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mode'],
-        message: 'PDF parser mode "ocr" is not available from this service: OCR is not implemented yet',
-        input: parser.mode,
-      });
-    for (const [key, why] of Object.entries(UNAVAILABLE_PDF_OPTIONS)) {
-      if (parser[key as keyof typeof UNAVAILABLE_PDF_OPTIONS] === true)
-        ctx.addIssue({ code: 'custom', path: [key], message: `PDF parser option ${key} is not available from this service: ${why}`, input: true });
-    }
-  });
+  .transform(({ pageMarkdown, ...parser }) => (pageMarkdown !== undefined && parser.pages === undefined ? { ...parser, pages: pageMarkdown } : parser));
 
-const imageParserSchema = z.strictObject({ type: z.literal('image') }).superRefine((_, ctx) => {
-  ctx.addIssue({ code: 'custom', message: 'Parser "image" is not available from this service: OCR of images is not implemented yet', input: 'image' });
-});
+/** The SDKs' ImageParser: raster images (a URL or an upload) read by OCR as one-page documents. */
+const imageParserSchema = z.strictObject({ type: z.literal('image') });
 
 const parserObjectSchema = z.discriminatedUnion('type', [pdfParserSchema, imageParserSchema], {
   error: (iss) => (iss.code === 'invalid_union' && isRecord(iss.input) ? `Parser "${String(iss.input.type)}" is not supported by this service` : undefined),
@@ -307,7 +290,8 @@ const parserItemSchema = z.preprocess<unknown, typeof parserObjectSchema, 'pdf' 
   parserObjectSchema,
 );
 
-const parsersSchema = z.array(parserItemSchema).prefault(['pdf']);
+// As upstream: PDFs and images are read unless the request lists its own parsers (the first pdf parser counts).
+const parsersSchema = z.array(parserItemSchema).prefault(['pdf', 'image']);
 
 // ---------------------------------------------------------------------------------------------
 // actions
@@ -589,6 +573,11 @@ export type PdfParser = Extract<ScrapeParser, { type: 'pdf' }>;
 /** The pdf parser's options, or undefined when PDFs are not to be parsed. */
 export function pdfParser(so: Pick<ScrapeOptions, 'parsers'>): PdfParser | undefined {
   return so.parsers.find((p): p is PdfParser => p.type === 'pdf');
+}
+
+/** Whether images (a URL or an upload) are read by OCR. */
+export function parsesImages(so: Pick<ScrapeOptions, 'parsers'>): boolean {
+  return so.parsers.some((p) => p.type === 'image');
 }
 export type ScrapeAction = z.output<typeof actionSchema>;
 export type ScrapeLocation = z.output<typeof locationSchema>;

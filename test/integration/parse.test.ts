@@ -190,9 +190,8 @@ describe('limits and unreadable files', () => {
   });
 
   it('other types are a 415 UNSUPPORTED_MEDIA_TYPE naming the supported ones; so is a body that is not multipart', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     for (const file of [
-      { name: 'chart.png', type: 'image/png', bytes: png },
+      { name: 'chart.svg', type: 'image/svg+xml', bytes: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
       { name: 'data.xlsx', bytes: zipFile([{ name: 'xl/workbook.xml', data: '<workbook/>' }]) },
       { name: 'blob', bytes: Buffer.from([0, 1, 2, 3]) },
     ]) {
@@ -206,7 +205,7 @@ describe('limits and unreadable files', () => {
     expectError(await json.json(), 'UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it('a corrupt PDF and a corrupt DOCX are a 422 UNREADABLE_FILE saying what is wrong; the team is not charged and holds no slot', async () => {
+  it('a corrupt PDF, DOCX and PNG are a 422 UNREADABLE_FILE saying what is wrong; the team is not charged and holds no slot', async () => {
     const team = await h.newTeam();
     const pdf = await parse({ name: 'broken.pdf', type: 'application/pdf', bytes: '%PDF-1.7\nnot really a pdf' }, undefined, team.apiKey);
     expect(pdf.status).toBe(422);
@@ -216,6 +215,10 @@ describe('limits and unreadable files', () => {
     expect(docx.status).toBe(422);
     expectError(docx.body, 'UNREADABLE_FILE');
     expect(docx.body.error).toMatch(/^The DOCX could not be read/);
+    // A PNG cut after its signature: refused from its header, before OCR.
+    const png = await parse({ name: 'chart.png', type: 'image/png', bytes: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') }, undefined, team.apiKey);
+    expect(png.status).toBe(422);
+    expect(png.body).toMatchObject({ code: 'UNREADABLE_FILE', error: 'The image could not be read: its PNG header gives no size' });
     expect(await ledger(team.teamId)).toEqual([]);
     expect(await heldSlots(team.teamId)).toBe(0);
   });

@@ -20,6 +20,7 @@ import { convertInline } from '../../src/page/conversion/html-conversion.ts';
 import { insertCrawl, seedStartUrl, testTeam } from '../support/crawl-rows.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { createOcrEngine } from '../../src/page/ocr/ocr-engine.ts';
 
 const TEXT = 'Static pages carry their words in the HTML itself, so no browser is needed to read them. ';
 const SLOW_MS = 5_000;
@@ -64,6 +65,7 @@ beforeAll(async () => {
     convert: convertInline,
     probeImages: async () => ({}),
     pageStore,
+    ocr: createOcrEngine(config.ocr),
   });
   const text = (title: string, links: string[] = []) =>
     page(title, `<main><h1>${title}</h1><p>${TEXT.repeat(3)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main>`);

@@ -109,7 +109,9 @@ describe('@mendable/firecrawl-js parse', () => {
   });
 
   it('parse() of an unsupported file throws the 415 with its code', async () => {
-    const err = await client.parse({ data: Buffer.from([0x89, 0x50, 0x4e, 0x47]), filename: 'chart.png', contentType: 'image/png' }).catch((e: unknown) => e);
+    const err = await client
+      .parse({ data: '<svg xmlns="http://www.w3.org/2000/svg"/>', filename: 'chart.svg', contentType: 'image/svg+xml' })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 });

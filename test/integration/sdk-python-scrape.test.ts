@@ -47,7 +47,7 @@ it('parse() uploads a file by path and by bytes; get_parse_formats() lists the t
   expect(result.text_markdown).toBe('# Notes\n\nFrom bytes.');
   expect(result.text_type).toBe('text/markdown');
   expect(result.refused.message).toContain('PDF (.pdf), HTML');
-  expect(result.formats).toEqual(['docx', 'html', 'markdown', 'pdf', 'text']);
+  expect(result.formats).toEqual(['avif', 'bmp', 'docx', 'gif', 'html', 'jpeg', 'jpeg2000', 'markdown', 'pdf', 'png', 'text', 'tiff', 'webp']);
   expect(result.pdf_format).toEqual({
     format: 'pdf',
     kind: 'document',

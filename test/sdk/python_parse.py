@@ -12,7 +12,7 @@ client = Firecrawl(api_key=os.environ["API_KEY"], api_url=os.environ["API_URL"])
 pdf = client.parse(os.environ["PDF_PATH"], options=ScrapeOptions(formats=["markdown", "html"]))
 text = client.parse(b"# Notes\n\nFrom bytes.", filename="notes.md")
 try:
-    client.parse(b"\x89PNG\r\n", filename="chart.png")
+    client.parse(b"<svg xmlns='http://www.w3.org/2000/svg'/>", filename="chart.svg")
     refused = None
 except Exception as err:  # the SDK raises its own error class for a 4xx
     refused = {"type": type(err).__name__, "message": str(err)}

@@ -16,7 +16,7 @@ import type { PageDocument } from '../../page/document-schema.ts';
 import { documentFromLoad } from '../../page/page-document.ts';
 import { RedactionError } from '../../page/redaction/redact-document.ts';
 import { DomainError } from '../../platform/domain-error.ts';
-import { defaultScrapeOptions, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
+import { defaultScrapeOptions, parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { SUPPORTED_UPLOADS, uploadKind } from '../../page/upload/upload-kind.ts';
 import type { MultipartUpload } from './multipart-upload.ts';
 import { parseOptionsSchema, type ParseOptions } from './parse-options.ts';
@@ -57,6 +57,14 @@ function scrapeOptionsOf(o: ParseOptions): ScrapeOptions {
   };
 }
 
+/** Time to spare for the rest of the conversion once OCR is done, so that OCR never outlasts the thread. */
+const AFTER_OCR_MS = 5_000;
+
+/** OCR of an upload stops in time for its conversion thread's limit (PARSE_CONVERSION_TIMEOUT_MS). */
+function ocrOfUpload(config: ParseDeps['config']) {
+  return { settings: config.ocr, budgetMs: Math.max(1_000, Math.min(config.ocr.documentTimeoutMs, config.parse.conversionTimeoutMs - AFTER_OCR_MS)) };
+}
+
 const unreadable = (err: unknown) => new HttpError(422, (err as Error).message, 'UNREADABLE_FILE');
 
 export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, upload: MultipartUpload, started: number): Promise<PageDocument> {
@@ -73,6 +81,8 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
   const so = scrapeOptionsOf(options);
   const pdfOptions = pdfParser(so);
   if (kind === 'pdf' && !pdfOptions) throw new HttpError(400, 'The file is a PDF and PDF parsing is off (parsers does not include "pdf").', 'BAD_REQUEST');
+  if (kind === 'image' && !parsesImages(so))
+    throw new HttpError(400, 'The file is an image and image parsing is off (parsers does not include "image").', 'BAD_REQUEST');
   const zdr = options.zeroDataRetention;
   checkTeamPermissions(team, { zeroDataRetention: zdr });
   checkSelectors(so, '');
@@ -91,7 +101,7 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
   };
   const { document, credits, tokens } = await withTeamSlot(deps.db, slot, async (queuedMs) => {
     const load = await deps.conversion
-      .loadUpload({ bytes: file.bytes, kind, url, maxPages: pdfOptions?.maxPages, maxUnpackedBytes: deps.config.parse.maxUnpackedBytes })
+      .loadUpload({ bytes: file.bytes, kind, url, pdf: pdfOptions, ocr: ocrOfUpload(deps.config), maxUnpackedBytes: deps.config.parse.maxUnpackedBytes })
       .catch((err: unknown) => {
         throw unreadable(err);
       });

@@ -30,7 +30,9 @@ export const parseOptionsSchema = z
     excludeTags: shape.excludeTags,
     removeBase64Images: shape.removeBase64Images,
     timeout: shape.timeout.describe('Longest the parse may wait for a slot of the team’s concurrency limit, in ms.'),
-    parsers: shape.parsers.describe('`pdf` (default) converts PDFs, with `maxPages` to stop early; `[]` refuses PDFs.'),
+    parsers: shape.parsers.describe(
+      '`pdf` converts PDFs (modes, `maxPages`, `pages`, `blocks`, `pageMarkers`), `image` reads images by OCR; both by default; a file whose parser is not listed is a 400. See docs/api/parsers.md.',
+    ),
     // Accepted because the SDKs' ParseOptions carry them; nothing is fetched, so they change nothing.
     headers: shape.headers,
     skipTlsVerification: shape.skipTlsVerification,

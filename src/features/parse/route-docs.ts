@@ -4,7 +4,12 @@ import type { RouteDoc } from '../../platform/http/route-doc.ts';
 import { pageDocumentSchema } from '../../page/document-schema.ts';
 
 export const parseUploadSchema = z.object({
-  file: z.string().meta({ format: 'binary' }).describe('The file: PDF, HTML, DOCX, plain text or markdown, at most PARSE_MAX_FILE_BYTES (50 MB by default).'),
+  file: z
+    .string()
+    .meta({ format: 'binary' })
+    .describe(
+      'The file: PDF, HTML, DOCX, plain text, markdown or (with the image parser) an image read by OCR, at most PARSE_MAX_FILE_BYTES (50 MB by default).',
+    ),
   options: z
     .string()
     .optional()
@@ -18,11 +23,11 @@ export const parseFormatsSchema = z.object({
   data: z.object({
     formats: z.array(
       z.object({
-        format: z.string().describe('pdf, html, docx, text or markdown.'),
-        kind: z.literal('document'),
+        format: z.string().describe('Documents: pdf, html, docx, text, markdown; images (read by OCR): png, jpeg, jpeg2000, tiff, gif, bmp, webp, avif.'),
+        kind: z.enum(['document', 'image']),
         extensions: z.array(z.string()).describe('File name extensions, with their dot.'),
         mimeTypes: z.array(z.string()),
-        available: z.boolean(),
+        available: z.boolean().describe('Images: whether this server has its OCR engine (tesseract).'),
       }),
     ),
   }),
@@ -35,7 +40,7 @@ export const parseRouteDocs: RouteDoc[] = [
     operationId: 'parse',
     summary: 'Convert an uploaded file into a document',
     description:
-      'A multipart upload (a `file` part and an optional `options` part) converted into the document a scrape gives. 413 FILE_TOO_LARGE past PARSE_MAX_FILE_BYTES, 415 UNSUPPORTED_MEDIA_TYPE for other file types, 422 UNREADABLE_FILE for a file its parser cannot read.',
+      'A multipart upload (a `file` part and an optional `options` part) converted into the document a scrape gives; images are read by OCR (docs/api/parsers.md). 413 FILE_TOO_LARGE past PARSE_MAX_FILE_BYTES, 415 UNSUPPORTED_MEDIA_TYPE for other file types, 422 UNREADABLE_FILE for a file its parser cannot read.',
     tag: 'parse',
     body: parseUploadSchema,
     bodyMediaType: 'multipart/form-data',

@@ -2,6 +2,8 @@ import { Router } from 'express';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { createConversionPool } from '../../page/conversion/conversion-pool.ts';
+import { IMAGE_FORMATS, IMAGE_TYPES } from '../../page/ocr/image-format.ts';
+import { ocrAvailable } from '../../page/ocr/ocr-engine.ts';
 import { UPLOAD_KINDS, UPLOAD_TYPES } from '../../page/upload/upload-kind.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { parseFile } from './parse-file.ts';
@@ -27,14 +29,23 @@ export function parseRoutes(deps: GatewayDeps): Router {
   });
 
   router.get('/parse/formats', (_req, res) => {
-    const formats = UPLOAD_KINDS.map((kind) => ({
+    const documents = UPLOAD_KINDS.filter((kind) => kind !== 'image').map((kind) => ({
       format: kind,
       kind: 'document' as const,
       extensions: UPLOAD_TYPES[kind].extensions.map((e) => `.${e}`),
       mimeTypes: UPLOAD_TYPES[kind].mimeTypes,
       available: true,
     }));
-    res.json({ success: true, data: { formats } });
+    // Images are read by OCR: available where its engine is installed.
+    const ocr = ocrAvailable(deps.config.ocr);
+    const images = IMAGE_FORMATS.map((format) => ({
+      format,
+      kind: 'image' as const,
+      extensions: IMAGE_TYPES[format].extensions.map((e) => `.${e}`),
+      mimeTypes: IMAGE_TYPES[format].mimeTypes,
+      available: ocr,
+    }));
+    res.json({ success: true, data: { formats: [...documents, ...images] } });
   });
 
   return router;

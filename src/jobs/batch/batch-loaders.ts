@@ -13,7 +13,8 @@ import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/b
 import { loadOverHttp } from '../../page/http-load.ts';
 import { loadFile } from '../../page/load-pdf.ts';
 import { fileTooLargeMessage, pageOverLimitMessage } from '../../page/page-size.ts';
-import { pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
+import type { OcrEngine } from '../../page/ocr/ocr-engine.ts';
+import { parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import type { BatchLoaders } from './run-batch.ts';
 
 export interface BatchLoaderDeps {
@@ -27,6 +28,8 @@ export interface BatchLoaderDeps {
   concurrency: number;
   /** The browser measures images for the search index. */
   measureImages: boolean;
+  /** The worker's OCR (pdf parser modes auto and ocr, the image parser). */
+  ocr: OcrEngine;
   signal: AbortSignal;
   log: Logger;
 }
@@ -34,6 +37,12 @@ export interface BatchLoaderDeps {
 export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
   const so = d.scrapeOptions;
   const pdfOptions = pdfParser(so);
+  // A scrape's caller stops waiting after its timeout: OCR beyond it would be read for no one.
+  const fileOptions = {
+    pdf: pdfOptions,
+    images: parsesImages(so),
+    ocr: { engine: d.ocr, budgetMs: Math.min(d.ocr.settings.documentTimeoutMs, so.timeout), signal: d.signal },
+  };
   const pageFailure = (err: unknown, tooLarge: string) => {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
@@ -50,7 +59,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async file(target) {
       try {
-        return await loadFile(target.url, d.network.fetchFile, { parsePdf: pdfOptions !== undefined, maxPages: pdfOptions?.maxPages });
+        return await loadFile(target.url, d.network.fetchFile, fileOptions);
       } catch (err) {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }

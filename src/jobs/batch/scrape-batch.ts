@@ -25,6 +25,8 @@ import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
 import { requestNeedsBrowser } from '../../page/rendering/needs-browser.ts';
 import { threatRefusal } from '../../page/threat-policy.ts';
+import type { OcrEngine } from '../../page/ocr/ocr-engine.ts';
+import { parsesImages } from '../../page/scrape-options.ts';
 import type { JobCounts } from '../definitions.ts';
 import { jobCounts } from '../job-status.ts';
 import { jobModel } from '../job-model.ts';
@@ -107,6 +109,7 @@ export interface ScrapeBatchDeps extends ActivityDeps {
   probeImages: ImageProbe;
   /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
   pageStore: PageStoreDb;
+  ocr: OcrEngine;
 }
 
 export function createScrapeBatch(deps: ScrapeBatchDeps) {
@@ -185,6 +188,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       browserRequired: requestNeedsBrowser(so),
       scriptedHost: (host: string) => scripted.has(host),
       threatRefusal: (url: string) => threatRefusal(url, job.threat),
+      imageFiles: parsesImages(so),
     };
 
     const ticker = setInterval(() => {
@@ -226,6 +230,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
           scrapeOptions: so,
           concurrency: input.concurrency,
           measureImages: indexing,
+          ocr: deps.ocr,
           signal,
           log: batchLog,
         }),

@@ -23,12 +23,13 @@ const RULES: [FailureReason, RegExp][] = [
   ['robots', /robots\.txt disallows/],
   // address-policy.ts BlockedAddressError (the guard proxy's 403, guarded fetches).
   ['blocked_address', /^Refused to (crawl|connect to|fetch) .*(address|listeners)/],
-  // The page's size limits (page-size.ts).
-  ['too_large', /\(CRAWL_MAX_(PAGE|FILE|DOCUMENT)_BYTES\)/],
+  // The page's size limits (page-size.ts), an image larger than OCR reads (image-to-markdown.ts).
+  ['too_large', /\(CRAWL_MAX_(PAGE|FILE|DOCUMENT)_BYTES\)|\(OCR_MAX_PIXELS=/],
   // The crawl's own rules: the start URL's filters, redirects it does not follow, URL length, a redirect to a page it has.
   ['crawl_rules', /^The start URL |which this crawl (does not follow|already scraped)|\(CRAWL_MAX_URL_LENGTH\)/],
-  // The request's options: minAge with no cached copy, a browser-only request without a browser, a file download.
-  ['not_served', /^No cached copy of this page|\(CRAWL_RENDERING=http\)|^The URL is a file download|PDF parsing is off/],
+  // The request's options: minAge with no cached copy, a browser-only request without a browser, a file download,
+  // OCR asked of a server without its engine (ocr-engine.ts).
+  ['not_served', /^No cached copy of this page|\(CRAWL_RENDERING=http\)|^The URL is a file download|PDF parsing is off|^OCR is not available on this server/],
   // page-budget.ts, Playwright's and Crawlee's timeouts, guarded-fetch.ts.
   ['timeout', /did not finish within|Timeout \d+ ?ms exceeded|timed out|TimeoutError/i],
   // actions.ts ActionFailure.
@@ -38,8 +39,8 @@ const RULES: [FailureReason, RegExp][] = [
     'network',
     /net::ERR_|^Cannot (resolve|fetch) |did not resolve|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|closed before the response|Too many redirects/,
   ],
-  // page-handler.ts conversion and storage, pdf-to-markdown.ts, guarded-fetch.ts decoding.
-  ['conversion', /could not be turned into a document|^The PDF could not be read|^The page could not be stored|^Cannot decode the /],
+  // page-handler.ts conversion and storage, pdf-to-markdown.ts, image-to-markdown.ts, guarded-fetch.ts decoding.
+  ['conversion', /could not be turned into a document|^The (PDF|image) could not be read|^The page could not be stored|^Cannot decode the /],
 ];
 
 export function failureReason(error: string): FailureReason {

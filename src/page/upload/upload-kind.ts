@@ -1,9 +1,10 @@
 // Which kind of file an upload (POST /v2/parse) is: its first bytes decide where
-// they are unambiguous (a PDF, a zip), else its declared content type, else its
-// file name's extension, else a look at its start for HTML.
+// they are unambiguous (a PDF, a zip, an image), else its declared content
+// type, else its file name's extension, else a look at its start for HTML.
+import { IMAGE_FORMATS, IMAGE_TYPES, imageFormat } from '../ocr/image-format.ts';
 import { zipEntryNames } from './zip-entries.ts';
 
-export const UPLOAD_KINDS = ['pdf', 'html', 'docx', 'text', 'markdown'] as const;
+export const UPLOAD_KINDS = ['pdf', 'html', 'docx', 'text', 'markdown', 'image'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 /** What each kind is called by: its extensions and content types, the first of which the document reports. */
@@ -13,10 +14,15 @@ export const UPLOAD_TYPES: Record<UploadKind, { extensions: string[]; mimeTypes:
   docx: { extensions: ['docx'], mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'] },
   text: { extensions: ['txt', 'text'], mimeTypes: ['text/plain'] },
   markdown: { extensions: ['md', 'markdown'], mimeTypes: ['text/markdown', 'text/x-markdown'] },
+  image: {
+    extensions: IMAGE_FORMATS.flatMap((f) => IMAGE_TYPES[f].extensions),
+    mimeTypes: IMAGE_FORMATS.flatMap((f) => IMAGE_TYPES[f].mimeTypes),
+  },
 };
 
 /** How the 415 names what is accepted. */
-export const SUPPORTED_UPLOADS = 'PDF (.pdf), HTML (.html, .htm, .xhtml), Word (.docx), plain text (.txt) and markdown (.md, .markdown)';
+export const SUPPORTED_UPLOADS =
+  'PDF (.pdf), HTML (.html, .htm, .xhtml), Word (.docx), plain text (.txt), markdown (.md, .markdown) and, with the image parser, images (PNG, JPEG, JPEG 2000, TIFF, GIF, BMP, WebP, AVIF)';
 
 const byName = (names: (t: (typeof UPLOAD_TYPES)[UploadKind]) => string[]) =>
   Object.fromEntries(UPLOAD_KINDS.flatMap((kind) => names(UPLOAD_TYPES[kind]).map((name) => [name, kind]))) as Record<string, UploadKind>;
@@ -37,6 +43,7 @@ function extensionOf(filename: string): string {
 export function uploadKind(bytes: Uint8Array, declaredType: string | undefined, filename: string): UploadKind | undefined {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('utf8');
   if (head.startsWith('%PDF-')) return 'pdf';
+  if (imageFormat(bytes)) return 'image';
   const declared = lookup(DECLARED, (declaredType ?? '').split(';')[0].trim().toLowerCase());
   const named = lookup(EXTENSIONS, extensionOf(filename));
   if (head.startsWith(ZIP_MAGIC)) {

@@ -33,7 +33,7 @@ describe('crawlRequestSchema defaults', () => {
         waitFor: 0,
         mobile: false,
         timeout: 60000,
-        parsers: [{ type: 'pdf' }],
+        parsers: [{ type: 'pdf' }, { type: 'image' }],
         removeBase64Images: true,
         blockAds: true,
         proxy: 'auto',

@@ -27,7 +27,7 @@ describe('scrapeOptionsSchema defaults', () => {
       waitFor: 0,
       mobile: false,
       timeout: 60000,
-      parsers: [{ type: 'pdf' }],
+      parsers: [{ type: 'pdf' }, { type: 'image' }],
       removeBase64Images: true,
       blockAds: true,
       proxy: 'auto',
@@ -216,8 +216,28 @@ describe('scrapeOptionsSchema parsers', () => {
     expect(scrapeOptionsSchema.parse({ parsers: [] }).parsers).toStrictEqual([]);
   });
 
+  it('accepts the image parser as a string and an object; it takes no options', () => {
+    expect(scrapeOptionsSchema.parse({ parsers: ['image', { type: 'pdf', mode: 'ocr' }] }).parsers).toStrictEqual([
+      { type: 'image' },
+      { type: 'pdf', mode: 'ocr' },
+    ]);
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'image' }] }).parsers).toStrictEqual([{ type: 'image' }]);
+    expect(rejectMessage(scrapeOptionsSchema, { parsers: [{ type: 'image', mode: 'ocr' }] }).details).toMatchObject([
+      { code: 'unrecognized_keys', keys: ['mode'], path: ['parsers', 0] },
+    ]);
+  });
+
+  it('takes every PDFParser option of the SDKs, folding the deprecated pageMarkdown into pages', () => {
+    const all = { type: 'pdf', mode: 'ocr', maxPages: 3, pages: true, blocks: true, pageMarkers: true };
+    expect(scrapeOptionsSchema.parse({ parsers: [all] }).parsers).toStrictEqual([all]);
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', pageMarkdown: true }] }).parsers).toStrictEqual([{ type: 'pdf', pages: true }]);
+    // As the Python SDK folds it: pages, when given, wins.
+    expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', pages: false, pageMarkdown: true }] }).parsers).toStrictEqual([{ type: 'pdf', pages: false }]);
+    expect(reject({ parsers: [{ type: 'pdf', mode: 'slow' }] })).toBe('parsers.0.mode: parsers.mode is one of fast, auto, ocr');
+    expect(reject({ parsers: [{ type: 'pdf', blocks: 'yes' }] })).toMatch(/^parsers\.0\.blocks: /);
+  });
+
   it('rejects unsupported parsers and out-of-range maxPages', () => {
-    expect(reject({ parsers: ['image'] })).toBe('parsers.0: Parser "image" is not available from this service: OCR of images is not implemented yet');
     expect(reject({ parsers: ['docx'] })).toBe('parsers.0.type: Parser "docx" is not supported by this service');
     expect(reject({ parsers: [{ type: 'pdf', maxPages: 0 }] })).toBe('parsers.0.maxPages: Too small: expected number to be >=1');
     expect(reject({ parsers: [{ type: 'pdf', maxPages: 10001 }] })).toBe('parsers.0.maxPages: Too big: expected number to be <=10000');
@@ -367,8 +387,6 @@ describe('fields the SDKs send that do not shape the page', () => {
     [{ redactPII: { entities: ['SSN'] } }, /^redactPII/],
     [{ threatProtection: { mode: 'manual-only', blacklist: ['https://evil.test/path'] } }, /^threatProtection\.blacklist\.0: must be a domain or a glob/],
     [{ threatProtection: { mode: 'scan-everything' } }, /^threatProtection\.mode/],
-    [{ parsers: [{ type: 'pdf', mode: 'ocr' }] }, /^parsers\.0\.mode: PDF parser mode "ocr" is not available from this service/],
-    [{ parsers: [{ type: 'pdf', pages: true }] }, /^parsers\.0\.pages: PDF parser option pages is not available from this service/],
   ])('refuses %j with a 400 that names the field and says why', (options, message) => {
     expect(reject(options)).toMatch(message);
   });
@@ -386,7 +404,7 @@ describe('fields the SDKs send that do not shape the page', () => {
     expect(scrapeOptionsSchema.parse({ auditMetadata: { username: 'a'.repeat(1024) } }).auditMetadata?.username).toHaveLength(1024);
   });
 
-  it('accepts the pdf parser modes it reads the text layer for, and maxPages', () => {
+  it('accepts the pdf parser modes and maxPages', () => {
     expect(scrapeOptionsSchema.parse({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 3 }, 'pdf'] }).parsers[0]).toEqual({
       type: 'pdf',
       mode: 'fast',

@@ -30,6 +30,15 @@ describe('routeTarget', () => {
       expect(routeTarget('https://a.test/x/Report.PDF', undefined, rules({ rendering })).to).toBe('file');
   });
 
+  it('fetches an image URL as a file when the image parser is on, as a page otherwise', () => {
+    for (const rendering of ['auto', 'http', 'browser'] as const) {
+      expect(routeTarget('https://a.test/scan.PNG', undefined, rules({ rendering, imageFiles: true })).to).toBe('file');
+      expect(routeTarget('https://a.test/scan.avif?x=1', undefined, rules({ rendering, imageFiles: true })).to).toBe('file');
+    }
+    expect(routeTarget('https://a.test/scan.png', undefined, rules()).to).toBe('http');
+    expect(routeTarget('https://a.test/logo.svg', undefined, rules({ imageFiles: true })).to).toBe('http');
+  });
+
   it('sends a page over HTTP first unless the request, the rendering or the host needs Chromium', () => {
     expect(routeTarget('https://a.test/', undefined, rules()).to).toBe('http');
     expect(routeTarget('https://a.test/', undefined, rules({ rendering: 'http' })).to).toBe('http');

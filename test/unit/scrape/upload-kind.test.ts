@@ -13,6 +13,8 @@ describe('uploadKind', () => {
   it('trusts unambiguous bytes over the name and type', () => {
     expect(uploadKind(PDF, 'text/plain', 'notes.txt')).toBe('pdf');
     expect(uploadKind(DOCX, undefined, 'upload')).toBe('docx');
+    expect(uploadKind(readFileSync('test/fixtures/pdf/scan.png'), 'text/plain', 'notes.txt')).toBe('image');
+    expect(uploadKind(Buffer.from('II*\0rest'), undefined, 'upload')).toBe('image');
   });
 
   it('then the declared type (parameters and case aside), then the extension', () => {
@@ -21,6 +23,9 @@ describe('uploadKind', () => {
     expect(uploadKind(Buffer.from('x'), undefined, 'notes.txt')).toBe('text');
     // A file that says it is a PDF but is not one goes to the PDF reader, which says what is wrong.
     expect(uploadKind(Buffer.from('junk'), 'application/pdf', 'a.bin')).toBe('pdf');
+    // So does an image: OCR says what is wrong with it.
+    expect(uploadKind(Buffer.from([0x89, 0x50]), 'image/png', 'a.png')).toBe('image');
+    expect(uploadKind(Buffer.from('x'), undefined, 'scan.TIFF')).toBe('image');
   });
 
   it('sniffs HTML only when nothing else says what the file is', () => {
@@ -31,7 +36,7 @@ describe('uploadKind', () => {
   it('refuses other zips, other types, and names that only Object.prototype knows', () => {
     expect(uploadKind(zipFile([{ name: 'xl/workbook.xml', data: '<w/>' }]), undefined, 'book.xlsx')).toBeUndefined();
     expect(uploadKind(zipFile([{ name: 'a.txt', data: 'a' }]), undefined, 'broken.docx')).toBe('docx');
-    expect(uploadKind(Buffer.from([0x89, 0x50]), 'image/png', 'a.png')).toBeUndefined();
+    expect(uploadKind(Buffer.from('x'), 'image/svg+xml', 'a.svg')).toBeUndefined();
     expect(uploadKind(Buffer.from('x'), 'constructor', 'a.constructor')).toBeUndefined();
     expect(uploadKind(Buffer.from('x'), '__proto__', 'a.__proto__')).toBeUndefined();
   });
