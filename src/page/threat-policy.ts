@@ -38,10 +38,16 @@ function normalEntry(entry: string): string {
   return entry.trim().toLowerCase().replace(/\.$/, '');
 }
 
-/** The policy a request's options ask for; undefined when threat protection is off. */
+/**
+ * The policy a request's options ask for; undefined when threat protection is off. Lists given
+ * without a mode are enforced as mode "manual-only" (upstream would merge them into the team's
+ * policy, which this service does not have).
+ */
 export function threatPolicy(options: ThreatProtectionOptions | undefined): ThreatPolicy | undefined {
-  const mode = options?.mode ?? 'off';
-  if (!options || mode === 'off') return undefined;
+  if (!options) return undefined;
+  const hasLists = [options.blacklist, options.whitelist, options.blockedTlds].some((list) => (list?.length ?? 0) > 0);
+  const mode = options.mode ?? (hasLists ? 'manual-only' : 'off');
+  if (mode === 'off') return undefined;
   return {
     mode,
     whitelist: (options.whitelist ?? []).map(normalEntry).filter(Boolean),

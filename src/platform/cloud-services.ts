@@ -3,7 +3,7 @@
 // CLOUD_SERVICE_NOT_OFFERED naming the service and, where there is one, what this
 // service offers instead. Their own routes are in src/features/cloud-services/; a
 // value of another request that needs one (search's alexandria source and developer
-// and gov categories, a threat scan, scrape's alexandria body) gets the same refusal.
+// and gov categories, scrape's alexandria body) gets the same refusal.
 // Here and not in a feature because several features refuse with it.
 import { DomainError } from './domain-error.ts';
 
@@ -33,10 +33,6 @@ export const CLOUD_SERVICES = {
   },
   feedback: {
     name: 'Job feedback (ratings of search, scrape, parse and map jobs, and the credit refunds they earn)',
-  },
-  'threat-scanning': {
-    name: 'Threat protection scanning (threatProtection modes normal and zscaler)',
-    instead: 'threatProtection mode "manual-only" (blacklist, whitelist, blockedTlds) is applied here.',
   },
 } as const satisfies Record<string, CloudService>;
 

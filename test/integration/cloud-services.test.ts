@@ -145,7 +145,6 @@ describe('the JS SDK (@mendable/firecrawl-js 4.42)', () => {
     expectRefusal(await sdkError(app.search(QUERY, { sources: [{ type: 'alexandria' }] })), 'alexandria');
     expectRefusal(await sdkError(app.search(QUERY, { categories: ['developer'] })), 'developer-index');
     expectRefusal(await sdkError(app.search(QUERY, { categories: [{ type: 'developer' }] })), 'developer-index');
-    expectRefusal(await sdkError(app.search(QUERY, { threatProtection: { mode: 'zscaler' } })), 'threat-scanning');
     const combined = await sdkError(app.search(QUERY, { categories: ['developer', 'github'] }));
     expect({ status: combined.status, message: combined.message }).toEqual({
       status: 400,
@@ -263,7 +262,6 @@ describe('the Python SDK (firecrawl 4.54)', () => {
       search_alexandria: refused('search', 'alexandria'),
       search_developer: refused('search', 'developer-index'),
       search_gov: refused('search', 'government-index'),
-      search_threat_scan: refused('search', 'threat-scanning'),
       developer_search_malformed: { class: 'BadRequestError', status_code: 400, code: 'BAD_REQUEST' },
     });
     expect(refusals.developer_search_malformed.message).toMatch(/^Bad Request: Failed to search developer sources\. language: /);
@@ -278,6 +276,9 @@ describe('the Python SDK (firecrawl 4.54)', () => {
     expect(answered.manual_lists.web.sort()).toEqual(coastPages().sort());
     expect(answered.highlights).toHaveLength(4);
     expect(answered.highlights.join(' ')).toContain('lighthouse keeper climbs the tower');
+    expect(answered.scan_closed).toMatchObject({ web: [], warning: null });
+    expect(answered.scan_open.web.sort()).toEqual(all);
+    expect(answered.scan_open.warning).toMatch(/threatProtection: mode "zscaler" scans with .*failurePolicy "open" let the page through without a scan/);
   });
 });
 

@@ -100,6 +100,15 @@ describe('POST /v2/map', () => {
     expect(await h.db.mapJob.findUnique({ where: { id: recent.id } })).not.toBeNull();
   });
 
+  it('applies threatProtection as every job does: a blocked start URL is a 403 before anything is fetched', async () => {
+    const host = new URL(site.url).hostname;
+    const blocked = await map({ url: `${site.url}/`, threatProtection: { blacklist: [host] }, auditMetadata: { username: 'ada' } });
+    expect(blocked.status).toBe(403);
+    expect(await blocked.json()).toMatchObject({ code: 'unsafe_domain_blocked', error: expect.stringContaining(`threatProtection.blacklist lists "${host}"`) });
+    const allowed = await map({ url: `${site.url}/`, threatProtection: { mode: 'zscaler', failurePolicy: 'closed', whitelist: [host] } });
+    expect((await allowed.json()).links.length).toBeGreaterThan(3);
+  });
+
   it('refuses bad bodies and a team without credits', async () => {
     expect((await map({ url: 'nope' })).status).toBe(400);
     expect((await map({ url: `${site.url}/`, limit: 100_001 })).status).toBe(400);

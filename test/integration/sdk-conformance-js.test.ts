@@ -24,4 +24,8 @@ afterAll(async () => {
   await llm?.close();
 });
 
-jsAcceptanceSuite({ runs: Number(process.env.SDK_CONFORMANCE_RUNS ?? 40), target: () => ({ baseUrl: h.baseUrl, poorKey }) });
+jsAcceptanceSuite({
+  runs: Number(process.env.SDK_CONFORMANCE_RUNS ?? 100),
+  ...(process.env.SDK_CONFORMANCE_SEED && { seed: Number(process.env.SDK_CONFORMANCE_SEED) }),
+  target: () => ({ baseUrl: h.baseUrl, poorKey }),
+});

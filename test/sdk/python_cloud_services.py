@@ -56,7 +56,6 @@ refusals = {
     "search_alexandria": raised(lambda: client.search(query, sources=["alexandria"])),
     "search_developer": raised(lambda: client.search(query, categories=["developer"])),
     "search_gov": raised(lambda: client.search(query, categories=[{"type": "gov"}])),
-    "search_threat_scan": raised(lambda: client.search(query, threat_protection=ThreatProtectionOptions(mode="normal"))),
     "developer_search_malformed": raised(lambda: client.developer_search(query, k=5, language="")),
 }
 
@@ -69,6 +68,9 @@ answered = {
         client.search(query, limit=5, threat_protection=ThreatProtectionOptions(mode="manual-only", blacklist=["localhost"], blocked_tlds=["zip"]))
     ),
     "highlights": [r.description for r in client.search(query, highlights=True, limit=5).web or []],
+    # No scanner here: failurePolicy decides (closed, the default, removes every result the whitelist does not keep).
+    "scan_closed": found(client.search(query, limit=5, threat_protection=ThreatProtectionOptions(mode="normal"))),
+    "scan_open": found(client.search(query, limit=5, threat_protection=ThreatProtectionOptions(mode="zscaler", failure_policy="open"))),
 }
 
 print(json.dumps({"refusals": refusals, "answered": answered, "deprecation_warnings": len(deprecations)}))

@@ -21,7 +21,7 @@ import type { AgentRequest } from './agent-request.ts';
 import { actionLabel, agentMessages, answerSchemaOf, decisionSchema, type EarlierTurn, type PastStep } from './agent-messages.ts';
 import { AGENT_RETRY, type AgentDecision, type AgentEnded, type AgentObservation, type AgentStatus, type AgentStopReason } from './definitions.ts';
 import { terminalEvent, writeAgentEvent, type AgentWebhook } from './agent-events.ts';
-import { threatRefusal } from './threat-protection.ts';
+import { threatPolicy, threatRefusal } from '../../page/threat-policy.ts';
 import { allowedUnder } from './url-constraint.ts';
 import { toolCallId } from './tool-call-id.ts';
 
@@ -223,7 +223,8 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
           const outside = urls.find((url) => !allowed(url));
           if (outside) throw new DomainError('invalid', `${outside} is outside the URLs this run may read (strictConstrainToURLs)`);
         }
-        const refusal = urls.map(threatRefusal(req.threatProtection)).find((reason) => reason !== undefined);
+        const threat = threatPolicy(req.threatProtection);
+        const refusal = urls.map((url) => threatRefusal(url, threat)).find((reason) => reason !== undefined);
         if (refusal) throw new DomainError('invalid', refusal);
         const result = await tool.run(parsed.data, {
           teamId: job.teamId,

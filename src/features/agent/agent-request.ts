@@ -1,21 +1,19 @@
 // Body of POST /v2/agent: every field the official SDKs send for an agent run
 // (startAgent; Python's start_agent also sends location and zeroDataRetention).
 // Strict like every body. What this service cannot honour is refused by name:
-// the exchange (a cloud service of upstream's), threat-protection modes that
-// need a scanning provider, and a schema for a chat-mode run (which answers text).
+// the exchange (a cloud service of upstream's) and a schema for a chat-mode run
+// (which answers text).
 import { z } from 'zod';
 import { httpUrl, integration, origin } from '../../platform/http/common-schemas.ts';
 import { nestedAtMost } from '../../platform/json-depth.ts';
 import { compileJsonSchema, InvalidJsonSchemaError } from '../../platform/llm/json-schema.ts';
 import { MAX_PROMPT_LENGTH } from '../../jobs/crawl-request.ts';
 import { webhookSchemaWith } from '../../jobs/webhooks/webhook-schema.ts';
-import { locationSchema } from '../../page/scrape-options.ts';
+import { auditMetadataSchema, locationSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
 
 export const MAX_AGENT_URLS = 100;
 /** Deeper schemas would overflow the recursive validators (zod's, Ajv's). */
 const MAX_SCHEMA_DEPTH = 64;
-/** Entries of each threatProtection list, as upstream allows. */
-export const MAX_THREAT_LIST = 1000;
 
 export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
 export type AgentModelName = (typeof AGENT_MODELS)[number];
@@ -38,41 +36,6 @@ const answerSchema = nestedAtMost('schema', MAX_SCHEMA_DEPTH).pipe(
     }
   }),
 );
-
-/** `example.com` or `*.example.com`, lower-cased. */
-const domainPattern = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^(?:\*\.)?(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*$/, 'must be a domain or a glob such as *.example.com');
-
-const threatProtectionSchema = z
-  .strictObject({
-    mode: z.enum(['off', 'manual-only', 'normal', 'zscaler']).optional(),
-    riskScoreThreshold: z.int().min(0).max(100).optional(),
-    blacklist: z.array(domainPattern).max(MAX_THREAT_LIST).optional(),
-    whitelist: z.array(domainPattern).max(MAX_THREAT_LIST).optional(),
-    blockedTlds: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toLowerCase()
-          .regex(/^[a-z0-9-]{1,63}$/, 'must be a top-level domain without the leading dot, e.g. zip'),
-      )
-      .max(MAX_THREAT_LIST)
-      .optional(),
-    failurePolicy: z.enum(['open', 'closed']).optional(),
-  })
-  .superRefine((tp, ctx) => {
-    if (tp.mode === 'normal' || tp.mode === 'zscaler')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['mode'],
-        input: tp.mode,
-        message: `'${tp.mode}' needs a URL-scanning provider, which this service does not have; use 'manual-only' (blacklist, whitelist and blockedTlds) or 'off'`,
-      });
-  });
 
 const exchangeSchema = z
   .strictObject({
@@ -134,11 +97,8 @@ export const agentRequestSchema = z
     webhook: webhookSchemaWith(AGENT_WEBHOOK_EVENTS)
       .optional()
       .describe('Signed agent.started, agent.action, agent.completed, agent.failed and agent.cancelled events.'),
-    threatProtection: threatProtectionSchema.optional().describe("Domain rules for the URLs the agent's tools read ('off' or 'manual-only')."),
-    auditMetadata: z
-      .strictObject({ username: z.string().min(1).max(1024) })
-      .optional()
-      .describe('Who asked, recorded with the run.'),
+    threatProtection: threatProtectionSchema.optional().describe("Domain rules for the URLs the agent's tools read, as for every job (src/page/threat-policy.ts)."),
+    auditMetadata: auditMetadataSchema.optional().describe('Who asked, recorded with the run.'),
     exchange: exchangeSchema.optional().describe('Accepted with the exchange off; asking for it is a 400.'),
     zeroDataRetention: z.boolean().default(false).describe('Scraped pages are kept under zero data retention; needs a model marked local.'),
     origin,
@@ -155,4 +115,3 @@ export const agentRequestSchema = z
   });
 
 export type AgentRequest = z.output<typeof agentRequestSchema>;
-export type AgentThreatProtection = z.output<typeof threatProtectionSchema>;

@@ -12,6 +12,7 @@ import { canonicalUrl, urlKey } from '../../jobs/frontier/normalize-url.ts';
 import { fetchRobotsTxt, parseRobots } from '../../jobs/frontier/robots.ts';
 import { collectSitemapUrls } from '../../jobs/frontier/sitemap.ts';
 import { extractLinks } from '../../page/links.ts';
+import { threatPolicy, threatRefusal } from '../../page/threat-policy.ts';
 import { extractMetadata } from '../../page/metadata.ts';
 import { parseHtmlDocument } from '../../page/parse-html.ts';
 import type { MapRequest } from './map-request.ts';
@@ -59,9 +60,10 @@ export async function mapSite(
     allowSubdomains: req.includeSubdomains,
   });
   const norm = { ignoreQueryParameters: req.ignoreQueryParameters };
+  const threat = threatPolicy(req.threatProtection);
   const found = new Map<string, MapLink>();
   const add = (link: MapLink) => {
-    if (!filter.check(link.url).allowed) return;
+    if (!filter.check(link.url).allowed || threatRefusal(link.url, threat) !== undefined) return;
     const key = urlKey(link.url, norm);
     const known = found.get(key);
     if (!known) found.set(key, { ...link, url: canonicalUrl(link.url, norm) });

@@ -7,7 +7,7 @@ import { createOnce, type Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
 import { chargeOnce, insufficientCredits } from '../../platform/usage/credits.ts';
-import { checkAddress } from '../../jobs/commit-job.ts';
+import { checkAddress, checkThreatProtection } from '../../jobs/commit-job.ts';
 import { countJobStarted } from '../../jobs/job-metrics.ts';
 import { mapWorkflowId } from './definitions.ts';
 import type { MapRequest } from './map-request.ts';
@@ -18,6 +18,7 @@ type Deps = { db: Db; temporal: Client; config: Config };
 
 /** The map's row and its credit; under `opts.id` (a tool call's), a map made earlier with that id is the map, charged once. */
 export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: MapRequest, opts: { id?: string } = {}): Promise<string> {
+  checkThreatProtection(req.url, req);
   await checkAddress(req.url, deps.config, `Refused to map ${req.url}`);
   const id = opts.id ?? uuidv7();
   const created = await createOnce(

@@ -12,15 +12,13 @@ export interface CloudValues {
 
 /**
  * Refuses a developer or gov category (their results come from an index of their own, not from
- * the web search they replace), the alexandria source alone, and a threat scan; the alexandria
+ * the web search they replace) and the alexandria source alone; the alexandria
  * source beside others and domainTools only leave data.tools empty, with a warning.
  */
 export function cloudValues(req: SearchRequest): CloudValues {
   const categories = new Set(req.categories.map(categoryName));
   if (categories.has('developer')) throw cloudServiceNotOffered('developer-index');
   if (categories.has('gov')) throw cloudServiceNotOffered('government-index');
-  const mode = req.threatProtection?.mode;
-  if (mode === 'normal' || mode === 'zscaler') throw cloudServiceNotOffered('threat-scanning');
   const sources = req.sources.map(sourceName);
   const alexandria = sources.includes('alexandria');
   if (alexandria && !sources.some((s) => (SOURCES as readonly string[]).includes(s))) throw cloudServiceNotOffered('alexandria');

@@ -4,7 +4,7 @@
 // search-service.ts and documented in docs/api/search.md.
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
-import { scrapeOptionsSchema } from '../../page/scrape-options.ts';
+import { scrapeOptionsSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
 
 export const MAX_QUERY_LENGTH = 500;
 /** The sources searched here. */
@@ -43,31 +43,7 @@ export function categoryName(category: string | { type: string }): RequestCatego
 
 export const sourceName = (source: string | { type: string }) => (typeof source === 'string' ? source : source.type) as (typeof ALL_SOURCES)[number];
 
-const domainPattern = z.string().trim().toLowerCase().min(1, 'must not be empty').max(253);
 
-/**
- * The SDKs' ThreatProtectionOptions: a per-request threat protection policy. Modes normal and
- * zscaler scan with a cloud service; off and manual-only (blacklist, whitelist, blockedTlds) are
- * applied here (threat-lists.ts).
- */
-export const threatProtectionSchema = z.strictObject({
-  mode: z.enum(['off', 'manual-only', 'normal', 'zscaler'], { error: 'mode must be one of off, manual-only, normal, zscaler' }).optional(),
-  riskScoreThreshold: z.int({ error: 'riskScoreThreshold must be an integer' }).min(0).max(100).optional(),
-  blacklist: z.array(domainPattern).max(1000).optional().describe('Hosts or globs (*.example.com) whose results are removed.'),
-  whitelist: z.array(domainPattern).max(1000).optional().describe('Hosts or globs that are never removed; wins over blacklist and blockedTlds.'),
-  blockedTlds: z
-    .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .regex(/^[a-z0-9-]{1,63}$/, 'must be a top-level domain without its dot, e.g. zip'),
-    )
-    .max(1000)
-    .optional(),
-  failurePolicy: z.enum(['open', 'closed']).optional(),
-});
-export type ThreatProtection = z.output<typeof threatProtectionSchema>;
 
 const hostname = z
   .string()

@@ -20,7 +20,7 @@ import { searchQueryOf } from './query/search-query-of.ts';
 import type { SearchRequest } from './search-request.ts';
 import { cloudValues } from './cloud-values.ts';
 import { measuredAnswer, measuredSearch, searchKind } from './search-metrics.ts';
-import { threatListFilter } from './threat-lists.ts';
+import { threatPolicy, threatRefusal, unscannedWarning } from '../../page/threat-policy.ts';
 
 const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
 
@@ -137,8 +137,10 @@ async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team
     answered.flatMap((a) => (a.hits ? [a.hits] : [])),
     req.limit,
   );
-  const listed = threatListFilter(req.threatProtection);
-  const valid = (url: string) => (!req.ignoreInvalidURLs || httpUrl.safeParse(url).success) && (!listed || listed(url));
+  const threat = threatPolicy(req.threatProtection);
+  const valid = (url: string) => (!req.ignoreInvalidURLs || httpUrl.safeParse(url).success) && threatRefusal(url, threat) === undefined;
+  const unscanned = unscannedWarning(threat);
+  if (unscanned) warnings.push(unscanned);
   const data: Record<string, Item[]> = {};
   if (query.sources.includes('web')) data.web = merged.web.filter((h) => valid(h.url)).map(({ date: _d, ...h }) => h);
   if (query.sources.includes('news'))

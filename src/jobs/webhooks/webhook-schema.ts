@@ -28,9 +28,9 @@ export function webhookSchemaWith<const Events extends readonly [string, ...stri
       url: httpUrl,
       headers: webhookHeadersSchema,
       metadata: metadataSchema.default(() => ({})),
+      // An empty list is what the SDKs' types allow for "no events": nothing is delivered.
       events: z
         .array(z.enum(events))
-        .min(1, 'webhook.events must not be empty')
         .transform((list) => [...new Set(list)])
         .default(() => [...events]),
     },

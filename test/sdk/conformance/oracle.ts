@@ -52,9 +52,11 @@ export function createOracle(surface: SdkSurface) {
       const items = Array.isArray(v) ? v : [v];
       items.forEach((item, i) => {
         const at = Array.isArray(v) ? `${here}[${i}]` : here;
-        if (typeof item === 'string' && row.values && Object.hasOwn(row.values, item)) {
-          const valueRow = row.values[item];
-          used.push({ path: at, row: `${owner}.${key} = "${item}"`, status: valueRow.status, names: [item] });
+        // A value row: a string literal's, or a boolean's (`true` of exchange.enabled asks for a cloud service, `false` does not).
+        const value = typeof item === 'string' ? item : typeof item === 'boolean' ? String(item) : undefined;
+        if (value !== undefined && row.values && Object.hasOwn(row.values, value)) {
+          const valueRow = row.values[value];
+          used.push({ path: at, row: `${owner}.${key} = ${JSON.stringify(item)}`, status: valueRow.status, names: typeof item === 'string' ? [item] : [key] });
         }
         const field = byOwner.get(owner)?.get(key);
         if (isObject(item) && field) {

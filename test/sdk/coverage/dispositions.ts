@@ -225,14 +225,14 @@ export const FIELDS: FieldTable = {
     integration: ok(),
     origin: ok(),
     location: ok('accepted; the map reads sitemaps and links, which do not depend on it'),
-    threatProtection: todo('accepted, not yet applied to the map’s links'),
+    threatProtection: ok('a blocked start URL is a 403; the lists filter the links'),
     auditMetadata: ok('in the activity log'),
   },
   // ---- search ----
   SearchRequest: {
     sources: ok('web, news and images from the local index (and SearXNG when configured)', {
       ...each('web', 'news', 'images'),
-      alexandria: cloud('the Alexandria exchange: alone refused (501); beside other sources answered with a warning and data.tools: []'),
+      alexandria: warn('the Alexandria exchange is a Firecrawl cloud service: beside other sources a warning and data.tools: []; alone refused (501)'),
     }),
     categories: ok(undefined, { ...each('github', 'research', 'pdf'), developer: cloud("the developer index (501)") }),
     includeDomains: ok(),
@@ -252,7 +252,7 @@ export const FIELDS: FieldTable = {
     integration: ok(),
     origin: ok(),
   },
-  'SearchRequest.sources': { type: ok(undefined, { ...each('web', 'news', 'images'), alexandria: cloud('as the string form') }) },
+  'SearchRequest.sources': { type: ok(undefined, { ...each('web', 'news', 'images'), alexandria: warn('as the string form') }) },
   CategoryOption: { type: ok(undefined, { ...each('github', 'research', 'pdf'), developer: cloud('the developer index (501)') }) },
   // ---- extract and agent ----
   'prepareExtractPayload(args)': {
@@ -297,7 +297,7 @@ export const FIELDS: FieldTable = {
     events: ok(undefined, each('started', 'action', 'completed', 'failed', 'cancelled')),
   },
   AgentExchangeOptions: {
-    enabled: ok('false is accepted; true is refused: the Alexandria exchange is a Firecrawl cloud service'),
+    enabled: ok('false is accepted', { true: cloud('the Alexandria exchange is a Firecrawl cloud service (400)'), false: ok() }),
     toolkits: cloud('the Alexandria exchange (an empty list is accepted)'),
     maxCalls: ok('accepted; no exchange calls are made'),
     requireApproval: ok('accepted; no exchange calls are made'),

@@ -4,7 +4,6 @@
 // order an agent's outbox is delivered in.
 import { describe, expect, it } from 'vitest';
 import { agentRequestSchema } from '../../../src/features/agent/agent-request.ts';
-import { domainMatches, threatRefusal } from '../../../src/features/agent/threat-protection.ts';
 import { runPlan } from '../../../src/features/agent/run-plan.ts';
 import { earlierTurnsText } from '../../../src/features/agent/agent-messages.ts';
 import { answerSnapshotId, traceEvents } from '../../../src/features/agent/agent-trace.ts';
@@ -90,28 +89,6 @@ describe('the request', () => {
     expect(issues({ prompt: 'x', threadId: 'nope' })[0]).toMatch(/^threadId: /);
     expect(issues({ prompt: 'x', webhook: { url: 'https://h.example', events: ['page'] } })).toHaveLength(1);
     expect(issues({ prompt: 'x', auditMetadata: { username: 'a', extra: 1 } })).toHaveLength(1);
-  });
-});
-
-describe('threat protection', () => {
-  it('matches exact domains and subdomain globs', () => {
-    expect(domainMatches('example.com', 'example.com')).toBe(true);
-    expect(domainMatches('example.com', 'a.example.com')).toBe(false);
-    expect(domainMatches('*.example.com', 'a.b.example.com')).toBe(true);
-    expect(domainMatches('*.example.com', 'example.com')).toBe(false);
-    expect(domainMatches('*.example.com', 'badexample.com')).toBe(false);
-  });
-
-  it('lets the whitelist win, then refuses the blacklist and blocked TLDs; off and absent enforce nothing', () => {
-    const refuse = threatRefusal({ mode: 'manual-only', whitelist: ['ok.bad.example'], blacklist: ['*.bad.example'], blockedTlds: ['zip'] });
-    expect(refuse('https://ok.bad.example/x')).toBeUndefined();
-    expect(refuse('https://x.bad.example/')).toBe('x.bad.example is blocked by threatProtection.blacklist (*.bad.example)');
-    expect(refuse('https://files.zip/a')).toBe('files.zip is blocked by threatProtection.blockedTlds (.zip)');
-    expect(refuse('http://127.0.0.1:8080/')).toBeUndefined();
-    expect(refuse('https://fine.example/')).toBeUndefined();
-    expect(threatRefusal({ mode: 'off', blacklist: ['fine.example'] })('https://fine.example/')).toBeUndefined();
-    expect(threatRefusal({ blacklist: ['fine.example'] })('https://fine.example/')).toMatch(/blacklist/);
-    expect(threatRefusal(undefined)('https://fine.example/')).toBeUndefined();
   });
 });
 

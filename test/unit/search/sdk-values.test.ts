@@ -6,7 +6,6 @@ import { cloudValues } from '../../../src/features/search/cloud-values.ts';
 import { highlightPassages } from '../../../src/features/search/providers/local-highlights.ts';
 import { searchQueryOf } from '../../../src/features/search/query/search-query-of.ts';
 import { searchRequestSchema } from '../../../src/features/search/search-request.ts';
-import { hostMatches, threatListFilter } from '../../../src/features/search/threat-lists.ts';
 import { rejectMessage } from '../api/helpers.ts';
 
 const parse = (body: Record<string, unknown>) => searchRequestSchema.parse({ query: 'x', ...body });
@@ -99,14 +98,12 @@ describe('the values of the SDKs’ search types', () => {
 });
 
 describe('what each value does here', () => {
-  it('refuses the categories and the source that only a cloud service answers, and threat scans', () => {
+  it('refuses the categories and the source that only a cloud service answers', () => {
     expect(decision({ categories: ['developer'] })).toEqual({ refused: 'developer-index' });
     expect(decision({ categories: ['devdex', 'code'] })).toEqual({ refused: 'developer-index' });
     expect(decision({ categories: [{ type: 'gov' }] })).toEqual({ refused: 'government-index' });
     expect(decision({ sources: ['alexandria'] })).toEqual({ refused: 'alexandria' });
     expect(decision({ sources: [{ type: 'alexandria' }] })).toEqual({ refused: 'alexandria' });
-    expect(decision({ threatProtection: { mode: 'normal' } })).toEqual({ refused: 'threat-scanning' });
-    expect(decision({ threatProtection: { mode: 'zscaler', blacklist: ['a.com'] } })).toEqual({ refused: 'threat-scanning' });
   });
 
   it('answers the other sources with a warning naming the tool fields', () => {
@@ -131,6 +128,9 @@ describe('what each value does here', () => {
       { categories: ['github', 'research', 'pdf'] },
       { threatProtection: { mode: 'off' } },
       { threatProtection: { mode: 'manual-only', blacklist: ['a.com'], riskScoreThreshold: 10, failurePolicy: 'open' } },
+      // Scans are decided by failurePolicy, as for every job (src/page/threat-policy.ts).
+      { threatProtection: { mode: 'normal' } },
+      { threatProtection: { mode: 'zscaler', blacklist: ['a.com'] } },
     ])
       expect(decision(body), JSON.stringify(body)).toEqual({ warning: undefined });
   });
@@ -139,47 +139,6 @@ describe('what each value does here', () => {
     const q = searchQueryOf(parse({ sources: ['alexandria', { type: 'news' }], categories: ['pdf'], highlights: true }), now);
     expect(q).toMatchObject({ sources: ['news'], categories: ['pdf'], highlights: true });
     expect(searchQueryOf(parse({}), now).highlights).toBe(false);
-  });
-});
-
-describe('threatProtection lists', () => {
-  const matches = (host: string, pattern: string) => hostMatches(host, { parts: pattern.split('*') });
-
-  it('matches exact hosts and globs, * standing for any run of characters', () => {
-    expect(matches('bad.example', 'bad.example')).toBe(true);
-    expect(matches('www.bad.example', 'bad.example')).toBe(false);
-    expect(matches('www.bad.example', '*.bad.example')).toBe(true);
-    expect(matches('a.b.bad.example', '*.bad.example')).toBe(true);
-    expect(matches('bad.example', '*.bad.example')).toBe(false);
-    expect(matches('cdn1.ads.example', 'cdn*.ads.*')).toBe(true);
-    expect(matches('cdn.ads', 'cdn*.ads.*')).toBe(false);
-    expect(matches('aba', 'a*ba')).toBe(true);
-    expect(matches('ab', 'a*ba')).toBe(false);
-    expect(matches('abab', 'a*ba')).toBe(false);
-    expect(matches('anything', '*')).toBe(true);
-    // Linear in the host: a long host against many stars is answered at once.
-    expect(matches('a'.repeat(253), `${'a*'.repeat(100)}b`)).toBe(false);
-  });
-
-  it('removes blacklisted hosts and blocked top-level domains unless whitelisted; off or no lists removes nothing', () => {
-    const pass = threatListFilter(
-      parse({ threatProtection: { blacklist: ['*.bad.example', 'evil.test'], whitelist: ['ok.bad.example', 'fine.zip'], blockedTlds: ['zip'] } })
-        .threatProtection,
-    )!;
-    expect(
-      [
-        'https://x.bad.example/a',
-        'https://ok.bad.example/',
-        'http://EVIL.test./p',
-        'https://files.zip/x',
-        'https://fine.zip/',
-        'https://good.example/',
-        'not a url',
-      ].map(pass),
-    ).toEqual([false, true, false, false, true, true, true]);
-    expect(threatListFilter(parse({ threatProtection: { mode: 'off', blacklist: ['evil.test'] } }).threatProtection)).toBeUndefined();
-    expect(threatListFilter(parse({ threatProtection: { whitelist: ['a.com'], riskScoreThreshold: 5 } }).threatProtection)).toBeUndefined();
-    expect(threatListFilter(undefined)).toBeUndefined();
   });
 });
 
