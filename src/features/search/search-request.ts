@@ -43,8 +43,6 @@ export function categoryName(category: string | { type: string }): RequestCatego
 
 export const sourceName = (source: string | { type: string }) => (typeof source === 'string' ? source : source.type) as (typeof ALL_SOURCES)[number];
 
-
-
 const hostname = z
   .string()
   .trim()
