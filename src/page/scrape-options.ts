@@ -429,7 +429,7 @@ const threatHostEntry = z
   .regex(/^\.?[\p{L}\p{N}*_-]+(?:\.[\p{L}\p{N}*_-]+)*\.?$/u, 'must be a domain or a glob such as *.example.com (no scheme, port or path)');
 /** The SDKs' ThreatProtectionOptions (an enterprise per-request override of the team's policy); see docs/api/redaction.md. */
 export const threatProtectionSchema = z.strictObject({
-  mode: z.enum(THREAT_PROTECTION_MODES).optional(),
+  mode: z.enum(THREAT_PROTECTION_MODES, { error: `mode must be one of ${THREAT_PROTECTION_MODES.join(', ')}` }).optional(),
   // Only a scanner gives risk scores, and there is none here: accepted and kept.
   riskScoreThreshold: z.int().min(0).max(100).optional(),
   blacklist: z.array(threatHostEntry).max(1000).optional(),

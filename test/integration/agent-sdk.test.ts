@@ -282,7 +282,9 @@ describe('webhooks, threat protection and live views', () => {
     const { id } = await startAgent({ prompt: '[agent:quick] Blocked', threatProtection: { blacklist: [host] } });
     expect(await waitForAgent(id)).toMatchObject({ status: 'completed', data: { title: 'unknown' }, creditsUsed: 0 });
     const [step] = await h.db.agentStep.findMany({ where: { agentId: id }, orderBy: { step: 'asc' } });
-    expect(String(step!.observation)).toContain(`is blocked by threat protection (rule: blacklist: threatProtection.blacklist lists "${host}")`);
+    expect(JSON.parse(String(step!.observation))).toEqual({
+      error: expect.stringMatching(new RegExp(`is blocked by threat protection \\(rule: blacklist: threatProtection\\.blacklist lists "${host.replaceAll('.', '\\.')}"\\)`)),
+    });
   });
 
   it('lists a running browser_execute session with its live view in the trace', async () => {

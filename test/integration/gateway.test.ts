@@ -107,7 +107,7 @@ describe('crawl request validation (400 with a readable message and zod details)
     ['sitemap not in the enum', { url: 'http://a.test', sitemap: 'sometimes' }, /^sitemap: /],
     ['invalid includePaths regex', { url: 'http://a.test', includePaths: ['(unclosed'] }, /Invalid includePaths pattern "\(unclosed"/],
     ['invalid excludePaths regex', { url: 'http://a.test', excludePaths: ['[z-a]'] }, /Invalid excludePaths pattern "\[z-a\]"/],
-    ['unsupported format', { url: 'http://a.test', scrapeOptions: { formats: ['audio'] } }, /Format "audio" is not supported/],
+    ['unsupported format', { url: 'http://a.test', scrapeOptions: { formats: ['audio'] } }, /Format "audio" is not available from this service: it downloads/],
     ['waitFor over half the timeout', { url: 'http://a.test', scrapeOptions: { waitFor: 40000, timeout: 60000 } }, /waitFor must not exceed half of timeout/],
     ['unknown action', { url: 'http://a.test', scrapeOptions: { actions: [{ type: 'teleport' }] } }, /teleport/],
     ['bad webhook url', { url: 'http://a.test', webhook: 'ftp://hooks.test' }, /^webhook/],

@@ -47,10 +47,6 @@ const CLOUD_SERVICE_ROUTES = [
   'POST /v2/search/gov',
   'POST /v2/feedback',
   'POST /v2/search/:id/feedback',
-  'GET /v2/agent',
-  'GET /v2/agent/:id/trace',
-  'GET /v2/agent/:id/snapshots/:snapshotId',
-  'GET /v2/agent/threads/:threadId',
 ];
 
 /** What a run of `route` must have met, each with whether it did. */

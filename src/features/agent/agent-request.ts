@@ -97,7 +97,9 @@ export const agentRequestSchema = z
     webhook: webhookSchemaWith(AGENT_WEBHOOK_EVENTS)
       .optional()
       .describe('Signed agent.started, agent.action, agent.completed, agent.failed and agent.cancelled events.'),
-    threatProtection: threatProtectionSchema.optional().describe("Domain rules for the URLs the agent's tools read, as for every job (src/page/threat-policy.ts)."),
+    threatProtection: threatProtectionSchema
+      .optional()
+      .describe("Domain rules for the URLs the agent's tools read, as for every job (src/page/threat-policy.ts)."),
     auditMetadata: auditMetadataSchema.optional().describe('Who asked, recorded with the run.'),
     exchange: exchangeSchema.optional().describe('Accepted with the exchange off; asking for it is a 400.'),
     zeroDataRetention: z.boolean().default(false).describe('Scraped pages are kept under zero data retention; needs a model marked local.'),

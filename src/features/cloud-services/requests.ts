@@ -140,4 +140,3 @@ export const feedbackBody = z.strictObject({
 const jobId = z.uuid('Invalid job ID format. Job ID must be a valid UUID.');
 
 export const searchJobParams = z.object({ jobId: jobId.describe('The id of the search (its answer’s id).') });
-

@@ -8,7 +8,7 @@ import { PY_METHOD_GROUPS, PY_MODEL_GROUPS, PY_ONLY_FIELDS, PY_V1_CLIENTS, PY_V1
 import type { PythonSurface } from './python-surface.ts';
 
 /** The Python SDK's spellings of format names, converted before sending. */
-const PY_VALUE_ALIASES: Record<string, string> = { raw_html: 'rawHtml', change_tracking: 'changeTracking' };
+export const PY_VALUE_ALIASES: Record<string, string> = { raw_html: 'rawHtml', change_tracking: 'changeTracking' };
 
 export interface Gaps {
   /** SDK names with no row: `js field ScrapeOptions.foo`, `py method FirecrawlClient.bar`, ... */

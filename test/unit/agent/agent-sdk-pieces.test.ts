@@ -65,7 +65,7 @@ describe('the request', () => {
     });
     expect(parsed.location).toEqual({ country: 'DE' });
     expect(parsed.webhook).toMatchObject({ url: 'https://hooks.example/x', events: ['completed', 'action'], headers: {}, metadata: {} });
-    expect(parsed.threatProtection?.blacklist).toEqual(['*.bad.example']);
+    expect(parsed.threatProtection?.blacklist).toEqual(['*.Bad.example']);
     expect(agentRequestSchema.parse({ prompt: 'x', webhook: 'https://hooks.example/y' }).webhook?.events).toEqual([
       'started',
       'action',
@@ -81,9 +81,8 @@ describe('the request', () => {
       const [problem] = issues({ prompt: 'x', exchange });
       expect(problem).toMatch(/^exchange\.\w+: the exchange .* is not offered by this service/);
     }
-    expect(issues({ prompt: 'x', threatProtection: { mode: 'normal' } })).toEqual([
-      "threatProtection.mode: 'normal' needs a URL-scanning provider, which this service does not have; use 'manual-only' (blacklist, whitelist and blockedTlds) or 'off'",
-    ]);
+    // Threat protection's scanning modes are decided by failurePolicy, as for every job.
+    expect(issues({ prompt: 'x', threatProtection: { mode: 'normal' } })).toEqual([]);
     expect(issues({ prompt: 'x', mode: 'chat', schema: { type: 'object' } })[0]).toMatch(/^schema: a chat-mode run answers text/);
     expect(issues({ prompt: 'x', model: 'gpt-4o' })[0]).toBe('model: model must be one of spark-1-pro, spark-1-mini, spark-2');
     expect(issues({ prompt: 'x', threadId: 'nope' })[0]).toMatch(/^threadId: /);

@@ -67,9 +67,7 @@ describe('the refusal', () => {
   it('covers each route the SDKs call once', () => {
     const routes = REFUSED_ROUTES.map((r) => `${r.method.toUpperCase()} /v2${r.path}`);
     expect(new Set(routes).size).toBe(routes.length);
-    expect(new Set(REFUSED_ROUTES.map((r) => r.service))).toEqual(
-      new Set(['research-index', 'developer-index', 'government-index', 'feedback', 'agent-history']),
-    );
+    expect(new Set(REFUSED_ROUTES.map((r) => r.service))).toEqual(new Set(['research-index', 'developer-index', 'government-index', 'feedback']));
   });
 });
 

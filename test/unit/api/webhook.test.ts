@@ -60,7 +60,7 @@ describe('webhookSchema', () => {
     expect(rejectMessage(webhookSchema, input).error).toBe(message);
   });
 
-  it('takes an empty events list, the SDKs\' way of asking for no events', () => {
+  it("takes an empty events list, the SDKs' way of asking for no events", () => {
     expect(webhookSchema.parse({ url: 'https://h.example.com', events: [] }).events).toEqual([]);
   });
 

@@ -81,10 +81,12 @@ describe('checkThreat', () => {
     expect(unscannedWarning(manual)).toBeUndefined();
   });
 
-  it('is off without options or with mode off', () => {
+  it('is off without options, with mode off, or without lists and mode; lists without a mode are enforced', () => {
     expect(threatPolicy(undefined)).toBeUndefined();
     expect(threatPolicy({ mode: 'off', blacklist: ['a.test'] })).toBeUndefined();
-    expect(threatPolicy({ blacklist: ['a.test'] })).toBeUndefined();
+    expect(threatPolicy({ riskScoreThreshold: 5 })).toBeUndefined();
+    expect(threatPolicy({ blacklist: ['a.test'] })).toMatchObject({ mode: 'manual-only', blacklist: ['a.test'] });
+    expect(threatRefusal('https://a.test/', threatPolicy({ blacklist: ['a.test'] }))).toMatch(/blocked by threat protection/);
     expect(threatRefusal('https://a.test/', undefined)).toBeUndefined();
   });
 });

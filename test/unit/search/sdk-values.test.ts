@@ -45,12 +45,13 @@ describe('the values of the SDKs’ search types', () => {
       integration: 'x',
       origin: 'js-sdk@4.42.0',
     });
+    // Kept as sent; the rules compare them in lower case (src/page/threat-policy.ts).
     expect(all.threatProtection).toEqual({
       mode: 'manual-only',
       riskScoreThreshold: 70,
-      blacklist: ['*.bad.example'],
+      blacklist: ['*.Bad.example'],
       whitelist: ['good.bad.example'],
-      blockedTlds: ['zip'],
+      blockedTlds: ['ZIP'],
       failurePolicy: 'closed',
     });
     expect(parse({ sources: [{ type: 'alexandria' }, { type: 'web' }] }).sources).toEqual([{ type: 'alexandria' }, { type: 'web' }]);
@@ -67,8 +68,8 @@ describe('the values of the SDKs’ search types', () => {
     expect(rejectMessage(searchRequestSchema, { query: 'x', threatProtection: { riskScoreThreshold: 101 } }).error).toMatch(
       /^threatProtection\.riskScoreThreshold: /,
     );
-    expect(rejectMessage(searchRequestSchema, { query: 'x', threatProtection: { blockedTlds: ['.zip'] } }).error).toBe(
-      'threatProtection.blockedTlds.0: must be a top-level domain without its dot, e.g. zip',
+    expect(rejectMessage(searchRequestSchema, { query: 'x', threatProtection: { blockedTlds: ['zip/'] } }).error).toBe(
+      'threatProtection.blockedTlds.0: must be a TLD without the leading dot, e.g. zip',
     );
     expect(rejectMessage(searchRequestSchema, { query: 'x', threatProtection: { scan: true } }).error).toMatch(/^Unrecognized key/);
     expect(rejectMessage(searchRequestSchema, { query: 'x', toolDetail: 'verbose' }).error).toBe(
