@@ -110,13 +110,18 @@ export function jsonSchemaField(path: string) {
 
 const jsonSchemaSchema = jsonSchemaField('json.schema');
 
+/** An optional field the Python SDK sends as null when unset (it dumps a JsonFormat model with its Nones): null is absent. */
+function unsetAsNull<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((v) => v ?? undefined).optional();
+}
+
 const jsonFormatSchema = z
   .strictObject({
     type: z.literal('json'),
-    prompt: z.string().trim().min(1, 'json.prompt must not be empty').max(MAX_MODEL_PROMPT_CHARS).optional(),
-    schema: jsonSchemaSchema.optional(),
+    prompt: unsetAsNull(z.string().trim().min(1, 'json.prompt must not be empty').max(MAX_MODEL_PROMPT_CHARS)),
+    schema: unsetAsNull(jsonSchemaSchema),
     /** Accepted for the SDKs; every model call already treats the page as untrusted data. */
-    checkPromptInjection: z.boolean().optional(),
+    checkPromptInjection: unsetAsNull(z.boolean()),
   })
   .superRefine((format, ctx) => {
     if (format.prompt === undefined && format.schema === undefined) ctx.addIssue({ code: 'custom', message: JSON_FORMAT_NEEDS_MESSAGE, input: format });
@@ -155,15 +160,19 @@ const queryFormatSchema = z.strictObject({
     .transform((m) => m ?? 'freeform'),
 });
 
+// Without selectors (the SDKs' types allow "attributes" as a bare format name) nothing is read, and the warning says so.
 const attributesFormatSchema = z.strictObject({
   type: z.literal('attributes'),
   selectors: z
     .array(z.strictObject({ selector: cssSelectorSchema, attribute: z.string().min(1).max(256) }), {
-      error: (iss) => (iss.input === undefined ? 'The attributes format needs selectors: [{selector, attribute}, ...]' : undefined),
+      error: 'The attributes format takes selectors: [{selector, attribute}, ...]',
     })
-    .min(1, 'The attributes format needs at least one {selector, attribute}')
-    .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`),
+    .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`)
+    .default(() => []),
 });
+
+export const ATTRIBUTES_WITHOUT_SELECTORS_WARNING =
+  'attributes: the format came without selectors, so no values were read. (The Python SDK 4.54 drops the selectors of an AttributesFormat object inside scrape options: pass the format as a dict.)';
 
 /** Compared against the team's previous snapshot of the URL under the same tag (docs/api/change-tracking.md). */
 const changeTrackingFormatSchema = z.strictObject({
@@ -516,9 +525,12 @@ const REDACT_WITH_FORMAT_MESSAGES: Readonly<Record<string, string>> = {
   changeTracking: 'redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots of the page, which were not redacted',
 };
 
-/** The warning a document carries for the client options this service answers without acting on them. */
-export function clientOptionWarnings(so: Pick<ScrapeOptions, 'domainTools'>): string[] {
-  return so.domainTools ? ['domainTools: Alexandria tools are a Firecrawl cloud service, which this service does not offer; no tools are listed.'] : [];
+/** The warnings a document carries for options this service answers without acting on them. */
+export function clientOptionWarnings(so: Pick<ScrapeOptions, 'domainTools' | 'formats'>): string[] {
+  return [
+    ...(so.domainTools ? ['domainTools: Alexandria tools are a Firecrawl cloud service, which this service does not offer; no tools are listed.'] : []),
+    ...(so.formats.some((f) => f.type === 'attributes' && f.selectors.length === 0) ? [ATTRIBUTES_WITHOUT_SELECTORS_WARNING] : []),
+  ];
 }
 
 export const scrapeOptionsSchema = z

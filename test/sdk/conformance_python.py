@@ -145,8 +145,14 @@ def has_model(tp):
     return any(has_model(a) for a in typing.get_args(tp))
 
 
+def snake(name):
+    """The v1 client's models name fields in camelCase; the rules below use the v2 models' snake_case."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
 def strategy_for(tp, name, depth=0):
     """A strategy of values of type `tp` for a field called `name`."""
+    name = snake(name)
     # Only where the SDK's type is its own models' (the v1 client's formats are plain literals).
     if name in STRUCTURED and (has_model(tp) or name not in MODEL_TYPED):
         return STRUCTURED[name]()
@@ -157,7 +163,9 @@ def strategy_for(tp, name, depth=0):
     if origin is typing.Literal:
         return st.sampled_from(list(typing.get_args(tp)))
     if origin is typing.Union:
-        return st.one_of([strategy_for(a, name, depth) for a in args])
+        # A dict beside a model is that model's untyped form: its keys are the model's fields, built from the model.
+        typed = [a for a in args if not (typing.get_origin(a) in (dict, typing.Dict) and any(has_model(b) for b in args))]
+        return st.one_of([strategy_for(a, name, depth) for a in typed])
     if origin in (list, typing.List):
         item = args[0] if args else typing.Any
         return st.lists(strategy_for(item, name, depth + 1), max_size=3)
@@ -264,7 +272,73 @@ def model_strategy(model, depth=0):
             continue
         strat = strategy_for(hints.get(fname, info.annotation), fname, depth + 1)
         (required if info.is_required() else optional)[fname] = strat
-    return st.fixed_dictionaries(required, optional=optional).map(lambda d: model(**d))
+    built = st.fixed_dictionaries(required, optional=optional).map(lambda d: model(**d))
+    rule = MODEL_RULES.get(model.__name__)
+    fix = MODEL_FIXES.get(model.__name__)
+    return (built.filter(rule) if rule else built).map(fix) if fix else (built.filter(rule) if rule else built)
+
+
+def wait_within_timeout(options):
+    """waitFor at most half the timeout (the service's rule, as upstream's; 60000 when unset)."""
+    wait_name = "wait_for" if "wait_for" in type(options).model_fields else "waitFor"
+    wait = getattr(options, wait_name)
+    if wait is None:
+        return options
+    return options.model_copy(update={wait_name: min(wait, (options.timeout or 60_000) // 2)})
+
+
+def redactable(options):
+    """Redaction leaves nothing unredacted (docs/api/redaction.md): no screenshot or changeTracking format, no screenshot or pdf action."""
+    if not options.redact_pii:
+        return options
+    update = {}
+    if options.formats and isinstance(options.formats, list):
+        update["formats"] = [f for f in options.formats if format_type(f) not in ("screenshot", "changeTracking")]
+    if options.actions:
+        update["actions"] = [a for a in options.actions if getattr(a, "type", None) not in ("screenshot", "pdf")]
+    return options.model_copy(update=update)
+
+
+def v1_formats(formats):
+    """v1's rules (docs/api/v1.md): each format once, one screenshot kind, changeTracking with markdown."""
+    out = []
+    for f in formats:
+        if f in out or (f.startswith("screenshot") and any(o.startswith("screenshot") for o in out)):
+            continue
+        out.append(f)
+    if "changeTracking" in out and "markdown" not in out:
+        out.append("markdown")
+    return out
+
+
+def v1_without_model_formats(options):
+    """V1ScrapeOptions has no jsonOptions: its json and extract formats could not be sent with them (a 400 upstream too)."""
+    options = wait_within_timeout(options)
+    if not options.formats:
+        return options
+    return options.model_copy(update={"formats": [f for f in v1_formats(options.formats) if f not in ("json", "extract")]})
+
+
+def fast_by_pattern(options):
+    """Mode "fast" finds entities by pattern only: it names none that only a model finds."""
+    if options.mode != "fast" or not options.entities:
+        return options
+    return options.model_copy(update={"entities": [e for e in options.entities if e not in ("PERSON", "LOCATION")]})
+
+
+MODEL_FIXES = {
+    "ScrapeOptions": lambda o: redactable(wait_within_timeout(o)),
+    "V1ScrapeOptions": v1_without_model_formats,
+    "RedactPIIOptions": fast_by_pattern,
+}
+
+# Rules of the API the models cannot state (as upstream's): a wait action waits for time or for an element, not both.
+MODEL_RULES = {
+    "WaitAction": lambda a: (a.milliseconds is None) != (a.selector is None),
+    "V1WaitAction": lambda a: (a.milliseconds is None) != (a.selector is None),
+    # JSON extraction is asked for by a prompt, a schema or both.
+    "V1JsonConfig": lambda c: c.prompt is not None or c.schema_field is not None,
+}
 
 
 # ---- the oracle: which rows a call used ----
@@ -278,14 +352,16 @@ def used_rows(owner_key, value, path, out):
     d = disposition(owner_key)
     if d is None:
         raise KeyError(f"no coverage row for {owner_key} (at {path})")
-    out.append((path, owner_key, d["status"], [owner_key.rsplit(".", 1)[-1]]))
+    out.append((path, owner_key, d["status"], [owner_key.rsplit(".", 1)[-1], d["wire"]]))
     items = value if isinstance(value, list) else [value]
     for item in items:
         literal = item.value if isinstance(item, enum.Enum) else item
         key = str(literal).lower() if isinstance(literal, bool) else literal if isinstance(literal, str) else None
         values = d.get("values") or {}
         if key is not None and key in values:
-            out.append((path, f"{owner_key} = {key}", values[key]["status"], [key]))
+            # A string value is named by itself; a boolean's refusal names its field.
+            names = [key] if isinstance(literal, str) else [owner_key.rsplit(".", 1)[-1], d["wire"]]
+            out.append((path, f"{owner_key} = {key}", values[key]["status"], names))
         if isinstance(item, pydantic.BaseModel):
             for fname in item.model_fields_set:
                 sub = getattr(item, fname)
@@ -348,6 +424,8 @@ def parse_options():
 KWARG_OVERRIDES = {
     ("start_agent", "location"): lambda: st.fixed_dictionaries({"country": BY_NAME["country"]}),
     ("parse", "options"): parse_options,
+    # The v1 client types these as any dict; the API's are {model, sessionId} (the JS v1 client's AgentOptionsExtract).
+    ("async_extract", "agent"): lambda: st.fixed_dictionaries({"model": st.just("FIRE-1")}, optional={"sessionId": word}),
 }
 
 
@@ -376,6 +454,26 @@ def substance(method_name, kwargs):
         kwargs.pop("schema", None)
     if kwargs.get("include_domains") and kwargs.get("exclude_domains"):
         kwargs.pop("exclude_domains")
+    # v1's maxDepth counts from the site's root, so the start URL must lie within it (docs/api/v1.md, as upstream).
+    if isinstance(kwargs.get("max_depth"), int) and kwargs.get("url"):
+        depth = len([p for p in kwargs["url"].split("/", 3)[-1].split("/") if p])
+        kwargs["max_depth"] = max(kwargs["max_depth"], depth)
+    # v1 (docs/api/v1.md): the json and extract formats go with their options, both ways.
+    if "json_options" in kwargs or "extract" in kwargs or method_name in ("scrape_url", "async_batch_scrape_urls"):
+        formats = v1_formats(kwargs.get("formats") or [])
+        for name, options in (("json", "json_options"), ("extract", "extract")):
+            if kwargs.get(options) is not None and name not in formats:
+                formats.append(name)
+            if kwargs.get(options) is None:
+                formats = [f for f in formats if f != name]
+        if formats or "formats" in kwargs:
+            kwargs["formats"] = formats
+    # The SDK drops its scrape-option keyword arguments when scrape_options is given (it "takes precedence").
+    if kwargs.get("scrape_options") is not None and method_name in ("crawl", "start_crawl"):
+        from firecrawl.v2.types import ScrapeOptions
+
+        for name in ScrapeOptions.model_fields:
+            kwargs.pop(name, None)
     return kwargs
 
 
@@ -387,11 +485,13 @@ def call(client, v1, cls_name, method_name, kwargs):
     return fn(**kwargs)
 
 
-def outcome_problem(status, code, message, refused):
+def outcome_problem(status, code, message, used, refused):
+    """As outcomeProblem in js-acceptance.ts: a request with threat protection may also be answered by its policy (403)."""
     if status is None:
         return None
+    by_policy = status == 403 and "threat protection" in message and any(u[1].endswith("threat_protection") for u in used)
     if not refused:
-        return None if status == 402 else f"refused a request whose every field is accepted ({status}: {message})"
+        return None if status == 402 or by_policy else f"refused a request whose every field is accepted ({status}: {message})"
     rows = ", ".join(u[1] for u in refused)
     if status == 402:
         return f"accepted a request with refused rows ({rows})"
@@ -447,7 +547,7 @@ def run(cls_name, method_name, client, v1):
             report["accepted"] += 1
         else:
             report["refused"] += 1
-        problem = outcome_problem(status, code, message, refused)
+        problem = outcome_problem(status, code, message, used, refused)
         if problem:
             report["failures"].append({"seed": SEED, "kwargs": repr(kwargs)[:2000], "problem": problem})
 

@@ -44,7 +44,16 @@ export const parseOptionsSchema = z
     domainTools: shape.domainTools,
     // A browser profile holds a browser's state; nothing is loaded in a browser for a file.
     profile: shape.profile,
-    // The Python SDK sends mobile: false with every parse; a file has no mobile rendering to ask for.
+    // Sent by the Python SDK, whose ParseOptions are its ScrapeOptions: no page is loaded, so they change nothing.
+    toolDetail: shape.toolDetail,
+    threatProtection: shape.threatProtection,
+    checkPromptInjection: shape.checkPromptInjection,
+    // The Python SDK sends these empty (it refuses a wait, actions and mobile rendering for an upload itself).
+    waitFor: z.literal(0, { error: 'waitFor does not apply to an uploaded file: leave it out (or 0)' }).optional(),
+    actions: z
+      .array(z.never(), { error: 'actions do not apply to an uploaded file: leave them out (or [])' })
+      .max(0, 'actions do not apply to an uploaded file: leave them out (or [])')
+      .optional(),
     mobile: z.literal(false, { error: 'mobile rendering does not apply to an uploaded file: leave mobile out (or false)' }).optional(),
     proxy: z.enum(['basic', 'auto']).optional(),
     zeroDataRetention: z.boolean().default(false),

@@ -6,19 +6,26 @@ import type { Disposition } from '../coverage/dispositions.ts';
 import { pythonGroupsOf, pythonRow, PY_VALUE_ALIASES } from '../coverage/coverage.ts';
 import type { PythonSurface } from '../coverage/python-surface.ts';
 
-export function pythonOracle(surface: PythonSurface): Record<string, Disposition> {
-  const table: Record<string, Disposition> = {};
+/** A row's disposition and the field's name on the wire, which the service's messages use. */
+export type PythonOracleRow = Disposition & { wire: string };
+
+export function pythonOracle(surface: PythonSurface): Record<string, PythonOracleRow> {
+  const table: Record<string, PythonOracleRow> = {};
   for (const { owner, field, alias, values } of surface.fields) {
     const groups = pythonGroupsOf(owner);
     const found = groups && pythonRow(groups, field, alias);
     if (!found) throw new Error(`no coverage row for the Python field ${owner}.${field}`);
-    const { row } = found;
-    const byPythonValue = Object.fromEntries(
-      [...values, 'true', 'false']
-        .map((v) => [v, row.values?.[PY_VALUE_ALIASES[v] ?? v]] as const)
-        .filter((entry): entry is readonly [string, Disposition] => entry[1] !== undefined),
-    );
-    table[`${owner}.${field}`] = { status: row.status, ...(Object.keys(byPythonValue).length > 0 && { values: byPythonValue }) };
+    const { row, wire } = found;
+    // Every value of the row (a Python str field may carry them: categories: ["developer"]), and the SDK's own spellings.
+    const byPythonValue = {
+      ...row.values,
+      ...Object.fromEntries(
+        values
+          .map((v) => [v, row.values?.[PY_VALUE_ALIASES[v] ?? v]] as const)
+          .filter((entry): entry is readonly [string, Disposition] => entry[1] !== undefined),
+      ),
+    };
+    table[`${owner}.${field}`] = { status: row.status, wire, ...(Object.keys(byPythonValue).length > 0 && { values: byPythonValue }) };
   }
   return table;
 }

@@ -112,7 +112,7 @@ export const FIELDS: FieldTable = {
     prompt: ok(),
     tag: ok(),
   },
-  AttributesFormat: { type: ok(undefined, each('attributes')), selectors: ok() },
+  AttributesFormat: { type: ok(undefined, each('attributes')), selectors: ok('without them (a bare "attributes"), attributes: [] and a warning naming the format') },
   'AttributesFormat.selectors': { selector: ok(), attribute: ok() },
   QuestionFormat: { type: ok(undefined, each('question')), question: ok() },
   HighlightsFormat: { type: ok(undefined, each('highlights')), query: ok() },

@@ -3,6 +3,7 @@ import {
   CHANGE_TRACKING_LIMIT_MESSAGE,
   CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE,
   defaultScrapeOptions,
+  ATTRIBUTES_WITHOUT_SELECTORS_WARNING,
   clientOptionWarnings,
   MAX_ATTRIBUTE_SELECTORS,
   QUESTION_AND_QUERY_MESSAGE,
@@ -129,9 +130,15 @@ describe('scrapeOptionsSchema formats', () => {
     ]);
   });
 
+  it('takes the attributes format without selectors (a bare format name the SDKs allow), answered with a warning naming it', () => {
+    for (const formats of [['attributes'], [{ type: 'attributes' }], [{ type: 'attributes', selectors: [] }]]) {
+      const parsed = scrapeOptionsSchema.parse({ formats });
+      expect(parsed.formats).toEqual([{ type: 'attributes', selectors: [] }]);
+      expect(clientOptionWarnings(parsed)).toEqual([ATTRIBUTES_WITHOUT_SELECTORS_WARNING]);
+    }
+  });
+
   it.each([
-    [{ formats: ['attributes'] }, 'formats.0.selectors: The attributes format needs selectors: [{selector, attribute}, ...]'],
-    [{ formats: [{ type: 'attributes', selectors: [] }] }, 'formats.0.selectors: The attributes format needs at least one {selector, attribute}'],
     [
       { formats: [{ type: 'attributes', selectors: [{ selector: 'div[[', attribute: 'id' }] }] },
       'formats.0.selectors.0.selector: Invalid CSS selector: "div[["',
