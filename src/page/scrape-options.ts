@@ -112,7 +112,10 @@ const jsonSchemaSchema = jsonSchemaField('json.schema');
 
 /** An optional field the Python SDK sends as null when unset (it dumps a JsonFormat model with its Nones): null is absent. */
 function unsetAsNull<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((v) => v ?? undefined).optional();
+  return schema
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional();
 }
 
 const jsonFormatSchema = z

@@ -283,7 +283,9 @@ describe('webhooks, threat protection and live views', () => {
     expect(await waitForAgent(id)).toMatchObject({ status: 'completed', data: { title: 'unknown' }, creditsUsed: 0 });
     const [step] = await h.db.agentStep.findMany({ where: { agentId: id }, orderBy: { step: 'asc' } });
     expect(JSON.parse(String(step!.observation))).toEqual({
-      error: expect.stringMatching(new RegExp(`is blocked by threat protection \\(rule: blacklist: threatProtection\\.blacklist lists "${host.replaceAll('.', '\\.')}"\\)`)),
+      error: expect.stringMatching(
+        new RegExp(`is blocked by threat protection \\(rule: blacklist: threatProtection\\.blacklist lists "${host.replaceAll('.', '\\.')}"\\)`),
+      ),
     });
   });
 

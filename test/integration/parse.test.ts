@@ -241,7 +241,9 @@ describe('the multipart body and the options part', () => {
     expectError(notJson.body, 'BAD_REQUEST_INVALID_JSON');
     const pageOption = await parse(note, { waitFor: 1000 });
     expect(pageOption.status).toBe(400);
-    expect(pageOption.body.error).toMatch(/Unrecognized key/);
+    expect(pageOption.body.error).toBe('waitFor: waitFor does not apply to an uploaded file: leave it out (or 0)');
+    const unknown = await parse(note, { maxDepth: 2 });
+    expect(unknown.body.error).toMatch(/Unrecognized key/);
     for (const format of ['screenshot', 'changeTracking', 'branding']) {
       const res = await parse(note, { formats: ['markdown', format] });
       expect(res.status, format).toBe(400);

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 jsAcceptanceSuite({
-  runs: Number(process.env.SDK_CONFORMANCE_RUNS ?? 100),
+  runs: Number(process.env.SDK_CONFORMANCE_RUNS ?? 50),
   ...(process.env.SDK_CONFORMANCE_SEED && { seed: Number(process.env.SDK_CONFORMANCE_SEED) }),
   target: () => ({ baseUrl: h.baseUrl, poorKey }),
 });
