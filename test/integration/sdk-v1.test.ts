@@ -223,7 +223,7 @@ describe('the JS SDK’s v1 client (FirecrawlAppV1)', () => {
     const credits = await v1.getCreditUsage();
     const tokens = await v1.getTokenUsage();
     if (!credits.success || !tokens.success) throw new Error('usage failed');
-    expect(credits).toMatchObject({ success: true, data: { remaining_credits: expect.any(Number), plan_credits: null } });
+    expect(credits).toMatchObject({ success: true, data: { remaining_credits: expect.any(Number), plan_credits: 0 } });
     expect(tokens.data.remaining_tokens).toBe(credits.data.remaining_credits * 15);
     const history = await v1.getCreditUsageHistorical(true);
     const tokenHistory = await v1.getTokenUsageHistorical();

@@ -88,11 +88,19 @@ export function v1SearchAnswer(
 const billingPeriod = { billing_period_start: z.string(), billing_period_end: z.string() };
 export const v1CreditUsageSchema = z.object({
   success: z.literal(true),
-  data: z.object({ remaining_credits: z.number().int(), plan_credits: z.number().int().nullable(), ...billingPeriod }),
+  data: z.object({
+    remaining_credits: z.number().int(),
+    plan_credits: z.number().int().describe('0 when the team has no monthly plan (v2 answers null).'),
+    ...billingPeriod,
+  }),
 });
 export const v1TokenUsageSchema = z.object({
   success: z.literal(true),
-  data: z.object({ remaining_tokens: z.number().int(), plan_tokens: z.number().int().nullable(), ...billingPeriod }),
+  data: z.object({
+    remaining_tokens: z.number().int(),
+    plan_tokens: z.number().int().describe('0 when the team has no monthly plan (v2 answers null).'),
+    ...billingPeriod,
+  }),
 });
 
 interface V2Balance {
@@ -100,12 +108,13 @@ interface V2Balance {
   billingPeriodEnd: string;
 }
 
+// v1's types (the JS SDK's CreditUsageResponseV1) make the plan a number: no plan is an allotment of 0.
 export function v1CreditUsage(data: V2Balance & { remainingCredits: number; planCredits: number | null }): z.infer<typeof v1CreditUsageSchema> {
   return {
     success: true,
     data: {
       remaining_credits: data.remainingCredits,
-      plan_credits: data.planCredits,
+      plan_credits: data.planCredits ?? 0,
       billing_period_start: data.billingPeriodStart,
       billing_period_end: data.billingPeriodEnd,
     },
@@ -117,7 +126,7 @@ export function v1TokenUsage(data: V2Balance & { remainingTokens: number; planTo
     success: true,
     data: {
       remaining_tokens: data.remainingTokens,
-      plan_tokens: data.planTokens,
+      plan_tokens: data.planTokens ?? 0,
       billing_period_start: data.billingPeriodStart,
       billing_period_end: data.billingPeriodEnd,
     },

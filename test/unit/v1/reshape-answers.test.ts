@@ -122,7 +122,7 @@ describe('team usage (section 6.8) and extract', () => {
   it('credit and token usage are snake_case', () => {
     expect(v1CreditUsage({ remainingCredits: 90, planCredits: null, ...period })).toEqual({
       success: true,
-      data: { remaining_credits: 90, plan_credits: null, billing_period_start: period.billingPeriodStart, billing_period_end: period.billingPeriodEnd },
+      data: { remaining_credits: 90, plan_credits: 0, billing_period_start: period.billingPeriodStart, billing_period_end: period.billingPeriodEnd },
     });
     expect(v1TokenUsage({ remainingTokens: 1350, planTokens: 1500, ...period }).data).toMatchObject({ remaining_tokens: 1350, plan_tokens: 1500 });
   });
