@@ -13,8 +13,8 @@ export interface MethodRow {
 
 const m = (route: string, status: Status = 'implemented', note?: string): MethodRow => ({ route, status, ...(note && { note }) });
 const CLOUD = 'a Firecrawl cloud service: 501 CLOUD_SERVICE_NOT_OFFERED naming it';
-const DEEP = 'deep research is retired upstream: 410, naming POST /v2/search';
-const LLMSTXT = 'llms.txt generation is retired upstream: 410';
+const DEEP = 'deep research is retired upstream: a start is 410 naming POST /v2/search, a status 404';
+const LLMSTXT = 'llms.txt generation is retired upstream: a start is 410, a status 404';
 
 const crawlRoutes = {
   startCrawl: m('POST /v2/crawl'),
@@ -233,18 +233,18 @@ export const PYTHON_METHODS: Record<string, MethodRow> = {
       ['extract', 'POST /v1/extract, then GET until done'],
       ['async_extract', 'POST /v1/extract'],
       ['get_extract_status', 'GET /v1/extract/{id}'],
-      ['deep_research', 'POST /v1/deep-research'],
-      ['async_deep_research', 'POST /v1/deep-research'],
-      ['check_deep_research_status', 'GET /v1/deep-research/{id}'],
-      ['generate_llms_text', 'POST /v1/llmstxt'],
-      ['async_generate_llms_text', 'POST /v1/llmstxt'],
-      ['check_generate_llms_text_status', 'GET /v1/llmstxt/{id}'],
       ['get_credit_usage', 'GET /v1/team/credit-usage'],
       ['get_token_usage', 'GET /v1/team/token-usage'],
       ['get_credit_usage_historical', 'GET /v1/team/credit-usage/historical'],
       ['get_token_usage_historical', 'GET /v1/team/token-usage/historical'],
     ].map(([name, route]) => [`V1FirecrawlApp.${name}`, m(route)]),
   ),
+  'V1FirecrawlApp.deep_research': m('POST /v1/deep-research', 'retired', DEEP),
+  'V1FirecrawlApp.async_deep_research': m('POST /v1/deep-research', 'retired', DEEP),
+  'V1FirecrawlApp.check_deep_research_status': m('GET /v1/deep-research/{id}', 'retired', DEEP),
+  'V1FirecrawlApp.generate_llms_text': m('POST /v1/llmstxt', 'retired', LLMSTXT),
+  'V1FirecrawlApp.async_generate_llms_text': m('POST /v1/llmstxt', 'retired', LLMSTXT),
+  'V1FirecrawlApp.check_generate_llms_text_status': m('GET /v1/llmstxt/{id}', 'retired', LLMSTXT),
 };
 
 /** The sync client whose row an async client's method takes. */
