@@ -37,7 +37,11 @@ export function jsGaps(surface: SdkSurface, fields: FieldTable = FIELDS, methods
   }
   for (const { client, method } of surface.methods) if (!methods[`${client}.${method}`]) missing.push(`js method ${client}.${method}`);
   const stale = [
-    ...Object.entries(fields).flatMap(([owner, rows]) => Object.keys(rows).filter((f) => !reached.has(`${owner}.${f}`)).map((f) => `js field ${owner}.${f}`)),
+    ...Object.entries(fields).flatMap(([owner, rows]) =>
+      Object.keys(rows)
+        .filter((f) => !reached.has(`${owner}.${f}`))
+        .map((f) => `js field ${owner}.${f}`),
+    ),
     ...Object.keys(methods)
       .filter((key) => !surface.methods.some((m) => `${m.client}.${m.method}` === key))
       .map((key) => `js method ${key}`),

@@ -63,8 +63,6 @@ const LLMSTXT = 'llms.txt generation is retired upstream, without a replacement:
 
 const POLLING = { pollInterval: sdk('seconds between the SDK’s status polls'), timeout: sdk('how long the SDK waits for the job') };
 
-
-
 export const FIELDS: FieldTable = {
   // ---- scrape options (scrape, batch scrape, crawl, search, extract, monitors, parse) ----
   ScrapeOptions: {
@@ -112,7 +110,10 @@ export const FIELDS: FieldTable = {
     prompt: ok(),
     tag: ok(),
   },
-  AttributesFormat: { type: ok(undefined, each('attributes')), selectors: ok('without them (a bare "attributes"), attributes: [] and a warning naming the format') },
+  AttributesFormat: {
+    type: ok(undefined, each('attributes')),
+    selectors: ok('without them (a bare "attributes"), attributes: [] and a warning naming the format'),
+  },
   'AttributesFormat.selectors': { selector: ok(), attribute: ok() },
   QuestionFormat: { type: ok(undefined, each('question')), question: ok() },
   HighlightsFormat: { type: ok(undefined, each('highlights')), query: ok() },
@@ -234,7 +235,7 @@ export const FIELDS: FieldTable = {
       ...each('web', 'news', 'images'),
       alexandria: warn('the Alexandria exchange is a Firecrawl cloud service: beside other sources a warning and data.tools: []; alone refused (501)'),
     }),
-    categories: ok(undefined, { ...each('github', 'research', 'pdf'), developer: cloud("the developer index (501)") }),
+    categories: ok(undefined, { ...each('github', 'research', 'pdf'), developer: cloud('the developer index (501)') }),
     includeDomains: ok(),
     excludeDomains: ok(),
     limit: ok(),
@@ -312,14 +313,28 @@ export const FIELDS: FieldTable = {
   'getAgentTrace(options)': { liveView: ok('lists the run’s live browser sessions') },
   'getAgentThread(options)': { includeData: ok() },
   // ---- interact, parse, browser sessions ----
-  ScrapeExecuteRequest: { code: ok(), prompt: ok('needs the configured model'), language: ok(undefined, each('python', 'node', 'bash')), timeout: ok(), origin: ok() },
+  ScrapeExecuteRequest: {
+    code: ok(),
+    prompt: ok('needs the configured model'),
+    language: ok(undefined, each('python', 'node', 'bash')),
+    timeout: ok(),
+    origin: ok(),
+  },
   ParseFile: { data: ok(), filename: ok(), contentType: ok() },
   ParseOptions: {
-    formats: ok(undefined, { ...each('markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'attributes'), product: FORMAT_VALUES.product, menu: FORMAT_VALUES.menu }),
+    formats: ok(undefined, {
+      ...each('markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'attributes'),
+      product: FORMAT_VALUES.product,
+      menu: FORMAT_VALUES.menu,
+    }),
     proxy: ok('no effect: nothing is fetched', each('basic', 'auto')),
   },
   ParseFormat: {
-    type: ok(undefined, { ...each('markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'attributes'), product: FORMAT_VALUES.product, menu: FORMAT_VALUES.menu }),
+    type: ok(undefined, {
+      ...each('markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'attributes'),
+      product: FORMAT_VALUES.product,
+      menu: FORMAT_VALUES.menu,
+    }),
   },
   'browser(args)': { ttl: ok(), activityTtl: ok(), streamWebView: ok(), profile: ok(), integration: ok(), origin: ok() },
   'browser(args).profile': { name: ok(), saveChanges: ok() },
@@ -357,37 +372,80 @@ export const FIELDS: FieldTable = {
   GetMonitorCheckOptions: { limit: ok(), skip: ok(), status: ok(undefined, each('same', 'new', 'changed', 'removed', 'error')) },
   // ---- Firecrawl cloud services ----
   AlexandriaScrapeRequest: { alexandria: cloud('the Alexandria exchange: validated, then refused (501)') },
-  AlexandriaCall: { provider: cloud('validated, then the method is refused (501)'), capability: cloud('validated, then the method is refused (501)'), options: cloud('validated, then the method is refused (501)') },
-  AlexandriaOptions: { requestId: cloud('validated, then the method is refused (501)'), timeout: cloud('validated, then the method is refused (501)'), integration: cloud('validated, then the method is refused (501)'), origin: cloud('validated, then the method is refused (501)') },
+  AlexandriaCall: {
+    provider: cloud('validated, then the method is refused (501)'),
+    capability: cloud('validated, then the method is refused (501)'),
+    options: cloud('validated, then the method is refused (501)'),
+  },
+  AlexandriaOptions: {
+    requestId: cloud('validated, then the method is refused (501)'),
+    timeout: cloud('validated, then the method is refused (501)'),
+    integration: cloud('validated, then the method is refused (501)'),
+    origin: cloud('validated, then the method is refused (501)'),
+  },
   FindToolsOptions: {
     urls: cloud('validated, then the method is refused (501)'),
     providers: cloud('validated, then the method is refused (501)'),
     categories: cloud('validated, then the method is refused (501)'),
     groups: cloud('validated, then the method is refused (501)'),
     capabilities: cloud('validated, then the method is refused (501)'),
-    level: cloud('validated, then the method is refused (501)', { providers: cloud('validated, then the method is refused (501)'), groups: cloud('validated, then the method is refused (501)'), tools: cloud('validated, then the method is refused (501)') }),
-    expand: cloud('validated, then the method is refused (501)', { options: cloud('validated, then the method is refused (501)'), response: cloud('validated, then the method is refused (501)'), examples: cloud('validated, then the method is refused (501)') }),
+    level: cloud('validated, then the method is refused (501)', {
+      providers: cloud('validated, then the method is refused (501)'),
+      groups: cloud('validated, then the method is refused (501)'),
+      tools: cloud('validated, then the method is refused (501)'),
+    }),
+    expand: cloud('validated, then the method is refused (501)', {
+      options: cloud('validated, then the method is refused (501)'),
+      response: cloud('validated, then the method is refused (501)'),
+      examples: cloud('validated, then the method is refused (501)'),
+    }),
     limit: cloud('validated, then the method is refused (501)'),
     offset: cloud('validated, then the method is refused (501)'),
   },
   DeveloperSearchOptions: Object.fromEntries(
     ['k', 'passages', 'types', 'repos', 'sources', 'language', 'topic', 'license', 'minStars', 'maxStars', 'archived', 'fork', 'skills'].map((f) => [
       f,
-      cloud('the developer index: validated, then refused (501)', f === 'types' ? { doc: cloud('validated, then refused'), issue: cloud('validated, then refused'), pull_request: cloud('validated, then refused'), readme: cloud('validated, then refused') } : f === 'skills' ? { only: cloud('validated, then refused') } : undefined),
+      cloud(
+        'the developer index: validated, then refused (501)',
+        f === 'types'
+          ? {
+              doc: cloud('validated, then refused'),
+              issue: cloud('validated, then refused'),
+              pull_request: cloud('validated, then refused'),
+              readme: cloud('validated, then refused'),
+            }
+          : f === 'skills'
+            ? { only: cloud('validated, then refused') }
+            : undefined,
+      ),
     ]),
   ),
-  SearchPapersOptions: { k: cloud('validated, then the method is refused (501)'), authors: cloud('validated, then the method is refused (501)'), categories: cloud('validated, then the method is refused (501)'), from: cloud('validated, then the method is refused (501)'), to: cloud('validated, then the method is refused (501)') },
+  SearchPapersOptions: {
+    k: cloud('validated, then the method is refused (501)'),
+    authors: cloud('validated, then the method is refused (501)'),
+    categories: cloud('validated, then the method is refused (501)'),
+    from: cloud('validated, then the method is refused (501)'),
+    to: cloud('validated, then the method is refused (501)'),
+  },
   'getPaper(options)': { query: cloud('validated, then the method is refused (501)'), k: cloud('validated, then the method is refused (501)') },
   SimilarPapersOptions: {
     intent: cloud('validated, then the method is refused (501)'),
-    mode: cloud('validated, then the method is refused (501)', { similar: cloud('validated, then refused'), citers: cloud('validated, then refused'), references: cloud('validated, then refused') }),
+    mode: cloud('validated, then the method is refused (501)', {
+      similar: cloud('validated, then refused'),
+      citers: cloud('validated, then refused'),
+      references: cloud('validated, then refused'),
+    }),
     k: cloud('validated, then the method is refused (501)'),
     rerank: cloud('validated, then the method is refused (501)'),
     anchor: cloud('validated, then the method is refused (501)'),
   },
   SearchGithubOptions: { k: cloud('validated, then the method is refused (501)') },
   SearchFeedbackRequest: {
-    rating: cloud('validated, then the method is refused (501)', { good: cloud('validated, then refused'), partial: cloud('validated, then refused'), bad: cloud('validated, then refused') }),
+    rating: cloud('validated, then the method is refused (501)', {
+      good: cloud('validated, then refused'),
+      partial: cloud('validated, then refused'),
+      bad: cloud('validated, then refused'),
+    }),
     valuableSources: cloud('validated, then the method is refused (501)'),
     missingContent: cloud('validated, then the method is refused (501)'),
     querySuggestions: cloud('validated, then the method is refused (501)'),
@@ -395,7 +453,12 @@ export const FIELDS: FieldTable = {
     origin: cloud('validated, then the method is refused (501)'),
   },
   EndpointFeedbackRequest: {
-    endpoint: cloud('validated, then the method is refused (501)', { search: cloud('validated, then refused'), scrape: cloud('validated, then refused'), parse: cloud('validated, then refused'), map: cloud('validated, then refused') }),
+    endpoint: cloud('validated, then the method is refused (501)', {
+      search: cloud('validated, then refused'),
+      scrape: cloud('validated, then refused'),
+      parse: cloud('validated, then refused'),
+      map: cloud('validated, then refused'),
+    }),
     jobId: cloud('validated, then the method is refused (501)'),
     issues: cloud('validated, then the method is refused (501)'),
     tags: cloud('validated, then the method is refused (501)'),
@@ -409,7 +472,9 @@ export const FIELDS: FieldTable = {
   // ---- the v1 client (FirecrawlApp / Firecrawl.v1) ----
   'v1 CrawlScrapeOptions': {
     formats: ok(undefined, {
-      ...Object.fromEntries(['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'changeTracking', 'json', 'extract'].map((f) => [f, ok()])),
+      ...Object.fromEntries(
+        ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'changeTracking', 'json', 'extract'].map((f) => [f, ok()]),
+      ),
       content: ok(),
     }),
     headers: ok(),
@@ -466,13 +531,22 @@ export const FIELDS: FieldTable = {
       'zeroDataRetention',
     ].map((f) => [f, ok()]),
   ),
-  'v1 CrawlParams.webhook': { url: ok(), headers: ok(), metadata: ok(), events: ok(undefined, Object.fromEntries(['completed', 'failed', 'page', 'started'].map((e) => [e, ok()]))) },
+  'v1 CrawlParams.webhook': {
+    url: ok(),
+    headers: ok(),
+    metadata: ok(),
+    events: ok(undefined, Object.fromEntries(['completed', 'failed', 'page', 'started'].map((e) => [e, ok()]))),
+  },
   'v1 MapParams': {
-    ...Object.fromEntries(['search', 'ignoreSitemap', 'includeSubdomains', 'sitemapOnly', 'limit', 'timeout', 'location', 'auditMetadata'].map((f) => [f, ok()])),
+    ...Object.fromEntries(
+      ['search', 'ignoreSitemap', 'includeSubdomains', 'sitemapOnly', 'limit', 'timeout', 'location', 'auditMetadata'].map((f) => [f, ok()]),
+    ),
     useIndex: ok('accepted; the local index is always asked'),
   },
   'v1 ExtractParams': Object.fromEntries(
-    ['prompt', 'schema', 'systemPrompt', 'allowExternalLinks', 'enableWebSearch', 'includeSubdomains', 'origin', 'showSources', 'scrapeOptions', 'agent'].map((f) => [f, ok()]),
+    ['prompt', 'schema', 'systemPrompt', 'allowExternalLinks', 'enableWebSearch', 'includeSubdomains', 'origin', 'showSources', 'scrapeOptions', 'agent'].map(
+      (f) => [f, ok()],
+    ),
   ),
   'v1 SearchParams': Object.fromEntries(['limit', 'tbs', 'filter', 'lang', 'country', 'location', 'origin', 'timeout', 'scrapeOptions'].map((f) => [f, ok()])),
   'v1 DeepResearchParams': {

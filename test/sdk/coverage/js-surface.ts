@@ -42,7 +42,9 @@ const TRANSPORT_METHODS = new Set(['prepareHeaders', 'postRequest', 'getRequest'
 const MAX_DEPTH = 8;
 
 function declarationsFile(): string {
-  return createRequire(import.meta.url).resolve('@mendable/firecrawl-js').replace(/index\.(c?js)$/, 'index.d.ts');
+  return createRequire(import.meta.url)
+    .resolve('@mendable/firecrawl-js')
+    .replace(/index\.(c?js)$/, 'index.d.ts');
 }
 
 export function jsSdkSurface(file = declarationsFile()): SdkSurface {

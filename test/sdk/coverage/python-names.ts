@@ -193,7 +193,9 @@ export const PY_ONLY_FIELDS: FieldTable = {
   'py ScrapeOptions': { checkPromptInjection: ok('every model call treats the page as untrusted data') },
   'py MonitorTarget': { type: ok(undefined, { scrape: ok(), crawl: ok(), search: ok() }) },
   'py ScrapeFormats': {
-    ...Object.fromEntries(['markdown', 'html', 'rawHtml', 'summary', 'links', 'screenshot', 'changeTracking', 'images', 'json'].map((f) => [f, ok(`sent as the "${f}" format`)])),
+    ...Object.fromEntries(
+      ['markdown', 'html', 'rawHtml', 'summary', 'links', 'screenshot', 'changeTracking', 'images', 'json'].map((f) => [f, ok(`sent as the "${f}" format`)]),
+    ),
     formats: { ...FORMATS_ROW, note: 'formats given as a list beside the booleans' },
   },
   'py scrape': {
@@ -239,7 +241,10 @@ export const PY_ONLY_FIELDS: FieldTable = {
     zeroDataRetention: ok(),
     timeout: sdk('how long the SDK waits for the agent'),
   },
-  'py browser': { blockAds: { status: 'todo', note: 'not implemented yet for sessions' }, location: { status: 'todo', note: 'not implemented yet for sessions' } },
+  'py browser': {
+    blockAds: { status: 'todo', note: 'not implemented yet for sessions' },
+    location: { status: 'todo', note: 'not implemented yet for sessions' },
+  },
   'py usage': { byApiKey: ok() },
   'py v1 alias': { params: ok('a dict of v1 parameters the SDK converts to the v2 request'), idempotencyKey: ok('ignored by the SDK for v2 crawls') },
   'py v1 scrape': { parsePdf: ok('becomes the parsers list'), webhook: ok() },
