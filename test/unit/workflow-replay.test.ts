@@ -27,14 +27,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/platform/temporal/workflows-path.ts';
-import { REQUEST_ID_WORKFLOW_INTERCEPTORS } from '../../src/platform/temporal/request-id-activity-interceptor.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleWorkflows } from '../../src/platform/temporal/workflow-code.ts';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 describe('workflow replay', () => {
+  // One bundle for every history, as a worker has (with the workers' workflow interceptors, which must leave
+  // the commands of a run unchanged): bundling costs seconds of CPU, a replay a fraction of one.
+  let code: string;
+  beforeAll(async () => {
+    code = await bundleWorkflows();
+  }, 120_000);
+
   it('has recorded histories to replay', () => {
     expect(files.length).toBeGreaterThan(0);
   });
@@ -42,8 +48,7 @@ describe('workflow replay', () => {
   for (const file of files) {
     it(`replays ${file}`, { timeout: 60_000 }, async () => {
       const history = JSON.parse(readFileSync(join(DIR, file), 'utf8'));
-      // With the workers' workflow interceptors, which must leave the commands of a run unchanged.
-      await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [REQUEST_ID_WORKFLOW_INTERCEPTORS] } }, history, file);
+      await Worker.runReplayHistory({ workflowBundle: { code } }, history, file);
     });
   }
 });
