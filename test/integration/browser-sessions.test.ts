@@ -32,6 +32,8 @@ beforeAll(async () => {
   site = await startFixtureSite({
     '/': page('Session home', '<h1>Hello session</h1><input id="name">'),
     '/second': page('Second page', '<p>two</p>'),
+    '/located': page('Located', '<p>here</p>'),
+    '/located-new-context': page('Located', '<p>there</p>'),
   });
   await h.startWorker();
   host = await h.startBrowserHost();
@@ -181,6 +183,9 @@ describe('a session', () => {
       { profile: { name: '' } },
       { profile: { name: 'x'.repeat(129) } },
       { streamWebView: 'yes' },
+      { blockAds: 'yes' },
+      { location: { country: 'GBR' } },
+      { location: { country: 'GB', city: 'London' } },
     ]) {
       const res = await createSession(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -191,6 +196,51 @@ describe('a session', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
     expect((await h.api(`/v2/interact/${s.id}`, { method: 'DELETE' })).status).toBe(200);
+  }, 120_000);
+
+  it('browses with its location’s languages and time zone, and refuses ad hosts unless blockAds is false', async () => {
+    const [located, open] = await Promise.all([
+      createSession({ ttl: 60, location: { country: 'DE' }, blockAds: true }),
+      createSession({ ttl: 60, blockAds: false }),
+    ]);
+    expect(located.status, JSON.stringify(located.body)).toBe(200);
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    const look = () => [navigator.language, [...navigator.languages], Intl.DateTimeFormat().resolvedOptions().timeZone];
+    // An HTTP URL, so the guard proxy's own answer is the page (an HTTPS tunnel refused or failed looks the same to the page).
+    const ad = 'http://ads.doubleclick.net/ad.js';
+
+    const browser = await chromium.connectOverCDP(located.body.cdpUrl);
+    try {
+      const tab = browser.contexts()[0].pages()[0];
+      await tab.goto(`${site.url}/located`);
+      expect(site.headers.get('/located')?.['accept-language']).toBe('de-DE');
+      expect(await tab.evaluate(look)).toEqual(['de-DE', ['de-DE'], 'Europe/Berlin']);
+      // A context the client makes itself browses from there too: the settings are the process's, not the first context's.
+      const fresh = await (await browser.newContext()).newPage();
+      await fresh.goto(`${site.url}/located-new-context`);
+      expect(site.headers.get('/located-new-context')?.['accept-language']).toMatch(/^de-DE\b/);
+      expect((await fresh.evaluate(look))[2]).toBe('Europe/Berlin');
+      // Refused by the proxy before any lookup.
+      const refused = await tab.goto(ad);
+      expect(refused?.status()).toBe(403);
+      expect(await refused?.text()).toBe('ads.doubleclick.net is an ad or tracker host, blocked by blockAds\n');
+    } finally {
+      await browser.close();
+    }
+
+    const plain = await chromium.connectOverCDP(open.body.cdpUrl);
+    try {
+      const tab = plain.contexts()[0].pages()[0];
+      await tab.goto(`${site.url}/`);
+      expect((await tab.evaluate(look))[0]).toBe('en-US');
+      // Not refused: the proxy tried the host, which the offline test machine cannot resolve.
+      const tried = await tab.goto(ad);
+      expect(tried?.status()).toBe(502);
+      expect(await tried?.text()).toMatch(/^Cannot resolve ads\.doubleclick\.net: /);
+    } finally {
+      await plain.close();
+    }
+    await Promise.all([located, open].map((s) => h.api(`/v2/browser/${s.body.id}`, { method: 'DELETE' })));
   }, 120_000);
 
   it.runIf(process.getuid?.() === 0)(

@@ -4,7 +4,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ExecuteLanguage } from './execute/sandbox.ts';
 import type { ExecuteResponse } from './execute/execute-response.ts';
-import type { ScrapeAction } from '../../page/scrape-options.ts';
+import type { ScrapeAction, ScrapeLocation } from '../../page/scrape-options.ts';
 
 export function sessionWorkflowId(sessionId: string): string {
   return `browser-${sessionId}`;
@@ -43,6 +43,10 @@ export interface SessionInput {
   createdAtMs: number;
   profile?: SessionProfile;
   opening?: PageOpening;
+  /** The browser's requests to ad and tracker hosts are refused. Absent in runs started before it existed: not refused, as then. */
+  blockAds?: boolean;
+  /** The country (and languages) the browser's language and time zone are those of. */
+  location?: ScrapeLocation;
   /** Set by continue-as-new: the session is already running on this host. */
   running?: { hostId: string; taskQueue: string; lastActivityMs: number; executes: number };
 }

@@ -1,6 +1,7 @@
 // Bodies and query strings of the /v2/browser routes (also served as /v2/interact).
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
+import { locationSchema } from '../../page/scrape-options.ts';
 
 export const MIN_TTL_SECONDS = 30;
 export const MAX_TTL_SECONDS = 3600;
@@ -38,6 +39,15 @@ export const createSessionSchema = z.object({
   streamWebView: z.boolean({ error: 'streamWebView must be true or false' }).default(true).describe('Whether live view URLs are made.'),
   profile: profileSchema.optional(),
   recordSession: z.boolean({ error: 'recordSession must be true or false' }).optional().describe('Accepted; sessions are not recorded.'),
+  blockAds: z
+    .boolean({ error: 'blockAds must be true or false' })
+    .default(true)
+    .describe("Whether the browser's requests to well-known ad and tracker hosts are refused (as a scrape's blockAds)."),
+  location: locationSchema
+    .optional()
+    .describe(
+      "Browse as from this country: Accept-Language, navigator.languages and the time zone are the country's (or `languages`). The IP address stays the service's.",
+    ),
   origin,
   integration,
 });

@@ -29,7 +29,7 @@ export async function createSessionRow(
   db: Db,
   team: Team,
   apiKeyId: string | null,
-  req: CreateSessionRequest,
+  req: Pick<CreateSessionRequest, 'ttl' | 'activityTtl' | 'streamWebView' | 'profile'>,
   now: Date,
   { scrapeId, id = uuidv7() }: { scrapeId?: string; id?: string } = {},
 ): Promise<BrowserSession> {

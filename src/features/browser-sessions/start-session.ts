@@ -64,6 +64,8 @@ async function launchSession(
     activityTtlSeconds: row.activityTtlSeconds,
     createdAtMs: row.createdAt.getTime(),
     ...(req.profile && { profile: req.profile }),
+    blockAds: req.blockAds,
+    ...(req.location && { location: req.location }),
     ...(scrape && { opening: scrape.opening }),
   };
   let ready;

@@ -206,6 +206,8 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
         teamId: input.teamId,
         profile: input.profile,
         ...(input.opening && { opening: input.opening }),
+        ...(input.blockAds !== undefined && { blockAds: input.blockAds }),
+        ...(input.location && { location: input.location }),
       });
       openingWarning = launched?.openingWarning;
       setStatus('active');

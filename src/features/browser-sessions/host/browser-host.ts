@@ -10,6 +10,7 @@ import { Worker, type NativeConnection, type State } from '@temporalio/worker';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import { requestIdActivityInterceptor } from '../../../platform/temporal/request-id-activity-interceptor.ts';
 import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
+import { AD_HOST_REFUSAL } from '../../../page/ad-block.ts';
 import { everyInterval } from '../../../platform/feature.ts';
 import { hostTaskQueue } from '../definitions.ts';
 import { createSandbox } from '../execute/sandbox.ts';
@@ -66,7 +67,16 @@ export async function createBrowserHost(deps: ActivityDeps & { connection: Nativ
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue,
-    activities: createHostActivities({ ...deps, hostId, browserUids, sandbox, executeOnHost, sessions, sessionsDir, proxyServer: () => network.proxyServer() }),
+    activities: createHostActivities({
+      ...deps,
+      hostId,
+      browserUids,
+      sandbox,
+      executeOnHost,
+      sessions,
+      sessionsDir,
+      proxyServer: ({ blockAds }) => network.proxyServer(blockAds ? { refusedHosts: AD_HOST_REFUSAL } : {}),
+    }),
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.
     shutdownGraceTime: 2000,

@@ -10,6 +10,8 @@ import type { ExecuteResponse } from '../execute/execute-response.ts';
 import type { Sandbox } from '../execute/sandbox.ts';
 import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
 import type { PageOpening, SessionProfile } from '../definitions.ts';
+import type { ScrapeLocation } from '../../../page/scrape-options.ts';
+import { locationSettings } from '../../../page/location.ts';
 import type { UidPool } from '../execute/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
 import type { HostedSession, HostedSessions } from './hosted-sessions.ts';
@@ -27,8 +29,17 @@ export interface HostActivityDeps extends ActivityDeps {
   sessions: HostedSessions;
   /** Where session directories go (one per session, removed at close). */
   sessionsDir: string;
-  /** The guard proxy every session's Chromium goes through. */
-  proxyServer(): Promise<string>;
+  /** The guard proxy a session's Chromium goes through: with blockAds, the one that also refuses the ad and tracker hosts. */
+  proxyServer(opts: { blockAds: boolean }): Promise<string>;
+}
+
+interface LaunchInput {
+  sessionId: string;
+  teamId: string;
+  profile?: SessionProfile;
+  /** Absent from workflows started before it existed: not blocked, as then. */
+  blockAds?: boolean;
+  location?: ScrapeLocation;
 }
 
 /** How often the watch and a launch heartbeat (the workflow gives both a 15 s heartbeat timeout). */
@@ -76,7 +87,8 @@ export function createHostActivities(deps: HostActivityDeps) {
     }
   }
 
-  async function launch(sessionId: string, teamId: string, profile: SessionProfile | undefined): Promise<HostedSession> {
+  async function launch(input: LaunchInput): Promise<HostedSession> {
+    const { sessionId, teamId, profile } = input;
     const dir = join(deps.sessionsDir, sessionId);
     mkdirSync(dir, { recursive: true });
     const restored = profile && (await restoreFiles(teamId, profile, join(dir, 'profile')));
@@ -84,7 +96,12 @@ export function createHostActivities(deps: HostActivityDeps) {
     const settings = uid === undefined ? deps.config.chromium : { ...deps.config.chromium, user: `${uid}:${uid}` };
     let chromium: SessionChromium;
     try {
-      chromium = await launchSessionChromium({ settings, dir, proxyServer: await deps.proxyServer() });
+      chromium = await launchSessionChromium({
+        settings,
+        dir,
+        proxyServer: await deps.proxyServer({ blockAds: input.blockAds ?? false }),
+        ...(input.location && { location: locationSettings(input.location) }),
+      });
     } catch (err) {
       deps.browserUids?.release(sessionId);
       throw err;
@@ -98,19 +115,14 @@ export function createHostActivities(deps: HostActivityDeps) {
 
   return {
     /** Returns why an opening's page did not open as its scrape saw it, if it did not. */
-    async launchBrowserSession(input: {
-      sessionId: string;
-      teamId: string;
-      profile?: SessionProfile;
-      opening?: PageOpening;
-    }): Promise<{ openingWarning?: string } | void> {
+    async launchBrowserSession(input: LaunchInput & { opening?: PageOpening }): Promise<{ openingWarning?: string } | void> {
       // Heartbeats: a host killed while it launches fails the launch within the heartbeat timeout, not its 90 s.
       return heartbeatWhile(HEARTBEAT_INTERVAL_MS, async () => {
         const { sessionId, teamId } = input;
         if (!sessions.has(sessionId)) {
           let pending = starting.get(sessionId);
           if (!pending) {
-            pending = launch(sessionId, teamId, input.profile).finally(() => starting.delete(sessionId));
+            pending = launch(input).finally(() => starting.delete(sessionId));
             starting.set(sessionId, pending);
           }
           await pending;

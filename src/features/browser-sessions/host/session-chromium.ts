@@ -5,10 +5,18 @@
 // ephemeral port, which only the host's relay and the session's sandbox bridge
 // connect to. setpriv's parent-death signal ends it with the host: a host killed
 // with -9 leaves no browser behind.
+//
+// A session's location is set for the whole process, so that every page, worker
+// and browser context a CDP client opens has it without the host attaching to
+// them: --accept-lang gives Accept-Language and navigator.languages, TZ the time
+// zone. The Intl locale would need --lang, which only takes a locale Chromium
+// has a translation of (Debian ships en-US alone without chromium-l10n), or a
+// CDP override per target, which a client's own override then collides with.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumLaunch, PROXY_BYPASS, type ChromiumSettings } from '../../../platform/browser/chromium-launch.ts';
+import type { LocationSettings } from '../../../page/location.ts';
 
 export interface SessionChromium {
   /** ws://127.0.0.1:PORT/devtools/browser/ID */
@@ -26,6 +34,8 @@ export interface SessionChromiumOptions {
   dir: string;
   /** The guard proxy (http://127.0.0.1:PORT); undefined only in tests of the browser alone. */
   proxyServer?: string;
+  /** The languages and time zone of the session's location; the host's own when absent. */
+  location?: LocationSettings;
   startTimeoutMs?: number;
 }
 
@@ -43,6 +53,8 @@ export async function launchSessionChromium(opts: SessionChromiumOptions): Promi
     ...(opts.settings.headless ? ['--headless'] : []),
     ...(opts.settings.sandbox ? [] : ['--no-sandbox']),
     ...(opts.proxyServer ? [`--proxy-server=${opts.proxyServer}`, `--proxy-bypass-list=${PROXY_BYPASS}`] : []),
+    // Canonical BCP 47 tags (locationSettings) hold no comma. Chromium adds q-values by position; the headless shell sends the list as it is.
+    ...(opts.location ? [`--accept-lang=${opts.location.languages.join(',')}`] : []),
     '--remote-debugging-address=127.0.0.1',
     '--remote-debugging-port=0',
     `--user-data-dir=${profile}`,
@@ -51,8 +63,9 @@ export async function launchSessionChromium(opts: SessionChromiumOptions): Promi
   const executable = options.executablePath ?? launch.executable;
   // Root's wrapper sets the death signal itself (after dropping to CHROMIUM_USER, which would clear it).
   const [command, commandArgs] = SETPRIV && !launch.user ? [SETPRIV, ['--pdeathsig', 'KILL', '--', executable, ...args]] : [executable, args];
+  const env = opts.location ? { ...options.env, TZ: opts.location.timezoneId } : options.env;
   const child: ChildProcess = spawn(command, commandArgs, {
-    env: options.env as NodeJS.ProcessEnv,
+    env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });

@@ -18,6 +18,7 @@ import { isZeroDataRetention } from '../../../jobs/job-status.ts';
 import { jobModel } from '../../../jobs/job-model.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PageOpening } from '../definitions.ts';
+import type { CreateSessionRequest } from '../session-request.ts';
 import { endSession, type EndedSession } from '../end-session.ts';
 import { executeInSession } from '../execute-in-session.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
@@ -48,6 +49,12 @@ export function pageOpening(job: Crawl): PageOpening {
   };
 }
 
+/** The scrape's ad blocking and location, which the session browses with too. */
+export function scrapeBrowsing(job: Pick<Crawl, 'options'>): Pick<CreateSessionRequest, 'blockAds' | 'location'> {
+  const so: Partial<ScrapeOptions> = crawlOptions(job).scrapeOptions ?? {};
+  return { blockAds: so.blockAds ?? true, ...(so.location && { location: so.location }) };
+}
+
 async function liveInteraction(deps: GatewayDeps, scrapeId: string): Promise<BrowserSession | null> {
   return deps.db.browserSession.findFirst({ where: { scrapeId, status: { in: LIVE_STATUSES } } });
 }
@@ -62,7 +69,7 @@ async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | nul
       deps,
       team,
       apiKeyId,
-      { ttl: browserSessions.interactTtlSeconds, activityTtl: browserSessions.interactActivityTtlSeconds, streamWebView: true },
+      { ttl: browserSessions.interactTtlSeconds, activityTtl: browserSessions.interactActivityTtlSeconds, streamWebView: true, ...scrapeBrowsing(job) },
       () => undefined,
       { scrape: { scrapeId: job.id, opening: pageOpening(job) } },
     );
