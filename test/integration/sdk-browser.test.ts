@@ -1,6 +1,6 @@
 // The official SDKs, unchanged, against our browser sessions: the JS SDK's
 // browser(), browserExecute(), listBrowsers(), deleteBrowser() and the Python SDK's
-// browser(), browser_execute(), list_browsers(), delete_browser().
+// browser() (with block_ads and location), browser_execute(), list_browsers(), delete_browser().
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ describe('official SDKs and browser sessions', () => {
     expect(out.bash[0]).toContain('SDK session page');
     expect(out.bash.slice(1)).toEqual([0, null]);
     expect(out.python).toEqual(['SDK session page\n', 0, null]);
-    expect(out.node).toEqual(['42', 0]);
+    expect(out.node).toEqual(['42 en-GB Europe/London', 0]);
     expect(out.listed.map((s: unknown[]) => s[0])).toContain(out.id);
     expect(out.deleted).toEqual([true, expect.any(Number), 2]);
     expect(out.destroyed).toContain(out.id);

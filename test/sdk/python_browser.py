@@ -9,11 +9,16 @@ import os
 from firecrawl import Firecrawl
 
 client = Firecrawl(api_key=os.environ["API_KEY"], api_url=os.environ["API_URL"])
-created = client.browser(ttl=120, activity_ttl=60)
+# block_ads and location as the SDK documents them: the session browses with its country's language and time zone.
+created = client.browser(ttl=120, activity_ttl=60, block_ads=True, location={"country": "GB"})
 # The SDK's default language is bash: agent-browser attached to the session.
 opened = client.browser_execute(created.id, f"agent-browser open {os.environ['PAGE_URL']} && agent-browser get title")
 python = client.browser_execute(created.id, "print(await page.title())", language="python")
-node = client.browser_execute(created.id, "await page.evaluate(() => 6 * 7)", language="node")
+node = client.browser_execute(
+    created.id,
+    "await page.evaluate(() => [6 * 7, navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone].join(' '))",
+    language="node",
+)
 listed = client.list_browsers(status="active")
 deleted = client.delete_browser(created.id)
 after = client.list_browsers(status="destroyed")

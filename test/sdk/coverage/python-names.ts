@@ -242,8 +242,8 @@ export const PY_ONLY_FIELDS: FieldTable = {
     timeout: sdk('how long the SDK waits for the agent'),
   },
   'py browser': {
-    blockAds: { status: 'todo', note: 'not implemented yet for sessions' },
-    location: { status: 'todo', note: 'not implemented yet for sessions' },
+    blockAds: ok('the session’s browser goes through the guard proxy that refuses the ad and tracker hosts; cookie notices are not hidden'),
+    location: ok('Accept-Language, navigator.languages and the time zone of the country; the IP address stays the service’s'),
   },
   'py usage': { byApiKey: ok() },
   'py v1 alias': { params: ok('a dict of v1 parameters the SDK converts to the v2 request'), idempotencyKey: ok('ignored by the SDK for v2 crawls') },
