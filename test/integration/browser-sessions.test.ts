@@ -233,10 +233,7 @@ describe('a session', () => {
       const tab = plain.contexts()[0].pages()[0];
       await tab.goto(`${site.url}/`);
       expect((await tab.evaluate(look))[0]).toBe('en-US');
-      // Not refused: the proxy tried the host, which the offline test machine cannot resolve.
-      const tried = await tab.goto(ad);
-      expect(tried?.status()).toBe(502);
-      expect(await tried?.text()).toMatch(/^Cannot resolve ads\.doubleclick\.net: /);
+      // The ad host is not visited from here: not refused, the request would leave the machine wherever DNS answers.
     } finally {
       await plain.close();
     }

@@ -1,9 +1,11 @@
 // A TCP proxy between a process under test and a server, for chaos tests: it
 // forwards until told to hold traffic in one or both directions. Held bytes stay
 // in the proxy and the sockets stay open, so the client sees a silent network
-// (no error, no answer) rather than a refused or reset connection. When either
-// side of a connection closes, the other is destroyed and held bytes are dropped,
-// as a network would lose them.
+// (no error, no answer: a black hole) rather than a refused or reset connection.
+// It can also reset every open connection, refuse new ones (reset at once, as a
+// server whose port has gone), and slow every byte down. When either side of a
+// connection closes, the other is destroyed and held bytes are dropped, as a
+// network would lose them.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface HoldDirections {
@@ -22,24 +24,48 @@ export interface TcpProxy {
   release(): void;
   /** Bytes received but not delivered, per direction, over all open connections. */
   heldBytes(): { toServer: number; toClient: number };
+  /** Resets (TCP RST) both sides of every open connection. */
+  reset(): void;
+  /** While true, each new connection is reset as soon as it is accepted; open ones are untouched. */
+  refuse(on: boolean): void;
+  /** Delivers each chunk `ms` later, in both directions (0: at once). */
+  delay(ms: number): void;
+  /** Connections open now. */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
-/** One direction of one connection: forwards, or keeps what arrives until released. */
+/** One direction of one connection: forwards (after the delay), or keeps what arrives until released. */
 class Pipe {
   private held: Buffer[] = [];
+  /** Chunks on their delay's timer: they keep their order ahead of anything sent later. */
+  private delayed = 0;
   constructor(
     private readonly to: Socket,
     private readonly isHeld: () => boolean,
+    private readonly delayMs: () => number,
   ) {}
   push(chunk: Buffer): void {
     if (this.isHeld() || this.held.length > 0) this.held.push(chunk);
-    else this.to.write(chunk);
+    else this.send(chunk);
+  }
+  private send(chunk: Buffer): void {
+    const ms = this.delayMs();
+    if (ms === 0 && this.delayed === 0) {
+      this.to.write(chunk);
+      return;
+    }
+    this.delayed++;
+    setTimeout(() => {
+      this.delayed--;
+      if (!this.to.destroyed) this.to.write(chunk);
+    }, ms);
   }
   flush(): void {
     if (this.isHeld()) return;
-    for (const chunk of this.held) this.to.write(chunk);
+    const held = this.held;
     this.held = [];
+    for (const chunk of held) this.send(chunk);
   }
   bytes(): number {
     return this.held.reduce((n, c) => n + c.length, 0);
@@ -49,11 +75,30 @@ class Pipe {
 export async function startTcpProxy(target: { host: string; port: number } | string): Promise<TcpProxy> {
   const upstream = typeof target === 'string' ? parseAddress(target) : target;
   const state: HoldDirections = { toServer: false, toClient: false };
+  let refusing = false;
+  let delayMs = 0;
   const open = new Set<{ client: Socket; server: Socket; up: Pipe; down: Pipe }>();
 
   const proxy: Server = createServer((client) => {
+    if (refusing) {
+      client.resetAndDestroy();
+      return;
+    }
     const server = connect(upstream.port, upstream.host);
-    const conn = { client, server, up: new Pipe(server, () => state.toServer), down: new Pipe(client, () => state.toClient) };
+    const conn = {
+      client,
+      server,
+      up: new Pipe(
+        server,
+        () => state.toServer,
+        () => delayMs,
+      ),
+      down: new Pipe(
+        client,
+        () => state.toClient,
+        () => delayMs,
+      ),
+    };
     open.add(conn);
     client.on('data', (chunk) => conn.up.push(chunk));
     server.on('data', (chunk) => conn.down.push(chunk));
@@ -95,6 +140,20 @@ export async function startTcpProxy(target: { host: string; port: number } | str
       }
       return { toServer, toClient };
     },
+    reset() {
+      for (const conn of open) {
+        open.delete(conn);
+        conn.client.resetAndDestroy();
+        conn.server.resetAndDestroy();
+      }
+    },
+    refuse(on) {
+      refusing = on;
+    },
+    delay(ms) {
+      delayMs = ms;
+    },
+    openConnections: () => open.size,
     async close() {
       for (const conn of open) {
         conn.client.destroy();

@@ -15,6 +15,8 @@ async function echoServer() {
   const sockets: Socket[] = [];
   const server: Server = createServer((socket) => {
     sockets.push(socket);
+    // The proxy's reset reaches this side too.
+    socket.on('error', () => undefined);
     socket.on('data', (chunk) => {
       received.push(chunk.toString());
       socket.write(chunk);
@@ -84,4 +86,42 @@ it('holds only the answers when asked, and drops them when the client goes away'
   await soon('the connection dropped', () => proxy!.heldBytes().toClient === 0);
   proxy.release();
   expect(server.received()).toBe('x');
+});
+
+it('resets open connections, refuses new ones while asked, and forwards again after', async () => {
+  server = await echoServer();
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: server.port });
+  const c = await client(proxy.address);
+  const closed = new Promise<string | undefined>((resolve) => c.socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code)));
+  proxy.reset();
+  expect(await closed).toBe('ECONNRESET');
+  expect(proxy.openConnections()).toBe(0);
+
+  proxy.refuse(true);
+  const refused = connect(Number(proxy.address.split(':')[1]), '127.0.0.1');
+  expect(await new Promise((resolve) => refused.once('error', (err: NodeJS.ErrnoException) => resolve(err.code)))).toBe('ECONNRESET');
+
+  proxy.refuse(false);
+  const again = await client(proxy.address);
+  again.socket.write('z');
+  await soon('the answer after the refusal', () => again.got() === 'z');
+  again.socket.destroy();
+});
+
+it('delays each chunk and keeps their order', async () => {
+  server = await echoServer();
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: server.port });
+  const c = await client(proxy.address);
+  proxy.delay(150);
+  const sent = Date.now();
+  c.socket.write('1');
+  await new Promise((r) => setTimeout(r, 20));
+  c.socket.write('2');
+  await soon('both answers', () => c.got() === '12');
+  // Each chunk passes the proxy twice, 150 ms each way.
+  expect(Date.now() - sent).toBeGreaterThanOrEqual(290);
+  proxy.delay(0);
+  c.socket.write('3');
+  await soon('the answer without delay', () => c.got() === '123');
+  c.socket.destroy();
 });
