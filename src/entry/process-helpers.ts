@@ -57,7 +57,7 @@ export async function bootService(name: string) {
   const databaseUrl = requireSetting(config.database.url, 'DATABASE_URL');
   const endpoint = temporalEndpoint(requireSetting(config.temporal.address, 'TEMPORAL_ADDRESS'), config.temporal);
   await migrate(databaseUrl, log);
-  return { config, log, endpoint, db: createDb(databaseUrl) };
+  return { config, log, endpoint, db: createDb(databaseUrl, undefined, config.database) };
 }
 
 /** Calls `stop` once, on SIGINT, SIGTERM, or the death of the supervising `npm start`. */

@@ -5,7 +5,7 @@
 // closed with the last (or `lingerMs` after it). Notifications sent while it was away are lost,
 // so after a reconnect every listener is told to catch up from the tables.
 import pg from 'pg';
-import type { Db } from '../platform/db/prisma.ts';
+import { DEFAULT_DB_LIMITS, poolLimits, type Db, type DbLimits } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
 import { JOB_EVENTS_CHANNEL, parseJobEvent } from './job-events.ts';
 
@@ -25,7 +25,7 @@ const RECONNECT_MS = 1_000;
 export const jobFeedConnectionName = () => `crawl-service job feed ${process.pid}`;
 
 /** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
-export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number }) {
+export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number; limits?: DbLimits }) {
   const lingerMs = deps.lingerMs ?? 0;
   const listeners = new Map<string, Set<JobListener>>();
   let client: pg.Client | undefined;
@@ -43,7 +43,11 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; 
   function connect(): Promise<void> {
     connecting ??= (async () => {
       // Named in pg_stat_activity, so an operator (or a test) can tell this process's feed from others'.
-      const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: jobFeedConnectionName() });
+      const c = new pg.Client({
+        connectionString: deps.databaseUrl,
+        application_name: jobFeedConnectionName(),
+        ...poolLimits(deps.limits ?? DEFAULT_DB_LIMITS),
+      });
       c.on('notification', (msg) => {
         const event = msg.payload === undefined ? undefined : parseJobEvent(msg.payload);
         if (!event || !listeners.has(event.jobId)) return;

@@ -156,6 +156,11 @@ export function loadConfig() {
        */
       publicBaseUrl: str('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
       bodyLimit: str('BODY_LIMIT') ?? '10mb',
+      /**
+       * How long an API request may wait on PostgreSQL or Temporal not answering, from its arrival, before
+       * it is answered 503 SERVICE_UNAVAILABLE (a scrape: its own timeout). Longer than a clear request takes on a busy machine.
+       */
+      requestDeadlineMs: boundedInt('REQUEST_DEADLINE_MS', 10_000, 3_000, 600_000, 'milliseconds from 3000 (a readiness probe takes up to 2000) to 600000'),
       /** Per API key, shared by all gateway replicas (a row per key); perMinute 0 turns it off. */
       rateLimit: {
         perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),
@@ -211,6 +216,13 @@ export function loadConfig() {
       /** Unset: an embedded PostgreSQL under dataDir is used. */
       url: str('DATABASE_URL'),
       embeddedPort: int('EMBEDDED_PG_PORT', 54329),
+      /** How long opening a connection (and waiting for a free one in a pool) may take before the statement fails. */
+      connectTimeoutMs: boundedInt('DB_CONNECT_TIMEOUT_MS', 10_000, 500, 600_000, 'milliseconds from 500 to 600000'),
+      /**
+       * How long one statement may take, counted by the client (a server that stopped answering, a connection
+       * into a black hole) and by the server (statement_timeout). Also the limit of a transaction.
+       */
+      queryTimeoutMs: boundedInt('DB_QUERY_TIMEOUT_MS', 30_000, 1_000, 3_600_000, 'milliseconds from 1000 to 3600000'),
     },
     temporal: {
       /** Unset: `npm start` runs the Temporal dev server itself. */

@@ -22,7 +22,7 @@ function apiKeyOf(upgrade: WebSocketUpgrade): string | undefined {
 
 export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
   const databaseUrl = deps.config.database.url;
-  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log }) : undefined;
+  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, limits: deps.config.database }) : undefined;
   // Clients send nothing the watcher reads; the subprotocol they asked for (their key) is echoed, as the protocol requires.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, handleProtocols: (protocols) => protocols.values().next().value ?? false });
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
+import { deadlineOf } from '../../platform/http/request-deadline.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
@@ -19,15 +20,17 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
   // A successful page answers its caller from its notification, before its workflow does. The
   // connection outlives each scrape a while: scrapes one after another would each open one.
   const databaseUrl = deps.config.database.url;
-  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, lingerMs: FEED_LINGER_MS }) : undefined;
+  const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, lingerMs: FEED_LINGER_MS, limits: deps.config.database }) : undefined;
 
   router.post('/scrape', async (req, res) => {
     if (isAlexandriaRequest(req.body)) {
       alexandriaScrapeRequestSchema.parse(req.body);
       throw cloudServiceNotOffered('alexandria');
     }
-    const started = Date.now();
     const request = scrapeRequestSchema.parse(req.body ?? {});
+    // The timeout counts from the request's arrival: authentication and the checks before the route took their part of it.
+    const { arrivedAt } = deadlineOf(res);
+    deadlineOf(res).setTimeout(request.timeout);
     const { team, apiKeyId } = authOf(res);
     // Zero data retention hands the document out once: two requests cannot share one scrape.
     const resumeKey = request.zeroDataRetention ? undefined : scrapeResumeKey(req.body);
@@ -40,7 +43,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     noteActivityJob(res, scrape.job.id);
     if (!scrape.settled) {
       try {
-        await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - started)), feed);
+        await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - arrivedAt)), feed);
       } catch (err) {
         if (!resumeKey || !isScrapeTimeout(err)) throw err;
         const answer = await resumableTimeout(deps, scrape.job.id, resumeKey, err);

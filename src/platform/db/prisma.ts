@@ -1,19 +1,39 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
+import { ReleasingPool } from './releasing-pool.ts';
 
 export type Db = PrismaClient;
 
+/** How long a connection and a statement may take (DB_CONNECT_TIMEOUT_MS, DB_QUERY_TIMEOUT_MS). */
+export interface DbLimits {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
 // Prisma's defaults (2 s to get a connection, 5 s to finish) fail page writes on a busy
 // 2-core machine; a failed write costs a whole batch retry, waiting longer costs nothing.
-/** How long a transaction waits for a connection. */
-export const TRANSACTION_WAIT_MS = 20_000;
-/** How long a transaction may take. */
-export const TRANSACTION_TIMEOUT_MS = 30_000;
+export const DEFAULT_DB_LIMITS: DbLimits = { connectTimeoutMs: 20_000, queryTimeoutMs: 30_000 };
 
-export function createDb(databaseUrl: string, poolSize = 10): Db {
+/**
+ * pg's settings for these limits. Without them a statement sent to a server that has stopped
+ * answering (SIGSTOP, a failover in progress, a black-holed network) waits forever: the client
+ * counts query_timeout itself and drops the connection; the server ends a statement at
+ * statement_timeout. TCP keepalive finds a peer that vanished while the connection was idle.
+ */
+export function poolLimits(limits: DbLimits) {
+  return {
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    query_timeout: limits.queryTimeoutMs,
+    statement_timeout: limits.queryTimeoutMs,
+    keepAlive: true,
+  };
+}
+
+export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = DEFAULT_DB_LIMITS): Db {
+  const pool = new ReleasingPool({ connectionString: databaseUrl, max: poolSize, ...poolLimits(limits) });
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }),
-    transactionOptions: { maxWait: TRANSACTION_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    transactionOptions: { maxWait: limits.connectTimeoutMs, timeout: limits.queryTimeoutMs },
   });
 }
 

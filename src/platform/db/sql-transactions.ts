@@ -8,7 +8,7 @@
 // a SqlTx runs unchanged inside a Prisma transaction.
 import pg from 'pg';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { TRANSACTION_TIMEOUT_MS, TRANSACTION_WAIT_MS } from './prisma.ts';
+import { DEFAULT_DB_LIMITS, poolLimits, type DbLimits } from './prisma.ts';
 
 /** What a raw-SQL transaction offers: Prisma's `$executeRaw` and `$queryRaw` tagged templates (a Prisma transaction is one). */
 export interface SqlTx {
@@ -20,6 +20,7 @@ export interface SqlTransactionsOptions {
   databaseUrl: string;
   /** Connections at most. */
   max: number;
+  limits?: DbLimits;
 }
 
 const INT8 = 20;
@@ -52,9 +53,8 @@ export class SqlTransactions {
     this.#pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.max,
-      // The limits of the service's Prisma transactions (a statement here cannot take longer than their whole transaction).
-      connectionTimeoutMillis: TRANSACTION_WAIT_MS,
-      statement_timeout: TRANSACTION_TIMEOUT_MS,
+      // The limits of the service's Prisma client.
+      ...poolLimits(opts.limits ?? DEFAULT_DB_LIMITS),
       // Idle connections close and never keep a process alive.
       idleTimeoutMillis: 10_000,
       allowExitOnIdle: true,
@@ -68,6 +68,10 @@ export class SqlTransactions {
   async transaction<T>(work: (tx: SqlTx) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     let broken: Error | undefined;
+    // Between two statements no query is there to fail: a connection lost then is an 'error' event, which
+    // without a listener ends the process. The next statement fails on the dead connection instead.
+    const onError = (err: Error) => (broken = err);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(sqlTx(client));
@@ -78,6 +82,8 @@ export class SqlTransactions {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError as Error));
       throw err;
     } finally {
+      // A broken connection keeps its listener: it may report more as it is torn down.
+      if (!broken) client.removeListener('error', onError);
       client.release(broken);
     }
   }

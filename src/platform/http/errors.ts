@@ -9,6 +9,7 @@ import { HttpError } from './http-error.ts';
 import { DomainError, type DomainErrorKind } from '../domain-error.ts';
 import { formatZodError } from './validation-error.ts';
 import type { Logger } from '../log.ts';
+import { dependencyFailure, type DependencyFailure } from '../dependency-failure.ts';
 
 /** The body of every error answer; `code` is required so no answer can go without one. The OpenAPI document describes each route's errors with it. */
 export const errorEnvelopeSchema = z.object({
@@ -40,10 +41,29 @@ export const notFound = (message = 'Job not found') => new HttpError(404, messag
  */
 export const LIMIT_REACHED_RETRY_AFTER_SECONDS = 30;
 
+/**
+ * Retry-After of a 503 that sets none of its own: PostgreSQL or Temporal away. `npm start` brings
+ * either back within seconds; a failover takes about as long.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 function sendError(res: Response, status: number, body: Omit<ErrorBody, 'requestId'>): void {
-  // Every 429 says when to come back; the rate limiter sets its own exact value first.
+  // Every 429 and 503 says when to come back; the rate limiter and the upload budget set their own first.
   if (status === 429 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(LIMIT_REACHED_RETRY_AFTER_SECONDS));
+  if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   res.status(status).json({ ...body, requestId: res.locals.requestId as string } satisfies ErrorBody);
+}
+
+/** The 503 of a request that needed PostgreSQL or Temporal while it was away. */
+export function sendDependencyFailure(res: Response, failure: DependencyFailure): void {
+  sendError(res, 503, {
+    success: false,
+    code: 'SERVICE_UNAVAILABLE',
+    error:
+      `${failure.dependency} is unavailable (${failure.reason}): the request could not be served. Retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} s; ` +
+      'a job start sent again with the same x-idempotency-key is not started twice.',
+    details: { dependency: failure.dependency },
+  });
 }
 
 export function notFoundRoute(): RequestHandler {
@@ -78,7 +98,11 @@ const CLIENT_ERROR_CODES: Record<number, string> = { 400: 'BAD_REQUEST', 413: 'P
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      // The request was answered at its deadline and its handler failed since: what it held is let go.
+      (res.locals.onLateError as (() => void) | undefined)?.();
+      return;
+    }
     if (err instanceof ZodError) {
       const { error, details } = formatZodError(err);
       sendError(res, 400, { success: false, code: 'BAD_REQUEST', error, details });
@@ -113,6 +137,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const status = bodyError?.status ?? bodyError?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       sendError(res, status, { success: false, code: CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', error: bodyError.message });
+      return;
+    }
+    const failure = dependencyFailure(err);
+    if (failure) {
+      log.warn('dependency unavailable', { requestId: res.locals.requestId, method: req.method, path: req.path, ...failure });
+      sendDependencyFailure(res, failure);
       return;
     }
     const errorId = uuidv4();

@@ -15,6 +15,7 @@ import type { Logger } from '../log.ts';
 import { createsJob, fullPath, noteActivityJob } from './activity-log.ts';
 import { authOf } from './auth.ts';
 import { HttpError } from './http-error.ts';
+import { answeredAtDeadline } from './request-deadline.ts';
 
 export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
@@ -73,20 +74,27 @@ async function claim(db: Db, teamId: string, key: string, fingerprint: string, w
   return rows.length === 1;
 }
 
-/** Stores the first request's answer (2xx) or frees the key (anything else) before the answer leaves. */
+/**
+ * Stores the first request's answer (2xx) or frees the key (anything else) before the answer leaves.
+ * A request answered 503 at its deadline (request-deadline.ts) keeps its claim: its handler may
+ * still start the job once the dependency is back, and then its answer is the one kept, so a
+ * retry with the key gets that job instead of starting another. The handler's later answer
+ * cannot be sent; its `success` says whether it was one to keep.
+ */
 function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: string): void {
   const where = { teamId_key: { teamId, key } };
   const json = res.json.bind(res);
   let settled = false;
   const free = () => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } });
   res.json = ((body: unknown) => {
+    if (answeredAtDeadline(res) && !res.headersSent) return json(body);
     settled = true;
-    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const late = res.headersSent;
+    const statusCode = late ? ((body as { success?: unknown } | null)?.success === true ? 200 : 500) : res.statusCode;
+    const ok = statusCode >= 200 && statusCode < 300;
     const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
     const write = ok
-      ? db.idempotencyKey
-          .update({ where, data: { statusCode: res.statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } })
-          .then(() => undefined)
+      ? db.idempotencyKey.update({ where, data: { statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } }).then(() => undefined)
       : free().then(() => undefined);
     write
       .catch((err: unknown) => {
@@ -94,12 +102,20 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
         return free();
       })
       .catch(() => undefined)
-      .finally(() => json(body));
+      .finally(() => {
+        if (!late) json(body);
+      });
     return res;
   }) as Response['json'];
+  // A handler that fails after the deadline answered frees the key through the error handler.
+  res.locals.onLateError = () => {
+    if (settled) return;
+    settled = true;
+    free().catch(() => undefined);
+  };
   // An answer that was never JSON (the connection went away first): the key is freed for a retry.
   res.once('close', () => {
-    if (!settled) free().catch(() => undefined);
+    if (!settled && !answeredAtDeadline(res)) free().catch(() => undefined);
   });
 }
 

@@ -55,7 +55,7 @@ export function cachedReadiness(checks: Record<string, Check>, opts: { timeoutMs
 }
 
 /** How long one check may take, and how long one answer serves every caller. */
-const TIMEOUT_MS = 2000;
+export const READINESS_TIMEOUT_MS = 2000;
 const CACHE_MS = 1000;
 
 /** Every process is ready when PostgreSQL and Temporal answer; `own` adds the process's own checks. */
@@ -64,5 +64,5 @@ export function serviceReadiness(
   own: Record<string, Check> = {},
 ): () => Promise<Readiness> {
   const checks = { postgres: () => deps.db.$queryRaw`SELECT 1`, temporal: () => deps.temporal.workflowService.getSystemInfo({}), ...own };
-  return cachedReadiness(checks, { timeoutMs: TIMEOUT_MS, cacheMs: CACHE_MS });
+  return cachedReadiness(checks, { timeoutMs: READINESS_TIMEOUT_MS, cacheMs: CACHE_MS });
 }
