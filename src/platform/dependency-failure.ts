@@ -28,7 +28,7 @@ const PG_UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-5]|53300)$/;
 
 /** What pg and Node's sockets say when the connection is refused, dropped, cut or too slow. */
 const PG_CONNECTION_MESSAGE =
-  /Connection terminated|not queryable|Server has closed the connection|timeout exceeded when trying to connect|Query read timeout|Connection ended|Can't reach database server|Timed out fetching a new connection|canceling statement due to statement timeout|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/;
+  /Connection terminated|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to|not queryable|Server has closed the connection|timeout exceeded when trying to connect|Query read timeout|Connection ended|Can't reach database server|Timed out fetching a new connection|canceling statement due to statement timeout|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/;
 
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -59,8 +59,10 @@ function postgresFailure(err: unknown): string | undefined {
   if (err instanceof Prisma.PrismaClientInitializationError) return lastLine(err.message);
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (PRISMA_CONNECTION_CODES.has(err.code)) return lastLine(err.message);
-    // A raw query's failure (P2010) carries the driver's words.
-    if (err.code === 'P2010' && PG_CONNECTION_MESSAGE.test(err.message)) return lastLine(err.message);
+    // A raw query's failure (P2010) carries the driver's words and the server's SQLSTATE.
+    const sqlstate = (err.meta as { code?: unknown } | undefined)?.code;
+    if (err.code === 'P2010' && ((typeof sqlstate === 'string' && PG_UNAVAILABLE_SQLSTATE.test(sqlstate)) || PG_CONNECTION_MESSAGE.test(err.message)))
+      return lastLine(err.message);
     return undefined;
   }
   for (const e of chain(err)) {

@@ -66,6 +66,8 @@ export interface HarnessOptions {
   scrape?: Partial<Config['scrape']>;
   /** A Temporal server of the test's own (to kill it); the shared one otherwise. */
   temporalAddress?: string;
+  /** A migrated database on a PostgreSQL server of the test's own (to kill it); the shared one otherwise. */
+  databaseUrl?: string;
   /** Every JSON answer of the in-process gateway is pushed here (openapi-responses.ts checks them against the contract). */
   recordResponses?: RecordedResponse[];
 }
@@ -76,7 +78,7 @@ function testQueues() {
 }
 
 export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {
-  const databaseUrl = inject('databaseUrl');
+  const databaseUrl = overrides.databaseUrl ?? inject('databaseUrl');
   const temporalAddress = overrides.temporalAddress ?? inject('temporalAddress');
   const base = loadConfig();
   const config: Config = {

@@ -22,7 +22,7 @@ import { openApiRouteDocs, openApiRoutes } from './openapi-routes.ts';
 import type { Feature } from '../feature.ts';
 import { inProcessApi } from './in-process-api.ts';
 import { requestDeadline } from './request-deadline.ts';
-import { serviceReadiness, type Readiness } from '../process/readiness.ts';
+import { serviceChecks, serviceReadiness } from '../process/readiness.ts';
 
 export interface GatewayDeps {
   db: Db;
@@ -64,9 +64,9 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 }
 
 /** What every keyed request goes through before its route, whichever API version it speaks. */
-function keyedRequest(deps: GatewayDeps, readiness: () => Promise<Readiness>): RequestHandler[] {
+function keyedRequest(deps: GatewayDeps, deadline: RequestHandler): RequestHandler[] {
   return [
-    requestDeadline(readiness, { deadlineMs: deps.config.gateway.requestDeadlineMs }),
+    deadline,
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
     express.json({ limit: deps.config.gateway.bodyLimit }),
@@ -81,16 +81,16 @@ export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
   app.use(assignRequestId(), requestLog(deps.log), httpMetrics());
-  // One readiness for the health routes and the request deadlines: one probe a second whatever the traffic.
-  const readiness = serviceReadiness({ db: deps.db, temporal: deps.temporal });
-  app.use(healthRoutes(deps, readiness));
+  app.use(healthRoutes(deps, serviceReadiness(deps)));
+  // One deadline for both API versions: its probes are shared by every request of this process.
+  const deadline = requestDeadline(serviceChecks(deps), { deadlineMs: deps.config.gateway.requestDeadlineMs });
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
   const v2Routes = features.flatMap((f) => (f.routes ? [f.routes(deps)] : []));
-  app.use('/v2', ...keyedRequest(deps, readiness), ...v2Routes);
+  app.use('/v2', ...keyedRequest(deps, deadline), ...v2Routes);
   const v2 = inProcessApi(v2Routes);
   const v1Routes = features.flatMap((f) => (f.v1Routes ? [f.v1Routes(deps, v2)] : []));
-  if (v1Routes.length > 0) app.use('/v1', ...keyedRequest(deps, readiness), ...v1Routes);
+  if (v1Routes.length > 0) app.use('/v1', ...keyedRequest(deps, deadline), ...v1Routes);
   app.use(notFoundRoute());
   app.use(errorHandler(deps.log));
   return app;

@@ -55,14 +55,17 @@ export function cachedReadiness(checks: Record<string, Check>, opts: { timeoutMs
 }
 
 /** How long one check may take, and how long one answer serves every caller. */
-export const READINESS_TIMEOUT_MS = 2000;
+const READINESS_TIMEOUT_MS = 2000;
 const CACHE_MS = 1000;
 
+type ServiceDeps = { db: Db; temporal: { workflowService: { getSystemInfo(request: object): Promise<unknown> } } };
+
+/** The checks every process has: PostgreSQL and Temporal answer. */
+export function serviceChecks(deps: ServiceDeps): Record<'postgres' | 'temporal', Check> {
+  return { postgres: () => deps.db.$queryRaw`SELECT 1`, temporal: () => deps.temporal.workflowService.getSystemInfo({}) };
+}
+
 /** Every process is ready when PostgreSQL and Temporal answer; `own` adds the process's own checks. */
-export function serviceReadiness(
-  deps: { db: Db; temporal: { workflowService: { getSystemInfo(request: object): Promise<unknown> } } },
-  own: Record<string, Check> = {},
-): () => Promise<Readiness> {
-  const checks = { postgres: () => deps.db.$queryRaw`SELECT 1`, temporal: () => deps.temporal.workflowService.getSystemInfo({}), ...own };
-  return cachedReadiness(checks, { timeoutMs: READINESS_TIMEOUT_MS, cacheMs: CACHE_MS });
+export function serviceReadiness(deps: ServiceDeps, own: Record<string, Check> = {}): () => Promise<Readiness> {
+  return cachedReadiness({ ...serviceChecks(deps), ...own }, { timeoutMs: READINESS_TIMEOUT_MS, cacheMs: CACHE_MS });
 }

@@ -1,0 +1,27 @@
+// Temporal cut, reset, black-holed, slowed, killed and stopped under a mix of two
+// teams' jobs, one fault per case (test/support/fault-stage.ts): the service's
+// processes reach a Temporal server of this file's own through a TCP proxy. Each
+// case prints its figures (recovery seconds, answers 503, pages fetched twice).
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { faultsOf, runFaultCase, startFaultStage, type FaultStage } from '../support/fault-stage.ts';
+
+let stage: FaultStage;
+
+beforeAll(async () => {
+  stage = await startFaultStage('temporal');
+});
+
+afterAll(async () => {
+  await stage?.stop();
+});
+
+describe('Temporal down under a mix of jobs', () => {
+  for (const name of faultsOf({} as FaultStage).map((f) => f.name)) {
+    it(name, async () => {
+      await runFaultCase(
+        stage,
+        faultsOf(stage).find((f) => f.name === name)!,
+      );
+    });
+  }
+});
