@@ -15,12 +15,20 @@ import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 
-export async function startBenchServers(name: string, config: Config, log: Logger) {
+/** `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory. */
+export async function startBenchServers(name: string, config: Config, log: Logger, { persistTemporal = false } = {}) {
   const dir = scratchDataDir(`${name}-bench-`);
   const [pg, temporal] = await Promise.all([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
     freePort().then((port) =>
-      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
+      startTemporalDevServer({
+        cliPath: config.temporal.cliPath,
+        dataDir: join(dir, 'temporal'),
+        port,
+        namespace: 'default',
+        persist: persistTemporal,
+        log,
+      }),
     ),
   ]);
   await migrate(pg.url, log);

@@ -103,7 +103,8 @@ export function comparePeriods(first: Period, last: Period): Comparison[] {
     ] as const) {
       const a = first.processes[name]?.[key];
       const b = figures[key];
-      if (!a || !b) continue;
+      // A tree that never had a child is the process itself.
+      if (!a || !b || (key === 'treeRss' && Math.max(first.processes[name]!.procs?.max ?? 1, figures.procs?.max ?? 1) === 1)) continue;
       const scale = key === 'rss' || key === 'treeRss' ? 1 / MB : 1;
       out.push(compare(`${name} ${label}`, a.median * scale, b.median * scale));
     }

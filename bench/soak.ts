@@ -153,7 +153,8 @@ function newBucket(names: string[]) {
 async function main() {
   const config = loadConfig();
   if (!config.chromium.path) throw new Error('CHROMIUM_PATH is not set: run `npm run bench:soak`');
-  const servers = await startBenchServers('soak', config, log);
+  // In memory, the dev server would grow with every workflow of the hour; npm start persists it too.
+  const servers = await startBenchServers('soak', config, log, { persistTemporal: true });
   const db = createDb(servers.pg.url, 2);
   const children: Record<string, ChildProcess> = {};
   const names = ['gateway', 'worker', 'browser host'];
