@@ -83,7 +83,12 @@ export interface Comparison {
   last: number;
   ratio: number;
   flat: boolean;
+  /** Why the goal's verdict leaves this figure out, if it does. */
+  notJudged?: string;
 }
+
+/** A p95 of fewer answers is their maximum or next to it: shown, not judged. */
+export const MIN_ANSWERS_JUDGED = 20;
 
 export function compare(what: string, first: number, last: number): Comparison {
   const ratio = first === 0 ? (last === 0 ? 1 : Infinity) : last / first;
@@ -91,9 +96,15 @@ export function compare(what: string, first: number, last: number): Comparison {
   return { what, first, last, ratio, flat: Math.abs(ratio - 1) <= FLAT_WITHIN + 1e-9 };
 }
 
-/** Each process's RSS, descriptors and connections, and each request kind's p95, in the first period against the last (medians of the periods' samples). */
+/**
+ * Each process's RSS, descriptors and connections, and each request kind's p95, in the first
+ * period against the last (medians of the periods' samples). The goal judges the processes' own
+ * RSS and descriptors and the p95s; a tree's RSS follows how many Chromiums were alive at the
+ * samples, the connections the pools' sizes.
+ */
 export function comparePeriods(first: Period, last: Period): Comparison[] {
   const out: Comparison[] = [];
+  const shown = { treeRss: 'Chromiums alive at the samples', connections: 'pool sizes' } as Record<string, string | undefined>;
   for (const [name, figures] of Object.entries(last.processes)) {
     for (const [key, label] of [
       ['rss', 'rss MB'],
@@ -106,12 +117,14 @@ export function comparePeriods(first: Period, last: Period): Comparison[] {
       // A tree that never had a child is the process itself.
       if (!a || !b || (key === 'treeRss' && Math.max(first.processes[name]!.procs?.max ?? 1, figures.procs?.max ?? 1) === 1)) continue;
       const scale = key === 'rss' || key === 'treeRss' ? 1 / MB : 1;
-      out.push(compare(`${name} ${label}`, a.median * scale, b.median * scale));
+      out.push({ ...compare(`${name} ${label}`, a.median * scale, b.median * scale), notJudged: shown[key] });
     }
   }
   for (const [kind, b] of Object.entries(last.latency)) {
     const a = first.latency[kind];
-    if (a) out.push(compare(`p95 ms ${kind}`, a.p95, b.p95));
+    if (!a) continue;
+    const few = Math.min(a.count, b.count) < MIN_ANSWERS_JUDGED ? `fewer than ${MIN_ANSWERS_JUDGED} answers` : undefined;
+    out.push({ ...compare(`p95 ms ${kind}`, a.p95, b.p95), notJudged: few });
   }
   return out;
 }
@@ -125,9 +138,10 @@ export function periodLines(p: Period): string[] {
   for (const [name, f] of Object.entries(p.processes)) {
     const col = (label: string, s: Spread | undefined, fmt: (n: number) => string, width: number) =>
       s ? `${label} ${fmt(s.median).padStart(width)} (max ${fmt(s.max).padStart(width)})` : `${label} ${'-'.padStart(width)}${' '.repeat(width + 7)}`;
+    const treeMb = (s: Spread | undefined, at: keyof Spread) => (s ? ` ${mb(s[at])} MB` : '');
     const tree =
-      f.procs && f.treeRss && f.procs.max > 1
-        ? `   tree ${f.procs.median.toFixed(0)} procs ${mb(f.treeRss.median)} MB (max ${f.procs.max} procs ${mb(f.treeRss.max)} MB)`
+      f.procs && f.procs.max > 1
+        ? `   tree ${f.procs.median.toFixed(0)} procs${treeMb(f.treeRss, 'median')} (max ${f.procs.max} procs${treeMb(f.treeRss, 'max')})`
         : '';
     const logged = p.logged[name];
     const log = logged && (logged.warn || logged.error) ? `   logged ${logged.warn} warn, ${logged.error} error` : '';
@@ -148,6 +162,6 @@ export function comparisonLines(rows: Comparison[]): string[] {
   const fmt = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : 'inf');
   return rows.map(
     (r) =>
-      `  ${r.what.padEnd(52)} ${fmt(r.first).padStart(8)} -> ${fmt(r.last).padStart(8)}   x${(Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : 'inf').padStart(5)}   ${r.flat ? 'flat' : r.ratio > 1 ? 'GREW' : 'fell'}`,
+      `  ${r.what.padEnd(44)} ${fmt(r.first).padStart(8)} -> ${fmt(r.last).padStart(8)}   x${(Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : 'inf').padStart(5)}   ${r.flat ? 'flat' : r.ratio > 1 ? 'GREW' : 'fell'}${r.notJudged ? ` (not judged: ${r.notJudged})` : ''}`,
   );
 }

@@ -350,9 +350,10 @@ async function main() {
       : undefined;
 
     const comparisons: Comparison[] = periods.length > 1 ? comparePeriods(periods[0]!, periods.at(-1)!) : [];
-    // The goal: memory, descriptors and p95 flat after the warm-up, every job correct.
-    const judged = comparisons.filter((c) => !/ (tree rss MB|db connections)$/.test(c.what));
-    const goalMet = finished && periods.length > 1 && judged.every((c) => c.flat) && incorrect === 0 && ledgerWrong === 0 && held === undefined;
+    // The goal: memory, descriptors and p95 flat after the warm-up, every job correct. A figure
+    // that fell is no leak (the warm-up's p95s include compiling everything once): only growth fails it.
+    const grew = comparisons.filter((c) => !c.notJudged && !c.flat && c.ratio > 1);
+    const goalMet = finished && periods.length > 1 && grew.length === 0 && incorrect === 0 && ledgerWrong === 0 && held === undefined;
     Object.assign(result, {
       finished,
       drained,
@@ -369,8 +370,7 @@ async function main() {
     if (periods.length > 1) {
       console.log(`  period 1 (the warm-up) -> period ${periods.length}, medians of each period's samples; flat: within ±${FLAT_PERCENT} %`);
       for (const line of comparisonLines(comparisons)) console.log(line);
-      const moved = judged.filter((c) => !c.flat).map((c) => c.what);
-      console.log(`  not flat (RSS, descriptors, p95): ${moved.length ? moved.join('; ') : 'none'}`);
+      console.log(`  grew more than ${FLAT_PERCENT} % (judged: RSS, descriptors, p95): ${grew.length ? grew.map((c) => c.what).join('; ') : 'none'}`);
     } else {
       console.log('  one period only: no warm-up to compare the last period with (SOAK_MINUTES must exceed SOAK_REPORT_MINUTES)');
     }
@@ -379,7 +379,9 @@ async function main() {
     );
     for (const line of ledger) console.log(`  ledger of ${line}`);
     console.log(`  held after the last job: ${finished ? (held ?? 'nothing') : 'not checked (interrupted)'}`);
-    console.log(`  goal (memory, descriptors and p95 flat within ±${FLAT_PERCENT} % after warm-up, every job correct): ${goalMet ? 'met' : 'NOT met'}`);
+    console.log(
+      `  goal (memory, descriptors and p95 within +${FLAT_PERCENT} % of the warm-up's, every job correct, charged exactly, nothing held): ${goalMet ? 'met' : 'NOT met'}`,
+    );
     console.log(`  figures of every period: ${OUTPUT}`);
   } finally {
     stopping = true;

@@ -23,16 +23,20 @@ describe('the soak figures', () => {
       startMinute: 0,
       endMinute: 1,
       processes: { worker: processFigures(rss.map((r) => ({ rss: r * 1024 * 1024, fds: 10, procs: 1 }))) },
-      latency: Object.fromEntries(Object.entries(p95).map(([k, v]) => [k, { count: 1, p50: v, p95: v }])),
+      latency: Object.fromEntries(Object.entries(p95).map(([k, v]) => [k, { count: k === 'GET /few' ? 5 : 20, p50: v, p95: v }])),
       jobs: {},
       incorrect: [],
       logged: {},
     });
-    const rows = comparePeriods(period([100, 300, 200], { 'GET /a': 10, 'GET /b': 5 }), period([250, 210, 190], { 'GET /a': 20 }));
-    expect(rows.map((r) => [r.what, r.first, r.last, r.flat])).toEqual([
-      ['worker rss MB', 200, 210, true],
-      ['worker fds', 10, 10, true],
-      ['p95 ms GET /a', 10, 20, false],
+    const rows = comparePeriods(
+      period([100, 300, 200], { 'GET /a': 10, 'GET /b': 5, 'GET /few': 1 }),
+      period([250, 210, 190], { 'GET /a': 20, 'GET /few': 9 }),
+    );
+    expect(rows.map((r) => [r.what, r.first, r.last, r.flat, r.notJudged])).toEqual([
+      ['worker rss MB', 200, 210, true, undefined],
+      ['worker fds', 10, 10, true, undefined],
+      ['p95 ms GET /a', 10, 20, false, undefined],
+      ['p95 ms GET /few', 1, 9, false, 'fewer than 20 answers'],
     ]);
   });
 });
