@@ -31,7 +31,7 @@ import { createLogger } from '../src/platform/log.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { executeAdmissionsOf, executePhases, updateTimer, type ExecuteTimes } from './execute-phases.ts';
 import { processTree } from './processes.ts';
-import { startBenchServers, stopWorker } from './servers.ts';
+import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { percentile } from './percentile.ts';
 
 const SESSIONS = Number(process.env.BENCH_BROWSER_SESSIONS ?? 10);
@@ -113,11 +113,8 @@ async function main() {
   try {
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: SESSIONS + IDLE + 2 });
     const { key } = await issueApiKey(db, team.id);
-    worker = servers.spawnWorker(taskQueue, {});
-    await new Promise<void>((resolve, reject) => {
-      worker!.stdout!.on('data', (d: Buffer) => d.toString().includes('"msg":"worker ready"') && resolve());
-      worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
+    worker = servers.spawnService('worker', taskQueue, {});
+    await untilReady(worker, 'worker');
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const timer = updateTimer();
     const deps = { db, temporal: new Client({ connection, interceptors: { workflow: [timer.interceptor] } }), config: appConfig, log };
@@ -196,7 +193,7 @@ async function main() {
   } finally {
     server?.closeAllConnections();
     server?.close();
-    await stopWorker(worker);
+    await stopProcess(worker);
     await host.stop();
     await hostRunning;
     await native.close();

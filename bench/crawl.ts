@@ -27,7 +27,7 @@ import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { cpu, cpuOfTrees, rss } from './processes.ts';
-import { startBenchServers, stopWorker } from './servers.ts';
+import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { benchSite } from './site.ts';
 import { rawPlaywrightCrawl } from './raw-playwright.ts';
 import { percentile } from './percentile.ts';
@@ -132,13 +132,6 @@ function pageTimings(child: ChildProcess): { convertMs: number[]; storeMs: numbe
   return seen;
 }
 
-function waitForLine(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => line.includes(text) && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-  });
-}
-
 async function main() {
   const config = loadConfig();
   const chromiumPath = config.chromium.path;
@@ -153,7 +146,7 @@ async function main() {
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: CONCURRENCY });
     const { key } = await issueApiKey(db, team.id);
     const taskQueue = 'bench';
-    worker = servers.spawnWorker(taskQueue, {
+    worker = servers.spawnService('worker', taskQueue, {
       // At least two: the fairness phase has one crawl hold both slots. A single crawl of the
       // throughput rounds uses `browsers` of them, like the bare crawler.
       WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
@@ -166,7 +159,7 @@ async function main() {
       LOG_LEVEL: PAGE_TIMINGS ? 'debug' : 'info',
     });
     const timings = PAGE_TIMINGS ? pageTimings(worker) : undefined;
-    await waitForLine(worker, '"msg":"worker ready"');
+    await untilReady(worker, 'worker');
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
@@ -297,7 +290,7 @@ async function main() {
     await connection.close();
     await db.$disconnect();
   } finally {
-    await stopWorker(worker);
+    await stopProcess(worker);
     await site.close();
     await servers.stop();
   }

@@ -19,22 +19,17 @@ import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { createBrowserHost } from '../src/features/browser-sessions/host/browser-host.ts';
 import { createLogger } from '../src/platform/log.ts';
-import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
-import { jobsOfTeam, TEAM_LIMITS, type Api, type MixedJob } from '../test/support/mixed-load-jobs.ts';
+import { jobsOfTeam, TEAM_LIMITS, type MixedJob } from '../test/support/mixed-load-jobs.ts';
 import { startTeamSites, type TeamSites } from '../test/support/mixed-load-sites.ts';
 import { loadSnapshot } from '../test/support/load-snapshot.ts';
-import { startBenchServers, stopWorker } from './servers.ts';
+import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { runBench } from './run-bench.ts';
+import { benchTeam, type BenchTeam } from './bench-team.ts';
 
 /** However long a job may take, alone or in the mix, before the bench calls it wedged. */
 const JOB_DEADLINE_MS = 600_000;
 
 const log = createLogger('warn', { process: 'bench' });
-
-interface Team {
-  id: string;
-  api: Api;
-}
 
 interface Timed {
   name: string;
@@ -42,7 +37,7 @@ interface Timed {
 }
 
 /** Runs jobs side by side (one alone, or the whole mix) and times each; a job that fails fails the bench with where the teams stand. */
-async function timeJobs(db: Db, runs: { job: MixedJob; team: Team; sites: TeamSites }[]): Promise<Timed[]> {
+async function timeJobs(db: Db, runs: { job: MixedJob; team: BenchTeam; sites: TeamSites }[]): Promise<Timed[]> {
   const started = Date.now();
   const deadline = started + JOB_DEADLINE_MS;
   const settled = await Promise.allSettled(
@@ -78,11 +73,8 @@ async function main() {
   let server: Server | undefined;
   const opened: TeamSites[] = [];
   try {
-    worker = servers.spawnWorker(taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' });
-    await new Promise<void>((resolve, reject) => {
-      worker!.stdout!.on('data', (d: Buffer) => d.toString().includes('"msg":"worker ready"') && resolve());
-      worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    });
+    worker = servers.spawnService('worker', taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' });
+    await untilReady(worker, 'worker');
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     server = await new Promise<Server>((resolve) => {
@@ -90,19 +82,7 @@ async function main() {
     });
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
-    const newTeam = async (limit: number): Promise<Team> => {
-      const team = await createTeam(db, { name: `bench-load-${limit}`, credits: 1_000_000, concurrencyLimit: limit });
-      const { key } = await issueApiKey(db, team.id);
-      const api: Api = async (path, init = {}) => {
-        const res = await fetch(`${base}${path}`, {
-          method: init.method ?? 'GET',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: init.json === undefined ? undefined : JSON.stringify(init.json),
-        });
-        return { status: res.status, body: await res.json() };
-      };
-      return { id: team.id, api };
-    };
+    const newTeam = (limit: number) => benchTeam(db, base, { name: `bench-load-${limit}`, credits: 1_000_000, concurrencyLimit: limit });
     const freshSites = async () => {
       const sites = await startTeamSites();
       opened.push(sites);
@@ -134,7 +114,7 @@ async function main() {
     console.log(`ratio last completion together / sum alone: ${(last / sumAlone).toFixed(2)}`);
   } finally {
     server?.close();
-    await stopWorker(worker);
+    await stopProcess(worker);
     await host.stop();
     await hostRunning;
     await native.close();

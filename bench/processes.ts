@@ -1,7 +1,7 @@
 // What the benchmarks read of running processes from /proc: RSS and CPU time,
 // of one process or of its whole tree (a worker and its Chromiums, PostgreSQL's
-// postmaster and its backends).
-import { readdirSync, readFileSync } from 'node:fs';
+// postmaster and its backends), open descriptors and TCP ports.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 interface ProcessEntry {
   ppid: number;
@@ -87,4 +87,61 @@ export function cpuOfTrees(markers: Record<string, string>): Record<string, numb
     sums[name] = roots.flatMap((root) => tree(table, root)).reduce((sum, p) => sum + p.cpu + p.reaped, 0);
   }
   return sums;
+}
+
+/** Open file descriptors of a process (0 once it is gone). */
+export function openFds(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Proportional set size in bytes: its resident pages, each shared one divided among the processes that map it. */
+export function pss(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Local ports of the TCP sockets each of these processes holds open (from its descriptors and its network namespace's socket tables). */
+export function tcpPortsOf(pids: number[]): Map<number, Set<number>> {
+  const portOfInode = new Map<string, number>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/self/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length > 9) portOfInode.set(cols[9]!, parseInt(cols[1]!.split(':')[1]!, 16));
+    }
+  }
+  const ports = new Map<number, Set<number>>();
+  for (const pid of pids) {
+    const mine = new Set<number>();
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      fds = []; // The process is gone.
+    }
+    for (const fd of fds) {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        const port = inode === undefined ? undefined : portOfInode.get(inode);
+        if (port !== undefined) mine.add(port);
+      } catch {
+        // The descriptor was closed while we looked.
+      }
+    }
+    ports.set(pid, mine);
+  }
+  return ports;
 }

@@ -29,7 +29,7 @@ import { freePort } from '../src/platform/process/ports.ts';
 import { convertHtml } from '../src/page/conversion/html-conversion.ts';
 import { scrapeRequestOptions, scrapeRequestSchema } from '../src/page/scrape-request.ts';
 import { crawlWorkflowId } from '../src/jobs/definitions.ts';
-import { startBenchServers, stopWorker } from './servers.ts';
+import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { runBench } from './run-bench.ts';
@@ -89,20 +89,15 @@ async function main() {
     const taskQueue = 'bench';
     // The address guard stays on, as in production; only the sites' address is let through.
     // At debug the worker writes the "page timings" / "batch timings" lines that are the split.
-    worker = servers.spawnWorker(taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'debug' }, 'pipe');
+    worker = servers.spawnService('worker', taskQueue, { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'debug' }, 'pipe');
     // At debug the Temporal SDK writes a block per task to stderr; only warnings and errors are shown.
     createInterface({ input: worker.stderr! }).on('line', (line) => /\[(WARN|ERROR)\]/.test(line) && process.stderr.write(`[worker] ${line}\n`));
     const timings = new Map<string, Logged>();
-    const ready = new Promise<void>((resolve, reject) => {
-      createInterface({ input: worker!.stdout! }).on('line', (line) => {
-        if (line.includes('"msg":"worker ready"')) resolve();
-        if (!line.includes('"msg":"page timings"') && !line.includes('"msg":"batch timings"')) return;
-        const { crawlId, ...t } = JSON.parse(line) as Logged & { crawlId: string };
-        timings.set(crawlId, { ...timings.get(crawlId), ...t });
-      });
-      worker!.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    await untilReady(worker, 'worker', (line) => {
+      if (!line.includes('"msg":"page timings"') && !line.includes('"msg":"batch timings"')) return;
+      const { crawlId, ...t } = JSON.parse(line) as Logged & { crawlId: string };
+      timings.set(crawlId, { ...timings.get(crawlId), ...t });
     });
-    await ready;
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
     const temporal = new Client({ connection });
     // As `npm start` runs it: the gateway knows its database's URL (its job feed listens there).
@@ -257,7 +252,7 @@ async function main() {
     await connection.close();
     await db.$disconnect();
   } finally {
-    await stopWorker(worker);
+    await stopProcess(worker);
     await sites.static.close();
     await sites.rendered.close();
     await servers.stop();

@@ -1,9 +1,11 @@
 // What every benchmark runs the service on: a temporary embedded PostgreSQL
-// (migrated) and Temporal dev server in a scratch folder, and the real worker
-// entry point as a child process. stop() removes all of it.
+// (migrated) and Temporal dev server in a scratch folder, and the real entry
+// points (worker, gateway, browser host) as child processes. stop() removes the
+// servers and their folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Config } from '../src/platform/config.ts';
 import { withMallocArenas } from '../src/platform/process/malloc-arenas.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
@@ -13,30 +15,39 @@ import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 
-export async function startBenchServers(name: string, config: Config, log: Logger) {
+/** `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory. */
+export async function startBenchServers(name: string, config: Config, log: Logger, { persistTemporal = false } = {}) {
   const dir = scratchDataDir(`${name}-bench-`);
   const [pg, temporal] = await Promise.all([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
     freePort().then((port) =>
-      startTemporalDevServer({ cliPath: config.temporal.cliPath, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log }),
+      startTemporalDevServer({
+        cliPath: config.temporal.cliPath,
+        dataDir: join(dir, 'temporal'),
+        port,
+        namespace: 'default',
+        persist: persistTemporal,
+        log,
+      }),
     ),
   ]);
   await migrate(pg.url, log);
+  /** An entry point of the service on these servers; `env` adds settings. Its stdout is piped for the caller to read. */
+  const spawnService = (entry: ServiceEntry, taskQueue: string, env: Record<string, string>, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess => {
+    // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
+    const profile = entry === 'worker' && process.env.BENCH_WORKER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`] : [];
+    return spawn(process.execPath, [...profile, '--import', 'tsx', `src/entry/${entry}.ts`], {
+      // The allocator as npm start and the image run the service's processes.
+      env: { ...withMallocArenas(process.env), DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
+      stdio: ['ignore', 'pipe', stderr],
+    });
+  };
   return {
     pg,
     temporal,
     /** The scratch folder: PostgreSQL's and Temporal's command lines name it. */
     dir,
-    /** The worker entry point on these servers; `env` adds settings. Its stdout is piped for the caller to read. */
-    spawnWorker(taskQueue: string, env: Record<string, string>, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-      // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
-      const profile = process.env.BENCH_WORKER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`] : [];
-      return spawn(process.execPath, [...profile, '--import', 'tsx', 'src/entry/worker.ts'], {
-        // The worker's allocator as npm start and the image run it.
-        env: { ...withMallocArenas(process.env), DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
-        stdio: ['ignore', 'pipe', stderr],
-      });
-    },
+    spawnService,
     async stop() {
       await temporal.stop();
       await pg.stop();
@@ -45,9 +56,29 @@ export async function startBenchServers(name: string, config: Config, log: Logge
   };
 }
 
-/** Stops a worker started by spawnWorker and waits for it to exit. */
-export async function stopWorker(worker: ChildProcess | undefined): Promise<void> {
-  if (!worker || worker.exitCode !== null) return;
-  worker.kill('SIGTERM');
-  await new Promise((r) => worker.once('exit', r));
+type ServiceEntry = 'worker' | 'gateway' | 'browser-host';
+
+/** The log message each entry point prints once it serves. */
+const READY_MESSAGE: Record<ServiceEntry, string> = { worker: 'worker ready', gateway: 'gateway listening', 'browser-host': 'browser host ready' };
+
+/**
+ * Resolves once a spawned entry point logs that it is ready (its LOG_LEVEL must show info lines);
+ * rejects if it exits first. Its stdout is read to the end, each line handed to `onLine`, so a
+ * long run never fills the pipe.
+ */
+export function untilReady(child: ChildProcess, entry: ServiceEntry, onLine?: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes(`"msg":"${READY_MESSAGE[entry]}"`)) resolve();
+      onLine?.(line);
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+  });
+}
+
+/** Stops a process started by spawnService and waits for it to exit. */
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }

@@ -40,6 +40,7 @@ const ENTRIES = {
   'bench-search': { needs: [], run: ['tsx', 'bench/search.ts'] },
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
   'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/load.ts'] },
+  'bench-soak': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/soak.ts'] },
   'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
   'sdk-coverage': { needs: ['python'], run: ['tsx', 'scripts/sdk-coverage-table.ts'] },
   // Everything it needs runs in containers it builds; it installs podman itself.

@@ -1,4 +1,4 @@
-// A seeded HTTP pass over every route: 50 generated requests per route (those of
+// A seeded HTTP pass over every route: 25 generated requests per route (those of
 // test/support/route-requests.ts, from a fixed seed, so a failure reproduces) through
 // the harness's in-process gateway, one route after the other. It checks what only
 // the real server shows: HTTP framing, the database and Temporal behind the
@@ -8,7 +8,7 @@
 import { fuzzRoutesOverHttp } from '../support/route-fuzzing.ts';
 
 fuzzRoutesOverHttp({
-  runsPerRoute: 50,
+  runsPerRoute: 25,
   seed: 20261127,
   concurrent: false,
   testTimeoutMs: 120_000,

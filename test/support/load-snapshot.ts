@@ -1,7 +1,21 @@
 // What a team's unfinished work holds, read straight from PostgreSQL: when a job of a
 // load does not end, this says where it stands (pages stored, frontier states,
-// team slots and their holders, browser leases and demand) rather than only that it timed out.
+// team slots and their holders, browser leases and demand) rather than only that it timed out;
+// and once a load has ended, whether anything is still held.
 import type { Db } from '../../src/platform/db/prisma.ts';
+
+/** Whether these teams' work holds nothing any more: no job scraping, no slot, lease, demand or live session. */
+export async function nothingHeld(db: Db, teamIds: string[]): Promise<boolean> {
+  const teamId = { in: teamIds };
+  const counts = await Promise.all([
+    db.crawl.count({ where: { teamId, status: 'scraping' } }),
+    db.teamSlot.count({ where: { teamId, holder: { not: null } } }),
+    db.browserLease.count({ where: { teamId } }),
+    db.browserDemand.count({ where: { teamId } }),
+    db.browserSession.count({ where: { teamId, status: { in: ['starting', 'active'] } } }),
+  ]);
+  return counts.every((n) => n === 0);
+}
 
 export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
   const now = new Date();

@@ -2,11 +2,13 @@
 // site, and spread over the teams a batch scrape, single scrapes, a browser
 // session with executes, and searches (one with scrapeOptions). Each job checks
 // its own answers through the API and says what it must have stored and cost,
-// so the acceptance test can hold the database to it and the bench can time it.
+// so the acceptance test can hold the database to it and the benches can time it
+// (bench:load) or run its kinds for an hour (bench:soak).
 import { searchCredits } from '../../src/platform/usage/credits.ts';
 import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
 import { waitFor } from './wait-for.ts';
-import { NOTE_WORD, type CrawlTarget, type TeamSites } from './mixed-load-sites.ts';
+import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from './webhook-receiver.ts';
+import type { CrawlTarget, TeamSites } from './mixed-load-sites.ts';
 
 /** Concurrency limits of the three teams that load the service at once. */
 export const TEAM_LIMITS = [2, 4, 8] as const;
@@ -62,15 +64,51 @@ function checkEnded(what: string, body: any, urls: string[], credits: number, mu
   if (unrendered.length > 0) throw new Error(`${what}: pages without their script-written text: ${unrendered.join(', ')}`);
 }
 
-function crawlJob(name: string, targetOf: (sites: TeamSites) => CrawlTarget): MixedJob {
+/** Pages that go over HTTP alone are fetched exactly once; no crawl leaves its host. */
+function checkFetched(what: string, target: CrawlTarget, external: TeamSites['external']): void {
+  const twice = target.fetchedOnce ? target.paths.filter((p) => target.site.hits.get(p) !== 1) : [];
+  if (twice.length > 0) throw new Error(`${what}: pages not fetched exactly once: ${twice.map((p) => `${p} ${target.site.hits.get(p) ?? 0}x`).join(', ')}`);
+  if (external.hits.size > 0) throw new Error(`${what} left its host: ${[...external.hits.keys()].join(', ')}`);
+}
+
+/**
+ * Once the crawl's final event has arrived (it is sent after every other): exactly one
+ * crawl.started, one crawl.page per page (each page once) and one crawl.completed, each sent once.
+ */
+async function checkWebhooks(what: string, receiver: WebhookReceiver, crawlId: string, urls: string[], deadline: number): Promise<void> {
+  const mine = () => receiver.deliveries.filter((d) => d.payload.id === crawlId);
+  const final = (d: ReceivedDelivery) => d.payload.type === 'crawl.completed' || d.payload.type === 'crawl.failed';
+  await waitFor(`${what}'s final webhook`, () => mine().some(final), Math.max(0, deadline - Date.now()), POLL_MS);
+  const events = mine();
+  const ids = events.map((d) => d.payload.webhookId);
+  if (new Set(ids).size !== ids.length) throw new Error(`${what}: ${ids.length - new Set(ids).size} webhook(s) delivered more than once`);
+  const count = (type: string) => events.filter((d) => d.payload.type === type).length;
+  const pages = events.filter((d) => d.payload.type === 'crawl.page').map((d) => (d.payload.data[0] as { metadata: { sourceURL: string } }).metadata.sourceURL);
+  if (count('crawl.started') !== 1 || count('crawl.completed') !== 1 || count('crawl.failed') !== 0 || !sameSet(pages, urls)) {
+    throw new Error(
+      `${what}: webhooks ${JSON.stringify(events.map((d) => d.payload.type))}; crawl.page for ${pages.length} pages, expected ${urls.length} (missing ${urls.filter((u) => !pages.includes(u)).join(', ') || 'none'})`,
+    );
+  }
+}
+
+/** `webhook`: the crawl sends its events to a receiver of its own, and every one must arrive once. */
+export function crawlJob(name: string, targetOf: (sites: TeamSites) => CrawlTarget, { webhook = false } = {}): MixedJob {
   return {
     name,
     async run(api, sites, deadline) {
       const target = targetOf(sites);
       const urls = target.paths.map((p) => `${target.site.url}${p}`);
-      const { id } = ok(name, await api('/v2/crawl', { method: 'POST', json: { url: `${target.site.url}/`, limit: 100 } }));
-      checkEnded(`${name} ${id}`, await ended(api, `/v2/crawl/${id}`, deadline), urls, target.credits, target.mustContain);
-      return { stored: [{ jobId: id, urls }], credits: target.credits };
+      const receiver = webhook ? await startWebhookReceiver() : undefined;
+      try {
+        const json = { url: `${target.site.url}/`, limit: 100, ...(receiver && { webhook: receiver.url }) };
+        const { id } = ok(name, await api('/v2/crawl', { method: 'POST', json }));
+        checkEnded(`${name} ${id}`, await ended(api, `/v2/crawl/${id}`, deadline), urls, target.credits, target.mustContain);
+        checkFetched(`${name} ${id}`, target, sites.external);
+        if (receiver) await checkWebhooks(`${name} ${id}`, receiver, id, urls, deadline);
+        return { stored: [{ jobId: id, urls }], credits: target.credits };
+      } finally {
+        await receiver?.close();
+      }
     },
   };
 }
@@ -98,7 +136,7 @@ async function scrape(api: Api, url: string, deadline: number): Promise<StoredPa
   return { jobId: doc.metadata.scrapeId, urls: [url] };
 }
 
-function scrapesJob(name: string): MixedJob {
+export function scrapesJob(name: string): MixedJob {
   return {
     name,
     async run(api, sites, deadline) {
@@ -114,7 +152,7 @@ function scrapesJob(name: string): MixedJob {
  * `images` their pictures), whatever else runs. With scrapeOptions each result
  * is scraped again as a page of its own (1 credit each, from the team's cache).
  */
-function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: { formats: string[] } }): MixedJob {
+export function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: { formats: string[] } }): MixedJob {
   return {
     name,
     async run(api, sites, deadline) {
@@ -122,7 +160,7 @@ function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: 
       const stored = await Promise.all(notes.map((url) => scrape(api, url, deadline)));
       const body = ok(
         name,
-        await api('/v2/search', { method: 'POST', json: { query: NOTE_WORD, limit: 5, timeout: Math.max(1000, deadline - Date.now()), ...request } }),
+        await api('/v2/search', { method: 'POST', json: { query: sites.noteWord, limit: 5, timeout: Math.max(1000, deadline - Date.now()), ...request } }),
       );
       const web = (body.data.web ?? []) as any[];
       const images = (body.data.images ?? []) as any[];
@@ -136,7 +174,7 @@ function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: 
       if (request.sources?.includes('images') && images.length !== notes.length)
         throw new Error(`${name}: ${images.length} image results, expected ${notes.length}`);
       const scraped = request.scrapeOptions ? web.length : 0;
-      if (request.scrapeOptions && !web.every((r) => r.metadata?.statusCode === 200 && r.markdown?.includes(NOTE_WORD))) {
+      if (request.scrapeOptions && !web.every((r) => r.metadata?.statusCode === 200 && r.markdown?.includes(sites.noteWord))) {
         throw new Error(`${name}: results not scraped: ${JSON.stringify(web.map((r) => r.metadata))}`);
       }
       const credits = searchCredits(web.length + images.length, false) + scraped;
@@ -146,7 +184,7 @@ function searchJob(name: string, request: { sources?: string[]; scrapeOptions?: 
   };
 }
 
-function sessionJob(name: string): MixedJob {
+export function sessionJob(name: string): MixedJob {
   return {
     name,
     async run(api, sites) {

@@ -19,8 +19,21 @@ export const SLOW_PAGE_DELAY_MS = 300;
 const ITEMS = 8;
 const NOTES = 2;
 
-/** A word only the note pages carry: searches find exactly the notes their job scraped. */
-export const NOTE_WORD = 'quokka';
+/** A word only the note pages carry: searches find exactly the notes their job scraped (a set of sites may carry another, see startTeamSites). */
+const NOTE_WORD = 'quokka';
+
+/**
+ * The n-th of a series of distinct note words: NOTE_WORD and consonants, which no suffix rule of
+ * PostgreSQL's English stemmer strips, so two words of the series never share a stem.
+ */
+export function nthNoteWord(n: number): string {
+  const letters = 'bcdfghkmnptvwxz';
+  let suffix = '';
+  for (let k = n; ; k = Math.floor(k / letters.length) - 1) {
+    suffix = letters[k % letters.length] + suffix;
+    if (k < letters.length) return `${NOTE_WORD}${suffix}`;
+  }
+}
 
 const post = (i: number) => `/posts/${i}`;
 const PDF_PATH = '/files/report.pdf';
@@ -75,13 +88,13 @@ function slowSite(): Record<string, FixtureResource> {
 }
 
 /** Pages named one by one by batch scrapes, single scrapes, browser sessions and searches. */
-function scrapeSite(): Record<string, FixtureResource> {
+function scrapeSite(noteWord: string): Record<string, FixtureResource> {
   const resources: Record<string, FixtureResource> = {};
   for (let i = 1; i <= ITEMS; i++) resources[`/item/${i}`] = page(`Item ${i}`, `<main><h1>Item ${i}</h1><p>Catalogue entry ${i}.</p></main>`);
   for (let i = 1; i <= NOTES; i++) {
     resources[`/note/${i}`] = page(
       `Note ${i}`,
-      `<main><h1>Note ${i}</h1><p>A ${NOTE_WORD} was seen near the jetty, sighting ${i}.</p><img src="/img/note-${i}.png" alt="${NOTE_WORD} ${i}" width="64" height="48"></main>`,
+      `<main><h1>Note ${i}</h1><p>A ${noteWord} was seen near the jetty, sighting ${i}.</p><img src="/img/note-${i}.png" alt="${noteWord} ${i}" width="64" height="48"></main>`,
     );
     resources[`/img/note-${i}.png`] = { headers: { 'content-type': 'image/png' }, body: solidPng(64, 48) };
   }
@@ -105,6 +118,8 @@ export interface TeamSites {
   slow: CrawlTarget;
   /** Items and notes: /item/1..8 and /note/1..2. */
   scrape: FixtureSite;
+  /** The word the notes carry, and only they. */
+  noteWord: string;
   /** Linked from the static site's about page, on another host: never to be fetched. */
   external: FixtureSite;
   close(): Promise<void>;
@@ -112,14 +127,18 @@ export interface TeamSites {
 
 const htmlPaths = (resources: Record<string, FixtureResource>) => Object.keys(resources).filter((p) => !p.startsWith('/img/'));
 
-export async function startTeamSites(): Promise<TeamSites> {
+/**
+ * `noteWord`: what the notes say instead of NOTE_WORD, for a team that searches more than once
+ * (its index keeps every note it scraped before, so each search needs a word of its own).
+ */
+export async function startTeamSites({ noteWord = NOTE_WORD } = {}): Promise<TeamSites> {
   const external = await startFixtureSite({ '/': page('Elsewhere', '<p>Not part of any crawl.</p>') }, { host: 'localhost' });
   const staticResources = staticSite(external.url);
   const [staticSiteServer, scripted, slow, scrape] = await Promise.all([
     startFixtureSite(staticResources),
     startFixtureSite(scriptedSite()),
     startFixtureSite(slowSite(), { delayMs: () => SLOW_PAGE_DELAY_MS }),
-    startFixtureSite(scrapeSite()),
+    startFixtureSite(scrapeSite(noteWord)),
   ]);
   const staticPaths = htmlPaths(staticResources);
   return {
@@ -127,6 +146,7 @@ export async function startTeamSites(): Promise<TeamSites> {
     scripted: { site: scripted, paths: htmlPaths(scriptedSite()), credits: SCRIPTED_PAGES + 1, fetchedOnce: false, mustContain: 'Written by script.' },
     slow: { site: slow, paths: htmlPaths(slowSite()), credits: SLOW_PAGES + 1, fetchedOnce: true },
     scrape,
+    noteWord,
     external,
     close: async () => void (await Promise.all([external, staticSiteServer, scripted, slow, scrape].map((s) => s.close()))),
   };
