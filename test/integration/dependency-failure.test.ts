@@ -121,6 +121,17 @@ describe('PostgreSQL', () => {
     await pgWorksAgain();
   });
 
+  it('black-holed for less than the query timeout: statements in flight complete once the network heals', async () => {
+    await pgWorksAgain();
+    pgProxy.hold();
+    const started = Date.now();
+    const inFlight = [prismaRead(), prismaTx(), sqlTx()].map((p) => p.then(() => Date.now() - started));
+    await new Promise((r) => setTimeout(r, LIMITS.queryTimeoutMs / 2));
+    pgProxy.release();
+    for (const ms of await Promise.all(inFlight)) expect(ms).toBeLessThan(LIMITS.queryTimeoutMs);
+    await pgWorksAgain();
+  });
+
   it('a statement the server refuses is no dependency failure', async () => {
     await pgWorksAgain();
     const { err } = await failure(() => db.$queryRawUnsafe('SELECT * FROM no_such_table'));

@@ -3,7 +3,7 @@
 // processes reach a Temporal server of this file's own through a TCP proxy. Each
 // case prints its figures (recovery seconds, answers 503, pages fetched twice).
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { faultsOf, runFaultCase, startFaultStage, type FaultStage } from '../support/fault-stage.ts';
+import { FAULTS, runFaultCase, startFaultStage, type FaultStage } from '../support/fault-stage.ts';
 
 let stage: FaultStage;
 
@@ -16,12 +16,9 @@ afterAll(async () => {
 });
 
 describe('Temporal down under a mix of jobs', () => {
-  for (const name of faultsOf({} as FaultStage).map((f) => f.name)) {
-    it(name, async () => {
-      await runFaultCase(
-        stage,
-        faultsOf(stage).find((f) => f.name === name)!,
-      );
+  for (const fault of FAULTS) {
+    it(fault.name, async () => {
+      await runFaultCase(stage, fault);
     });
   }
 });

@@ -64,9 +64,8 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 }
 
 /** What every keyed request goes through before its route, whichever API version it speaks. */
-function keyedRequest(deps: GatewayDeps, deadline: RequestHandler): RequestHandler[] {
+function keyedRequest(deps: GatewayDeps): RequestHandler[] {
   return [
-    deadline,
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
     express.json({ limit: deps.config.gateway.bodyLimit }),
@@ -80,17 +79,16 @@ function keyedRequest(deps: GatewayDeps, deadline: RequestHandler): RequestHandl
 export function createApp(deps: GatewayDeps, features: Feature[]) {
   const app = express();
   app.disable('x-powered-by');
-  app.use(assignRequestId(), requestLog(deps.log), httpMetrics());
+  // Every route has the deadline, the public ones (a live view page reads its session) too; its probes are shared by every request.
+  app.use(assignRequestId(), requestDeadline(serviceChecks(deps), { deadlineMs: deps.config.gateway.requestDeadlineMs }), requestLog(deps.log), httpMetrics());
   app.use(healthRoutes(deps, serviceReadiness(deps)));
-  // One deadline for both API versions: its probes are shared by every request of this process.
-  const deadline = requestDeadline(serviceChecks(deps), { deadlineMs: deps.config.gateway.requestDeadlineMs });
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));
   const v2Routes = features.flatMap((f) => (f.routes ? [f.routes(deps)] : []));
-  app.use('/v2', ...keyedRequest(deps, deadline), ...v2Routes);
+  app.use('/v2', ...keyedRequest(deps), ...v2Routes);
   const v2 = inProcessApi(v2Routes);
   const v1Routes = features.flatMap((f) => (f.v1Routes ? [f.v1Routes(deps, v2)] : []));
-  if (v1Routes.length > 0) app.use('/v1', ...keyedRequest(deps, deadline), ...v1Routes);
+  if (v1Routes.length > 0) app.use('/v1', ...keyedRequest(deps), ...v1Routes);
   app.use(notFoundRoute());
   app.use(errorHandler(deps.log));
   return app;
