@@ -72,7 +72,9 @@ export function createCrawlActivities({ db, config, log, network: givenNetwork }
   const jobDeps = { db, config, network };
   const warmBrowser = config.crawl.warmBrowserIdleMs > 0 ? createWarmBrowser({ idleMs: config.crawl.warmBrowserIdleMs }) : undefined;
   // Each batch writes one group of pages at a time; a spare connection for the page written alone after a group failed.
-  const pageStore = config.database.url ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1, limits: config.database }) : db;
+  const pageStore = config.database.url
+    ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1, limits: config.database })
+    : db;
   const scrapeBatch = createScrapeBatch({
     db,
     config,

@@ -21,4 +21,4 @@ it('every TypeScript and JavaScript source is formatted', async () => {
     if (!(await check(readFileSync(path, 'utf8'), { ...options, filepath: path }))) unformatted.push(file);
   }
   expect(unformatted, `not as Prettier writes them (npx prettier --write ${unformatted.join(' ')})`).toEqual([]);
-}, 60_000);
+}, 180_000);
