@@ -31,8 +31,8 @@ export const JOB_BODY_ROUTES = [
  * generating (and checking) requests until it does, up to REACH_BUDGET: each run reaches past validation, at a quarter
  * of the cost of runs long enough to get there by chance.
  */
-export const RUNS_WITH_BODY = 300;
-export const RUNS_WITHOUT_BODY = 150;
+export const RUNS_WITH_BODY = 200;
+export const RUNS_WITHOUT_BODY = 100;
 const REACH_BUDGET = 20_000;
 
 type Outcomes = Map<number | 'accepted', number>;
