@@ -9,7 +9,7 @@
 // deadline plus 2 s, every job ended exact, nothing is left held.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -35,8 +35,8 @@ const REQUEST_DEADLINE_MS = 4000;
 const DEADLINE_SLACK_MS = 2000;
 /** Past its deadline by this much, a request counts as never answered. */
 const NO_ANSWER_MS = 20_000;
-/** How long a case's fault lasts. */
-export const FAULT_MS = 6000;
+/** How long a case's fault lasts: longer than the deadline plus its slack, so a request that hangs for the whole fault fails the case. */
+export const FAULT_MS = REQUEST_DEADLINE_MS + DEADLINE_SLACK_MS + 2000;
 const CREDITS = 100_000;
 const log = createLogger('warn', { process: 'test' });
 
@@ -50,6 +50,33 @@ interface OwnServer {
   stop(): Promise<void>;
 }
 
+/** `pid` and its descendants, read from /proc. */
+function processTree(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+function signalTree(pid: number, signal: NodeJS.Signals): void {
+  for (const p of processTree(pid)) {
+    try {
+      process.kill(p, signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
 async function ownPostgres(): Promise<OwnServer & { url: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawl-fault-pg-'));
   const port = await freePort();
@@ -59,7 +86,8 @@ async function ownPostgres(): Promise<OwnServer & { url: string }> {
   return {
     url: pg.url,
     address: `127.0.0.1:${port}`,
-    signal: (signal) => process.kill(-pg.pid!, signal),
+    // PostgreSQL's backends are process groups of their own (setsid): each is signalled, or a stop would only stop new connections.
+    signal: (signal) => signalTree(pg.pid!, signal),
     async restart() {
       await waitFor('PostgreSQL to be gone', () => !pidAlive(pg.pid!), 10_000, 50);
       pg = await start();
@@ -231,8 +259,8 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
   const answers: Answer[] = [];
   // Team 0: crawls of the static site and, with a webhook, of the slow one; single scrapes; a search. Team 1: a batch, a session with executes.
   const mix: { team: number; job: MixedJob }[] = [
-    { team: 0, job: crawlJob('crawl of the static site', (s) => s.static, { refetches: true }) },
-    { team: 0, job: crawlJob('crawl of the slow site with a webhook', (s) => s.slow, { webhook: true, refetches: true }) },
+    { team: 0, job: crawlJob('crawl of the static site', (s) => s.static, { throughFaults: true }) },
+    { team: 0, job: crawlJob('crawl of the slow site with a webhook', (s) => s.slow, { webhook: true, throughFaults: true }) },
     { team: 0, job: scrapesJob('single scrapes') },
     { team: 0, job: searchJob('search', {}) },
     { team: 1, job: batchJob('batch scrape') },
