@@ -30,6 +30,9 @@ const PG_UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-5]|53300)$/;
 const PG_CONNECTION_MESSAGE =
   /Connection terminated|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to|not queryable|Server has closed the connection|timeout exceeded when trying to connect|Query read timeout|Connection ended|Can't reach database server|Timed out fetching a new connection|canceling statement due to statement timeout|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/;
 
+/** The pg adapter's kinds of a connection that could not be made or kept. */
+const ADAPTER_CONNECTION_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** gRPC's UNAVAILABLE (the frontend cannot be reached) and DEADLINE_EXCEEDED (it did not answer in time). */
@@ -66,6 +69,9 @@ function postgresFailure(err: unknown): string | undefined {
     return undefined;
   }
   for (const e of chain(err)) {
+    // Prisma's pg adapter names a lost connection by a kind of its own (adapter-pg mapSocketError).
+    const kind = (e as { cause?: { kind?: unknown } }).cause?.kind;
+    if (e.name === 'DriverAdapterError' && typeof kind === 'string' && ADAPTER_CONNECTION_KINDS.has(kind)) return `${kind}: ${String(e.message)}`;
     if (typeof e.code === 'string' && (PG_UNAVAILABLE_SQLSTATE.test(e.code) || SOCKET_CODES.has(e.code))) return String(e.message);
     if (typeof e.message === 'string' && PG_CONNECTION_MESSAGE.test(e.message)) return lastLine(e.message);
   }

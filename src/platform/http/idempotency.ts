@@ -74,6 +74,28 @@ async function claim(db: Db, teamId: string, key: string, fingerprint: string, w
   return rows.length === 1;
 }
 
+/** How often a key whose freeing failed (the database away) is tried again, and for how long at most. */
+const FREE_RETRY_MS = 1000;
+
+/**
+ * Frees a claimed key, trying again until the database takes it: a key left claimed would keep
+ * every repeat of the request waiting for an answer that never comes (until PENDING_LEASE_MS).
+ * Resolves once freed; rejects (after the first failure, the retries going on) so a caller can log it.
+ */
+function freeKey(db: Db, teamId: string, key: string): Promise<unknown> {
+  const attempt = () => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } });
+  const first = attempt();
+  first.catch(() => {
+    const deadline = Date.now() + PENDING_LEASE_MS;
+    const retry = () => {
+      if (Date.now() > deadline) return;
+      setTimeout(() => void attempt().catch(retry), FREE_RETRY_MS).unref();
+    };
+    retry();
+  });
+  return first;
+}
+
 /**
  * Stores the first request's answer (2xx) or frees the key (anything else) before the answer leaves.
  * A request answered 503 at its deadline (request-deadline.ts) keeps its claim: its handler may
@@ -85,7 +107,7 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
   const where = { teamId_key: { teamId, key } };
   const json = res.json.bind(res);
   let settled = false;
-  const free = () => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } });
+  const free = () => freeKey(db, teamId, key);
   res.json = ((body: unknown) => {
     if (answeredAtDeadline(res) && !res.headersSent) return json(body);
     settled = true;
