@@ -3,30 +3,20 @@
 // the SDK's own signatures and pydantic models (test/sdk/conformance_python.py),
 // are answered as the coverage table (docs/api/sdk-coverage.md) says. The seed and
 // the failing arguments are printed on failure; `npm run fuzz` runs many more.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { expect, it } from 'vitest';
 import { reportProblems, runPythonConformance } from '../sdk/conformance/python-conformance.ts';
-import { ALL_TEAM_FLAGS } from '../sdk/conformance/team-flags.ts';
+import { conformanceStage } from '../sdk/conformance/conformance-stage.ts';
 
-let h: Harness;
-let llm: FakeLlm;
-let poorKey: string;
-
-beforeAll(async () => {
-  llm = await startFakeLlm();
-  h = await startHarness({ llm: { baseUrl: llm.url, model: 'fake-big', smallModel: 'fake-small', local: true } });
-  ({ apiKey: poorKey } = await h.newTeam({ credits: 0, flags: ALL_TEAM_FLAGS }));
-});
-
-afterAll(async () => {
-  await h?.stop();
-  await llm?.close();
-});
+const stage = conformanceStage();
 
 it('every body-sending method of the Python SDK (v2 and v1) is accepted, or refused naming a field the table refuses', { timeout: 600_000 }, async () => {
   const seed = Number(process.env.SDK_CONFORMANCE_SEED ?? Math.floor(Math.random() * 2 ** 31));
-  const reports = await runPythonConformance({ baseUrl: h.baseUrl, poorKey, examples: Number(process.env.SDK_CONFORMANCE_RUNS ?? 30), seed });
+  const reports = await runPythonConformance({
+    baseUrl: stage().baseUrl,
+    poorKey: stage().poorKey,
+    examples: Number(process.env.SDK_CONFORMANCE_RUNS ?? 30),
+    seed,
+  });
   expect(reports).toHaveLength(14);
   expect(reportProblems(reports, seed)).toEqual([]);
 });
