@@ -115,10 +115,14 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
     const statusCode = late ? ((body as { success?: unknown } | null)?.success === true ? 200 : 500) : res.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
     const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
-    const write = ok
-      ? db.idempotencyKey.update({ where, data: { statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } }).then(() => undefined)
-      : free().then(() => undefined);
-    write
+    if (!ok) {
+      // Nothing to keep: the answer goes out at once, and freeKey frees the key, again and again while the database is away.
+      free().catch(() => undefined);
+      if (!late) json(body);
+      return res;
+    }
+    db.idempotencyKey
+      .update({ where, data: { statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } })
       .catch((err: unknown) => {
         log.warn('idempotency key answer not stored; the key is freed', { requestId: res.locals.requestId, error: (err as Error).message });
         return free();
