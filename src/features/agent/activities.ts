@@ -245,12 +245,16 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       }
       // Stored as the model reads it: a page's markdown can be megabytes, the model reads its start.
       const clipped = storableText(clipPageText(JSON.stringify(observation), config.agent.maxObservationChars));
-      const spent = await db.$transaction(async (tx) => {
+      return db.$transaction(async (tx): Promise<AgentObservation> => {
         const { count } = await tx.agentStep.updateMany({
           where: { agentId, step, ranAt: null },
           data: { observation: clipped, credits, ranAt: new Date() },
         });
-        const updated = count > 0 ? await tx.agentJob.update({ where: { id: agentId }, data: { credits: { increment: credits } } }) : job;
+        // A step that finishes after the run ended (a cancel landing mid-tool) is kept but not added: the run's
+        // credits stay what its final event already said.
+        if (count > 0) await tx.agentJob.updateMany({ where: { id: agentId, status: 'processing' }, data: { credits: { increment: credits } } });
+        const updated = await tx.agentJob.findUniqueOrThrow({ where: { id: agentId } });
+        if (updated.status !== 'processing') return endedAs(updated.status);
         if (count > 0) {
           const failed = observation as { error?: string };
           await writeAgentEvent(tx, agentId, req.webhook, {
@@ -266,11 +270,10 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
             error: `The agent reached its credit budget (maxCredits ${maxCredits}, ${updated.credits} credits used) without an answer.`,
             stopReason: 'credit_limit_reached',
           });
+          return { kind: 'ended' };
         }
-        return updated.credits;
+        return { kind: 'observed', credits: updated.credits };
       });
-      if (spent >= maxCredits) return { kind: 'ended' };
-      return { kind: 'observed', credits: spent };
     },
 
     async agentEnd(agentId: string, status: 'failed' | 'cancelled', error?: string, stopReason?: AgentStopReason): Promise<void> {
