@@ -14,6 +14,9 @@ import puppeteer from 'puppeteer-core';
 import { statSync } from 'node:fs';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
+import { sessionWorkflowId } from '../../src/features/browser-sessions/definitions.ts';
+import { createSessionSchema } from '../../src/features/browser-sessions/session-request.ts';
+import { startSession } from '../../src/features/browser-sessions/start-session.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
@@ -292,6 +295,29 @@ describe('a session', () => {
     expect(costly.status).toBe(402);
     expect(costly.body.error).toMatch(/^Insufficient credits for a 1800s browser session \(requires ~60 credits/);
   }, 120_000);
+
+  it('whose start cannot be answered once its browser is up ends as an error, unbilled, holding nothing', async () => {
+    // The database drops between the browser coming up and the answer being built (PostgreSQL
+    // killed at that moment): the caller hears the error and retries, so the first session must not live on.
+    const { teamId } = await h.newTeam({ credits: 1000 });
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
+    let created = '';
+    const lost = new Error('Connection terminated unexpectedly');
+    const sessions = new Proxy(h.db.browserSession, {
+      get: (target, prop, receiver) =>
+        prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown),
+    });
+    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
+    await expect(
+      startSession({ db, temporal: h.temporal, config: h.config }, team, null, createSessionSchema.parse({ ttl: 120 }), (id) => (created = id)),
+    ).rejects.toBe(lost);
+    const handle = h.temporal.workflow.getHandle(sessionWorkflowId(created));
+    expect(await handle.result()).toMatchObject({ status: 'error', reason: 'the start could not be answered: Connection terminated unexpectedly', creditsBilled: 0 });
+    expect(await row(created)).toMatchObject({ status: 'error', creditsBilled: 0 });
+    const { _sum } = await h.db.usageEntry.aggregate({ where: { teamId }, _sum: { credits: true } });
+    expect(_sum.credits ?? 0).toBe(0);
+    expect(await h.db.browserLease.count({ where: { teamId } })).toBe(0);
+  });
 
   it('ends by itself when idle past activityTtl and when ttl runs out, and the Temporal UI shows why', async () => {
     const idle = (await createSession({ ttl: 300, activityTtl: 10 })).body;

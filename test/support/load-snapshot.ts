@@ -54,5 +54,18 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
     `browser_demand rows: ${demand.length}`,
     ...demand.map((d) => `  ${d.groupId} (${d.holder}) since ${d.requestedAt.toISOString()}${d.servedBy ? `, promised by ${d.servedBy}` : ''}`),
   );
+  const [claimed, sessions] = await Promise.all([
+    db.crawlUrl.findMany({
+      where: { crawl: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } },
+      select: { crawlId: true, url: true, state: true, claimedBy: true },
+      take: 10,
+    }),
+    db.browserSession.findMany({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } }),
+  ]);
+  lines.push(`claimed frontier rows not done: ${claimed.length}`, ...claimed.map((u) => `  ${u.crawlId} ${u.state} ${u.url} by ${u.claimedBy}`));
+  lines.push(
+    `browser sessions starting or active: ${sessions.length}`,
+    ...sessions.map((s) => `  ${s.id} ${s.status} since ${s.createdAt.toISOString()}, expires ${s.expiresAt.toISOString()}`),
+  );
   return lines.join('\n');
 }

@@ -28,12 +28,14 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
       status: 'destroyed' | 'error';
       reason: string;
       sessionDurationMs: number;
+      /** The user never got the session (its start could not be answered). */
+      unbilled?: boolean;
     }): Promise<{ creditsBilled: number }> {
       const { creditsBilled, recorded } = await db.$transaction(async (tx) => {
         const row = await tx.browserSession.findUniqueOrThrow({ where: { id: input.sessionId } });
         if (row.profileName && row.profileSave) await releaseWriter(tx, row.teamId, row.profileName, row.id);
         if (row.creditsBilled !== null) return { creditsBilled: row.creditsBilled, recorded: false };
-        const credits = sessionCredits(input.sessionDurationMs);
+        const credits = input.unbilled ? 0 : sessionCredits(input.sessionDurationMs);
         await chargeOnce(tx, { teamId: row.teamId, apiKeyId: row.apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: 'session', credits });
         await tx.browserSession.update({
           where: { id: input.sessionId },

@@ -86,8 +86,12 @@ export interface ExecuteInput {
 
 /** Use of the session (CDP traffic, live-view input), debounced by the gateway: re-arms the idle timer. */
 export const touchedSignal = defineSignal('touched');
-/** DELETE /v2/browser/{id}: end the session now. */
-export const destroySignal = defineSignal('destroy');
+/** Why a session is ended other than by DELETE: its start could not be answered, so it is closed as an error and not billed. */
+export interface DestroyOptions {
+  startUnanswered?: string;
+}
+/** DELETE /v2/browser/{id} (no argument), or a start that failed after its workflow began: end the session now. */
+export const destroySignal = defineSignal<[DestroyOptions?]>('destroy');
 export const stateQuery = defineQuery<SessionState>('state');
 /** Completes once the browser is up (or the session failed to start). */
 export const readyUpdate = defineUpdate<SessionReady>('ready');

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
+import { deadlineOf } from '../../platform/http/request-deadline.ts';
 import { endSession } from './end-session.ts';
 import { executeInSession } from './execute-in-session.ts';
 import { executeRequestSchema } from './execute/execute-request.ts';
@@ -23,7 +24,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(prefix, async (req, res) => {
     const request = createSessionSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    const { row } = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id));
+    const { row } = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id), { arrivedAt: deadlineOf(res).arrivedAt });
     res.json({ success: true, id: row.id, ...sessionUrls(row, base()), expiresAt: row.expiresAt.toISOString() });
   });
 

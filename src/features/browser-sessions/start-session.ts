@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
 import { SessionStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
-import { readyUpdate, sessionWorkflowId, type PageOpening, type SessionInput } from './definitions.ts';
+import { destroySignal, readyUpdate, sessionWorkflowId, type PageOpening, type SessionInput } from './definitions.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
 import { countedStart } from './session-metrics.ts';
@@ -33,6 +33,8 @@ export interface SessionStartOptions {
   scrape?: ScrapeOpening;
   /** The session's id (a tool call's), instead of a new one: a second create with it fails as a duplicate. */
   id?: string;
+  /** When the request arrived (Date.now()): the READY_TIMEOUT_MS wait counts from it. Now when absent. */
+  arrivedAt?: number;
 }
 
 export function startSession(
@@ -52,8 +54,11 @@ async function launchSession(
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-  { scrape, id }: SessionStartOptions,
+  { scrape, id, arrivedAt = Date.now() }: SessionStartOptions,
 ): Promise<StartedSession> {
+  // From the arrival, so time spent waiting on a dependency before the workflow started counts too:
+  // a repeat of the request (same idempotency key) waits for this one, and must not wait longer.
+  const readyBy = arrivedAt + READY_TIMEOUT_MS;
   const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date(), { scrapeId: scrape?.scrapeId, id });
   onCreated(row.id);
   const input: SessionInput = {
@@ -80,21 +85,50 @@ async function launchSession(
       ],
       staticSummary: `${scrape ? `Interaction with scrape ${scrape.scrapeId}` : 'Browser session'} (ttl ${row.ttlSeconds} s, idle ${row.activityTtlSeconds} s)`,
     });
-    ready = await deps.temporal.connection.withDeadline(Date.now() + READY_TIMEOUT_MS, () => handle.executeUpdate(readyUpdate));
+    ready = await deps.temporal.connection.withDeadline(readyBy, () => handle.executeUpdate(readyUpdate));
   } catch (err) {
-    // Nothing runs for this row: it is closed here, so it never counts against the team.
-    await deps.db.browserSession.updateMany({
-      where: { id: row.id, status: 'starting' },
-      data: { status: 'error', endReason: `the session could not be started: ${(err as Error).message}`, endedAt: new Date(), durationMs: 0 },
-    });
+    await abandonStart(deps, row.id, err);
     if (err instanceof WorkflowUpdateFailedError) throw new DomainError('job-failed', 'Failed to create browser session.', 'SESSION_START_FAILED');
+    if (Date.now() >= readyBy)
+      throw new DomainError(
+        'job-failed',
+        `Failed to create browser session: the browser was not up within ${READY_TIMEOUT_MS / 1000} s of the request.`,
+        'SESSION_START_FAILED',
+      );
     throw err;
   }
-  const fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+  let fresh: BrowserSession;
+  try {
+    fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+  } catch (err) {
+    await abandonStart(deps, row.id, err);
+    throw err;
+  }
   if (ready.status !== 'active') {
     const reason = ready.reason ?? fresh.endReason ?? 'unknown';
     if (/no browser host/.test(reason)) throw new DomainError('unavailable', `Failed to create browser session: ${reason}`, 'NO_BROWSER_HOST');
     throw new DomainError('job-failed', `Failed to create browser session: ${reason}`, 'SESSION_START_FAILED');
   }
   return { row: fresh, ...(ready.openingWarning && { openingWarning: ready.openingWarning }) };
+}
+
+/**
+ * A start that cannot be answered leaves nothing running: the caller hears an error (a 503 while
+ * a dependency is away) and sends the request again, which must not find a first session of its
+ * own still up and billed. The workflow, if it began, ends the session as an error, unbilled;
+ * a row with no workflow is closed here. Each step is tried once: a dependency still away leaves
+ * the workflow to end the session at its idle or TTL clock.
+ */
+async function abandonStart(deps: Deps, id: string, cause: unknown): Promise<void> {
+  const why = (cause as Error).message;
+  await deps.temporal.workflow
+    .getHandle(sessionWorkflowId(id))
+    .signal(destroySignal, { startUnanswered: why })
+    .catch(() => undefined);
+  await deps.db.browserSession
+    .updateMany({
+      where: { id, status: 'starting' },
+      data: { status: 'error', endReason: `the session could not be started: ${why}`, endedAt: new Date(), durationMs: 0 },
+    })
+    .catch(() => undefined);
 }

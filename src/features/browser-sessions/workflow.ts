@@ -114,6 +114,8 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   let sleepingOnLease = false;
   const running = () => executing + leases.size;
   let destroyRequested = false;
+  /** Why the gateway could not answer the start (then the session ends as an error, unbilled). */
+  let startUnanswered: string | undefined;
   let endReason: string | null = null;
   let failure: string | undefined;
   let openingWarning: string | undefined;
@@ -136,8 +138,9 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     lastActivity = Math.max(lastActivity, Date.now());
     showDetails();
   });
-  setHandler(destroySignal, () => {
+  setHandler(destroySignal, (options) => {
     destroyRequested = true;
+    startUnanswered ??= options?.startUnanswered;
   });
   setHandler(stateQuery, state);
   setHandler(readyUpdate, async () => {
@@ -246,7 +249,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       break;
     }
     if (destroyRequested) {
-      reason = 'deleted';
+      reason = startUnanswered === undefined ? 'deleted' : `the start could not be answered: ${startUnanswered}`;
       break;
     }
     const now = Date.now();
@@ -273,7 +276,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     );
   }
 
-  const failed = failure !== undefined;
+  const failed = failure !== undefined || startUnanswered !== undefined;
   endReason = reason;
   showDetails();
   watchScope.cancel();
@@ -294,7 +297,13 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
   const sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
   let creditsBilled: number;
   try {
-    ({ creditsBilled } = await control.finishBrowserSession({ sessionId: input.sessionId, status: final, reason, sessionDurationMs }));
+    ({ creditsBilled } = await control.finishBrowserSession({
+      sessionId: input.sessionId,
+      status: final,
+      reason,
+      sessionDurationMs,
+      ...(startUnanswered !== undefined && { unbilled: true }),
+    }));
   } catch (err) {
     // Every attempt to record the end failed. The session is over all the same (its browser is
     // closed, waiting callers hear `error`) and the workflow fails with why; a DELETE then finds
