@@ -12,6 +12,7 @@ import type { Logger } from '../platform/log.ts';
 import type { Client } from '@temporalio/client';
 import type { ScrapeRequest } from '../page/scrape-request.ts';
 import { commitScrape, prepareScrape, type ScrapeJob } from './scrape-job.ts';
+import { eventually } from '../platform/retry-in-background.ts';
 import { holderSettled, resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
@@ -61,6 +62,15 @@ export interface ScrapeTimeoutAnswer {
   retryAfterSeconds?: number;
 }
 
+/** Marks the scrape resumable for the window from now; false when another scrape has taken its key since. */
+async function markResumable(db: Db, jobId: string, key: string, windowSeconds: number): Promise<boolean> {
+  const until = new Date(Date.now() + windowSeconds * 1000).toISOString();
+  // GREATEST keeps a later mark (another gateway's clock, a longer window before a settings change).
+  const updated = await db.$executeRaw`
+    UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
+  return updated === 1;
+}
+
 /**
  * Turns awaitScrape's timeout into a resumable one: the scrape's row is marked resumable for
  * SCRAPE_RESUME_WINDOW_SECONDS before the 408 leaves, so a resume finds it after the scrape's end
@@ -70,13 +80,9 @@ export interface ScrapeTimeoutAnswer {
  */
 export async function resumableTimeout(deps: Deps, jobId: string, key: string, timeout: DomainError): Promise<ScrapeTimeoutAnswer> {
   const { resumeWindowSeconds, resumeRetryAfterSeconds } = deps.config.scrape;
-  const until = new Date(Date.now() + resumeWindowSeconds * 1000).toISOString();
   let marked = false;
   try {
-    // GREATEST keeps a later mark (another gateway's clock, a longer window before a settings change).
-    const updated = await deps.db.$executeRaw`
-      UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
-    marked = updated === 1;
+    marked = await markResumable(deps.db, jobId, key, resumeWindowSeconds);
   } catch (err) {
     deps.log.warn('scrape not marked resumable; its 408 offers no resume', { crawlId: jobId, error: (err as Error).message });
   }
@@ -86,4 +92,18 @@ export async function resumableTimeout(deps: Deps, jobId: string, key: string, t
     error: new DomainError('timeout', message, timeout.code, resumableTimeoutDetails(jobId, resumeRetryAfterSeconds)),
     retryAfterSeconds: resumeRetryAfterSeconds,
   };
+}
+
+/** How often marking a scrape whose answer was lost to a dependency is tried again. */
+const MARK_RETRY_MS = 1000;
+
+/**
+ * A scrape that began but could not be answered (a 503: the database or Temporal went away meanwhile)
+ * is marked resumable as soon as the database takes it, so the request sent again, as a 503 asks,
+ * is answered by this scrape instead of fetching and charging the page again. Resolves once marked,
+ * or when the window has passed without the database back.
+ */
+export function keepResumable(deps: Deps, jobId: string, key: string): Promise<boolean> {
+  const { resumeWindowSeconds } = deps.config.scrape;
+  return eventually(() => markResumable(deps.db, jobId, key, resumeWindowSeconds), { everyMs: MARK_RETRY_MS, forMs: resumeWindowSeconds * 1000 });
 }

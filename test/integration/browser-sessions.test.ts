@@ -304,15 +304,18 @@ describe('a session', () => {
     let created = '';
     const lost = new Error('Connection terminated unexpectedly');
     const sessions = new Proxy(h.db.browserSession, {
-      get: (target, prop, receiver) =>
-        prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown),
+      get: (target, prop, receiver) => (prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown)),
     });
     const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
     await expect(
       startSession({ db, temporal: h.temporal, config: h.config }, team, null, createSessionSchema.parse({ ttl: 120 }), (id) => (created = id)),
     ).rejects.toBe(lost);
     const handle = h.temporal.workflow.getHandle(sessionWorkflowId(created));
-    expect(await handle.result()).toMatchObject({ status: 'error', reason: 'the start could not be answered: Connection terminated unexpectedly', creditsBilled: 0 });
+    expect(await handle.result()).toMatchObject({
+      status: 'error',
+      reason: 'the start could not be answered: Connection terminated unexpectedly',
+      creditsBilled: 0,
+    });
     expect(await row(created)).toMatchObject({ status: 'error', creditsBilled: 0 });
     const { _sum } = await h.db.usageEntry.aggregate({ where: { teamId }, _sum: { credits: true } });
     expect(_sum.credits ?? 0).toBe(0);

@@ -2,9 +2,14 @@
 // wait and send the identical request again, and that request is answered by the same scrape.
 // The fixture pages are held until the test lets them answer, so every 408 is certain; each path
 // is fetched by its own scrape, so the site's hit counts show how often a page was fetched.
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../../src/features/index.ts';
+import { createApp } from '../../src/platform/http/app.ts';
+import { createLogger } from '../../src/platform/log.ts';
 import { page, startFixtureSite, type FixtureResponse, type FixtureSite } from '../support/fixture-site.ts';
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
@@ -48,6 +53,7 @@ beforeAll(async () => {
     '/fails': pages.fails.answer,
     '/zdr': pages.zdr.answer,
     '/fresh': page('Fresh', '<main><h1>Fresh</h1></main>'),
+    '/lost-answer': page('Lost answer', '<main><h1>Lost answer</h1></main>'),
   });
   client = new Firecrawl({ apiKey: h.apiKey, apiUrl: h.baseUrl });
 });
@@ -242,6 +248,51 @@ describe('which request is the same scrape', () => {
     }
     expect(ids[1]).not.toBe(ids[0]);
     expect(site.hits.get('/fresh')).toBe(2);
+  });
+
+  it('a scrape whose answer was lost to the database (503) answers the request sent again: one fetch, one charge', async () => {
+    // A gateway whose database drops once, while it reads the finished scrape (PostgreSQL killed at that moment).
+    let armed = true;
+    const lost = new Error('Connection terminated unexpectedly');
+    const crawls = new Proxy(h.db.crawl, {
+      get: (target, prop, receiver) =>
+        prop === 'findUniqueOrThrow' && armed
+          ? () => {
+              armed = false;
+              return Promise.reject(lost);
+            }
+          : (Reflect.get(target, prop, receiver) as unknown),
+    });
+    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'crawl' ? crawls : Reflect.get(target, prop, receiver)) });
+    const app = createApp({ db, temporal: h.temporal, config: h.config, log: createLogger('error', { process: 'test' }) }, FEATURES);
+    const server = await new Promise<HttpServer>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v2/scrape`;
+      const body = { url: `${site.url}/lost-answer`, maxAge: 0 };
+      const send = (key?: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json', ...(key && { 'x-idempotency-key': key }) },
+          body: JSON.stringify(body),
+        });
+      const key = randomUUID();
+      const first = await send(key);
+      expect(first.status).toBe(503);
+      expect(await first.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { dependency: 'PostgreSQL' } });
+      // Sent again as the 503 asks: with its idempotency key, and without one (as the SDKs resend).
+      const again = await send(key);
+      expect(again.status).toBe(200);
+      const id = (await again.json()).data.metadata.scrapeId;
+      const plain = await send();
+      expect(plain.status).toBe(200);
+      expect((await plain.json()).data.metadata.scrapeId).toBe(id);
+      expect(site.hits.get('/lost-answer')).toBe(1);
+      expect(await charges(id)).toEqual([{ endpoint: 'scrape', credits: 1 }]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a scrape that failed after its 408 answers the resume as a failed scrape, charging nothing', async () => {

@@ -38,6 +38,8 @@ const NO_ANSWER_MS = 20_000;
 /** How long a case's fault lasts: longer than the deadline plus its slack, so a request that hangs for the whole fault fails the case. */
 export const FAULT_MS = REQUEST_DEADLINE_MS + DEADLINE_SLACK_MS + 2000;
 const CREDITS = 100_000;
+/** A case whose jobs still run this long after they began prints what is still going (the test's timeout is 180 s). */
+const WATCHDOG_MS = 150_000;
 const log = createLogger('warn', { process: 'test' });
 
 /** A server of the file's own that can be killed, restarted, stopped and continued. */
@@ -213,7 +215,7 @@ function deadlineOf(method: string, path: string, body: { timeout?: number } | u
 }
 
 /** An API of one team through the spawned gateway that records every answer and sends a 503'd request again, as a client told Retry-After would. */
-function recordingApi(stage: FaultStage, apiKey: string, answers: Answer[]): Api {
+function recordingApi(stage: FaultStage, apiKey: string, answers: Answer[], inFlight: Set<string>): Api {
   return async (path, init = {}) => {
     const method = init.method ?? 'GET';
     // A job start sent again after a 503 must not start a second job.
@@ -221,15 +223,19 @@ function recordingApi(stage: FaultStage, apiKey: string, answers: Answer[]): Api
     const deadlineMs = deadlineOf(method, path, init.json as { timeout?: number } | undefined);
     for (;;) {
       const startedAt = Date.now();
+      const flight = `${method} ${path} sent at ${new Date(startedAt).toISOString()}`;
+      inFlight.add(flight);
       // A request the gateway never answers is the failure this suite looks for: named, not waited out.
       const res = await fetch(`${stage.gatewayUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...(key && { 'x-idempotency-key': key }) },
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
         signal: AbortSignal.timeout(deadlineMs + NO_ANSWER_MS),
-      }).catch((err: unknown) => {
-        throw new Error(`${method} ${path}: no answer after ${Date.now() - startedAt} ms (${(err as Error).message})`);
-      });
+      })
+        .catch((err: unknown) => {
+          throw new Error(`${method} ${path}: no answer after ${Date.now() - startedAt} ms (${(err as Error).message})`);
+        })
+        .finally(() => inFlight.delete(flight));
       const body = await res.json().catch(() => undefined);
       answers.push({ method, path: path.split('?')[0]!, status: res.status, startedAt, ms: Date.now() - startedAt, deadlineMs });
       if (res.status !== 503) return { status: res.status, body };
@@ -268,10 +274,16 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     { team: 1, job: sessionJob('browser session') },
   ];
   try {
-    const apis = teams.map((t) => recordingApi(stage, t.apiKey, answers));
+    const inFlight = new Set<string>();
+    const apis = teams.map((t) => recordingApi(stage, t.apiKey, answers, inFlight));
     const deadline = Date.now() + 100_000;
-    const runs = mix.map(({ team, job }) => job.run(apis[team]!, sites[team]!, deadline));
+    const pending = new Set(mix.map((m) => m.job.name));
+    const runs = mix.map(({ team, job }) => job.run(apis[team]!, sites[team]!, deadline).finally(() => pending.delete(job.name)));
     for (const r of runs) r.catch(() => undefined);
+    // Before the test's own timeout cuts it short: what is still going, for the report.
+    const watchdog = setTimeout(() => {
+      console.log(`[fault] ${fault.name}: still running after ${WATCHDOG_MS / 1000} s: ${[...pending].join(', ')}; requests open: ${[...inFlight].join('; ')}`);
+    }, WATCHDOG_MS).unref();
     await waitFor('the mix under way', () => answers.length >= 10 && sites[0]!.slow.site.hits.size >= 2, 30_000, 50);
     const faultStart = Date.now();
     await fault.inject(stage);
@@ -283,6 +295,7 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     const recoverySeconds = (Date.now() - healed) / 1000;
 
     const settled = await Promise.allSettled(runs);
+    clearTimeout(watchdog);
     const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [`${mix[i]!.job.name}: ${(s.reason as Error).message}`] : []));
     const teamIds = teams.map((t) => t.teamId);
     if (failures.length > 0)
@@ -304,14 +317,16 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     }
     for (const [i, team] of teams.entries()) {
       const expected = outcomes.filter((_, k) => mix[k]!.team === i).reduce((sum, o) => sum + o.credits, 0);
-      const { _sum } = await h.db.usageEntry.aggregate({ where: { teamId: team.teamId }, _sum: { credits: true } });
-      expect(_sum.credits, `ledger of team ${i}`).toBe(expected);
+      const entries = await h.db.usageEntry.findMany({ where: { teamId: team.teamId }, select: { endpoint: true, jobId: true, itemKey: true, credits: true } });
+      const charged = entries.reduce((sum, e) => sum + e.credits, 0);
+      const lines = entries.map((e) => `${e.endpoint} ${e.jobId} ${e.itemKey}: ${e.credits}`).join('; ');
+      expect(charged, `ledger of team ${i} (${lines})`).toBe(expected);
     }
     // Nothing is left running or held.
     const released = async () =>
       (await h.db.crawl.count({ where: { teamId: { in: teamIds }, status: 'scraping' } })) === 0 &&
-      // A slot whose release was lost with its connection is free once its lease lapses (team-slots.ts), as the service counts it.
-      (await h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null }, leasedUntil: { gt: new Date() } } })) === 0 &&
+      // A release lost with its connection is made again once the database is back (team-slot-store.ts), not left to lapse.
+      (await h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null } } })) === 0 &&
       (await h.db.browserLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
       (await h.db.browserDemand.count({ where: { teamId: { in: teamIds } } })) === 0 &&
       (await h.db.crawlUrl.count({ where: { crawl: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0 &&

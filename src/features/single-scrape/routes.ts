@@ -6,7 +6,9 @@ import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
 import { scrapeRequestSchema } from '../../page/scrape-request.ts';
 import { awaitScrape, commitScrape, isScrapeTimeout, prepareScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
-import { resumableTimeout, startOrAttachScrape, type ResumableScrape } from '../../jobs/scrape-resume.ts';
+import { keepResumable, resumableTimeout, startOrAttachScrape, type ResumableScrape } from '../../jobs/scrape-resume.ts';
+import { dependencyFailure } from '../../platform/dependency-failure.ts';
+import { holdKeyUntil } from '../../platform/http/idempotency.ts';
 import { scrapeResumeKey } from '../../jobs/scrape-resume-match.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 import { cloudServiceNotOffered } from '../../platform/cloud-services.ts';
@@ -41,17 +43,21 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
           settled: false,
         };
     noteActivityJob(res, scrape.job.id);
-    if (!scrape.settled) {
-      try {
-        await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - arrivedAt)), feed);
-      } catch (err) {
-        if (!resumeKey || !isScrapeTimeout(err)) throw err;
-        const answer = await resumableTimeout(deps, scrape.job.id, resumeKey, err);
-        if (answer.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(answer.retryAfterSeconds));
-        throw answer.error;
+    try {
+      if (!scrape.settled) await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - arrivedAt)), feed);
+      res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.job.id) });
+    } catch (err) {
+      if (!resumeKey) throw err;
+      if (dependencyFailure(err)) {
+        // Answered 503: the request sent again (after this one's idempotency key is free) is answered by this scrape.
+        holdKeyUntil(res, keepResumable(deps, scrape.job.id, resumeKey));
+        throw err;
       }
+      if (!isScrapeTimeout(err)) throw err;
+      const answer = await resumableTimeout(deps, scrape.job.id, resumeKey, err);
+      if (answer.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(answer.retryAfterSeconds));
+      throw answer.error;
     }
-    res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.job.id) });
   });
 
   router.get('/scrape/:id', async (req, res) => {

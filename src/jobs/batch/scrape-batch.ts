@@ -248,7 +248,9 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     } finally {
       clearInterval(ticker);
       clearInterval(fairShareTicker);
-      await leases.close().catch((err) => batchLog.warn('slot release failed', { error: describeError(err) }));
+      await leases
+        .close()
+        .catch((err) => batchLog.warn('slot release failed; tried again in the background until its lease lapses', { error: describeError(err) }));
     }
     if (signal.aborted) throw signal.reason;
     if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);

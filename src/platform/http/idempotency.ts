@@ -12,6 +12,7 @@ import type { Db } from '../db/prisma.ts';
 import { storableJson } from '../db/storable.ts';
 import { writeCanonicalJson } from '../canonical-json.ts';
 import type { Logger } from '../log.ts';
+import { retryInBackground } from '../retry-in-background.ts';
 import { createsJob, fullPath, noteActivityJob } from './activity-log.ts';
 import { authOf } from './auth.ts';
 import { HttpError } from './http-error.ts';
@@ -74,26 +75,31 @@ async function claim(db: Db, teamId: string, key: string, fingerprint: string, w
   return rows.length === 1;
 }
 
-/** How often a key whose freeing failed (the database away) is tried again, and for how long at most. */
+/** How often a key whose freeing failed (the database away) is tried again. */
 const FREE_RETRY_MS = 1000;
 
 /**
  * Frees a claimed key, trying again until the database takes it: a key left claimed would keep
  * every repeat of the request waiting for an answer that never comes (until PENDING_LEASE_MS).
- * Resolves once freed; rejects (after the first failure, the retries going on) so a caller can log it.
+ * Rejects after a first failure (the retries going on) so a caller can log it.
  */
 function freeKey(db: Db, teamId: string, key: string): Promise<unknown> {
-  const attempt = () => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } });
-  const first = attempt();
-  first.catch(() => {
-    const deadline = Date.now() + PENDING_LEASE_MS;
-    const retry = () => {
-      if (Date.now() > deadline) return;
-      setTimeout(() => void attempt().catch(retry), FREE_RETRY_MS).unref();
-    };
-    retry();
+  return retryInBackground(() => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } }), {
+    everyMs: FREE_RETRY_MS,
+    forMs: PENDING_LEASE_MS,
   });
-  return first;
+}
+
+/**
+ * A route whose job began but whose answer failed (a dependency away) makes the job findable by the
+ * request sent again before that retry may run: the key is freed only once `settling` ends.
+ */
+export function holdKeyUntil(res: Response, settling: Promise<unknown>): void {
+  (res.locals.keyHolds ??= []).push(settling);
+}
+
+function holdsOf(res: Response): Promise<unknown> {
+  return Promise.allSettled((res.locals.keyHolds as Promise<unknown>[] | undefined) ?? []);
 }
 
 /**
@@ -107,7 +113,7 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
   const where = { teamId_key: { teamId, key } };
   const json = res.json.bind(res);
   let settled = false;
-  const free = () => freeKey(db, teamId, key);
+  const free = () => holdsOf(res).then(() => freeKey(db, teamId, key));
   res.json = ((body: unknown) => {
     if (answeredAtDeadline(res) && !res.headersSent) return json(body);
     settled = true;
