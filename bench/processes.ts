@@ -98,12 +98,14 @@ export function openFds(pid: number): number {
   }
 }
 
-/** Proportional set size in bytes: its resident pages, each shared one divided among the processes that map it. */
-export function pss(pid: number): number {
+/** A process's proportional set size, and the part of it that is shared memory (PostgreSQL's buffers), in bytes. */
+export function pss(pid: number): { pss: number; shmem: number } {
   try {
-    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+    return { pss: kb('Pss'), shmem: kb('Pss_Shmem') };
   } catch {
-    return 0;
+    return { pss: 0, shmem: 0 };
   }
 }
 

@@ -5,8 +5,10 @@ import { percentile } from './percentile.ts';
 
 /** What one look at a process finds. `connections`: its PostgreSQL client backends (for PostgreSQL itself: all of them). */
 export interface ProcessSample {
-  /** Bytes: the process's RSS; PostgreSQL's is the PSS of the postmaster and its backends, which share their buffers. */
+  /** Bytes: the process's RSS; PostgreSQL's is the PSS of the postmaster and its backends without their shared memory (sharedMemory). */
   rss: number;
+  /** PostgreSQL's shared memory as its processes have touched it (the PSS of its buffers): it fills up to shared_buffers. */
+  sharedMemory?: number;
   fds: number;
   connections?: number;
   /** The process and its descendants (a worker's or a host's Chromiums): how many, and their RSS (not for PostgreSQL: its rss is the tree's). */
@@ -67,7 +69,7 @@ export function spread(values: number[]): Spread | undefined {
 
 export function processFigures(samples: ProcessSample[]): ProcessFigures {
   const of = (key: keyof ProcessSample) => spread(samples.flatMap((s) => (s[key] === undefined ? [] : [s[key]])));
-  return { rss: of('rss'), fds: of('fds'), connections: of('connections'), procs: of('procs'), treeRss: of('treeRss') };
+  return { rss: of('rss'), sharedMemory: of('sharedMemory'), fds: of('fds'), connections: of('connections'), procs: of('procs'), treeRss: of('treeRss') };
 }
 
 export function latencies(byKind: Map<string, number[]>): Record<string, Latency> {
@@ -104,11 +106,16 @@ export function compare(what: string, first: number, last: number): Comparison {
  */
 export function comparePeriods(first: Period, last: Period): Comparison[] {
   const out: Comparison[] = [];
-  const shown = { treeRss: 'Chromiums alive at the samples', connections: 'pool sizes' } as Record<string, string | undefined>;
+  const shown = {
+    treeRss: 'Chromiums alive at the samples',
+    connections: 'pool sizes',
+    sharedMemory: 'buffers filling, bounded by shared_buffers',
+  } as Record<string, string | undefined>;
   for (const [name, figures] of Object.entries(last.processes)) {
     for (const [key, label] of [
       ['rss', 'rss MB'],
       ['treeRss', 'tree rss MB'],
+      ['sharedMemory', 'shared memory MB'],
       ['fds', 'fds'],
       ['connections', 'db connections'],
     ] as const) {
@@ -116,7 +123,7 @@ export function comparePeriods(first: Period, last: Period): Comparison[] {
       const b = figures[key];
       // A tree that never had a child is the process itself.
       if (!a || !b || (key === 'treeRss' && Math.max(first.processes[name]!.procs?.max ?? 1, figures.procs?.max ?? 1) === 1)) continue;
-      const scale = key === 'rss' || key === 'treeRss' ? 1 / MB : 1;
+      const scale = key === 'rss' || key === 'treeRss' || key === 'sharedMemory' ? 1 / MB : 1;
       out.push({ ...compare(`${name} ${label}`, a.median * scale, b.median * scale), notJudged: shown[key] });
     }
   }
@@ -143,10 +150,11 @@ export function periodLines(p: Period): string[] {
       f.procs && f.procs.max > 1
         ? `   tree ${f.procs.median.toFixed(0)} procs${treeMb(f.treeRss, 'median')} (max ${f.procs.max} procs${treeMb(f.treeRss, 'max')})`
         : '';
+    const shared = f.sharedMemory ? `   shared MB ${mb(f.sharedMemory.median)} (max ${mb(f.sharedMemory.max)})` : '';
     const logged = p.logged[name];
     const log = logged && (logged.warn || logged.error) ? `   logged ${logged.warn} warn, ${logged.error} error` : '';
     lines.push(
-      `  ${name.padEnd(13)} ${col('rss MB', f.rss, mb, 5)}   ${col('fds', f.fds, String, 4)}   ${col('db conns', f.connections, String, 3)}${tree}${log}`,
+      `  ${name.padEnd(13)} ${col('rss MB', f.rss, mb, 5)}   ${col('fds', f.fds, String, 4)}   ${col('db conns', f.connections, String, 3)}${shared}${tree}${log}`,
     );
   }
   for (const [kind, l] of Object.entries(p.latency)) {

@@ -105,8 +105,10 @@ async function sample(db: Db, watched: Record<string, Watched>): Promise<Record<
   for (const [name, { pid, kind }] of Object.entries(watched)) {
     const tree = processTree(pid);
     if (kind === 'postgres') {
+      const parts = tree.map(pss);
       out[name] = {
-        rss: tree.reduce((sum, p) => sum + pss(p), 0),
+        rss: parts.reduce((sum, p) => sum + p.pss - p.shmem, 0),
+        sharedMemory: parts.reduce((sum, p) => sum + p.shmem, 0),
         fds: tree.reduce((sum, p) => sum + openFds(p), 0),
         connections: connections.total,
         procs: tree.length,

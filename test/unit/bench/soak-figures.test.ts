@@ -39,4 +39,22 @@ describe('the soak figures', () => {
       ['p95 ms GET /few', 1, 9, false, 'fewer than 20 answers'],
     ]);
   });
+
+  it('judges PostgreSQL by its own memory and shows its shared buffers filling apart', () => {
+    const postgres = (own: number, shared: number): Period => ({
+      index: 1,
+      startMinute: 0,
+      endMinute: 1,
+      processes: { postgres: processFigures([{ rss: own * 1024 * 1024, sharedMemory: shared * 1024 * 1024, fds: 100, procs: 30 }]) },
+      latency: {},
+      jobs: {},
+      incorrect: [],
+      logged: {},
+    });
+    expect(comparePeriods(postgres(60, 70), postgres(63, 128)).map((r) => [r.what, r.first, r.last, r.flat, r.notJudged])).toEqual([
+      ['postgres rss MB', 60, 63, true, undefined],
+      ['postgres shared memory MB', 70, 128, false, 'buffers filling, bounded by shared_buffers'],
+      ['postgres fds', 100, 100, true, undefined],
+    ]);
+  });
 });
