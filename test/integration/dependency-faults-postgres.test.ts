@@ -3,7 +3,7 @@
 // processes reach a PostgreSQL server of this file's own through a TCP proxy. Each
 // case prints its figures (recovery seconds, answers 503, pages fetched twice).
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { FAULTS, runFaultCase, startFaultStage, type FaultStage } from '../support/fault-stage.ts';
+import { CASE_TIMEOUT_MS, FAULTS, runFaultCase, startFaultStage, type FaultStage } from '../support/fault-stage.ts';
 
 let stage: FaultStage;
 
@@ -17,8 +17,12 @@ afterAll(async () => {
 
 describe('PostgreSQL down under a mix of jobs', () => {
   for (const fault of FAULTS) {
-    it(fault.name, async () => {
-      await runFaultCase(stage, fault);
-    });
+    it(
+      fault.name,
+      async () => {
+        await runFaultCase(stage, fault);
+      },
+      CASE_TIMEOUT_MS,
+    );
   }
 });

@@ -38,8 +38,13 @@ const NO_ANSWER_MS = 20_000;
 /** How long a case's fault lasts: longer than the deadline plus its slack, so a request that hangs for the whole fault fails the case. */
 export const FAULT_MS = REQUEST_DEADLINE_MS + DEADLINE_SLACK_MS + 2000;
 const CREDITS = 100_000;
-/** A case whose jobs still run this long after they began prints what is still going (the test's timeout is 180 s). */
-const WATCHDOG_MS = 150_000;
+/**
+ * A case's own timeout: a session start may wait 120 s from its arrival (READY_TIMEOUT_MS) and a
+ * repeat of it waits for the first, on top of the mix before and the fault itself.
+ */
+export const CASE_TIMEOUT_MS = 240_000;
+/** A case whose jobs still run this long after they began prints what is still going, before its timeout cuts it short. */
+const WATCHDOG_MS = 200_000;
 const log = createLogger('warn', { process: 'test' });
 
 /** A server of the file's own that can be killed, restarted, stopped and continued. */
