@@ -160,7 +160,7 @@ export function loadConfig() {
        * How long an API request may wait on PostgreSQL or Temporal not answering, from its arrival, before
        * it is answered 503 SERVICE_UNAVAILABLE (a scrape: its own timeout). Longer than a clear request takes on a busy machine.
        */
-      requestDeadlineMs: boundedInt('REQUEST_DEADLINE_MS', 10_000, 3_000, 600_000, 'milliseconds from 3000 (a readiness probe takes up to 2000) to 600000'),
+      requestDeadlineMs: boundedInt('REQUEST_DEADLINE_MS', 10_000, 3_000, 600_000, 'milliseconds from 3000 (its checks begin 1500 before it) to 600000'),
       /** Per API key, shared by all gateway replicas (a row per key); perMinute 0 turns it off. */
       rateLimit: {
         perMinute: nonNegativeInt('API_KEY_RATE_LIMIT_PER_MINUTE', 600),

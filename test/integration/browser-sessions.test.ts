@@ -322,6 +322,24 @@ describe('a session', () => {
     expect(await h.db.browserLease.count({ where: { teamId } })).toBe(0);
   });
 
+  it('whose request was answered 503 while it started, with no key to hand it to the retry, ends as an error, unbilled', async () => {
+    const { teamId } = await h.newTeam({ credits: 1000 });
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
+    let created = '';
+    let asked = false;
+    const answerWanted = () => ((asked = true), false);
+    await expect(
+      startSession({ db: h.db, temporal: h.temporal, config: h.config }, team, null, createSessionSchema.parse({ ttl: 120 }), (id) => (created = id), {
+        answerWanted,
+      }),
+    ).rejects.toThrow(/answered 503/);
+    expect(asked).toBe(true);
+    expect(await h.temporal.workflow.getHandle(sessionWorkflowId(created)).result()).toMatchObject({ status: 'error', creditsBilled: 0 });
+    const { _sum } = await h.db.usageEntry.aggregate({ where: { teamId }, _sum: { credits: true } });
+    expect(_sum.credits ?? 0).toBe(0);
+    expect(await h.db.browserLease.count({ where: { teamId } })).toBe(0);
+  });
+
   it('ends by itself when idle past activityTtl and when ttl runs out, and the Temporal UI shows why', async () => {
     const idle = (await createSession({ ttl: 300, activityTtl: 10 })).body;
     const short = (await createSession({ ttl: 30, activityTtl: 300 })).body;

@@ -2,10 +2,12 @@
 // admitExecute Update counts it once and holds the idle clock; its end
 // (executeEnded) or, when that never comes (a gateway that died), its lease's end
 // starts the idle clock again, even for an execute that ran past activityTtl.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
-import { isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
+import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
+import { RELAY_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/relay-execute-client.ts';
+import { createLogger } from '../../src/platform/log.ts';
 import { page, startFixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -173,3 +175,23 @@ it('runs the executes of several teams and sessions at once, beside a crawl and 
     return slots + leases + demand + live === 0;
   });
 }, 180_000);
+
+it('runs no code for a request answered before its admission came back (a 503 its client sends again), and frees the admission', async () => {
+  const { id, handle } = await createSession({ ttl: 120, activityTtl: 60 });
+  const row = await h.db.browserSession.findUniqueOrThrow({ where: { id } });
+  const deps = { db: h.db, temporal: h.temporal, log: createLogger('error', { process: 'test' }) };
+  const input = { language: 'node' as const, code: `await page.evaluate(() => { document.title = 'ran' })`, timeoutSeconds: 30 };
+  const answered = { waiting: () => false, running: vi.fn() };
+  await expect(executeInSession(deps, row, input, answered)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  expect(answered.running).not.toHaveBeenCalled();
+  await waitFor('the admission to be let go', async () => (await handle.query(stateQuery)).executing === 0);
+
+  const waiting = { waiting: () => true, running: vi.fn() };
+  const readTitle = async () => (await executeInSession(deps, row, { ...input, code: 'await page.title()' }, waiting)).result;
+  expect(await readTitle()).not.toBe('ran');
+  expect(waiting.running).toHaveBeenCalledWith(30_000 + RELAY_ANSWER_GRACE_MS);
+  // The same code for a request still waiting runs, in the same page.
+  expect(await executeInSession(deps, row, input, waiting)).toMatchObject({ error: null });
+  expect(await readTitle()).toBe('ran');
+  await h.api(`/v2/browser/${id}`, { method: 'DELETE' });
+}, 60_000);

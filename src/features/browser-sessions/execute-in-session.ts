@@ -65,7 +65,22 @@ async function executeByActivity(deps: ExecuteDeps, row: BrowserSession, handle:
   }
 }
 
-export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, input: ExecuteInput): Promise<ExecuteResponse> {
+/** The request an execute answers, when it answers one. */
+export interface ExecuteRequester {
+  /** False once the request was answered without this execute (at its deadline) or its client left: the code does not start then. */
+  waiting(): boolean;
+  /** The code starts on its host and may run `ms`: from here the answer waits on the host alone, not on PostgreSQL or Temporal. */
+  running(ms: number): void;
+}
+
+/**
+ * A request answered 503 while its admission waited on a dependency is sent again by its client; if the first admission
+ * then went through, its code would run beside the retry's in the same page. So the code starts only for a request still waiting.
+ */
+const notRunForAnsweredRequest = () =>
+  new DomainError('unavailable', 'The execute was admitted after its request had been answered; its code did not run.', 'SERVICE_UNAVAILABLE');
+
+export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, input: ExecuteInput, requester?: ExecuteRequester): Promise<ExecuteResponse> {
   if (sessionEnded(row)) throw sessionDestroyed();
   const handle = deps.temporal.workflow.getHandle(sessionWorkflowId(row.id));
   const executeId = randomUUID();
@@ -82,6 +97,8 @@ export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, i
     return refused(deps, row, err);
   }
   try {
+    if (requester && !requester.waiting()) throw notRunForAnsweredRequest();
+    requester?.running(input.timeoutSeconds * 1000 + RELAY_ANSWER_GRACE_MS);
     return await runOnHost(deps, row, hostId, hostOfRow, input);
   } finally {
     // After the answer is written (the call's own work would delay it by milliseconds), and not awaited: the idle

@@ -5,9 +5,11 @@ import type { GatewayDeps } from '../../platform/http/app.ts';
 import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { publicBase } from '../../platform/http/public-url.ts';
-import { deadlineOf } from '../../platform/http/request-deadline.ts';
+import { deadlineOf, stillWaiting } from '../../platform/http/request-deadline.ts';
+import { keepsAnswer } from '../../platform/http/idempotency.ts';
 import { endSession } from './end-session.ts';
 import { executeInSession } from './execute-in-session.ts';
+import { executeRequesterOf } from './execute-requester.ts';
 import { executeRequestSchema } from './execute/execute-request.ts';
 import { createSessionSchema, listSessionsQuerySchema, profileNameSchema } from './session-request.ts';
 import { sessionOfTeam, sessionUrls, sessionView } from './session-store.ts';
@@ -24,7 +26,10 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(prefix, async (req, res) => {
     const request = createSessionSchema.parse(req.body ?? {});
     const { team, apiKeyId } = authOf(res);
-    const { row } = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id), { arrivedAt: deadlineOf(res).arrivedAt });
+    const { row } = await startSession(deps, team, apiKeyId, request, (id) => noteActivityJob(res, id), {
+      arrivedAt: deadlineOf(res).arrivedAt,
+      answerWanted: () => stillWaiting(res) || keepsAnswer(res),
+    });
     res.json({ success: true, id: row.id, ...sessionUrls(row, base()), expiresAt: row.expiresAt.toISOString() });
   });
 
@@ -58,7 +63,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(`${prefix}/:id/execute`, async (req, res) => {
     const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
     const request = executeRequestSchema.parse(req.body ?? {});
-    res.json(await executeInSession(deps, row, { language: request.language, code: request.code, timeoutSeconds: request.timeout }));
+    res.json(await executeInSession(deps, row, { language: request.language, code: request.code, timeoutSeconds: request.timeout }, executeRequesterOf(res)));
   });
 
   return router;

@@ -35,6 +35,11 @@ export interface SessionStartOptions {
   id?: string;
   /** When the request arrived (Date.now()): the READY_TIMEOUT_MS wait counts from it. Now when absent. */
   arrivedAt?: number;
+  /**
+   * Whether the session, once up, still reaches its caller: false for a request answered 503 at its deadline
+   * whose key will not hand the session to the retry. Such a session is ended, unbilled, as a failed start is.
+   */
+  answerWanted?: () => boolean;
 }
 
 export function startSession(
@@ -54,7 +59,7 @@ async function launchSession(
   apiKeyId: string | null,
   req: CreateSessionRequest,
   onCreated: (id: string) => void,
-  { scrape, id, arrivedAt = Date.now() }: SessionStartOptions,
+  { scrape, id, arrivedAt = Date.now(), answerWanted }: SessionStartOptions,
 ): Promise<StartedSession> {
   // From the arrival, so time spent waiting on a dependency before the workflow started counts too:
   // a repeat of the request (same idempotency key) waits for this one, and must not wait longer.
@@ -100,6 +105,7 @@ async function launchSession(
   let fresh: BrowserSession;
   try {
     fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
+    if (answerWanted && !answerWanted()) throw new Error('its request was answered 503 while the session started, and nothing will hand it the session');
   } catch (err) {
     await abandonStart(deps, row.id, err);
     throw err;

@@ -7,6 +7,7 @@ import type { Db } from '../db/prisma.ts';
 import { storableText } from '../db/storable.ts';
 import type { Logger } from '../log.ts';
 import { authOf } from './auth.ts';
+import { answeredAtDeadline } from './request-deadline.ts';
 
 /** The endpoints GET /v2/team/activity lists and filters by (the spec's list). */
 export const ACTIVITY_ENDPOINTS = [
@@ -114,6 +115,9 @@ export function isJobCreating(method: string, path: string): boolean {
  * Records each job-creating request when its answer is ready: the job id (noteActivityJob), status
  * and duration. The row is written before the answer leaves, so a client that got its job id also
  * finds it in GET /v2/team/activity; a row that cannot be written is logged and the answer sent anyway.
+ * An answer given at the request's deadline (a dependency away) does not wait for the row: the
+ * database may be the one away. One row per request, and one answer: a deadline's answer that
+ * comes while the handler's waits for its row goes out at once, and the handler's is dropped.
  */
 export function recordActivity(db: Db, log: Logger): RequestHandler {
   return (req, res, next) => {
@@ -121,27 +125,41 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
     const started = performance.now();
     const { team, apiKeyId } = authOf(res);
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    let answered = false;
+    let recording: Promise<unknown> | undefined;
+    const answer = (args: unknown[]) => {
+      if (answered) return;
+      answered = true;
+      end(...args);
+    };
     res.end = ((...args: unknown[]) => {
-      const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
-      db.activityLog
-        .create({
-          data: {
-            id: uuidv7(),
-            teamId: team.id,
-            apiKeyId,
-            endpoint: activityEndpoint(fullPath(req)),
-            apiVersion: apiVersionOf(fullPath(req)),
-            method: req.method,
-            path: fullPath(req),
-            target: target(req),
-            auditUsername: auditUsername(req.body),
-            jobId,
-            statusCode: res.statusCode,
-            durationMs: Math.round(performance.now() - started),
-          },
-        })
-        .catch((err: unknown) => log.warn('activity log write failed', { requestId: res.locals.requestId, error: (err as Error).message }))
-        .finally(() => end(...args));
+      if (answered) return res;
+      if (recording === undefined) {
+        const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
+        recording = db.activityLog
+          .create({
+            data: {
+              id: uuidv7(),
+              teamId: team.id,
+              apiKeyId,
+              endpoint: activityEndpoint(fullPath(req)),
+              apiVersion: apiVersionOf(fullPath(req)),
+              method: req.method,
+              path: fullPath(req),
+              target: target(req),
+              auditUsername: auditUsername(req.body),
+              jobId,
+              statusCode: res.statusCode,
+              durationMs: Math.round(performance.now() - started),
+            },
+          })
+          .catch((err: unknown) => log.warn('activity log write failed', { requestId: res.locals.requestId, error: (err as Error).message }));
+        if (!answeredAtDeadline(res)) {
+          void recording.finally(() => answer(args));
+          return res;
+        }
+      }
+      answer(args);
       return res;
     }) as Response['end'];
     next();

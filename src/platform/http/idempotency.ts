@@ -102,6 +102,11 @@ function holdsOf(res: Response): Promise<unknown> {
   return Promise.allSettled((res.locals.keyHolds as Promise<unknown>[] | undefined) ?? []);
 }
 
+/** Whether the request's answer, even one its handler gives after the deadline answered, is kept for its key's repeats. */
+export function keepsAnswer(res: Response): boolean {
+  return res.locals.keepsAnswer === true;
+}
+
 /**
  * Stores the first request's answer (2xx) or frees the key (anything else) before the answer leaves.
  * A request answered 503 at its deadline (request-deadline.ts) keeps its claim: its handler may
@@ -110,14 +115,21 @@ function holdsOf(res: Response): Promise<unknown> {
  * cannot be sent; its `success` says whether it was one to keep.
  */
 function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: string): void {
+  res.locals.keepsAnswer = true;
   const where = { teamId_key: { teamId, key } };
   const json = res.json.bind(res);
   let settled = false;
+  let deadlineAnswered = false;
   const free = () => holdsOf(res).then(() => freeKey(db, teamId, key));
   res.json = ((body: unknown) => {
-    if (answeredAtDeadline(res) && !res.headersSent) return json(body);
+    // The deadline marks the request and answers it in one step: the first answer after the mark is the deadline's.
+    // Whether its bytes left yet is no guide (the activity log may hold an answer back while it writes the row).
+    if (answeredAtDeadline(res) && !deadlineAnswered) {
+      deadlineAnswered = true;
+      return json(body);
+    }
     settled = true;
-    const late = res.headersSent;
+    const late = deadlineAnswered || res.headersSent;
     const statusCode = late ? ((body as { success?: unknown } | null)?.success === true ? 200 : 500) : res.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
     const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
@@ -135,7 +147,8 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
       })
       .catch(() => undefined)
       .finally(() => {
-        if (!late) json(body);
+        // Answered at the deadline while the answer was being kept: the kept answer is the retry's.
+        if (!late && !deadlineAnswered) json(body);
       });
     return res;
   }) as Response['json'];

@@ -6,6 +6,7 @@ import { authOf } from '../../../platform/http/auth.ts';
 import { ownJob } from '../../../jobs/job-routes.ts';
 import { interactRequestSchema } from './interact-request.ts';
 import { interactWithScrape, stopInteraction } from './scrape-interaction.ts';
+import { executeRequesterOf } from '../execute-requester.ts';
 
 export function interactRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -14,7 +15,7 @@ export function interactRoutes(deps: GatewayDeps): Router {
     const { team, apiKeyId } = authOf(res);
     const job = await ownJob(deps.db, req.params.id, team.id, 'scrape');
     const request = interactRequestSchema.parse(req.body ?? {});
-    res.json(await interactWithScrape(deps, team, apiKeyId, job, request));
+    res.json(await interactWithScrape(deps, team, apiKeyId, job, request, executeRequesterOf(res)));
   });
 
   router.delete('/scrape/:id/interact', async (req, res) => {

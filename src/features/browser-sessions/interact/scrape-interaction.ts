@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PageOpening } from '../definitions.ts';
 import type { CreateSessionRequest } from '../session-request.ts';
 import { endSession, type EndedSession } from '../end-session.ts';
-import { executeInSession } from '../execute-in-session.ts';
+import { executeInSession, type ExecuteRequester } from '../execute-in-session.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import { replayedActions } from '../host/open-scraped-page.ts';
 import { LIVE_STATUSES, ScrapeSessionExists, sessionUrls } from '../session-store.ts';
@@ -102,7 +102,15 @@ async function settledScrape(deps: GatewayDeps, job: Crawl): Promise<void> {
   if (!page) throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
 }
 
-export async function interactWithScrape(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl, req: InteractRequest): Promise<InteractResponse> {
+/** `requester`: the API request the interaction answers; the code asked for (or written from the prompt) runs only while it waits. */
+export async function interactWithScrape(
+  deps: GatewayDeps,
+  team: Team,
+  apiKeyId: string | null,
+  job: Crawl,
+  req: InteractRequest,
+  requester?: ExecuteRequester,
+): Promise<InteractResponse> {
   await settledScrape(deps, job);
   const llm = req.prompt ? promptModel(deps, job) : undefined;
   const { row, openingWarning } = await interaction(deps, team, apiKeyId, job);
@@ -116,9 +124,9 @@ export async function interactWithScrape(deps: GatewayDeps, team: Team, apiKeyId
     const tokens = written.usage.promptTokens + written.usage.completionTokens;
     await recordModelTokens(deps.db, { teamId: team.id, apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: `interact-prompt-${randomUUID()}` }, tokens);
     code = written.code;
-    answer = await executeInSession(deps, row, { language: 'node', code, timeoutSeconds });
+    answer = await executeInSession(deps, row, { language: 'node', code, timeoutSeconds }, requester);
   } else {
-    answer = await executeInSession(deps, row, { language: req.language, code: req.code!, timeoutSeconds });
+    answer = await executeInSession(deps, row, { language: req.language, code: req.code!, timeoutSeconds }, requester);
   }
   return {
     ...answer,

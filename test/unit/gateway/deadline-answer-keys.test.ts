@@ -1,0 +1,118 @@
+// A job start answered 503 at its deadline while the database does not answer, over
+// the real middlewares (deadline, activity log, idempotency) and HTTP, with a
+// database whose answers the test holds: the 503 leaves at the deadline, not when the
+// activity row is written; the handler's answer that comes later is the one the key
+// keeps, so the client's retry with the key gets that job instead of waiting on a key
+// nobody settles.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterEach, expect, it } from 'vitest';
+import { recordActivity } from '../../../src/platform/http/activity-log.ts';
+import { errorHandler } from '../../../src/platform/http/errors.ts';
+import { idempotency } from '../../../src/platform/http/idempotency.ts';
+import { CHECKS_LEAD_MS, requestDeadline } from '../../../src/platform/http/request-deadline.ts';
+import type { Db } from '../../../src/platform/db/prisma.ts';
+import { createLogger } from '../../../src/platform/log.ts';
+
+const DEADLINE_MS = CHECKS_LEAD_MS + 500;
+const log = createLogger('error', { process: 'test' });
+
+/** One team's idempotency keys and activity rows; while `down`, every statement waits until `up()`. */
+function heldDatabase() {
+  let down = false;
+  let waiters: (() => void)[] = [];
+  const answered = async <T>(work: () => T): Promise<T> => {
+    while (down) await new Promise<void>((resolve) => waiters.push(resolve));
+    return work();
+  };
+  const keys = new Map<string, { fingerprint: string; statusCode: number | null; answer: unknown; jobId: string | null; createdAt: Date }>();
+  const activity: { statusCode: number; jobId: string | null }[] = [];
+  const db = {
+    $queryRaw: (_sql: TemplateStringsArray, _team: string, key: string, fingerprint: string) =>
+      answered(() => {
+        if (keys.has(key)) return [];
+        keys.set(key, { fingerprint, statusCode: null, answer: null, jobId: null, createdAt: new Date() });
+        return [1];
+      }),
+    idempotencyKey: {
+      findUnique: ({ where }: { where: { teamId_key: { key: string } } }) => answered(() => keys.get(where.teamId_key.key) ?? null),
+      update: ({ where, data }: { where: { teamId_key: { key: string } }; data: object }) =>
+        answered(() => Object.assign(keys.get(where.teamId_key.key)!, data)),
+      deleteMany: ({ where }: { where: { key: string } }) => answered(() => ({ count: Number(keys.delete(where.key)) })),
+    },
+    activityLog: { create: ({ data }: { data: { statusCode: number; jobId: string | null } }) => answered(() => activity.push(data)) },
+  };
+  return {
+    db: db as unknown as Db,
+    keys,
+    activity,
+    isDown: () => down,
+    down: () => void (down = true),
+    up: () => {
+      down = false;
+      for (const wake of waiters) wake();
+      waiters = [];
+    },
+  };
+}
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+it('answers 503 at the deadline without waiting for the activity row, and keeps the later answer for the retry', async () => {
+  const database = heldDatabase();
+  let finishJob!: () => void;
+  const jobDone = new Promise<void>((resolve) => (finishJob = resolve));
+  const app = express();
+  app.use((_req, res, next) => {
+    res.locals.requestId = 'req-1';
+    res.locals.auth = { team: { id: 'team-1' }, apiKeyId: 'key-1' };
+    next();
+  });
+  const checks = {
+    postgres: () => {
+      if (database.isDown()) throw new Error('no answer within 1000 ms');
+    },
+    temporal: () => undefined,
+  };
+  app.use(requestDeadline(checks, { deadlineMs: DEADLINE_MS }));
+  app.use('/v2', express.json(), recordActivity(database.db, log), idempotency(database.db, log, { windowHours: 24 }));
+  app.post('/v2/crawl', async (_req, res) => {
+    res.locals.activityJobId = 'job-1';
+    await jobDone;
+    res.json({ success: true, id: 'job-1' });
+  });
+  app.use(errorHandler(log));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server!.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v2/crawl`;
+  const post = async () => {
+    const started = Date.now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-idempotency-key': 'k' },
+      body: '{"url":"x"}',
+      signal: AbortSignal.timeout(DEADLINE_MS + 3000),
+    });
+    return { status: res.status, body: await res.json(), ms: Date.now() - started };
+  };
+
+  const first = post();
+  // The key is claimed; then the database stops answering and the job's start hangs on it.
+  while (!database.keys.has('k')) await new Promise((resolve) => setTimeout(resolve, 10));
+  database.down();
+  expect(await first).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: { dependency: 'PostgreSQL' } } });
+
+  // The database comes back and the job's start ends: its answer is kept under the key, and the retry gets it.
+  database.up();
+  finishJob();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(database.keys.get('k')).toMatchObject({ statusCode: 200, jobId: 'job-1' });
+  expect(await post()).toMatchObject({ status: 200, body: { success: true, id: 'job-1' } });
+  // One activity row for the first request (its 503), one for the replay.
+  expect(database.activity.map((a) => a.statusCode)).toEqual([503, 200]);
+});
