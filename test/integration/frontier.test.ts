@@ -13,6 +13,7 @@ import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createTeam } from '../../src/platform/teams/teams.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
 import { scrapedPage } from '../support/crawl-rows.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 let db: Db;
 let teamId: string;
@@ -263,6 +264,21 @@ describe('team slots', () => {
     const slot = await leases.take(signal);
     return { limited: slot.waitedMs > 0, waitedMs: slot.waitedMs, holder: leases.holders()[0], release: () => slot.release() };
   };
+
+  it('lets go of a slot whose taking committed but whose answer was lost with the connection', async () => {
+    const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;
+    const lost = new Error('Connection terminated unexpectedly');
+    // The statement runs and commits; its answer never reaches the batch.
+    const dropsAnswers = new Proxy(db, {
+      get: (target, prop, receiver) =>
+        prop === '$queryRaw'
+          ? (...args: Parameters<Db['$queryRaw']>) => target.$queryRaw(...args).then(() => Promise.reject(lost))
+          : (Reflect.get(target, prop, receiver) as unknown),
+    });
+    const store = teamSlotStore(dropsAnswers, { teamId: team, group: 'crawl-1', limit: 2, leaseMs: 60_000 });
+    await expect(store.tryAcquire('lost-answer')).rejects.toBe(lost);
+    await waitFor('the slot to be let go', async () => (await busyTeamSlots(db, team)) === 0, 5000);
+  });
 
   it('never lease more slots than the limit, and expired leases free their slot', async () => {
     const team = (await createTeam(db, { name: `slots-${randomUUID()}` })).id;

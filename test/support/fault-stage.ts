@@ -9,10 +9,11 @@
 // deadline plus 2 s, every job ended exact, nothing is left held.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { processTree } from '../../bench/processes.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { READY_TIMEOUT_MS } from '../../src/features/browser-sessions/start-session.ts';
 import { DEFAULT_EXECUTE_TIMEOUT_SECONDS } from '../../src/features/browser-sessions/execute/execute-request.ts';
@@ -57,23 +58,6 @@ interface OwnServer {
   signal(signal: NodeJS.Signals): void;
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** `pid` and its descendants, read from /proc. */
-function processTree(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
-  return tree;
 }
 
 function signalTree(pid: number, signal: NodeJS.Signals): void {
