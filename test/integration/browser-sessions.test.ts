@@ -322,6 +322,42 @@ describe('a session', () => {
     expect(await h.db.browserLease.count({ where: { teamId } })).toBe(0);
   });
 
+  it('whose start cannot be answered while Temporal does not take the end either, ends as an error, unbilled, once Temporal does', async () => {
+    const { teamId } = await h.newTeam({ credits: 1000 });
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
+    let created = '';
+    const lost = new Error('Connection terminated unexpectedly');
+    const sessions = new Proxy(h.db.browserSession, {
+      get: (target, prop, receiver) => (prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown)),
+    });
+    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
+    // The frontend refuses the first two signals (killed, then restarting).
+    let refused = 0;
+    const workflow = new Proxy(h.temporal.workflow, {
+      get: (target, prop) => {
+        if (prop !== 'getHandle') return (Reflect.get(target, prop) as (...a: unknown[]) => unknown).bind(target);
+        return (id: string) => {
+          const handle = target.getHandle(id);
+          const signal: typeof handle.signal = (...args) =>
+            refused++ < 2 ? Promise.reject(new Error('14 UNAVAILABLE: connection refused')) : handle.signal(...args);
+          return Object.assign(Object.create(handle) as typeof handle, { signal });
+        };
+      },
+    });
+    const temporal = new Proxy(h.temporal, { get: (target, prop, receiver) => (prop === 'workflow' ? workflow : Reflect.get(target, prop, receiver)) });
+    await expect(startSession({ db, temporal, config: h.config }, team, null, createSessionSchema.parse({ ttl: 120 }), (id) => (created = id))).rejects.toBe(
+      lost,
+    );
+    expect(await h.temporal.workflow.getHandle(sessionWorkflowId(created)).result()).toMatchObject({
+      status: 'error',
+      reason: 'the start could not be answered: Connection terminated unexpectedly',
+      creditsBilled: 0,
+    });
+    expect(refused).toBe(3);
+    const { _sum } = await h.db.usageEntry.aggregate({ where: { teamId }, _sum: { credits: true } });
+    expect(_sum.credits ?? 0).toBe(0);
+  });
+
   it('whose request was answered 503 while it started, with no key to hand it to the retry, ends as an error, unbilled', async () => {
     const { teamId } = await h.newTeam({ credits: 1000 });
     const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });

@@ -1,9 +1,10 @@
 // POST /v2/browser after validation: the session's row (admission checks), its
 // workflow, and the wait until its browser is up.
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
+import { retryInBackground } from '../../platform/retry-in-background.ts';
 import type { BrowserSession, Team } from '../../generated/prisma/client.ts';
 import { SessionStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import { destroySignal, readyUpdate, sessionWorkflowId, type PageOpening, type SessionInput } from './definitions.ts';
@@ -92,7 +93,7 @@ async function launchSession(
     });
     ready = await deps.temporal.connection.withDeadline(readyBy, () => handle.executeUpdate(readyUpdate));
   } catch (err) {
-    await abandonStart(deps, row.id, err);
+    await abandonStart(deps, row, err);
     if (err instanceof WorkflowUpdateFailedError) throw new DomainError('job-failed', 'Failed to create browser session.', 'SESSION_START_FAILED');
     if (Date.now() >= readyBy)
       throw new DomainError(
@@ -107,7 +108,7 @@ async function launchSession(
     fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
     if (answerWanted && !answerWanted()) throw new Error('its request was answered 503 while the session started, and nothing will hand it the session');
   } catch (err) {
-    await abandonStart(deps, row.id, err);
+    await abandonStart(deps, row, err);
     throw err;
   }
   if (ready.status !== 'active') {
@@ -118,22 +119,29 @@ async function launchSession(
   return { row: fresh, ...(ready.openingWarning && { openingWarning: ready.openingWarning }) };
 }
 
+/** How often the end of an unanswered start is sent again while Temporal does not take it. */
+const ABANDON_RETRY_MS = 1000;
+
 /**
  * A start that cannot be answered leaves nothing running: the caller hears an error (a 503 while
  * a dependency is away) and sends the request again, which must not find a first session of its
- * own still up and billed. The workflow, if it began, ends the session as an error, unbilled;
- * a row with no workflow is closed here. Each step is tried once: a dependency still away leaves
- * the workflow to end the session at its idle or TTL clock.
+ * own still up and billed. The workflow, if it began, ends the session as an error, unbilled: the
+ * signal is sent again every second while Temporal does not take it (a killed frontend), for as
+ * long as the session could live. A row with no workflow is closed here, once: the workflow, when
+ * it runs, writes the row itself.
  */
-async function abandonStart(deps: Deps, id: string, cause: unknown): Promise<void> {
+async function abandonStart(deps: Deps, row: { id: string; ttlSeconds: number }, cause: unknown): Promise<void> {
   const why = (cause as Error).message;
-  await deps.temporal.workflow
-    .getHandle(sessionWorkflowId(id))
-    .signal(destroySignal, { startUnanswered: why })
-    .catch(() => undefined);
+  const handle = deps.temporal.workflow.getHandle(sessionWorkflowId(row.id));
+  const end = () =>
+    handle.signal(destroySignal, { startUnanswered: why }).catch((err: unknown) => {
+      // Never started: nothing to end.
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    });
+  await retryInBackground(end, { everyMs: ABANDON_RETRY_MS, forMs: row.ttlSeconds * 1000 }).catch(() => undefined);
   await deps.db.browserSession
     .updateMany({
-      where: { id, status: 'starting' },
+      where: { id: row.id, status: 'starting' },
       data: { status: 'error', endReason: `the session could not be started: ${why}`, endedAt: new Date(), durationMs: 0 },
     })
     .catch(() => undefined);
