@@ -34,6 +34,7 @@ import { loadJob, type JobContext } from '../job-context.ts';
 import { cacheKey, lookupCache } from '../pages/page-cache.ts';
 import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageStoreDb, type PageWrite } from '../pages/page-store.ts';
 import { BATCH_RETRY } from '../retry-policies.ts';
+import { attemptEnd } from './attempt-end.ts';
 import { BatchLeases } from './batch-leases.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
@@ -280,9 +281,15 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       throw err;
     } finally {
       const ctx = Context.current();
-      const willRetry = threw && !ctx.cancellationDetails?.cancelRequested && ctx.info.attempt < (BATCH_RETRY.maximumAttempts ?? Infinity);
-      if (leasing || willRetry) {
-        await endBrowserLease(db, work, { willRetry }).catch((err) =>
+      const end = attemptEnd({
+        threw,
+        leased: leasing !== undefined,
+        attempt: ctx.info.attempt,
+        maximumAttempts: BATCH_RETRY.maximumAttempts ?? Infinity,
+        cancellation: ctx.cancellationDetails,
+      });
+      if (end === 'end' || end === 'end-and-wait-again') {
+        await endBrowserLease(db, work, { willRetry: end === 'end-and-wait-again' }).catch((err) =>
           log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
         );
       }
