@@ -1,7 +1,7 @@
 // Prisma CLI configuration. Prisma's native schema engine cannot be downloaded on
 // our machines, so the CLI runs its bundled WASM engine through the pg driver
-// adapter (see ../shared/ENVIRONMENT.md). Only `generate` and `migrate diff` are
-// used; migrations are applied by src/platform/db/migrate.ts.
+// adapter. Only `generate` and `migrate diff` are used (`migrate deploy` fails
+// with the WASM engine); migrations are applied by src/platform/db/migrate.ts.
 import { defineConfig } from 'prisma/config';
 import { PrismaPg } from '@prisma/adapter-pg';
 

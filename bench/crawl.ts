@@ -102,8 +102,8 @@ async function rawPlaywright(url: string, launchOptions: LaunchOptions): Promise
 /** Crawlee's HTTP crawler, which parses each page with cheerio: what the HTTP path is held against. */
 function bareCheerio(url: string): Promise<number> {
   let pages = 0;
-  // No maxRequestsPerCrawl: near the limit Crawlee's enqueueLinks sleeps a second per page (crawlee-notes.md);
-  // the site has exactly PAGES pages.
+  // No maxRequestsPerCrawl: near the limit Crawlee's enqueueLinks sleeps a second per page (it adds links in chunks
+  // the size of the remaining budget, a second apart); the site has exactly PAGES pages.
   const crawler = new CheerioCrawler(
     {
       useSessionPool: false,

@@ -213,7 +213,7 @@ async function ensurePythonPackages() {
 }
 
 // The headless shell is preferred for scraping: the same engine as Chromium at
-// roughly half the CPU per page (see shared/reference/crawlee-notes.md).
+// a quarter to a third less CPU per page (see docs/operations.md#the-browser).
 const CHROMIUM_CANDIDATES = [
   '/usr/lib/chromium/chromium-headless-shell',
   '/usr/lib/chromium/chromium',

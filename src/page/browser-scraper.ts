@@ -2,9 +2,10 @@
 // one browser) serves one batch of URLs, which the caller may keep topping up
 // while the batch runs (moreTargets), so the browser stays busy as links are
 // found; the caller receives each page's raw material and decides what to
-// store. Tuning choices are explained in
-// shared/reference/crawlee-notes.md (fixed concurrency, no fingerprints, no
-// session pool so 4xx/5xx pages reach the handler instead of being retried).
+// store. Tuning: fixed concurrency (Crawlee's autoscaling starts at one page
+// and adds one every 10 s, too slow for a batch), no fingerprints (a generated
+// one only costs a crawler that wants the page's content), no session pool so
+// 4xx/5xx pages reach the handler instead of being retried.
 // Everything per page that is not needed for the requested options is left out:
 // the benchmark is a bare PlaywrightCrawler with the same browser settings.
 import { Configuration, CriticalError, NonRetryableError, log as crawleeLog } from '@crawlee/core';

@@ -1,5 +1,5 @@
-// The container tools of the compose test, as ../shared ENVIRONMENT.md found
-// them to work on machines with no container registry: rootful podman with runc,
+// The container tools of the compose test (docs/operations.md#npm-run-testcompose),
+// the ones that work on machines with no container registry: rootful podman with runc,
 // docker-compose 1.29 against podman's Docker-compatible API socket, and a base
 // image made from Debian packages with mmdebstrap.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The `prompt` of POST /v2/crawl (shared/reference/firecrawl-v2.md 1.1, 2.8): an
+// The `prompt` of POST /v2/crawl (docs/api/crawl.md#prompt): an
 // OpenAI-compatible chat-completions endpoint turns the text into crawler options,
 // and whatever the user sent explicitly wins over what the model produced.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // Body of POST /v2/search: every field of the spec and of upstream's schema
-// (firecrawl-v2.md 1.10) and every value the SDKs' types allow. What each does here,
+// and every value the SDKs' types allow. What each does here,
 // is accepted with a warning, or refuses as a Firecrawl cloud service is decided in
 // search-service.ts and documented in docs/api/search.md.
 import { z } from 'zod';

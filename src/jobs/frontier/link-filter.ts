@@ -1,5 +1,5 @@
 // Decides which discovered URLs a crawl follows. Mirrors the public API's rules
-// (see shared/reference/firecrawl-v2.md section 2.2).
+// (see docs/api/crawl.md#which-urls-are-followed).
 import { compilePathPattern } from './path-patterns.ts';
 
 export interface LinkFilterOptions {

@@ -1,4 +1,4 @@
-// robots.txt for a crawl (shared/reference/firecrawl-v2.md section 2.4, RFC 9309).
+// robots.txt for a crawl (docs/api/crawl.md#robotstxt, RFC 9309).
 // robots.txt is hostile input: it is parsed in one pass over its lines and
 // matched without regular expressions, so time is linear in its size.
 import type { FetchResource } from '../../platform/net/fetch-resource.ts';

@@ -1,4 +1,4 @@
-// Sitemap discovery for a crawl (shared/reference/firecrawl-v2.md sections 2.1 and 2.5).
+// Sitemap discovery for a crawl (docs/api/crawl.md#sitemaps).
 // A tolerant scanner rather than an XML parser: real sitemaps are often
 // slightly malformed, and only <loc> values matter. Sitemaps are hostile input:
 // the scan is one forward pass over the bytes that never looks back, so time is

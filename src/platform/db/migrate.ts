@@ -1,6 +1,7 @@
 // Applies prisma/migrations/<name>/migration.sql files that have not been applied
 // yet, recording them in _prisma_migrations exactly as `prisma migrate deploy`
-// would (that command cannot run here: see ../shared/ENVIRONMENT.md). A Postgres
+// would (that command needs Prisma's native schema engine, which our machines
+// cannot download, and fails with the bundled WASM one). A Postgres
 // advisory lock serialises replicas that start at the same time.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

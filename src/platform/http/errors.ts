@@ -1,4 +1,4 @@
-// The error envelope of the public API (shared/reference/firecrawl-v2.md 1.0):
+// The error envelope of the public API (docs/api/conventions.md#errors):
 // { success: false, error, code, details?, requestId }. Every answer here goes through sendError,
 // whose body type requires a code and which adds the request's id. Nothing internal leaks from a 500: the client gets
 // an id to quote, the log gets the stack.

@@ -1,5 +1,5 @@
 // /v2 answers into v1's (src/features/v1/answers.ts): the differences of
-// shared/reference/firecrawl-v1.md section 6 that live in answers.
+// docs/api/v1.md that live in answers.
 import { describe, expect, it } from 'vitest';
 import type { JobStatus } from '../../../src/jobs/job-responses.ts';
 import {

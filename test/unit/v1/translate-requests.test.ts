@@ -1,5 +1,5 @@
 // v1 request bodies into /v2's (src/features/v1): the differences of
-// shared/reference/firecrawl-v1.md section 6 that live in requests, each proven on
+// docs/api/v1.md that live in requests, each proven on
 // the body a v1 client sends, and the result accepted by /v2's own schema.
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
