@@ -2,18 +2,10 @@
 // activity that keeps failing ends the crawl `failed` with its last error,
 // instead of retrying forever. Workflow code imports this file.
 import type { RetryPolicy } from '@temporalio/common';
+import { DATABASE_RETRY } from '../platform/temporal/retry-policies.ts';
 
-/**
- * Plan, finish and the worker-side settings: database work only. About 30 minutes of
- * attempts (1 s doubling to 1 minute) rides out a database restart or failover.
- */
-export const CONTROL_RETRY: RetryPolicy = {
-  initialInterval: '1s',
-  backoffCoefficient: 2,
-  maximumInterval: '1 minute',
-  maximumAttempts: 35,
-  nonRetryableErrorTypes: ['CrawlNotFound'],
-};
+/** Plan, finish and the worker-side settings: database work only, and a crawl that is gone stays gone. */
+export const CONTROL_RETRY: RetryPolicy = { ...DATABASE_RETRY, nonRetryableErrorTypes: ['CrawlNotFound'] };
 
 /**
  * A scrape batch. A page's own failure never fails its batch (it is stored as a failed page),

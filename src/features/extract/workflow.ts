@@ -6,22 +6,21 @@
 // the Temporal UI, it cancels its jobs and its row ends `cancelled`.
 import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { ExtractActivities } from './activities.ts';
 import type { createExtractNotificationActivities } from './notifications.ts';
 import type { ExtractEvent, ExtractJobRun, ExtractWorkflowInput } from './definitions.ts';
 
-const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
-
 function control(summary: string) {
-  return proxyActivities<ExtractActivities>({ startToCloseTimeout: '2 minutes', retry: RETRY, summary });
+  return proxyActivities<ExtractActivities>({ startToCloseTimeout: '2 minutes', retry: JOB_PARENT_RETRY, summary });
 }
 
 /** The model calls: as long as their chunks take, with heartbeats so a killed worker's attempt is retried within a minute. */
 const { extractFromPages } = proxyActivities<ExtractActivities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { ...RETRY, maximumAttempts: 5 },
+  retry: { ...JOB_PARENT_RETRY, maximumAttempts: 5 },
   summary: 'read the pages and ask the model',
 });
 
@@ -34,7 +33,7 @@ export async function extractWorkflow(input: ExtractWorkflowInput): Promise<stri
     const { notifyExtract } = proxyActivities<ReturnType<typeof createExtractNotificationActivities>>({
       taskQueue: opened.notifyTaskQueue,
       startToCloseTimeout: '1 minute',
-      retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+      retry: WEBHOOK_SEND_RETRY,
       summary: `send extract.${event}`,
     });
     // A receiver that never answers loses its event; the extract has ended either way.

@@ -7,6 +7,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
 import { CrawlIdAttribute, CrawlStatusAttribute, MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { MonitorCheckActivities } from './check-activities.ts';
 import type { createCheckNotificationActivities } from './check-notifications.ts';
@@ -15,21 +16,22 @@ import type { CheckOutcome, MonitorCheckInput } from './definitions.ts';
 /** Set by Temporal on a run a schedule started: the time it was due, before jitter. */
 const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
 
-const RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 };
-
 const { openMonitorCheck, commitMonitorCheckJobs, finishMonitorCheck, endMonitorCheck } = proxyActivities<MonitorCheckActivities>({
   startToCloseTimeout: '2 minutes',
-  retry: RETRY,
+  retry: JOB_PARENT_RETRY,
 });
 
 const { searchMonitorTargets } = proxyActivities<MonitorCheckActivities>({
   summary: 'search targets: their queries through the search endpoint',
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { ...RETRY, maximumAttempts: 5 },
+  retry: { ...JOB_PARENT_RETRY, maximumAttempts: 5 },
 });
 
-const { judgeMonitorCheck } = proxyActivities<MonitorCheckActivities>({ startToCloseTimeout: '30 minutes', retry: { ...RETRY, maximumAttempts: 3 } });
+const { judgeMonitorCheck } = proxyActivities<MonitorCheckActivities>({
+  startToCloseTimeout: '30 minutes',
+  retry: { ...JOB_PARENT_RETRY, maximumAttempts: 3 },
+});
 
 export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<CheckOutcome> {
   const info = workflowInfo();
@@ -79,7 +81,7 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
     taskQueue: opened.notifyTaskQueue,
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '1 minute',
-    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+    retry: WEBHOOK_SEND_RETRY,
   });
   await notifyMonitorCheck({ checkId: opened.checkId });
   return outcome;

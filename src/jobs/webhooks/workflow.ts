@@ -5,6 +5,7 @@
 // them, so the history stays small however many pages the crawl has. An agent
 // run's deliveries (features/agent) are made of the same pieces.
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { DATABASE_RETRY } from '../../platform/temporal/retry-policies.ts';
 import type { DeliverWebhooksResult, WebhookActivities } from './activities.ts';
 import type { CrawlWebhooksInput, CrawlWebhooksResult } from './definitions.ts';
 
@@ -13,7 +14,7 @@ const ROUND_MS = 10 * 60_000;
 
 const { webhookSettings } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 35 },
+  retry: DATABASE_RETRY,
 });
 
 /** Where and how this deployment delivers: the worker's own settings, or those a run started before that carries. */
@@ -29,7 +30,7 @@ export function deliveryRoundOptions(settings: { taskQueue: string; heartbeatTim
     heartbeatTimeout: settings.heartbeatTimeoutMs,
     // Each round settles what it can and records every attempt; a round that keeps failing
     // (the database is gone for about half an hour) fails this workflow, and the events stay pending.
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 35 },
+    retry: DATABASE_RETRY,
   };
 }
 

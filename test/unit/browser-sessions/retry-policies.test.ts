@@ -3,11 +3,11 @@
 // (0 would mean unlimited to Temporal).
 import { readFileSync } from 'node:fs';
 import type { RetryPolicy } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time.js';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as policies from '../../../src/features/browser-sessions/retry-policies.ts';
 import { READY_TIMEOUT_MS } from '../../../src/features/browser-sessions/start-session.ts';
+import { retryWaitsMs } from '../../support/retry-waits.ts';
 
 const WORKFLOW = new URL('../../../src/features/browser-sessions/workflow.ts', import.meta.url);
 const byName: Record<string, RetryPolicy> = policies;
@@ -29,17 +29,6 @@ function retryOptionsOfProxies(): string[] {
   return found;
 }
 
-/** The waits between the attempts of a policy, Temporal's way: initial, times the coefficient, capped. */
-function waitsMs(policy: RetryPolicy): number[] {
-  const waits: number[] = [];
-  let wait = msToNumber(policy.initialInterval ?? '1s');
-  for (let attempt = 1; attempt < policy.maximumAttempts!; attempt++) {
-    waits.push(Math.min(wait, msToNumber(policy.maximumInterval!)));
-    wait *= policy.backoffCoefficient ?? 2;
-  }
-  return waits;
-}
-
 describe('browser session retry policies', () => {
   it('are what every activity proxy of the workflow uses', () => {
     const used = retryOptionsOfProxies();
@@ -59,7 +48,7 @@ describe('browser session retry policies', () => {
   it('gives up on the control activities within the wait of POST /v2/browser, after retrying for a while', () => {
     const { SESSION_CONTROL_RETRY } = policies;
     expect(SESSION_CONTROL_RETRY.maximumInterval).toBeDefined();
-    const total = waitsMs(SESSION_CONTROL_RETRY).reduce((a, b) => a + b, 0);
+    const total = retryWaitsMs(SESSION_CONTROL_RETRY).reduce((a, b) => a + b, 0);
     expect(total).toBe(65_000);
     expect(total).toBeLessThan(READY_TIMEOUT_MS);
     expect(SESSION_CONTROL_RETRY.nonRetryableErrorTypes).toEqual(['NoBrowserHost']);
