@@ -34,7 +34,7 @@ import { loadJob, type JobContext } from '../job-context.ts';
 import { cacheKey, lookupCache } from '../pages/page-cache.ts';
 import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageStoreDb, type PageWrite } from '../pages/page-store.ts';
 import { BATCH_RETRY } from '../retry-policies.ts';
-import { attemptEnd } from './attempt-end.ts';
+import { attemptEnd, type AttemptEnd } from './attempt-end.ts';
 import { BatchLeases } from './batch-leases.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
@@ -111,6 +111,13 @@ export interface ScrapeBatchDeps extends ActivityDeps {
   /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
   pageStore: PageStoreDb;
   ocr: OcrEngine;
+}
+
+/** How the running attempt ends its browser demand and lease (attempt-end.ts), from what Temporal says of it. */
+function thisAttemptEnd(threw: boolean, leased: boolean): AttemptEnd {
+  const ctx = Context.current();
+  const maximumAttempts = BATCH_RETRY.maximumAttempts ?? Infinity;
+  return attemptEnd({ threw, leased, attempt: ctx.info.attempt, maximumAttempts, cancellation: ctx.cancellationDetails });
 }
 
 export function createScrapeBatch(deps: ScrapeBatchDeps) {
@@ -280,14 +287,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
       threw = true;
       throw err;
     } finally {
-      const ctx = Context.current();
-      const end = attemptEnd({
-        threw,
-        leased: leasing !== undefined,
-        attempt: ctx.info.attempt,
-        maximumAttempts: BATCH_RETRY.maximumAttempts ?? Infinity,
-        cancellation: ctx.cancellationDetails,
-      });
+      const end = thisAttemptEnd(threw, leasing !== undefined);
       if (end === 'end' || end === 'end-and-wait-again') {
         await endBrowserLease(db, work, { willRetry: end === 'end-and-wait-again' }).catch((err) =>
           log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
