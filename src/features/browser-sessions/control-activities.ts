@@ -28,7 +28,7 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
       status: 'destroyed' | 'error';
       reason: string;
       sessionDurationMs: number;
-      /** The user never got the session (its start could not be answered). */
+      /** The user never got the session (its browser did not come up, or its start could not be answered). */
       unbilled?: boolean;
     }): Promise<{ creditsBilled: number }> {
       const { creditsBilled, recorded } = await db.$transaction(async (tx) => {

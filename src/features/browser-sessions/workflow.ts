@@ -27,6 +27,7 @@ import {
   allHandlersFinished,
   patched,
 } from '@temporalio/workflow';
+import { sessionEnding } from './session-ending.ts';
 import { SessionStatusAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { SessionControlActivities } from './control-activities.ts';
 import { sessionDetails } from './session-details.ts';
@@ -276,7 +277,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     );
   }
 
-  const failed = failure !== undefined || startUnanswered !== undefined;
+  const { failed, unbilled } = sessionEnding({ failure, startUnanswered, status });
   endReason = reason;
   showDetails();
   watchScope.cancel();
@@ -302,7 +303,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       status: final,
       reason,
       sessionDurationMs,
-      ...(startUnanswered !== undefined && { unbilled: true }),
+      ...(unbilled && { unbilled: true }),
     }));
   } catch (err) {
     // Every attempt to record the end failed. The session is over all the same (its browser is

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import { heartbeatWhile } from '../../../platform/temporal/heartbeat-while.ts';
+import { eventually } from '../../../platform/retry-in-background.ts';
 import type { ExecuteResponse } from '../execute/execute-response.ts';
 import type { Sandbox } from '../execute/sandbox.ts';
 import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
@@ -44,9 +45,18 @@ interface LaunchInput {
 
 /** How often the watch and a launch heartbeat (the workflow gives both a 15 s heartbeat timeout). */
 const HEARTBEAT_INTERVAL_MS = 2000;
+/** A launched session's row is marked active again this often while the database does not take it, for this long. */
+const ACTIVE_RETRY_MS = 500;
+const ACTIVE_RETRY_FOR_MS = 30_000;
 
 function notHere(sessionId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: 'SessionNotOnHost', message: `session ${sessionId} is not running on this browser host`, nonRetryable: true });
+}
+
+/** The launched session's row says it is up on this host. A dropped connection must not cost the session its browser: the write is made again while the database is away. */
+async function markActive(db: ActivityDeps['db'], sessionId: string, hostId: string): Promise<void> {
+  const write = () => db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId } });
+  if (!(await eventually(write, { everyMs: ACTIVE_RETRY_MS, forMs: ACTIVE_RETRY_FOR_MS }))) await write();
 }
 
 export function createHostActivities(deps: HostActivityDeps) {
@@ -133,7 +143,7 @@ export function createHostActivities(deps: HostActivityDeps) {
         sandbox.warmUp({ sessionId, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }).catch((err: unknown) => {
           log.warn('sandbox warm-up failed', { sessionId, error: (err as Error).message });
         });
-        await db.browserSession.update({ where: { id: sessionId }, data: { status: 'active', hostId: deps.hostId } });
+        await markActive(db, sessionId, deps.hostId);
         log.info('session launched', { sessionId, teamId, hostId: deps.hostId, ...(openingWarning && { openingWarning }) });
         return openingWarning ? { openingWarning } : {};
       });
