@@ -119,7 +119,8 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
   const where = { teamId_key: { teamId, key } };
   const json = res.json.bind(res);
   let settled = false;
-  let deadlineAnswered = false;
+  // Answered already when the claim came through (the deadline passed while the claim waited on the database).
+  let deadlineAnswered = answeredAtDeadline(res);
   const free = () => holdsOf(res).then(() => freeKey(db, teamId, key));
   res.json = ((body: unknown) => {
     // The deadline marks the request and answers it in one step: the first answer after the mark is the deadline's.

@@ -63,10 +63,9 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-it('answers 503 at the deadline without waiting for the activity row, and keeps the later answer for the retry', async () => {
-  const database = heldDatabase();
-  let finishJob!: () => void;
-  const jobDone = new Promise<void>((resolve) => (finishJob = resolve));
+/** The gateway's middlewares in front of one job-creating route that waits for `jobDone`; `starts` counts its runs. */
+async function gateway(database: ReturnType<typeof heldDatabase>, jobDone: Promise<void>) {
+  const runs = { starts: 0 };
   const app = express();
   app.use((_req, res, next) => {
     res.locals.requestId = 'req-1';
@@ -82,6 +81,7 @@ it('answers 503 at the deadline without waiting for the activity row, and keeps 
   app.use(requestDeadline(checks, { deadlineMs: DEADLINE_MS }));
   app.use('/v2', express.json(), recordActivity(database.db, log), idempotency(database.db, log, { windowHours: 24 }));
   app.post('/v2/crawl', async (_req, res) => {
+    runs.starts++;
     res.locals.activityJobId = 'job-1';
     await jobDone;
     res.json({ success: true, id: 'job-1' });
@@ -91,28 +91,52 @@ it('answers 503 at the deadline without waiting for the activity row, and keeps 
   await new Promise((resolve) => server!.once('listening', resolve));
   const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v2/crawl`;
   const post = async () => {
-    const started = Date.now();
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-idempotency-key': 'k' },
       body: '{"url":"x"}',
       signal: AbortSignal.timeout(DEADLINE_MS + 3000),
     });
-    return { status: res.status, body: await res.json(), ms: Date.now() - started };
+    return { status: res.status, body: await res.json() };
   };
+  return { post, runs };
+}
+
+const unavailable = { status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: { dependency: 'PostgreSQL' } } };
+const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+it('answers 503 at the deadline without waiting for the activity row, and keeps the later answer for the retry', async () => {
+  const database = heldDatabase();
+  let finishJob!: () => void;
+  const { post, runs } = await gateway(database, new Promise<void>((resolve) => (finishJob = resolve)));
 
   const first = post();
   // The key is claimed; then the database stops answering and the job's start hangs on it.
   while (!database.keys.has('k')) await new Promise((resolve) => setTimeout(resolve, 10));
   database.down();
-  expect(await first).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: { dependency: 'PostgreSQL' } } });
+  expect(await first).toMatchObject(unavailable);
 
   // The database comes back and the job's start ends: its answer is kept under the key, and the retry gets it.
   database.up();
   finishJob();
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await settle();
   expect(database.keys.get('k')).toMatchObject({ statusCode: 200, jobId: 'job-1' });
   expect(await post()).toMatchObject({ status: 200, body: { success: true, id: 'job-1' } });
+  expect(runs.starts).toBe(1);
   // One activity row for the first request (its 503), one for the replay.
   expect(database.activity.map((a) => a.statusCode)).toEqual([503, 200]);
+});
+
+it('keeps the answer of a request whose claim came through only after the deadline had answered it', async () => {
+  const database = heldDatabase();
+  const { post, runs } = await gateway(database, Promise.resolve());
+  database.down();
+  // The claim itself waits on the database: the deadline answers first.
+  expect(await post()).toMatchObject(unavailable);
+  database.up();
+  await settle();
+  // The claim went through, the job started, and its answer is the key's: the retry is not a second job.
+  expect(database.keys.get('k')).toMatchObject({ statusCode: 200, jobId: 'job-1' });
+  expect(await post()).toMatchObject({ status: 200, body: { success: true, id: 'job-1' } });
+  expect(runs.starts).toBe(1);
 });
