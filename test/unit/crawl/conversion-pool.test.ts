@@ -27,7 +27,8 @@ afterEach(async () => {
   pool = undefined;
 });
 
-describe('the conversion pool', () => {
+// Each case starts worker threads through the TypeScript loader: seconds on a loaded machine, past the unit default of 5 s.
+describe('the conversion pool', { timeout: 60_000 }, () => {
   it('gives what the inline conversion gives: document, links and index entry', async () => {
     pool = createConversionPool({ threads: 2, timeoutMs: 30_000 });
     const results = await Promise.all([1, 2, 3].map(() => pool!.convert(input(PAGE))));
