@@ -8,8 +8,8 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type 
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
-import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../platform/temporal/search-attribute-keys.ts';
-import { crawlWorkflowId, scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
+import { scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
+import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from './job-workflow-options.ts';
 import type { crawlWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { jobKind, type JobKind } from './job-kind.ts';
@@ -45,7 +45,9 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
   const timeoutMs = deps.config.crawl.startTimeoutMs;
   const deadline = Date.now() + timeoutMs;
   try {
-    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.start<typeof crawlWorkflow>('crawlWorkflow', startOptions(deps, crawl)));
+    await deps.temporal.connection.withDeadline(deadline, () =>
+      deps.temporal.workflow.start<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl)),
+    );
   } catch (err) {
     // The crawl already ran to its end: it was started before, which is all this asks.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw startFailure(err as Error, Date.now() >= deadline, timeoutMs);
@@ -62,7 +64,7 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
  * a refused or failed start (which the reconciler repairs).
  */
 export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number, stored?: Promise<true>): Promise<boolean> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>('crawlWorkflow', startOptions(deps, crawl));
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
@@ -76,16 +78,10 @@ export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToSta
 function startOptions(deps: StartDeps, crawl: CrawlToStart) {
   const input: CrawlWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
-    workflowId: crawlWorkflowId(crawl.id),
+    ...jobWorkflowOptions(crawl, { input }),
     taskQueue: deps.config.temporal.taskQueue,
-    args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    typedSearchAttributes: [
-      { key: TeamIdAttribute, value: crawl.teamId },
-      { key: CrawlIdAttribute, value: crawl.id },
-      { key: CrawlStatusAttribute, value: 'scraping' },
-    ],
     staticSummary: summary(crawl),
   } satisfies WorkflowStartOptions<typeof crawlWorkflow>;
 }

@@ -5,9 +5,8 @@
 // already committed or started are found again, never run twice. Cancelled from
 // the Temporal UI, it cancels its jobs and its row ends `cancelled`.
 import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
-import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from '../../jobs/job-workflow-options.ts';
 import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
-import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { ExtractActivities } from './activities.ts';
 import type { createExtractNotificationActivities } from './notifications.ts';
 import type { ExtractEvent, ExtractJobRun, ExtractWorkflowInput } from './definitions.ts';
@@ -76,17 +75,11 @@ function rethrowCancellation(err: unknown): void {
 }
 
 function startJob(run: ExtractJobRun) {
-  return startChild('crawlWorkflow', {
-    workflowId: crawlWorkflowId(run.jobId),
-    args: [{ crawlId: run.jobId } satisfies CrawlWorkflowInput],
+  return startChild(JOB_WORKFLOW_TYPE, {
+    ...jobWorkflowOptions({ id: run.jobId, teamId: run.teamId }),
     // The jobs serve only this extract: cancelling it cancels them, and they end by their own rules otherwise.
     parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     cancellationType: ChildWorkflowCancellationType.TRY_CANCEL,
-    typedSearchAttributes: [
-      { key: TeamIdAttribute, value: run.teamId },
-      { key: CrawlIdAttribute, value: run.jobId },
-      { key: CrawlStatusAttribute, value: 'scraping' },
-    ],
     staticSummary: `${run.kind === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for an extract`,
   });
 }

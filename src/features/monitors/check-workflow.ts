@@ -6,9 +6,9 @@
 // already committed or started are found again, never run twice.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
-import { crawlWorkflowId, type CrawlWorkflowInput } from '../../jobs/definitions.ts';
+import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from '../../jobs/job-workflow-options.ts';
 import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
-import { CrawlIdAttribute, CrawlStatusAttribute, MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
+import { MonitorIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { MonitorCheckActivities } from './check-activities.ts';
 import type { createCheckNotificationActivities } from './check-notifications.ts';
 import type { CheckOutcome, MonitorCheckInput } from './definitions.ts';
@@ -43,17 +43,10 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
     committed.runs.flatMap((run) =>
       run.jobId
         ? [
-            startChild('crawlWorkflow', {
-              workflowId: crawlWorkflowId(run.jobId),
-              args: [{ crawlId: run.jobId } satisfies CrawlWorkflowInput],
+            startChild(JOB_WORKFLOW_TYPE, {
+              ...jobWorkflowOptions({ id: run.jobId, teamId: run.teamId! }, { attributes: [{ key: MonitorIdAttribute, value: input.monitorId }] }),
               // The job is the team's like any other: it ends by its own rules even if the check is terminated.
               parentClosePolicy: ParentClosePolicy.ABANDON,
-              typedSearchAttributes: [
-                { key: TeamIdAttribute, value: run.teamId! },
-                { key: CrawlIdAttribute, value: run.jobId },
-                { key: CrawlStatusAttribute, value: 'scraping' },
-                { key: MonitorIdAttribute, value: input.monitorId },
-              ],
               staticSummary: `${run.type === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for monitor check ${opened.checkId}`,
             }),
           ]
