@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FEATURES } from '../../src/features/index.ts';
 import { createLogger } from '../../src/platform/log.ts';
-import { toolRegistry, type ToolContext, type ToolRegistry } from '../../src/platform/tools/tool.ts';
+import { toolRegistry, type ToolContext, type ToolName, type ToolRegistry } from '../../src/platform/tools/tool.ts';
 import { createSessionSchema } from '../../src/features/browser-sessions/session-request.ts';
 import { startSession } from '../../src/features/browser-sessions/start-session.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -35,7 +35,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-function call(tool: string, input: unknown, callId: string) {
+function call(tool: ToolName, input: unknown, callId: string) {
   const ctx: ToolContext = {
     teamId: h.teamId,
     apiKeyId,

@@ -40,8 +40,15 @@ export interface ToolResult {
   credits: number;
 }
 
+/**
+ * The names of the tools features publish, declared once: a caller names the tool it needs
+ * (`tools.get('search')`) and a misspelt name fails to compile. A feature that publishes a new
+ * tool adds its name here.
+ */
+export type ToolName = 'search' | 'scrape' | 'map' | 'browser_execute';
+
 export interface Tool<Input extends z.ZodType = z.ZodType> {
-  name: string;
+  name: ToolName;
   /** What the tool does, for a model choosing among tools. */
   description: string;
   /** Validates the input; its JSON schema tells a model the input's shape. */
@@ -57,7 +64,7 @@ export interface ToolDeps extends ActivityDeps {
   temporal: Client;
 }
 
-export type ToolRegistry = ReadonlyMap<string, Tool>;
+export type ToolRegistry = ReadonlyMap<ToolName, Tool>;
 
 /** A tool of any input type: run and urlsOf take what `input` parsed. */
 export function defineTool<Input extends z.ZodType>(tool: Tool<Input>): Tool {
@@ -65,7 +72,7 @@ export function defineTool<Input extends z.ZodType>(tool: Tool<Input>): Tool {
 }
 
 export function toolRegistry(tools: Tool[]): ToolRegistry {
-  const registry = new Map<string, Tool>();
+  const registry = new Map<ToolName, Tool>();
   for (const tool of tools) {
     if (registry.has(tool.name)) throw new Error(`tool ${tool.name} is published twice`);
     registry.set(tool.name, tool);
