@@ -296,17 +296,23 @@ describe('a session', () => {
     expect(costly.body.error).toMatch(/^Insufficient credits for a 1800s browser session \(requires ~60 credits/);
   }, 120_000);
 
+  /** The harness's database, but the read of a session's row (the answer's, once its browser is up) fails as a dropped connection does. */
+  const dbDroppingAfterReady = () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    const sessions = new Proxy(h.db.browserSession, {
+      get: (target, prop, receiver) => (prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown)),
+    });
+    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
+    return { db, lost };
+  };
+
   it('whose start cannot be answered once its browser is up ends as an error, unbilled, holding nothing', async () => {
     // The database drops between the browser coming up and the answer being built (PostgreSQL
     // killed at that moment): the caller hears the error and retries, so the first session must not live on.
     const { teamId } = await h.newTeam({ credits: 1000 });
     const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
     let created = '';
-    const lost = new Error('Connection terminated unexpectedly');
-    const sessions = new Proxy(h.db.browserSession, {
-      get: (target, prop, receiver) => (prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown)),
-    });
-    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
+    const { db, lost } = dbDroppingAfterReady();
     await expect(
       startSession({ db, temporal: h.temporal, config: h.config }, team, null, createSessionSchema.parse({ ttl: 120 }), (id) => (created = id)),
     ).rejects.toBe(lost);
@@ -326,11 +332,7 @@ describe('a session', () => {
     const { teamId } = await h.newTeam({ credits: 1000 });
     const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
     let created = '';
-    const lost = new Error('Connection terminated unexpectedly');
-    const sessions = new Proxy(h.db.browserSession, {
-      get: (target, prop, receiver) => (prop === 'findUniqueOrThrow' ? () => Promise.reject(lost) : (Reflect.get(target, prop, receiver) as unknown)),
-    });
-    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'browserSession' ? sessions : Reflect.get(target, prop, receiver)) });
+    const { db, lost } = dbDroppingAfterReady();
     // The frontend refuses the first two signals (killed, then restarting).
     let refused = 0;
     const workflow = new Proxy(h.temporal.workflow, {

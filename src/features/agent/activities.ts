@@ -209,8 +209,7 @@ export function createAgentActivities({ db, config, log, tools }: FeatureActivit
       let observation: unknown;
       let credits = 0;
       try {
-        // The model names the tool: any text, looked up among those published.
-        const tool = toolList.find((t) => t.name === row.tool);
+        const tool = toolList.find((t) => t.name === row.tool); // the model's text, any name
         if (!tool) throw new DomainError('invalid', `there is no tool named ${row.tool}; the tools are ${toolList.map((t) => t.name).join(', ')}`);
         const parsed = tool.input.safeParse(row.input);
         if (!parsed.success)
