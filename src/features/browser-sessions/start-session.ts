@@ -105,8 +105,8 @@ async function launchSession(
   }
   let fresh: BrowserSession;
   try {
-    fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
     if (answerWanted && !answerWanted()) throw new Error('its request was answered 503 while the session started, and nothing will hand it the session');
+    fresh = await deps.db.browserSession.findUniqueOrThrow({ where: { id: row.id } });
   } catch (err) {
     await abandonStart(deps, row, err);
     throw err;

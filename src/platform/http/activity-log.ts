@@ -126,7 +126,7 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
     const { team, apiKeyId } = authOf(res);
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     let answered = false;
-    let recording: Promise<unknown> | undefined;
+    let recorded = false;
     const answer = (args: unknown[]) => {
       if (answered) return;
       answered = true;
@@ -134,9 +134,10 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
     };
     res.end = ((...args: unknown[]) => {
       if (answered) return res;
-      if (recording === undefined) {
+      if (!recorded) {
+        recorded = true;
         const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
-        recording = db.activityLog
+        const recording = db.activityLog
           .create({
             data: {
               id: uuidv7(),

@@ -57,7 +57,7 @@ export function deadlineOf(res: Response): RequestDeadline {
  * (code run in a browser) does not begin for a request no longer waiting.
  */
 export function stillWaiting(res: Response): boolean {
-  return !res.headersSent && !res.destroyed;
+  return !answeredAtDeadline(res) && !res.headersSent && !res.destroyed;
 }
 
 /** The first dependency `readiness` found not answering, and what it found. */
