@@ -109,6 +109,22 @@ describe('POST /v2/scrape/{id}/interact', () => {
     await teamIsIdle(b.teamId);
   }, 180_000);
 
+  it("opens the session itself when another call's opening ends without a browser", async () => {
+    const { teamId, apiKey } = await h.newTeam();
+    const id = await scrape(apiKey);
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });
+    // Another call's opening, its browser still starting: it gives up (its request was answered 503) while this call waits.
+    const opener = await createSessionRow(h.db, team, null, { ttl: 60, activityTtl: 30, streamWebView: false }, new Date(), { scrapeId: id });
+    const call = interact(apiKey, id, { code: "await page.textContent('#count')" }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await h.db.browserSession.update({ where: { id: opener.id }, data: { status: 'destroyed', endReason: 'deleted', endedAt: new Date() } });
+    const answer = await call;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.result).toBe('0');
+    await h.api(`/v2/scrape/${id}/interact`, { method: 'DELETE', key: apiKey });
+    await teamIsIdle(teamId);
+  }, 180_000);
+
   it("gives a call racing another's opening of the session that session, even when it fills the team's concurrency", async () => {
     const { teamId } = await h.newTeam({ concurrencyLimit: 1 });
     const team = await h.db.team.findUniqueOrThrow({ where: { id: teamId } });

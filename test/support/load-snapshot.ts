@@ -67,5 +67,16 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
     `browser sessions starting or active: ${sessions.length}`,
     ...sessions.map((s) => `  ${s.id} ${s.status} since ${s.createdAt.toISOString()}, expires ${s.expiresAt.toISOString()}`),
   );
+  lines.push(...(await unindexedPages(db, teamIds)));
   return lines.join('\n');
+}
+
+/** Pages these teams stored that their search index lacks (it is written in the pages' own transaction). */
+async function unindexedPages(db: Db, teamIds: string[]): Promise<string[]> {
+  const rows = await db.$queryRaw<{ team_id: string; crawl_id: string; kind: string; url: string; url_key: string }[]>`
+    SELECT c.team_id, c.id AS crawl_id, c.kind, p.url, p.url_key FROM crawl_page p JOIN crawl c ON c.id = p.crawl_id
+    WHERE c.team_id = ANY(${teamIds}::uuid[]) AND p.success
+      AND NOT EXISTS (SELECT 1 FROM search_page s WHERE s.team_id = c.team_id AND s.url_key = p.url_key)
+    LIMIT 10`;
+  return [`stored pages not in their team's search index: ${rows.length}`, ...rows.map((r) => `  ${r.kind} ${r.crawl_id} ${r.url} (${r.url_key})`)];
 }

@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import { ReleasingPool } from './releasing-pool.ts';
+import { DatabaseProbe } from './database-probe.ts';
 
 export type Db = PrismaClient;
 
@@ -29,12 +30,31 @@ export function poolLimits(limits: DbLimits) {
   };
 }
 
+/** How long a readiness probe's connect and statement may each take before its connection is discarded (the longest probe timeout). */
+const PROBE_TIMEOUT_MS = 2000;
+
+/** The server each client of createDb reaches, and (once asked) the probe of it. */
+const servers = new WeakMap<Db, { databaseUrl: string; probe?: DatabaseProbe }>();
+
 export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = DEFAULT_DB_LIMITS): Db {
   const pool = new ReleasingPool({ connectionString: databaseUrl, max: poolSize, ...poolLimits(limits) });
-  return new PrismaClient({
+  const db = new PrismaClient({
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: limits.connectTimeoutMs, timeout: limits.queryTimeoutMs },
   });
+  servers.set(db, { databaseUrl });
+  return db;
+}
+
+/** Resolves when db's server answers, asked beside db's pool (database-probe.ts); a client not made by createDb is asked through itself. */
+export async function probeDatabase(db: Db): Promise<void> {
+  const server = servers.get(db);
+  if (!server) {
+    await db.$queryRaw`SELECT 1`;
+    return;
+  }
+  server.probe ??= new DatabaseProbe(server.databaseUrl, PROBE_TIMEOUT_MS);
+  await server.probe.probe();
 }
 
 /** The client handed to an interactive transaction's callback. */

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Db } from '../db/prisma.ts';
-import { probe, probeSchema, type Readiness } from '../process/readiness.ts';
+import { probe, probeSchema, serviceChecks, type Readiness } from '../process/readiness.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 export const healthAnswerSchema = z.object({
@@ -55,10 +55,7 @@ export const healthRouteDocs: RouteDoc[] = [
 /** Unauthenticated: load balancers and operators call it. */
 export function healthRoutes(deps: { db: Db; temporal: Client }, readiness: () => Promise<Readiness>): Router {
   const router = Router();
-  const checks = {
-    postgres: () => deps.db.$queryRaw`SELECT 1`,
-    temporal: () => deps.temporal.workflowService.getSystemInfo({}),
-  };
+  const checks = serviceChecks(deps);
   router.get('/health', async (_req, res) => {
     const [postgres, temporal] = await Promise.all([probe(checks.postgres, 3000), probe(checks.temporal, 3000)]);
     const ok = postgres.ok && temporal.ok;

@@ -3,7 +3,7 @@
 // and one answer serves every caller for a second so a scraper cannot load the
 // database.
 import { z } from 'zod';
-import type { Db } from '../db/prisma.ts';
+import { probeDatabase, type Db } from '../db/prisma.ts';
 
 export const probeSchema = z.object({ ok: z.boolean(), latencyMs: z.number().int().optional(), error: z.string().optional() });
 export type Probe = z.infer<typeof probeSchema>;
@@ -62,7 +62,7 @@ type ServiceDeps = { db: Db; temporal: { workflowService: { getSystemInfo(reques
 
 /** The checks every process has: PostgreSQL and Temporal answer. */
 export function serviceChecks(deps: ServiceDeps): Record<'postgres' | 'temporal', Check> {
-  return { postgres: () => deps.db.$queryRaw`SELECT 1`, temporal: () => deps.temporal.workflowService.getSystemInfo({}) };
+  return { postgres: () => probeDatabase(deps.db), temporal: () => deps.temporal.workflowService.getSystemInfo({}) };
 }
 
 /** Every process is ready when PostgreSQL and Temporal answer; `own` adds the process's own checks. */

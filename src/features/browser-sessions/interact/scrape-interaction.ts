@@ -59,10 +59,29 @@ async function liveInteraction(deps: GatewayDeps, scrapeId: string): Promise<Bro
   return deps.db.browserSession.findFirst({ where: { scrapeId, status: { in: LIVE_STATUSES } } });
 }
 
-/** The scrape's live session, opened when there is none; a call racing another one's opening waits for it. */
+/**
+ * The scrape's live session, opened when there is none; a call racing another one's opening waits for
+ * it, and opens one itself when that opening gave up (its request was answered, its browser failed).
+ */
 async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl): Promise<{ row: BrowserSession; openingWarning?: string }> {
-  const live = await liveInteraction(deps, job.id);
-  if (live) return { row: live };
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const live = await liveInteraction(deps, job.id);
+    if (live?.status === 'active') return { row: live };
+    if (!live) {
+      const opened = await openInteraction(deps, team, apiKeyId, job);
+      if (opened) return opened;
+    }
+    const other = await openedByAnother(deps, job.id, deadline);
+    if (other) return { row: other };
+    if (Date.now() > deadline) throw interactBusy();
+  }
+}
+
+const interactBusy = () => new DomainError('conflict', 'Another call is opening this scrape’s browser and it is not up; try again', 'INTERACT_BUSY');
+
+/** Opens the scrape's session; undefined when another call holds the opening. */
+async function openInteraction(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl) {
   const { browserSessions } = deps.config;
   try {
     return await startSession(
@@ -75,19 +94,18 @@ async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | nul
     );
   } catch (err) {
     // The unique index is the backstop of the check under the team's admission lock.
-    if (!(err instanceof ScrapeSessionExists) && !isUniqueViolation(err)) throw err;
-    return { row: await openedByAnother(deps, job.id) };
+    if (err instanceof ScrapeSessionExists || isUniqueViolation(err)) return undefined;
+    throw err;
   }
 }
 
-/** The session another call is opening for the scrape, once its browser is up (its workflow may not have started yet). */
-async function openedByAnother(deps: GatewayDeps, scrapeId: string): Promise<BrowserSession> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+/** The session another call is opening for the scrape, once its browser is up; undefined once that opening has ended without one. */
+async function openedByAnother(deps: GatewayDeps, scrapeId: string, deadline: number): Promise<BrowserSession | undefined> {
   for (;;) {
     const other = await liveInteraction(deps, scrapeId);
-    if (other?.status === 'active') return other;
-    if (!other || Date.now() > deadline)
-      throw new DomainError('conflict', 'Another call is opening this scrape’s browser and it is not up; try again', 'INTERACT_BUSY');
+    if (!other) return undefined;
+    if (other.status === 'active') return other;
+    if (Date.now() > deadline) throw interactBusy();
     await sleep(OPENING_POLL_MS);
   }
 }
