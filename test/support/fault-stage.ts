@@ -139,7 +139,7 @@ export interface FaultStage {
   proxy: TcpProxy;
   server: OwnServer;
   gatewayUrl: string;
-  processes: { name: string; child: ChildProcess }[];
+  processes: { name: string; child: ChildProcess; output: string[] }[];
   stop(): Promise<void>;
 }
 
@@ -157,9 +157,14 @@ export async function startFaultStage(dependency: Dependency): Promise<FaultStag
   } else {
     env.TEMPORAL_ADDRESS = proxy.address;
   }
-  const worker = await h.spawnWorker({ env });
-  const host = await h.spawnBrowserHost({ env });
-  const gateway = await h.spawnGateway({ env: { ...env, REQUEST_DEADLINE_MS: String(REQUEST_DEADLINE_MS) }, temporalAddress: env.TEMPORAL_ADDRESS });
+  const output = { worker: [] as string[], host: [] as string[], gateway: [] as string[] };
+  const worker = await h.spawnWorker({ env, output: output.worker });
+  const host = await h.spawnBrowserHost({ env, output: output.host });
+  const gateway = await h.spawnGateway({
+    env: { ...env, REQUEST_DEADLINE_MS: String(REQUEST_DEADLINE_MS) },
+    temporalAddress: env.TEMPORAL_ADDRESS,
+    output: output.gateway,
+  });
   return {
     dependency,
     h,
@@ -167,9 +172,9 @@ export async function startFaultStage(dependency: Dependency): Promise<FaultStag
     server,
     gatewayUrl: gateway.baseUrl,
     processes: [
-      { name: 'worker', child: worker },
-      { name: 'browser host', child: host },
-      { name: 'gateway', child: gateway.child },
+      { name: 'worker', child: worker, output: output.worker },
+      { name: 'browser host', child: host, output: output.host },
+      { name: 'gateway', child: gateway.child, output: output.gateway },
     ],
     async stop() {
       proxy.release();
@@ -273,6 +278,20 @@ function pingLiveness(gatewayUrl: string): { pings: { sentAt: number; ms: number
   };
 }
 
+/** What the processes said since `since` of the jobs of these teams that have not ended, and every warning and error: where a job is stuck. */
+async function linesOfUnendedJobs(stage: FaultStage, teamIds: string[], since: number): Promise<string> {
+  const running = await stage.h.db.crawl.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true } });
+  const ids = running.map((c) => c.id);
+  const sinceIso = new Date(since).toISOString();
+  const lines = stage.processes.flatMap(({ name, output }) =>
+    output
+      .filter((line) => (line.match(/"time":"([^"]+)"/)?.[1] ?? '') >= sinceIso)
+      .filter((line) => /"level":"(warn|error)"/.test(line) || ids.some((id) => line.includes(id)))
+      .map((line) => `  [${name}] ${line.slice(0, 600)}`),
+  );
+  return `process lines since the fault of the ${ids.length} unended job(s) and every warning (${lines.length}, the last 150):\n${lines.slice(-150).join('\n')}`;
+}
+
 export interface CaseFigures {
   fault: string;
   /** From the heal to the gateway's /health/ready 200 and a read answered 200. */
@@ -332,7 +351,10 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [`${mix[i]!.job.name}: ${(s.reason as Error).message}`] : []));
     const teamIds = teams.map((t) => t.teamId);
     if (failures.length > 0)
-      throw new Error(`${fault.name}: ${failures.length} job(s) did not end as they must:\n${failures.join('\n')}\n${await loadSnapshot(h.db, teamIds)}`);
+      throw new Error(
+        `${fault.name}: ${failures.length} job(s) did not end as they must:\n${failures.join('\n')}\n${await loadSnapshot(h.db, teamIds)}\n` +
+          (await linesOfUnendedJobs(stage, teamIds, faultStart)),
+      );
 
     // No process of the service exited.
     for (const p of stage.processes)
