@@ -21,6 +21,7 @@ import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
 import { urlPort } from './service-endpoints.ts';
 import { BoundedMap } from '../bounded-map.ts';
+import { splice } from './splice.ts';
 
 export interface GuardProxyOptions {
   policy: AddressPolicy;
@@ -151,17 +152,6 @@ function refuseTunnel(socket: Duplex, { status, message }: Refusal): void {
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
-}
-
-function splice(a: Duplex, b: Duplex): void {
-  a.pipe(b);
-  b.pipe(a);
-  const destroyBoth = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('error', destroyBoth).on('close', destroyBoth);
-  b.on('error', destroyBoth).on('close', destroyBoth);
 }
 
 export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardProxy> {

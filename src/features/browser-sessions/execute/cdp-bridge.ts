@@ -4,6 +4,7 @@
 // sandboxes' only way out, and it leads nowhere else.
 import { chmodSync, chownSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { splice } from '../../../platform/net/splice.ts';
 
 export interface CdpTarget {
   host: string;
@@ -18,17 +19,6 @@ export function cdpTarget(cdpUrl: string): CdpTarget {
     throw new Error(`cdpUrl must be the browser's ws://host:port/devtools/browser/<id> URL, got ${cdpUrl}`);
   }
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), browserPath: url.pathname };
-}
-
-function pipeBoth(a: Socket, b: Socket): void {
-  a.pipe(b);
-  b.pipe(a);
-  const close = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('error', close).on('close', close);
-  b.on('error', close).on('close', close);
 }
 
 export class CdpBridge {
@@ -48,7 +38,7 @@ export class CdpBridge {
         bridge?.sockets.add(s);
         s.once('close', () => bridge?.sockets.delete(s));
       }
-      pipeBoth(client, upstream);
+      splice(client, upstream);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

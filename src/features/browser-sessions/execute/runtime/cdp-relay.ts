@@ -5,6 +5,7 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { BRIDGE_SOCKET } from './sandbox-paths.ts';
 
+/** platform/net/splice.ts's splice: the sandbox mounts this folder alone, so it cannot import it. */
 function pipeBoth(a: Socket, b: Socket): void {
   a.pipe(b);
   b.pipe(a);
