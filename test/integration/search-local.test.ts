@@ -326,6 +326,39 @@ describe('query plans', () => {
     await compare();
     await h.db.searchPage.deleteMany({ where: { teamId: team.teamId } });
   });
+
+  it('finds every matching page while the same pages are indexed again (a retried batch stores them anew)', async () => {
+    const team = await h.newTeam();
+    const crawlId = '00000000-0000-0000-0000-0000000000ab';
+    const PAGES = 5;
+    await h.db.$executeRawUnsafe(
+      `
+      INSERT INTO search_page (team_id, url_key, url, host, path, content_type, title, description, lang, ts_config, tsv,
+                               outbound_domains, news, shareable, score, crawl_id)
+      SELECT $1::uuid, 'again.test/p' || g, 'https://again.test/p' || g, 'again.test', '/p' || g, 'text/html', 'heron ' || g, '', 'en', 'english',
+             to_tsvector('english', 'heron sighting ' || g), '{}', false, false, 1, $2::uuid
+      FROM generate_series(1, ${PAGES}) g`,
+      team.teamId,
+      crawlId,
+    );
+    const provider = createLocalProvider(h.db, { sharePublicPages: false, candidates: 20, statementTimeoutMs: 5000 });
+    const query = searchQueryOf(searchRequestSchema.parse({ query: 'heron', limit: 10 }), new Date());
+    const ctx = { teamId: team.teamId, signal: new AbortController().signal };
+    // Every update writes a new version of each row, as indexPages' upsert does.
+    let indexing = true;
+    const reindex = (async () => {
+      while (indexing) await h.db.$executeRaw`UPDATE search_page SET indexed_at = now() WHERE team_id = ${team.teamId}::uuid`;
+    })();
+    const counts: number[] = [];
+    try {
+      for (let i = 0; i < 150; i++) counts.push((await provider.search(query, ctx)).web!.length);
+    } finally {
+      indexing = false;
+      await reindex;
+    }
+    expect(counts.filter((n) => n !== PAGES)).toEqual([]);
+    await h.db.searchPage.deleteMany({ where: { teamId: team.teamId } });
+  });
 });
 
 it('every answer is as the OpenAPI document (/v2/openapi.json) says', async () => {
