@@ -135,27 +135,30 @@ interface PageRow {
   ts_config: string;
 }
 
+/**
+ * Runs queries planned for their own values (a generic plan, which PostgreSQL switches a prepared
+ * statement to after five runs, cannot tell a rare word from a common one), and without sequential
+ * scans: the planner does not count the cost of reading each page's tsvector from TOAST, so it
+ * scans the table where the full-text index reads a few entries. Its statements share one snapshot:
+ * the read plan finds pages by their row versions (ctid) in one statement and fetches them in the
+ * next, and a page indexed again in between (a batch retried, a crawl storing it anew) would have
+ * left the second statement's snapshot under another version.
+ */
+function plannedTransaction<T>(db: Db, statementTimeoutMs: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET LOCAL plan_cache_mode = force_custom_plan`;
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      // A query the plans above cannot make fast fails (the search reports it) instead of holding a connection.
+      await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+      return work(tx);
+    },
+    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+  );
+}
+
 export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchProvider {
-  /**
-   * Runs queries planned for their own values (a generic plan, which PostgreSQL switches a prepared
-   * statement to after five runs, cannot tell a rare word from a common one), and without sequential
-   * scans: the planner does not count the cost of reading each page's tsvector from TOAST, so it
-   * scans the table where the full-text index reads a few entries. Its statements share one snapshot:
-   * the read plan finds pages by their row versions (ctid) in one statement and fetches them in the
-   * next, and a page indexed again in between (a batch retried, a crawl storing it anew) would have
-   * left the second statement's snapshot under another version.
-   */
-  const planned = <T>(work: (tx: Tx) => Promise<T>) =>
-    db.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`SET LOCAL plan_cache_mode = force_custom_plan`;
-        await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
-        // A query the plans above cannot make fast fails (the search reports it) instead of holding a connection.
-        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.floor(opts.statementTimeoutMs)}`);
-        return work(tx);
-      },
-      { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
-    );
+  const planned = <T>(work: (tx: Tx) => Promise<T>) => plannedTransaction(db, opts.statementTimeoutMs, work);
 
   async function pages(q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
     const tsq = includedQuery(q);
