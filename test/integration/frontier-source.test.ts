@@ -138,6 +138,33 @@ describe('FrontierSource.claim', () => {
     expect(tally).toMatchObject({ claimed: 2, todo: 1 });
   });
 
+  it("takes the earlier attempt's rows back on the next claim when the database failed the first time it asked", async () => {
+    const crawlId = await crawlWith([at('/a', 1), at('/b', 1)]);
+    const batchKey = `batch-${crawlId}:0`;
+    await claimMore(db, crawlId, batchKey, 1);
+    // The first read of the held rows fails, as a statement does on a connection the database dropped.
+    let failures = 1;
+    const flaky = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== 'crawlUrl') return Reflect.get(target, prop, receiver);
+        return new Proxy(target.crawlUrl, {
+          get(model, name, r) {
+            if (name === 'findMany' && failures > 0) {
+              failures--;
+              return () => Promise.reject(new Error('Connection terminated unexpectedly'));
+            }
+            return Reflect.get(model, name, r);
+          },
+        });
+      },
+    });
+    const { src } = source(crawlId, { batchKey, db: flaky });
+    await expect(src.claim(10)).rejects.toThrow('Connection terminated');
+    expect(src.earlierTaken).toBe(false);
+    expect((await src.claim(10))!.map((t) => t.key)).toEqual(['site.test/a']);
+    expect(src.earlierTaken).toBe(true);
+  });
+
   it('gives a team without credits null and says it is out of credits', async () => {
     const broke = await testTeam(db, { credits: 0 });
     const crawlId = await crawlWith([at('/a', 1)], broke);

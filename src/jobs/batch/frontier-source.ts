@@ -65,9 +65,11 @@ export class FrontierSource {
       const got = await this.#claimRows(room);
       if (got === null) return null;
       if (got.rows.length === 0) return [];
+      const open = got.earlier ? await this.#unstored(got.rows) : got.rows;
+      // Marked once settled: rows whose reading or settling the database failed are taken back by the next claim.
+      if (got.earlier) this.#earlierTaken = true;
       this.#o.tally.claimed += got.rows.length;
       this.#idleSince = undefined;
-      const open = got.earlier ? await this.#unstored(got.rows) : got.rows;
       this.#o.tally.todo += open.length;
       for (const r of open) this.#depths.set(r.urlKey, r.depth);
       if (open.length > 0) return open.map((r) => ({ url: r.url, key: r.urlKey, depth: r.depth }));
@@ -100,9 +102,9 @@ export class FrontierSource {
   async #claimRows(room: number): Promise<{ rows: FrontierRow[]; earlier?: true } | null> {
     const { db, crawlId, batchKey, teamId, tally } = this.#o;
     if (!this.#earlierTaken) {
-      this.#earlierTaken = true;
       const held = await heldClaims(db, crawlId, batchKey);
       if (held.length > 0) return { rows: held, earlier: true };
+      this.#earlierTaken = true;
     }
     if (this.#o.stopping()) return null;
     const want = Math.min(room, this.#o.size - tally.claimed);
