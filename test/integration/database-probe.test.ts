@@ -11,14 +11,16 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 const PROBE_WAIT_MS = 5000;
 
 let proxy: TcpProxy;
+let proxiedUrl: string;
 let db: Db;
 
 beforeAll(async () => {
   const url = new URL(inject('databaseUrl'));
   proxy = await startTcpProxy(url.host);
   url.host = proxy.address;
+  proxiedUrl = url.toString();
   // One connection: a transaction of the test's own takes the whole pool.
-  db = createDb(url.toString(), 1);
+  db = createDb(proxiedUrl, 1);
 });
 
 afterAll(async () => {
@@ -26,8 +28,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const postgresCheck = (timeoutMs = PROBE_WAIT_MS) =>
-  probe(serviceChecks({ db, temporal: { workflowService: { getSystemInfo: async () => ({}) } } }).postgres, timeoutMs);
+const checksOf = (client: Db) => serviceChecks({ db: client, temporal: { workflowService: { getSystemInfo: async () => ({}) } } });
+const postgresCheck = (timeoutMs = PROBE_WAIT_MS) => probe(checksOf(db).postgres, timeoutMs);
 
 it('answers while the process holds every connection of its pool', async () => {
   let letGo!: () => void;
@@ -48,6 +50,25 @@ it('answers while the process holds every connection of its pool', async () => {
   } finally {
     letGo();
     await transaction;
+  }
+});
+
+it("takes the process's own statements answered meanwhile for the server answering, when a connection of its own is too slow to come up", async () => {
+  // A client whose probe has no connection yet, and whose pool has one open.
+  const fresh = createDb(proxiedUrl, 1);
+  try {
+    await fresh.$queryRaw`SELECT 1`;
+    // Every byte 0.7 s late each way: a statement on the open connection is answered in 1.4 s; the probe's
+    // new connection needs more round trips (startup, authentication, its statement) than its 2 s allow.
+    proxy.delay(700);
+    // Sent now: a Prisma query starts only once something waits for it.
+    const statement = fresh.$queryRaw`SELECT 1`.then(() => undefined);
+    const answer = await probe(checksOf(fresh).postgres, 3000);
+    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true });
+    await statement;
+  } finally {
+    proxy.delay(0);
+    await fresh.$disconnect();
   }
 });
 

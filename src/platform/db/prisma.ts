@@ -34,7 +34,7 @@ export function poolLimits(limits: DbLimits) {
 const PROBE_TIMEOUT_MS = 2000;
 
 /** The server each client of createDb reaches, and (once asked) the probe of it. */
-const servers = new WeakMap<Db, { databaseUrl: string; probe?: DatabaseProbe }>();
+const servers = new WeakMap<Db, { databaseUrl: string; pool: ReleasingPool; probe?: DatabaseProbe }>();
 
 export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = DEFAULT_DB_LIMITS): Db {
   const pool = new ReleasingPool({ connectionString: databaseUrl, max: poolSize, ...poolLimits(limits) });
@@ -42,18 +42,18 @@ export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = 
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: limits.connectTimeoutMs, timeout: limits.queryTimeoutMs },
   });
-  servers.set(db, { databaseUrl });
+  servers.set(db, { databaseUrl, pool });
   return db;
 }
 
-/** Resolves when db's server answers, asked beside db's pool (database-probe.ts); a client not made by createDb is asked through itself. */
+/** Resolves when db's server answers, asked beside db's pool and watching it (database-probe.ts); a client not made by createDb is asked through itself. */
 export async function probeDatabase(db: Db): Promise<void> {
   const server = servers.get(db);
   if (!server) {
     await db.$queryRaw`SELECT 1`;
     return;
   }
-  server.probe ??= new DatabaseProbe(server.databaseUrl, PROBE_TIMEOUT_MS);
+  server.probe ??= new DatabaseProbe(server.databaseUrl, PROBE_TIMEOUT_MS, server.pool);
   await server.probe.probe();
 }
 
