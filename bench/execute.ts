@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSandbox, type ExecuteLanguage } from '../src/features/browser-sessions/execute/sandbox.ts';
+import { createSandbox, type ExecuteLanguage } from '../src/features/browser-sessions/sandbox/sandbox.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { startDebugChromium } from '../test/support/debug-chromium.ts';

@@ -3,10 +3,10 @@
 // (executeEnded) or, when that never comes (a gateway that died), its lease's end
 // starts the idle clock again, even for an execute that ran past activityTtl.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
+import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/protocol/definitions.ts';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
-import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
-import { RELAY_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/relay-execute-client.ts';
+import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/gateway/execute-in-session.ts';
+import { RELAY_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/gateway/relay-execute-client.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { page, startFixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';

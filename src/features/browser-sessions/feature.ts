@@ -7,14 +7,14 @@
 import { Router } from 'express';
 import type { Feature } from '../../platform/feature.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';
-import { cdpProxyRoute } from './cdp-proxy.ts';
-import { createSessionControlActivities } from './control-activities.ts';
-import { liveViewPageRoutes, liveViewSocketRoute } from './live-view/live-view-routes.ts';
-import { browserSessionRouteDocs } from './route-docs.ts';
-import { sessionRoutes } from './routes.ts';
-import { interactRoutes } from './interact/interact-routes.ts';
-import { browserExecuteTool } from './browser-execute-tool.ts';
-import { createSessionToucher, type SessionToucher } from './session-touch.ts';
+import { cdpProxyRoute } from './gateway/cdp-proxy.ts';
+import { createSessionControlActivities } from './workflow/control-activities.ts';
+import { liveViewPageRoutes, liveViewSocketRoute } from './gateway/live-view/live-view-routes.ts';
+import { browserSessionRouteDocs } from './gateway/route-docs.ts';
+import { sessionRoutes } from './gateway/routes.ts';
+import { interactRoutes } from './gateway/interact/interact-routes.ts';
+import { browserExecuteTool } from './gateway/browser-execute-tool.ts';
+import { createSessionToucher, type SessionToucher } from './gateway/session-touch.ts';
 
 // One toucher per gateway: its debounce window spans the CDP proxy and the routes.
 const touchers = new WeakMap<GatewayDeps, SessionToucher>();

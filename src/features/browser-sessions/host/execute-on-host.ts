@@ -3,9 +3,9 @@
 // execute Update runs. The session row's lastActivityAt is written beside the run.
 import type { Db } from '../../../platform/db/prisma.ts';
 import type { Logger } from '../../../platform/log.ts';
-import { measuredExecute } from '../execute/execute-metrics.ts';
-import { executeResponse, type ExecuteResponse } from '../execute/execute-response.ts';
-import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
+import { measuredExecute } from '../sandbox/execute-metrics.ts';
+import { executeResponse, type ExecuteResponse } from '../protocol/execute-response.ts';
+import type { ExecuteLanguage, Sandbox } from '../sandbox/sandbox.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
 
 export interface HostExecute {

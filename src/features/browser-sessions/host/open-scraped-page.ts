@@ -6,7 +6,7 @@ import { chromium } from 'playwright';
 import { runActions } from '../../../page/actions.ts';
 import { PageBudget } from '../../../page/page-budget.ts';
 import type { ScrapeAction } from '../../../page/scrape-options.ts';
-import type { PageOpening } from '../definitions.ts';
+import type { PageOpening } from '../protocol/definitions.ts';
 
 const CAPTURING_ACTIONS: ReadonlySet<ScrapeAction['type']> = new Set(['screenshot', 'scrape', 'pdf']);
 

@@ -4,9 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Logger } from '../../../platform/log.ts';
-import { MAX_EXECUTE_CODE_LENGTH, MAX_EXECUTE_TIMEOUT_SECONDS } from '../execute/execute-request.ts';
-import type { ExecuteResponse } from '../execute/execute-response.ts';
-import { EXECUTE_LANGUAGES } from '../execute/sandbox.ts';
+import { MAX_EXECUTE_CODE_LENGTH, MAX_EXECUTE_TIMEOUT_SECONDS } from '../protocol/execute-request.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import { EXECUTE_LANGUAGES } from '../sandbox/sandbox.ts';
 import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
 
 export const relayExecutePath = (sessionId: string) => `/execute/${encodeURIComponent(sessionId)}`;

@@ -11,10 +11,10 @@ import type { Logger } from '../../../platform/log.ts';
 import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
-import type { ExecuteResponse } from '../execute/execute-response.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
 import type { HostExecute } from './execute-on-host.ts';
 import { serveRelayExecute } from './relay-execute.ts';
-import { serveLiveView } from '../live-view/serve-live-view.ts';
+import { serveLiveView } from './serve-live-view.ts';
 
 export const RELAY_SECRET_HEADER = 'x-relay-secret';
 
