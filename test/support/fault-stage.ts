@@ -16,7 +16,7 @@ import { expect } from 'vitest';
 import { processTree } from '../../bench/processes.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { READY_TIMEOUT_MS } from '../../src/features/browser-sessions/gateway/start-session.ts';
-import { DEFAULT_EXECUTE_TIMEOUT_SECONDS } from '../../src/features/browser-sessions/protocol/execute-request.ts';
+import { DEFAULT_EXECUTE_TIMEOUT_SECONDS } from '../../src/features/browser-sessions/protocol/execute-limits.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { pidAlive } from '../../src/platform/process/detached.ts';

@@ -5,7 +5,8 @@ import type { MetricValueWithName } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/platform/domain-error.ts';
 import { registry } from '../../../src/platform/metrics/registry.ts';
-import { countedStart, endReasonClass, recordSessionEnd } from '../../../src/features/browser-sessions/shared/session-metrics.ts';
+import { endReasonClass, recordSessionEnd } from '../../../src/features/browser-sessions/shared/session-metrics.ts';
+import { countedStart } from '../../../src/features/browser-sessions/gateway/start-metrics.ts';
 import { measuredExecute } from '../../../src/features/browser-sessions/sandbox/execute-metrics.ts';
 import type { ExecuteOutcome } from '../../../src/features/browser-sessions/sandbox/sandbox.ts';
 

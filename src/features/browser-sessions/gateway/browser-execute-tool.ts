@@ -9,7 +9,7 @@ import { createOnce } from '../../../platform/db/prisma.ts';
 import type { BrowserSession } from '../../../generated/prisma/client.ts';
 import { executeInSession } from './execute-in-session.ts';
 import { endSession } from './end-session.ts';
-import { MAX_EXECUTE_CODE_LENGTH } from '../protocol/execute-request.ts';
+import { MAX_EXECUTE_CODE_LENGTH } from '../protocol/execute-limits.ts';
 import { createSessionSchema } from './session-request.ts';
 import { startSession } from './start-session.ts';
 
@@ -51,7 +51,7 @@ export function browserExecuteTool(deps: ToolDeps): Tool {
       if (!started || !session) return interrupted(deps, await deps.db.browserSession.findUniqueOrThrow({ where: { id: ctx.callId } }));
       try {
         const code = input.url ? `await page.goto(${JSON.stringify(input.url)});\n${input.code}` : input.code;
-        const answer = await executeInSession(deps, session, { language: 'node', code, timeoutSeconds: input.timeoutSeconds });
+        const answer = await executeInSession(deps, session, { language: 'node', code, timeoutMs: input.timeoutSeconds * 1000 });
         const ended = await endSession(deps.db, deps.temporal, session);
         return { output: { stdout: answer.stdout, error: answer.error, killed: answer.killed }, credits: ended.creditsBilled };
       } catch (err) {

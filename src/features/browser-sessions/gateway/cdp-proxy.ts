@@ -9,7 +9,7 @@ import { refuseUpgrade, type WebSocketRoute, type WebSocketUpgrade } from '../..
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
 import type { BrowserSession } from '../../../generated/prisma/client.ts';
 import { hostById } from '../shared/host-registry.ts';
-import { RELAY_SECRET_HEADER } from '../host/relay-server.ts';
+import { relayCdpPath, RELAY_SECRET_HEADER } from '../protocol/relay.ts';
 import type { SessionToucher } from './session-touch.ts';
 
 function tokenOf(upgrade: WebSocketUpgrade): string | undefined {
@@ -90,7 +90,7 @@ export function cdpProxyRoute(deps: GatewayDeps, toucher: SessionToucher): WebSo
     async handle(upgrade) {
       const row = await sessionForToken(deps, upgrade, (r, token) => sameToken(token, r.cdpToken));
       if (!row) return;
-      const upstream = await openRelay(deps, upgrade, row, `/cdp/${row.id}`);
+      const upstream = await openRelay(deps, upgrade, row, relayCdpPath(row.id));
       if (!upstream) return;
       wss.handleUpgrade(upgrade.req, upgrade.socket, upgrade.head, (client) => {
         toucher.touch(row.id, row.activityTtlSeconds);

@@ -11,11 +11,13 @@ import type { Db } from '../../../platform/db/prisma.ts';
 import { DomainError } from '../../../platform/domain-error.ts';
 import type { Logger } from '../../../platform/log.ts';
 import type { BrowserSession } from '../../../generated/prisma/client.ts';
-import { admitExecuteUpdate, executeEndedSignal, executeUpdate, SESSION_ENDED, sessionWorkflowId, type ExecuteInput } from '../protocol/definitions.ts';
+import { admitExecuteUpdate, executeEndedSignal, executeUpdate, SESSION_ENDED, sessionWorkflowId } from '../protocol/definitions.ts';
 import { closeOrphan, sessionEnded } from './end-session.ts';
+import { EXECUTE_ANSWER_GRACE_MS } from '../protocol/execute-limits.ts';
+import type { ExecuteCall } from '../protocol/execute-request.ts';
 import type { ExecuteResponse } from '../protocol/execute-response.ts';
 import { hostById, type HostRecord } from '../shared/host-registry.ts';
-import { executeThroughRelay, RELAY_ANSWER_GRACE_MS, RelayExecuteError } from './relay-execute-client.ts';
+import { executeThroughRelay, RelayExecuteError } from './relay-execute-client.ts';
 
 export const sessionDestroyed = () => new DomainError('gone', 'Browser session has been destroyed.', 'SESSION_DESTROYED');
 const executeFailed = (why: string) => new DomainError('job-failed', `Failed to execute code in browser session: ${why}`, 'EXECUTE_FAILED');
@@ -43,12 +45,12 @@ async function runOnHost(
   row: BrowserSession,
   hostId: string,
   hostOfRow: Promise<HostRecord | undefined> | undefined,
-  input: ExecuteInput,
+  call: ExecuteCall,
 ): Promise<ExecuteResponse> {
   const host = (row.hostId === hostId ? await hostOfRow : undefined) ?? (await hostById(deps.db, hostId));
   if (!host) throw executeFailed(`browser host ${hostId} is not registered`);
   try {
-    return await executeThroughRelay(host, row.id, { language: input.language, code: input.code, timeoutMs: input.timeoutSeconds * 1000 });
+    return await executeThroughRelay(host, row.id, call);
   } catch (err) {
     if (!(err instanceof RelayExecuteError)) throw err;
     if (err.kind === 'destroyed') throw sessionDestroyed();
@@ -57,9 +59,12 @@ async function runOnHost(
   }
 }
 
-async function executeByActivity(deps: ExecuteDeps, row: BrowserSession, handle: WorkflowHandle, input: ExecuteInput): Promise<ExecuteResponse> {
+async function executeByActivity(deps: ExecuteDeps, row: BrowserSession, handle: WorkflowHandle, call: ExecuteCall): Promise<ExecuteResponse> {
   try {
-    return await handle.executeUpdate(executeUpdate, { args: [input] });
+    // The older Update's argument, as workers of the build before read it: its timeout in seconds.
+    return await handle.executeUpdate(executeUpdate, {
+      args: [{ language: call.language, code: call.code, timeoutSeconds: Math.ceil(call.timeoutMs / 1000) }],
+    });
   } catch (err) {
     return refused(deps, row, err);
   }
@@ -80,7 +85,8 @@ export interface ExecuteRequester {
 const notRunForAnsweredRequest = () =>
   new DomainError('unavailable', 'The execute was admitted after its request had been answered; its code did not run.', 'SERVICE_UNAVAILABLE');
 
-export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, input: ExecuteInput, requester?: ExecuteRequester): Promise<ExecuteResponse> {
+/** call: the execute past the public API, its timeout in milliseconds. */
+export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, call: ExecuteCall, requester?: ExecuteRequester): Promise<ExecuteResponse> {
   if (sessionEnded(row)) throw sessionDestroyed();
   const handle = deps.temporal.workflow.getHandle(sessionWorkflowId(row.id));
   const executeId = randomUUID();
@@ -89,17 +95,17 @@ export async function executeInSession(deps: ExecuteDeps, row: BrowserSession, i
   let hostId: string;
   try {
     ({ hostId } = await handle.executeUpdate(admitExecuteUpdate, {
-      args: [{ executeId, leaseMs: input.timeoutSeconds * 1000 + RELAY_ANSWER_GRACE_MS }],
+      args: [{ executeId, leaseMs: call.timeoutMs + EXECUTE_ANSWER_GRACE_MS }],
       updateId: executeId,
     }));
   } catch (err) {
-    if (isUnknownUpdate(err)) return executeByActivity(deps, row, handle, input);
+    if (isUnknownUpdate(err)) return executeByActivity(deps, row, handle, call);
     return refused(deps, row, err);
   }
   try {
     if (requester && !requester.waiting()) throw notRunForAnsweredRequest();
-    requester?.running(input.timeoutSeconds * 1000 + RELAY_ANSWER_GRACE_MS);
-    return await runOnHost(deps, row, hostId, hostOfRow, input);
+    requester?.running(call.timeoutMs + EXECUTE_ANSWER_GRACE_MS);
+    return await runOnHost(deps, row, hostId, hostOfRow, call);
   } finally {
     // After the answer is written (the call's own work would delay it by milliseconds), and not awaited: the idle
     // clock starts again when the workflow hears it; a lost signal holds the clock only until the lease's end.

@@ -3,13 +3,11 @@
 // (one pool per gateway process), so an execute costs no TCP handshake.
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { EXECUTE_ANSWER_GRACE_MS } from '../protocol/execute-limits.ts';
+import type { ExecuteCall } from '../protocol/execute-request.ts';
 import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import { relayExecutePath, RELAY_SECRET_HEADER, type RelayExecuteRefusal } from '../protocol/relay.ts';
 import type { HostRecord } from '../shared/host-registry.ts';
-import { RELAY_SECRET_HEADER } from '../host/relay-server.ts';
-import { relayExecutePath, type RelayExecuteBody, type RelayExecuteRefusal } from '../host/relay-execute.ts';
-
-/** How long past the code's timeout the host has to answer (the sandbox kills the code at its timeout). */
-export const RELAY_ANSWER_GRACE_MS = 60_000;
 
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
@@ -65,12 +63,7 @@ function post(url: URL, secret: string, payload: string, deadlineMs: number): Pr
 }
 
 /** graceMs: how long past the code's timeout the host has to answer. */
-export async function executeThroughRelay(
-  host: HostRecord,
-  sessionId: string,
-  body: RelayExecuteBody,
-  graceMs = RELAY_ANSWER_GRACE_MS,
-): Promise<ExecuteResponse> {
+export async function executeThroughRelay(host: HostRecord, sessionId: string, body: ExecuteCall, graceMs = EXECUTE_ANSWER_GRACE_MS): Promise<ExecuteResponse> {
   let answer: { status: number; text: string };
   try {
     answer = await post(relayHttpUrl(host.relayUrl, relayExecutePath(sessionId)), host.relaySecret, JSON.stringify(body), body.timeoutMs + graceMs);

@@ -63,7 +63,7 @@ export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact
   router.post(`${prefix}/:id/execute`, async (req, res) => {
     const row = await sessionOfTeam(db, authOf(res).team.id, req.params.id);
     const request = executeRequestSchema.parse(req.body ?? {});
-    res.json(await executeInSession(deps, row, { language: request.language, code: request.code, timeoutSeconds: request.timeout }, executeRequesterOf(res)));
+    res.json(await executeInSession(deps, row, { language: request.language, code: request.code, timeoutMs: request.timeout * 1000 }, executeRequesterOf(res)));
   });
 
   return router;

@@ -10,7 +10,7 @@ import { SessionStatusAttribute, TeamIdAttribute } from '../../../platform/tempo
 import { destroySignal, readyUpdate, sessionWorkflowId, type PageOpening, type SessionInput } from '../protocol/definitions.ts';
 import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
-import { countedStart } from '../shared/session-metrics.ts';
+import { countedStart } from './start-metrics.ts';
 import type { browserSessionWorkflow } from '../workflow/workflow.ts';
 
 type Deps = { db: Db; temporal: Client; config: Config };

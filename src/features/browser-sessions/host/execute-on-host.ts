@@ -4,16 +4,14 @@
 import type { Db } from '../../../platform/db/prisma.ts';
 import type { Logger } from '../../../platform/log.ts';
 import { measuredExecute } from '../sandbox/execute-metrics.ts';
-import { executeResponse, type ExecuteResponse } from '../protocol/execute-response.ts';
-import type { ExecuteLanguage, Sandbox } from '../sandbox/sandbox.ts';
+import type { ExecuteCall } from '../protocol/execute-request.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import { executeResponse } from '../sandbox/execute-answer.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
 
-export interface HostExecute {
-  sessionId: string;
-  language: ExecuteLanguage;
-  code: string;
-  timeoutMs: number;
-}
+/** An execute for one of the host's sessions: the relay's body (or the older execute activity's input). */
+export type HostExecute = ExecuteCall & { sessionId: string };
 
 /** The session is not (or no longer) running on this host: never launched here, or closed before or during the run. */
 export class SessionNotOnHost extends Error {

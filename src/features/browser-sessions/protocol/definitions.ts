@@ -1,8 +1,9 @@
+// In protocol/, not beside the workflow: the gateway, the worker, the browser host and workflow code all send or read these.
 // Names and messages of the browser session workflow, shared by the gateway, the
 // worker, the browser host and workflow code (which imports this file, so it
 // imports nothing with side effects).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ExecuteLanguage } from '../sandbox/sandbox.ts';
+import type { ExecuteLanguage } from './execute-limits.ts';
 import type { ExecuteResponse } from './execute-response.ts';
 import type { ScrapeAction, ScrapeLocation } from '../../../page/scrape-options.ts';
 
@@ -31,6 +32,13 @@ export interface PageOpening {
   actions: ScrapeAction[];
   /** Navigation, waitFor and actions together. */
   timeoutMs: number;
+}
+
+const CAPTURING_ACTIONS: ReadonlySet<ScrapeAction['type']> = new Set(['screenshot', 'scrape', 'pdf']);
+
+/** The actions worth replaying: those that change what the page shows. */
+export function replayedActions(actions: ScrapeAction[]): ScrapeAction[] {
+  return actions.filter((a) => !CAPTURING_ACTIONS.has(a.type));
 }
 
 export interface SessionInput {
@@ -78,6 +86,7 @@ export interface SessionReady {
   openingWarning?: string;
 }
 
+/** The older execute Update's argument: its timeout stays in seconds, as gateways of the build before send it (past the API, ExecuteCall's timeoutMs). */
 export interface ExecuteInput {
   language: ExecuteLanguage;
   code: string;

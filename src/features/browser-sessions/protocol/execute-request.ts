@@ -1,14 +1,17 @@
+// An execute's request, one schema for both of its forms: the public body of POST
+// /v2/browser/{id}/execute, and the call past the API (the body the gateway sends the host's
+// relay), which is that body's code and language with the timeout in milliseconds.
 import { z } from 'zod';
 import { origin } from '../../../platform/http/common-schemas.ts';
-import { EXECUTE_LANGUAGES } from '../sandbox/sandbox.ts';
+import {
+  DEFAULT_EXECUTE_TIMEOUT_SECONDS,
+  EXECUTE_LANGUAGES,
+  MAX_EXECUTE_CODE_LENGTH,
+  MAX_EXECUTE_TIMEOUT_MS,
+  MAX_EXECUTE_TIMEOUT_SECONDS,
+} from './execute-limits.ts';
 
 /** Body of POST /v2/browser/{id}/execute. */
-
-export const MAX_EXECUTE_CODE_LENGTH = 100_000;
-export const MAX_EXECUTE_TIMEOUT_SECONDS = 300;
-/** Upstream's default when the body names no timeout. */
-export const DEFAULT_EXECUTE_TIMEOUT_SECONDS = 30;
-
 export const executeRequestSchema = z.strictObject({
   code: z
     .string({ error: 'code must be a string' })
@@ -31,3 +34,11 @@ export const executeRequestSchema = z.strictObject({
 });
 
 export type ExecuteRequest = z.infer<typeof executeRequestSchema>;
+
+/** An execute past the public API: what the gateway sends the host's relay (and hands executeInSession). */
+export const executeCallSchema = executeRequestSchema.pick({ code: true }).extend({
+  // Named by every caller: no default past the API.
+  language: executeRequestSchema.shape.language.unwrap(),
+  timeoutMs: z.int().min(1).max(MAX_EXECUTE_TIMEOUT_MS),
+});
+export type ExecuteCall = z.output<typeof executeCallSchema>;

@@ -1,5 +1,5 @@
+// The answer of an execute, as the API gives it and as the host's relay (or its execute activity) hands it back.
 import { z } from 'zod';
-import type { ExecuteOutcome } from '../sandbox/sandbox.ts';
 
 export const executeResponseSchema = z.object({
   success: z.literal(true),
@@ -11,25 +11,3 @@ export const executeResponseSchema = z.object({
   error: z.string().nullable().describe('Set exactly when the code failed or was killed: read it, not only success.'),
 });
 export type ExecuteResponse = z.infer<typeof executeResponseSchema>;
-
-/**
- * The body of a finished execute, by the spec's rules: `success` stays true
- * (the run happened; whether the code succeeded is in `error`), `killed` is
- * true when the timeout ended it, and `error` is set exactly when the code
- * exited non-zero or was killed: the exception it ended with, else its stderr,
- * else "Execution failed".
- */
-export function executeResponse(outcome: ExecuteOutcome): ExecuteResponse {
-  let error: string | null = null;
-  if (outcome.killed) error = 'Execution timed out: the process was killed';
-  else if (outcome.exitCode !== 0) error = outcome.error ?? (outcome.stderr.trim() || 'Execution failed');
-  return {
-    success: true,
-    stdout: outcome.stdout,
-    result: outcome.result,
-    stderr: outcome.stderr,
-    exitCode: outcome.exitCode,
-    killed: outcome.killed,
-    error,
-  };
-}

@@ -1,7 +1,8 @@
 // Executes as the browser host that runs them counts them: by language and how
 // they ended, and how long the sandbox took over the ones that ran.
 import { counter, DURATION_BUCKETS, histogram } from '../../../platform/metrics/registry.ts';
-import type { ExecuteLanguage, ExecuteOutcome } from './sandbox.ts';
+import type { ExecuteLanguage } from '../protocol/execute-limits.ts';
+import type { ExecuteOutcome } from './sandbox.ts';
 
 const executes = counter({
   name: 'browser_executes_total',

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '../../../platform/domain-error.ts';
 import type { Logger } from '../../../platform/log.ts';
+import type { ExecuteLanguage } from '../protocol/execute-limits.ts';
 import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
 import { bwrapArgs, SETPRIV, type Mount, type SandboxPlan } from './bwrap-command.ts';
 import { CdpBridge, cdpTarget, type CdpTarget } from './cdp-bridge.ts';
@@ -19,9 +20,6 @@ import { UidPool } from './uid-pool.ts';
 import { endProcessesOf } from './uid-processes.ts';
 
 export type { SandboxSettings } from './sandbox-limits.ts';
-
-export const EXECUTE_LANGUAGES = ['node', 'python', 'bash'] as const;
-export type ExecuteLanguage = (typeof EXECUTE_LANGUAGES)[number];
 
 export interface ExecuteRun {
   sessionId: string;

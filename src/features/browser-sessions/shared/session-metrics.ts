@@ -1,12 +1,10 @@
 // Browser sessions as an operator counts them: rows by state across the
-// deployment (read by the workers), creations by outcome (counted by the gateway
-// that started them) and ends by reason with their duration (counted by the
-// worker that recorded the end).
-import { DomainError } from '../../../platform/domain-error.ts';
+// deployment (read by the workers) and ends by reason with their duration
+// (counted by the worker that recorded the end); creations by outcome are the
+// gateway's (gateway/start-metrics.ts).
 import { counter, histogram } from '../../../platform/metrics/registry.ts';
 import { sharedGauge } from '../../../platform/metrics/shared-gauges.ts';
 import type { SessionStatus } from '../protocol/definitions.ts';
-import { ScrapeSessionExists } from '../gateway/session-store.ts';
 
 const STATES: SessionStatus[] = ['starting', 'active', 'destroyed', 'error'];
 
@@ -22,12 +20,6 @@ sharedGauge({
   },
 });
 
-const starts = counter({
-  name: 'browser_session_starts_total',
-  help: 'POST /v2/browser by outcome: started (the browser is up), refused (concurrency, credits, a profile in use), no_host (no browser host has room), failed',
-  labelNames: ['outcome'],
-});
-
 const ends = counter({
   name: 'browser_session_ends_total',
   help: 'Sessions whose end was recorded, by reason: deleted, ttl, idle, start_failed, host_lost, browser_exited, error',
@@ -39,26 +31,6 @@ const duration = histogram({
   help: 'How long ended sessions lasted, from creation to end (what they are billed for)',
   buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 2700, 3600],
 });
-
-/** How POST /v2/browser ended, from what startSession threw (nothing: started). */
-function startOutcome(err: unknown): string {
-  if (!(err instanceof DomainError)) return 'failed';
-  if (err.code === 'NO_BROWSER_HOST') return 'no_host';
-  return err.code === 'SESSION_START_FAILED' ? 'failed' : 'refused';
-}
-
-/** Runs POST /v2/browser's start, counting how it ended. */
-export async function countedStart<T>(start: () => Promise<T>): Promise<T> {
-  try {
-    const started = await start();
-    starts.inc({ outcome: 'started' });
-    return started;
-  } catch (err) {
-    // A call racing another's opening of a scrape's session starts nothing: it joins that one.
-    if (!(err instanceof ScrapeSessionExists)) starts.inc({ outcome: startOutcome(err) });
-    throw err;
-  }
-}
 
 /** The few kinds of end an operator tells apart; the full reason (an error's text) stays on the row. */
 export function endReasonClass(status: 'destroyed' | 'error', reason: string): string {

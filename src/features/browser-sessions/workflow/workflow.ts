@@ -47,6 +47,8 @@ import {
   type SessionSummary,
 } from '../protocol/definitions.ts';
 import type { HostActivities } from '../host/host-activities.ts';
+import type { HostExecute } from '../host/execute-on-host.ts';
+import { EXECUTE_ANSWER_GRACE_MS } from '../protocol/execute-limits.ts';
 import { HOST_ONCE, SESSION_CONTROL_RETRY } from './retry-policies.ts';
 
 /** Runs beyond this many history events continue as new (a session's history stays small). */
@@ -80,14 +82,13 @@ function hostActivities(taskQueue: string) {
       heartbeatTimeout: HOST_HEARTBEAT_TIMEOUT,
       retry: HOST_ONCE,
     }).watchBrowserSession,
-    execute: (timeoutSeconds: number) =>
+    execute: (execute: HostExecute) =>
       proxyActivities<HostActivities>({
         taskQueue,
         scheduleToStartTimeout: HOST_PICKUP_TIMEOUT,
-        // The sandbox kills the code at its timeout; the rest is the answer's way back.
-        startToCloseTimeout: `${timeoutSeconds + 60} seconds`,
+        startToCloseTimeout: execute.timeoutMs + EXECUTE_ANSWER_GRACE_MS,
         retry: HOST_ONCE,
-      }).executeInBrowserSession,
+      }).executeInBrowserSession(execute),
     close: proxyActivities<HostActivities>({ taskQueue, scheduleToStartTimeout: '10 seconds', startToCloseTimeout: '60 seconds', retry: HOST_ONCE })
       .closeBrowserSession,
   };
@@ -188,9 +189,7 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
     const scope = new CancellationScope();
     runningExecutes.add(scope);
     try {
-      return await scope.run(() =>
-        hostActivities(host!.taskQueue).execute(timeoutSeconds)({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 }),
-      );
+      return await scope.run(() => hostActivities(host!.taskQueue).execute({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 }));
     } catch (err) {
       if (isCancellation(err)) throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
       throw ApplicationFailure.create({

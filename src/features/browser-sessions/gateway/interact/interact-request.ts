@@ -2,8 +2,7 @@
 // or a prompt a model turns into such code. Not strict, as the SDKs send `origin`.
 import { z } from 'zod';
 import { origin } from '../../../../platform/http/common-schemas.ts';
-import { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_CODE_LENGTH, MAX_EXECUTE_TIMEOUT_SECONDS } from '../../protocol/execute-request.ts';
-import { EXECUTE_LANGUAGES } from '../../sandbox/sandbox.ts';
+import { DEFAULT_EXECUTE_TIMEOUT_SECONDS, EXECUTE_LANGUAGES, MAX_EXECUTE_CODE_LENGTH, MAX_EXECUTE_TIMEOUT_SECONDS } from '../../protocol/execute-limits.ts';
 
 export const MAX_INTERACT_PROMPT_LENGTH = 10_000;
 

@@ -22,7 +22,7 @@ import type { CreateSessionRequest } from '../session-request.ts';
 import { endSession, type EndedSession } from '../end-session.ts';
 import { executeInSession, type ExecuteRequester } from '../execute-in-session.ts';
 import type { ExecuteResponse } from '../../protocol/execute-response.ts';
-import { replayedActions } from '../../host/open-scraped-page.ts';
+import { replayedActions } from '../../protocol/definitions.ts';
 import { LIVE_STATUSES, ScrapeSessionExists, sessionUrls } from '../session-store.ts';
 import { READY_TIMEOUT_MS, startSession } from '../start-session.ts';
 import { codeForPrompt, openPageOf, READ_PAGE_CODE } from './prompt-code.ts';
@@ -133,18 +133,18 @@ export async function interactWithScrape(
   const llm = req.prompt ? promptModel(deps, job) : undefined;
   const { row, openingWarning } = await interaction(deps, team, apiKeyId, job);
   const urls = sessionUrls(row, publicBase(deps.config));
-  const timeoutSeconds = req.timeout;
+  const timeoutMs = req.timeout * 1000;
   let answer: ExecuteResponse;
   let code: string | undefined;
   if (req.prompt && llm) {
-    const page = await executeInSession(deps, row, { language: 'node', code: READ_PAGE_CODE, timeoutSeconds });
+    const page = await executeInSession(deps, row, { language: 'node', code: READ_PAGE_CODE, timeoutMs });
     const written = await codeForPrompt(llm, req.prompt, openPageOf(page.result));
     const tokens = written.usage.promptTokens + written.usage.completionTokens;
     await recordModelTokens(deps.db, { teamId: team.id, apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: `interact-prompt-${randomUUID()}` }, tokens);
     code = written.code;
-    answer = await executeInSession(deps, row, { language: 'node', code, timeoutSeconds }, requester);
+    answer = await executeInSession(deps, row, { language: 'node', code, timeoutMs }, requester);
   } else {
-    answer = await executeInSession(deps, row, { language: req.language, code: req.code!, timeoutSeconds }, requester);
+    answer = await executeInSession(deps, row, { language: req.language, code: req.code!, timeoutMs }, requester);
   }
   return {
     ...answer,

@@ -12,6 +12,7 @@ import type { WebSocketRoute } from '../../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../../platform/http/ws-pipe.ts';
 import type { BrowserSession } from '../../../../generated/prisma/client.ts';
 import { openRelay, sameToken, sessionForToken } from '../cdp-proxy.ts';
+import { relayLivePath } from '../../protocol/relay.ts';
 import type { SessionToucher } from '../session-touch.ts';
 import { liveViewContentSecurityPolicy, liveViewPage } from './live-view-page.ts';
 
@@ -65,7 +66,7 @@ export function liveViewSocketRoute(deps: GatewayDeps, toucher: SessionToucher):
       let kind: 'view' | 'interactive' | undefined;
       const row = await sessionForToken(deps, upgrade, (r, token) => (kind = viewKind(r, token)) !== undefined);
       if (!row) return;
-      const upstream = await openRelay(deps, upgrade, row, `/live/${row.id}?interactive=${kind === 'interactive' ? 1 : 0}`);
+      const upstream = await openRelay(deps, upgrade, row, relayLivePath(row.id, kind === 'interactive'));
       if (!upstream) return;
       wss.handleUpgrade(upgrade.req, upgrade.socket, upgrade.head, (client) => {
         const onClientMessage = kind === 'interactive' ? () => toucher.touch(row.id, row.activityTtlSeconds) : undefined;
