@@ -1,9 +1,11 @@
-// Browser sessions: each session a durable workflow (workflow.ts) whose Chromium
-// runs on a browser host (host/), reached by clients through the gateway's CDP
-// proxy (cdp-proxy.ts), watched in the live view (live-view/) and driven by
-// executes in a sandbox (execute/); interact/ keeps a finished scrape's page open
-// in such a session (POST /v2/scrape/{id}/interact). Published as the
-// `browser_execute` tool (browser-execute-tool.ts) for other features' activities.
+// Browser sessions: each session a durable workflow (workflow/workflow.ts) whose
+// Chromium runs on a browser host (host/), reached by clients through the gateway's
+// CDP proxy (gateway/cdp-proxy.ts), watched in the live view (gateway/live-view/)
+// and driven by executes in a sandbox (sandbox/); gateway/interact/ keeps a finished
+// scrape's page open in such a session (POST /v2/scrape/{id}/interact). Published as
+// the `browser_execute` tool (gateway/browser-execute-tool.ts) for other features'
+// activities. One folder per process, protocol/ for what crosses between them
+// (docs/architecture.md, "Browser sessions by process").
 import { Router } from 'express';
 import type { Feature } from '../../platform/feature.ts';
 import type { GatewayDeps } from '../../platform/http/app.ts';

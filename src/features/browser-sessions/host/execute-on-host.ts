@@ -28,7 +28,7 @@ export function createHostExecutor(deps: { db: Db; log: Logger; sessions: Hosted
     const started = performance.now();
     const running = measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
     // For the session listing only (the workflow keeps the idle clock): written once the code is handed
-    // over, and the answer waits for it no more than it does for the gateway's touches (session-touch.ts).
+    // over, and the answer waits for it no more than it does for the gateway's touches (gateway/session-touch.ts).
     setImmediate(() => {
       db.browserSession
         .update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } })
