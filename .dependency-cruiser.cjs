@@ -32,6 +32,35 @@ module.exports = {
       to: { path: '^src/features/([^/]+)/', pathNot: '^src/features/$1/' },
     },
     {
+      name: 'browser-sessions-gateway-apart-from-host',
+      comment:
+        "Browser sessions by process (docs/architecture.md): the gateway's code reaches a browser host only over the wire, so it imports none of the host's or the sandbox's code; what both sides need is in protocol/ (or shared/).",
+      severity: 'error',
+      from: { path: '^src/features/browser-sessions/gateway/' },
+      to: { path: '^src/features/browser-sessions/(host|sandbox)/' },
+    },
+    {
+      name: 'browser-sessions-host-apart-from-gateway',
+      comment: "The browser host and its sandbox import none of the gateway's code; what both sides need is in protocol/ (or shared/).",
+      severity: 'error',
+      from: { path: '^src/features/browser-sessions/(host|sandbox)/' },
+      to: { path: '^src/features/browser-sessions/gateway/' },
+    },
+    {
+      name: 'browser-sessions-protocol-stands-alone',
+      comment: "protocol/ and shared/ are imported by every process of a session, so they import no process's code.",
+      severity: 'error',
+      from: { path: '^src/features/browser-sessions/(protocol|shared)/' },
+      to: { path: '^src/features/browser-sessions/(gateway|host|sandbox|workflow)/' },
+    },
+    {
+      name: 'sandbox-runtime-stands-alone',
+      comment: 'sandbox/runtime/ is mounted alone into each sandbox: its modules import nothing of the tree outside it.',
+      severity: 'error',
+      from: { path: '^src/features/browser-sessions/sandbox/runtime/' },
+      to: { path: '^(src|activities|workflows)/', pathNot: '^src/features/browser-sessions/sandbox/runtime/' },
+    },
+    {
       name: 'no-circular-layers',
       comment: 'Modules that need each other at run time are one module, or one of them is in the wrong place (a cycle of types alone costs nothing).',
       severity: 'error',

@@ -3,7 +3,7 @@
 // it ended.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
-import { sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
+import { sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/protocol/definitions.ts';
 import { page, type FixtureSite } from '../support/fixture-site.ts';
 import { waitFor, type Harness } from '../support/harness.ts';
 import { startSessionHarness } from '../support/session-harness.ts';

@@ -9,9 +9,9 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionWorkflowId } from '../../src/features/browser-sessions/definitions.ts';
-import { SESSION_CONTROL_RETRY } from '../../src/features/browser-sessions/retry-policies.ts';
-import { LIVE_STATUSES } from '../../src/features/browser-sessions/session-store.ts';
+import { sessionWorkflowId } from '../../src/features/browser-sessions/protocol/definitions.ts';
+import { SESSION_CONTROL_RETRY } from '../../src/features/browser-sessions/workflow/retry-policies.ts';
+import { LIVE_STATUSES } from '../../src/features/browser-sessions/gateway/session-store.ts';
 import { SessionStatusAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 

@@ -3,10 +3,10 @@
 // (executeEnded) or, when that never comes (a gateway that died), its lease's end
 // starts the idle clock again, even for an execute that ran past activityTtl.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/definitions.ts';
+import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/protocol/definitions.ts';
 import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
-import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/execute-in-session.ts';
-import { RELAY_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/relay-execute-client.ts';
+import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/gateway/execute-in-session.ts';
+import { EXECUTE_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/protocol/execute-limits.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { page, startFixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -180,7 +180,7 @@ it('runs no code for a request answered before its admission came back (a 503 it
   const { id, handle } = await createSession({ ttl: 120, activityTtl: 60 });
   const row = await h.db.browserSession.findUniqueOrThrow({ where: { id } });
   const deps = { db: h.db, temporal: h.temporal, log: createLogger('error', { process: 'test' }) };
-  const input = { language: 'node' as const, code: `await page.evaluate(() => { document.title = 'ran' })`, timeoutSeconds: 30 };
+  const input = { language: 'node' as const, code: `await page.evaluate(() => { document.title = 'ran' })`, timeoutMs: 30_000 };
   const answered = { waiting: () => false, running: vi.fn() };
   await expect(executeInSession(deps, row, input, answered)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   expect(answered.running).not.toHaveBeenCalled();
@@ -189,7 +189,7 @@ it('runs no code for a request answered before its admission came back (a 503 it
   const waiting = { waiting: () => true, running: vi.fn() };
   const readTitle = async () => (await executeInSession(deps, row, { ...input, code: 'await page.title()' }, waiting)).result;
   expect(await readTitle()).not.toBe('ran');
-  expect(waiting.running).toHaveBeenCalledWith(30_000 + RELAY_ANSWER_GRACE_MS);
+  expect(waiting.running).toHaveBeenCalledWith(30_000 + EXECUTE_ANSWER_GRACE_MS);
   // The same code for a request still waiting runs, in the same page.
   expect(await executeInSession(deps, row, input, waiting)).toMatchObject({ error: null });
   expect(await readTitle()).toBe('ran');

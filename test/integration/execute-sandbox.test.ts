@@ -7,8 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { executeResponse } from '../../src/features/browser-sessions/execute/execute-response.ts';
-import { createSandbox, type ExecuteLanguage, type Sandbox } from '../../src/features/browser-sessions/execute/sandbox.ts';
+import { executeResponse } from '../../src/features/browser-sessions/sandbox/execute-answer.ts';
+import { createSandbox, type Sandbox } from '../../src/features/browser-sessions/sandbox/sandbox.ts';
+import type { ExecuteLanguage } from '../../src/features/browser-sessions/protocol/execute-limits.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { startDebugChromium, type DebugChromium } from '../support/debug-chromium.ts';

@@ -55,7 +55,7 @@ function makeBuildB(): string {
       `      ${memo('deployedBuild')}\n      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs)`,
     ],
   ]);
-  edit(join(dir, 'src/features/browser-sessions/workflow.ts'), [
+  edit(join(dir, 'src/features/browser-sessions/workflow/workflow.ts'), [
     ['  allHandlersFinished,\n  patched,\n} from', '  allHandlersFinished,\n  patched,\n  upsertMemo,\n} from'],
     ["  const final: SessionSummary['status']", `  ${memo('deployedBuild')}\n  const final: SessionSummary['status']`],
   ]);

@@ -9,7 +9,7 @@ import { startSessionHarness } from '../support/session-harness.ts';
 import { waitFor, type Harness } from '../support/harness.ts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
-import { createSessionRow, ScrapeSessionExists } from '../../src/features/browser-sessions/session-store.ts';
+import { createSessionRow, ScrapeSessionExists } from '../../src/features/browser-sessions/gateway/session-store.ts';
 
 let h: Harness;
 let site: FixtureSite;

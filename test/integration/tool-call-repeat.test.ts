@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FEATURES } from '../../src/features/index.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { toolRegistry, type ToolContext, type ToolName, type ToolRegistry } from '../../src/platform/tools/tool.ts';
-import { createSessionSchema } from '../../src/features/browser-sessions/session-request.ts';
-import { startSession } from '../../src/features/browser-sessions/start-session.ts';
+import { createSessionSchema } from '../../src/features/browser-sessions/gateway/session-request.ts';
+import { startSession } from '../../src/features/browser-sessions/gateway/start-session.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 

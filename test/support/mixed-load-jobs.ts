@@ -5,7 +5,7 @@
 // so the acceptance test can hold the database to it and the benches can time it
 // (bench:load) or run its kinds for an hour (bench:soak).
 import { searchCredits } from '../../src/platform/usage/credits.ts';
-import { sessionCredits } from '../../src/features/browser-sessions/session-credits.ts';
+import { sessionCredits } from '../../src/features/browser-sessions/shared/session-credits.ts';
 import { waitFor } from './wait-for.ts';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from './webhook-receiver.ts';
 import type { CrawlTarget, TeamSites } from './mixed-load-sites.ts';

@@ -1,8 +1,8 @@
 // Browser sessions of every team: list, inspect, end. Ending goes through the
 // feature's endSession, as DELETE /v2/browser/{id} does.
 import type { BrowserSession } from '../../generated/prisma/client.ts';
-import { sessionWorkflowId, type SessionStatus } from '../../features/browser-sessions/definitions.ts';
-import { endSession, sessionEnded } from '../../features/browser-sessions/end-session.ts';
+import { sessionWorkflowId, type SessionStatus } from '../../features/browser-sessions/protocol/definitions.ts';
+import { endSession, sessionEnded } from '../../features/browser-sessions/gateway/end-session.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { findTeam, NotFoundError } from '../../platform/teams/teams.ts';

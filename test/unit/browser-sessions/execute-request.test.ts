@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { executeRequestSchema } from '../../../src/features/browser-sessions/execute/execute-request.ts';
+import { executeRequestSchema } from '../../../src/features/browser-sessions/protocol/execute-request.ts';
 
 function issues(body: unknown): string[] {
   const parsed = executeRequestSchema.safeParse(body);

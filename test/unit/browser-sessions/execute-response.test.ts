@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { executeResponse } from '../../../src/features/browser-sessions/execute/execute-response.ts';
-import type { ExecuteOutcome } from '../../../src/features/browser-sessions/execute/sandbox.ts';
+import { executeResponse } from '../../../src/features/browser-sessions/sandbox/execute-answer.ts';
+import type { ExecuteOutcome } from '../../../src/features/browser-sessions/sandbox/sandbox.ts';
 
 const ok: ExecuteOutcome = { stdout: 'hi\n', stderr: '', result: '2', error: null, exitCode: 0, killed: false };
 

@@ -5,10 +5,10 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionNotOnHost, type HostExecute } from '../../../src/features/browser-sessions/host/execute-on-host.ts';
-import { startRelayServer, RELAY_SECRET_HEADER, type RelayServer } from '../../../src/features/browser-sessions/host/relay-server.ts';
-import { MAX_RELAY_EXECUTE_BODY_BYTES, relayExecutePath } from '../../../src/features/browser-sessions/host/relay-execute.ts';
-import { executeThroughRelay, relayHttpUrl, RelayExecuteError } from '../../../src/features/browser-sessions/relay-execute-client.ts';
-import type { ExecuteResponse } from '../../../src/features/browser-sessions/execute/execute-response.ts';
+import { startRelayServer, type RelayServer } from '../../../src/features/browser-sessions/host/relay-server.ts';
+import { MAX_RELAY_EXECUTE_BODY_BYTES, relayExecutePath, RELAY_SECRET_HEADER } from '../../../src/features/browser-sessions/protocol/relay.ts';
+import { executeThroughRelay, relayHttpUrl, RelayExecuteError } from '../../../src/features/browser-sessions/gateway/relay-execute-client.ts';
+import type { ExecuteResponse } from '../../../src/features/browser-sessions/protocol/execute-response.ts';
 import { createLogger } from '../../../src/platform/log.ts';
 
 const SECRET = 'relay-secret';

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import type { RetryPolicy } from '@temporalio/common';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import * as policies from '../../../src/features/browser-sessions/retry-policies.ts';
-import { READY_TIMEOUT_MS } from '../../../src/features/browser-sessions/start-session.ts';
+import * as policies from '../../../src/features/browser-sessions/workflow/retry-policies.ts';
+import { READY_TIMEOUT_MS } from '../../../src/features/browser-sessions/gateway/start-session.ts';
 import { retryWaitsMs } from '../../support/retry-waits.ts';
 
-const WORKFLOW = new URL('../../../src/features/browser-sessions/workflow.ts', import.meta.url);
+const WORKFLOW = new URL('../../../src/features/browser-sessions/workflow/workflow.ts', import.meta.url);
 const byName: Record<string, RetryPolicy> = policies;
 
 /** The `retry` value of each proxyActivities / proxyLocalActivities options literal in the workflow, as written. */

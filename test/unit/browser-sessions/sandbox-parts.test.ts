@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapArgs } from '../../../src/features/browser-sessions/execute/bwrap-command.ts';
-import { CappedOutput } from '../../../src/features/browser-sessions/execute/capped-output.ts';
-import { cdpTarget } from '../../../src/features/browser-sessions/execute/cdp-bridge.ts';
-import { parseReport } from '../../../src/features/browser-sessions/execute/runner-report.ts';
-import { UidPool } from '../../../src/features/browser-sessions/execute/uid-pool.ts';
-import { createSandbox } from '../../../src/features/browser-sessions/execute/sandbox.ts';
+import { bwrapArgs } from '../../../src/features/browser-sessions/sandbox/bwrap-command.ts';
+import { CappedOutput } from '../../../src/features/browser-sessions/sandbox/capped-output.ts';
+import { cdpTarget } from '../../../src/features/browser-sessions/sandbox/cdp-bridge.ts';
+import { parseReport } from '../../../src/features/browser-sessions/sandbox/runner-report.ts';
+import { UidPool } from '../../../src/features/browser-sessions/sandbox/uid-pool.ts';
+import { createSandbox } from '../../../src/features/browser-sessions/sandbox/sandbox.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { createLogger } from '../../../src/platform/log.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionState } from '../../../src/features/browser-sessions/definitions.ts';
-import { sessionDetails } from '../../../src/features/browser-sessions/session-details.ts';
+import type { SessionState } from '../../../src/features/browser-sessions/protocol/definitions.ts';
+import { sessionDetails } from '../../../src/features/browser-sessions/workflow/session-details.ts';
 
 const T = Date.parse('2026-11-27T14:20:00Z');
 const state = (over: Partial<SessionState> = {}): SessionState => ({

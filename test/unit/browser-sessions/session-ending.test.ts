@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionEnding } from '../../../src/features/browser-sessions/session-ending.ts';
+import { sessionEnding } from '../../../src/features/browser-sessions/workflow/session-ending.ts';
 
 describe('sessionEnding', () => {
   it('bills a session that was up, however it ended', () => {

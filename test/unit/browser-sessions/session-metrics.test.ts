@@ -5,9 +5,10 @@ import type { MetricValueWithName } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/platform/domain-error.ts';
 import { registry } from '../../../src/platform/metrics/registry.ts';
-import { countedStart, endReasonClass, recordSessionEnd } from '../../../src/features/browser-sessions/session-metrics.ts';
-import { measuredExecute } from '../../../src/features/browser-sessions/execute/execute-metrics.ts';
-import type { ExecuteOutcome } from '../../../src/features/browser-sessions/execute/sandbox.ts';
+import { endReasonClass, recordSessionEnd } from '../../../src/features/browser-sessions/shared/session-metrics.ts';
+import { countedStart } from '../../../src/features/browser-sessions/gateway/start-metrics.ts';
+import { measuredExecute } from '../../../src/features/browser-sessions/sandbox/execute-metrics.ts';
+import type { ExecuteOutcome } from '../../../src/features/browser-sessions/sandbox/sandbox.ts';
 
 async function values(name: string): Promise<Record<string, number>> {
   const metric = await registry.getSingleMetric(name)!.get();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionSchema } from '../../../src/features/browser-sessions/session-request.ts';
-import { scrapeBrowsing } from '../../../src/features/browser-sessions/interact/scrape-interaction.ts';
+import { createSessionSchema } from '../../../src/features/browser-sessions/gateway/session-request.ts';
+import { scrapeBrowsing } from '../../../src/features/browser-sessions/gateway/interact/scrape-interaction.ts';
 import { rejectMessage } from '../api/helpers.ts';
 
 describe('createSessionSchema: blockAds and location', () => {

@@ -39,6 +39,12 @@ it('refuses each kind of wrong import', async () => {
     'src/features/one/a.ts': "import { b } from '../two/b.ts';\nexport const feature = b;\n",
     'src/features/two/b.ts': "import { c } from './c.ts';\nexport const b = c;\n",
     'src/features/two/c.ts': "import { b } from './b.ts';\nexport const c = () => b;\n",
+    'src/features/browser-sessions/gateway/g.ts': "import type { H } from '../host/h.ts';\nexport type G = H;\n",
+    'src/features/browser-sessions/gateway/page.ts': 'export const page = 1;\n',
+    'src/features/browser-sessions/host/h.ts': "import { page } from '../gateway/page.ts';\nexport type H = typeof page;\n",
+    'src/features/browser-sessions/protocol/p.ts': "import { run } from '../sandbox/s.ts';\nexport const p = run;\n",
+    'src/features/browser-sessions/sandbox/s.ts': 'export const run = 1;\n',
+    'src/features/browser-sessions/sandbox/runtime/r.ts': "import { p } from '../../protocol/p.ts';\nexport const r = p;\n",
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }),
   };
   for (const [path, text] of Object.entries(files)) {
@@ -47,10 +53,14 @@ it('refuses each kind of wrong import', async () => {
   }
   const found = new Set((await violations(broken, ['src'])).map((v) => v.rule.name));
   expect([...found].sort()).toEqual([
+    'browser-sessions-gateway-apart-from-host',
+    'browser-sessions-host-apart-from-gateway',
+    'browser-sessions-protocol-stands-alone',
     'features-stay-apart',
     'jobs-import-no-feature',
     'no-circular-layers',
     'page-imports-no-job-or-feature',
     'platform-imports-no-layer-above',
+    'sandbox-runtime-stands-alone',
   ]);
 }, 60_000);

@@ -12,13 +12,13 @@ import { requestIdActivityInterceptor } from '../../../platform/temporal/request
 import { createCrawlNetwork } from '../../../platform/net/outbound-network.ts';
 import { AD_HOST_REFUSAL } from '../../../page/ad-block.ts';
 import { everyInterval } from '../../../platform/feature.ts';
-import { hostTaskQueue } from '../definitions.ts';
-import { createSandbox } from '../execute/sandbox.ts';
-import { UidPool } from '../execute/uid-pool.ts';
+import { hostTaskQueue } from '../protocol/definitions.ts';
+import { createSandbox } from '../sandbox/sandbox.ts';
+import { UidPool } from '../sandbox/uid-pool.ts';
 import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
 import { createHostActivities } from './host-activities.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
-import { heartbeatHost, markHostStopped, registerHost } from './host-registry.ts';
+import { heartbeatHost, markHostStopped, registerHost } from '../shared/host-registry.ts';
 import { startRelayServer } from './relay-server.ts';
 import { createHostExecutor } from './execute-on-host.ts';
 

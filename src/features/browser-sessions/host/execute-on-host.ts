@@ -3,17 +3,15 @@
 // execute Update runs. The session row's lastActivityAt is written beside the run.
 import type { Db } from '../../../platform/db/prisma.ts';
 import type { Logger } from '../../../platform/log.ts';
-import { measuredExecute } from '../execute/execute-metrics.ts';
-import { executeResponse, type ExecuteResponse } from '../execute/execute-response.ts';
-import type { ExecuteLanguage, Sandbox } from '../execute/sandbox.ts';
+import { measuredExecute } from '../sandbox/execute-metrics.ts';
+import type { ExecuteCall } from '../protocol/execute-request.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import { executeResponse } from '../sandbox/execute-answer.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
 
-export interface HostExecute {
-  sessionId: string;
-  language: ExecuteLanguage;
-  code: string;
-  timeoutMs: number;
-}
+/** An execute for one of the host's sessions: the relay's body (or the older execute activity's input). */
+export type HostExecute = ExecuteCall & { sessionId: string };
 
 /** The session is not (or no longer) running on this host: never launched here, or closed before or during the run. */
 export class SessionNotOnHost extends Error {
@@ -30,7 +28,7 @@ export function createHostExecutor(deps: { db: Db; log: Logger; sessions: Hosted
     const started = performance.now();
     const running = measuredExecute(input.language, () => sandbox.run({ ...input, cdpUrl: hosted.chromium.cdpUrl, sessionDir: hosted.dir }));
     // For the session listing only (the workflow keeps the idle clock): written once the code is handed
-    // over, and the answer waits for it no more than it does for the gateway's touches (session-touch.ts).
+    // over, and the answer waits for it no more than it does for the gateway's touches (gateway/session-touch.ts).
     setImmediate(() => {
       db.browserSession
         .update({ where: { id: input.sessionId }, data: { lastActivityAt: new Date() } })

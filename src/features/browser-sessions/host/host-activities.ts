@@ -7,18 +7,18 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../platform/temporal/activity-deps.ts';
 import { heartbeatWhile } from '../../../platform/temporal/heartbeat-while.ts';
 import { eventually } from '../../../platform/retry-in-background.ts';
-import type { ExecuteResponse } from '../execute/execute-response.ts';
-import type { Sandbox } from '../execute/sandbox.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
 import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
-import type { PageOpening, SessionProfile } from '../definitions.ts';
+import type { PageOpening, SessionProfile } from '../protocol/definitions.ts';
 import type { ScrapeLocation } from '../../../page/scrape-options.ts';
 import { locationSettings } from '../../../page/location.ts';
-import type { UidPool } from '../execute/uid-pool.ts';
+import type { UidPool } from '../sandbox/uid-pool.ts';
 import { launchSessionChromium, type SessionChromium } from './session-chromium.ts';
 import type { HostedSession, HostedSessions } from './hosted-sessions.ts';
 import { openScrapedPage } from './open-scraped-page.ts';
-import { loadProfileState, recordSaveError, saveProfileState } from '../profiles/profile-store.ts';
-import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from '../profiles/profile-state.ts';
+import { loadProfileState, recordSaveError, saveProfileState } from '../shared/profile-store.ts';
+import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from './profile-state.ts';
 
 export interface HostActivityDeps extends ActivityDeps {
   /** Runs an execute in a hosted session's sandbox (shared with the relay). */

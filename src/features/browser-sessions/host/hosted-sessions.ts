@@ -1,6 +1,6 @@
 // The sessions a browser host runs, by id: what its activities launch and close,
 // and what its relay serves (CDP, live views, executes).
-import type { SessionProfile } from '../definitions.ts';
+import type { SessionProfile } from '../protocol/definitions.ts';
 import type { SessionChromium } from './session-chromium.ts';
 
 /** A session's browser on this host. */

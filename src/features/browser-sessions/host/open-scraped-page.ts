@@ -5,15 +5,7 @@
 import { chromium } from 'playwright';
 import { runActions } from '../../../page/actions.ts';
 import { PageBudget } from '../../../page/page-budget.ts';
-import type { ScrapeAction } from '../../../page/scrape-options.ts';
-import type { PageOpening } from '../definitions.ts';
-
-const CAPTURING_ACTIONS: ReadonlySet<ScrapeAction['type']> = new Set(['screenshot', 'scrape', 'pdf']);
-
-/** The actions worth replaying: those that change what the page shows. */
-export function replayedActions(actions: ScrapeAction[]): ScrapeAction[] {
-  return actions.filter((a) => !CAPTURING_ACTIONS.has(a.type));
-}
+import { replayedActions, type PageOpening } from '../protocol/definitions.ts';
 
 /** Opens the page in the first tab; returns why it did not open as the scrape saw it, if it did not. */
 export async function openScrapedPage(cdpUrl: string, opening: PageOpening): Promise<string | undefined> {

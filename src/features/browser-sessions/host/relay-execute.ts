@@ -2,33 +2,11 @@
 // JSON body of the code, and the execute's answer (as the API's) back. Gateways
 // call it for executes their session's workflow has admitted (admitExecute).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
 import type { Logger } from '../../../platform/log.ts';
-import { MAX_EXECUTE_CODE_LENGTH, MAX_EXECUTE_TIMEOUT_SECONDS } from '../execute/execute-request.ts';
-import type { ExecuteResponse } from '../execute/execute-response.ts';
-import { EXECUTE_LANGUAGES } from '../execute/sandbox.ts';
+import { executeCallSchema, type ExecuteCall } from '../protocol/execute-request.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
+import { MAX_RELAY_EXECUTE_BODY_BYTES, type RelayExecuteRefusal } from '../protocol/relay.ts';
 import { SessionNotOnHost, type HostExecute } from './execute-on-host.ts';
-
-export const relayExecutePath = (sessionId: string) => `/execute/${encodeURIComponent(sessionId)}`;
-
-export const relayExecuteBodySchema = z.strictObject({
-  language: z.enum(EXECUTE_LANGUAGES),
-  code: z.string().min(1).max(MAX_EXECUTE_CODE_LENGTH),
-  timeoutMs: z
-    .int()
-    .min(1)
-    .max(MAX_EXECUTE_TIMEOUT_SECONDS * 1000),
-});
-export type RelayExecuteBody = z.infer<typeof relayExecuteBodySchema>;
-
-/** What a refused execute answers: `code` SESSION_DESTROYED when the session is not (or no longer) on the host. */
-export interface RelayExecuteRefusal {
-  error: string;
-  code: 'SESSION_DESTROYED' | 'BAD_REQUEST' | 'EXECUTE_FAILED' | 'TOO_LARGE';
-}
-
-/** The largest body: the longest code, every character escaped in JSON (\uXXXX), and the rest. */
-export const MAX_RELAY_EXECUTE_BODY_BYTES = MAX_EXECUTE_CODE_LENGTH * 6 + 4096;
 
 function answer(res: ServerResponse, status: number, body: ExecuteResponse | RelayExecuteRefusal): void {
   const text = JSON.stringify(body);
@@ -59,9 +37,9 @@ export async function serveRelayExecute(
 ): Promise<void> {
   const text = await readBody(req, res);
   if (text === undefined) return;
-  let body: RelayExecuteBody;
+  let body: ExecuteCall;
   try {
-    body = relayExecuteBodySchema.parse(JSON.parse(text));
+    body = executeCallSchema.parse(JSON.parse(text));
   } catch (err) {
     return answer(res, 400, { error: `not an execute: ${(err as Error).message}`, code: 'BAD_REQUEST' });
   }

@@ -11,12 +11,11 @@ import type { Logger } from '../../../platform/log.ts';
 import { matchPath, refuseUpgrade } from '../../../platform/http/websockets.ts';
 import { pipeWebSockets } from '../../../platform/http/ws-pipe.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
-import type { ExecuteResponse } from '../execute/execute-response.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
 import type { HostExecute } from './execute-on-host.ts';
 import { serveRelayExecute } from './relay-execute.ts';
-import { serveLiveView } from '../live-view/serve-live-view.ts';
-
-export const RELAY_SECRET_HEADER = 'x-relay-secret';
+import { RELAY_ROUTES, RELAY_SECRET_HEADER } from '../protocol/relay.ts';
+import { serveLiveView } from './serve-live-view.ts';
 
 export interface RelayServer {
   port: number;
@@ -46,7 +45,7 @@ export async function startRelayServer(opts: {
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
   const open = new Set<WebSocket>();
   const server: Server = createServer((req, res) => {
-    const params = req.method === 'POST' ? matchPath('/execute/:sessionId', URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/') : undefined;
+    const params = req.method === 'POST' ? matchPath(RELAY_ROUTES.execute, URL.parse(req.url ?? '/', 'http://relay')?.pathname ?? '/') : undefined;
     if (!params) return void res.writeHead(404).end();
     if (!sameSecret(req, opts.secret)) return void res.writeHead(401).end();
     serveRelayExecute(req, res, params.sessionId, opts).catch((err: unknown) => {
@@ -58,8 +57,8 @@ export async function startRelayServer(opts: {
     socket.on('error', () => socket.destroy());
     const url = URL.parse(req.url ?? '/', 'http://relay');
     const path = url?.pathname ?? '/';
-    const live = matchPath('/live/:sessionId', path);
-    const params = matchPath('/cdp/:sessionId', path) ?? live;
+    const live = matchPath(RELAY_ROUTES.live, path);
+    const params = matchPath(RELAY_ROUTES.cdp, path) ?? live;
     if (!params) return refuseUpgrade(socket, 404, 'Not found', 'NOT_FOUND');
     if (!sameSecret(req, opts.secret)) return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
     const hosted = sessions.get(params.sessionId);
