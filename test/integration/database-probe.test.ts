@@ -72,6 +72,18 @@ it("takes the process's own statements answered meanwhile for the server answeri
   }
 });
 
+it('says so, and leaves the process running, when its connection is reset while it waits', async () => {
+  expect(await postgresCheck()).toMatchObject({ ok: true });
+  proxy.hold();
+  const waiting = postgresCheck();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Unheard, the reset is an 'error' event of the probe's client, which ends the process.
+  proxy.reset();
+  proxy.release();
+  expect(await waiting).toMatchObject({ ok: false });
+  expect(await postgresCheck()).toMatchObject({ ok: true });
+});
+
 it('says so while the server does not answer, and answers again once it does', async () => {
   expect(await postgresCheck()).toMatchObject({ ok: true });
   proxy.hold();

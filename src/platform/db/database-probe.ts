@@ -36,6 +36,8 @@ export class DatabaseProbe {
     });
     // An idle connection the server drops (a restart) is discarded by the pool; unheard, its error would end the process.
     this.#pool.on('error', () => undefined);
+    // So would one a probe holds when the connection resets: the probe's statement fails with it, and the client is discarded.
+    this.#pool.on('connect', (client) => client.on('error', () => undefined));
     watched.on('release', (err?: Error) => {
       if (!err) for (const answered of this.#waiting) answered();
     });
