@@ -11,7 +11,10 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionWorkflowId } from '../../src/features/browser-sessions/protocol/definitions.ts';
 import { SESSION_CONTROL_RETRY } from '../../src/features/browser-sessions/workflow/retry-policies.ts';
-import { LIVE_STATUSES } from '../../src/features/browser-sessions/gateway/session-store.ts';
+import { createSessionRow, LIVE_STATUSES } from '../../src/features/browser-sessions/gateway/session-store.ts';
+import { createSessionControlActivities } from '../../src/features/browser-sessions/workflow/control-activities.ts';
+import { sessionCredits } from '../../src/features/browser-sessions/shared/session-credits.ts';
+import { createLogger } from '../../src/platform/log.ts';
 import { SessionStatusAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
@@ -114,5 +117,18 @@ describe('a session whose control activity keeps failing', () => {
       endReason: 'the session has no running workflow (its start was interrupted, or its end could not be recorded)',
     });
     expect(await liveSessions(h)).toBe(0);
+  });
+
+  it('answers what was recorded when the end is recorded again with another duration (a local activity run again by a retried workflow task)', async () => {
+    h = await startHarness();
+    const team = await h.db.team.findUniqueOrThrow({ where: { id: h.teamId } });
+    const row = await createSessionRow(h.db, team, null, { ttl: 60, activityTtl: 30, streamWebView: false }, new Date());
+    const { finishBrowserSession } = createSessionControlActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }) });
+    const end = { sessionId: row.id, status: 'destroyed' as const, reason: 'deleted' };
+    const first = await finishBrowserSession({ ...end, sessionDurationMs: 61_000 });
+    const again = await finishBrowserSession({ ...end, sessionDurationMs: 65_000 });
+    expect(again).toEqual(first);
+    expect(first).toEqual({ creditsBilled: sessionCredits(61_000), sessionDurationMs: 61_000 });
+    expect(await h.db.browserSession.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ durationMs: 61_000, creditsBilled: first.creditsBilled });
   });
 });

@@ -30,11 +30,13 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
       sessionDurationMs: number;
       /** The user never got the session (its browser did not come up, or its start could not be answered). */
       unbilled?: boolean;
-    }): Promise<{ creditsBilled: number }> {
-      const { creditsBilled, recorded } = await db.$transaction(async (tx) => {
+    }): Promise<{ creditsBilled: number; sessionDurationMs: number }> {
+      const { creditsBilled, sessionDurationMs, recorded } = await db.$transaction(async (tx) => {
         const row = await tx.browserSession.findUniqueOrThrow({ where: { id: input.sessionId } });
         if (row.profileName && row.profileSave) await releaseWriter(tx, row.teamId, row.profileName, row.id);
-        if (row.creditsBilled !== null) return { creditsBilled: row.creditsBilled, recorded: false };
+        // Recorded before (a retry, or a local activity run again by a workflow task retried with a later clock): what was recorded stands.
+        if (row.creditsBilled !== null)
+          return { creditsBilled: row.creditsBilled, sessionDurationMs: row.durationMs ?? input.sessionDurationMs, recorded: false };
         const credits = input.unbilled ? 0 : sessionCredits(input.sessionDurationMs);
         await chargeOnce(tx, { teamId: row.teamId, apiKeyId: row.apiKeyId, endpoint: 'browser', jobId: row.id, itemKey: 'session', credits });
         await tx.browserSession.update({
@@ -47,11 +49,11 @@ export function createSessionControlActivities({ db, config }: ActivityDeps) {
             creditsBilled: credits,
           },
         });
-        return { creditsBilled: credits, recorded: true };
+        return { creditsBilled: credits, sessionDurationMs: input.sessionDurationMs, recorded: true };
       });
       // Counted by the attempt that recorded the end, so a retried activity counts the session once.
       if (recorded) recordSessionEnd(input.status, input.reason, input.sessionDurationMs);
-      return { creditsBilled };
+      return { creditsBilled, sessionDurationMs };
     },
   };
 }

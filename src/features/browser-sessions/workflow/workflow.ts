@@ -107,9 +107,17 @@ function describeHostFailure(err: unknown, hostId: string): string {
   return (err as Error).message;
 }
 
-/** Records the session's end and bills it once: as a local activity in runs that have the patch (docs/patches.md). */
-function recordEnd(end: Parameters<SessionControlActivities['finishBrowserSession']>[0]) {
-  return patched('session-end-local-record') ? localControl.finishBrowserSession(end) : control.finishBrowserSession(end);
+/**
+ * Records the session's end and bills it once: as a local activity in runs that have the patch
+ * (docs/patches.md). Answers what was recorded: a local activity run again by a workflow task retried
+ * with a later clock finds the first run's duration, which the answer then carries too; an older
+ * history's result carries only the credits.
+ */
+async function recordEnd(end: Parameters<SessionControlActivities['finishBrowserSession']>[0]) {
+  const recorded: { creditsBilled: number; sessionDurationMs?: number } = patched('session-end-local-record')
+    ? await localControl.finishBrowserSession(end)
+    : await control.finishBrowserSession(end);
+  return { creditsBilled: recorded.creditsBilled, sessionDurationMs: recorded.sessionDurationMs ?? end.sessionDurationMs };
 }
 
 const historyIsLong = () => workflowInfo().historyLength > CONTINUE_AS_NEW_EVENTS || workflowInfo().continueAsNewSuggested;
@@ -306,10 +314,16 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       .catch(() => undefined);
   }
   const final: SessionSummary['status'] = failed ? 'error' : 'destroyed';
-  const sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
+  let sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
   let creditsBilled: number;
   try {
-    ({ creditsBilled } = await recordEnd({ sessionId: input.sessionId, status: final, reason, sessionDurationMs, ...(unbilled && { unbilled: true }) }));
+    ({ creditsBilled, sessionDurationMs } = await recordEnd({
+      sessionId: input.sessionId,
+      status: final,
+      reason,
+      sessionDurationMs,
+      ...(unbilled && { unbilled: true }),
+    }));
   } catch (err) {
     // Every attempt to record the end failed. The session is over all the same (its browser is
     // closed, waiting callers hear `error`) and the workflow fails with why; a DELETE then finds
