@@ -31,17 +31,26 @@ function run(language: ExecuteLanguage, code: string, timeoutMs = 20_000) {
 }
 
 /** Node code that tries a TCP connection to each target and answers what happened to each. */
+/**
+ * Code that connects to each target and answers how each attempt ended. The sandbox's own loopback
+ * has one listener, the runner's CDP relay on an ephemeral port (the session's browser's one door): a
+ * loopback target whose port it happens to have is that relay, answered OWN_RELAY, not an escape.
+ */
 function connectAll(targets: { host: string; port: number }[]): string {
   return `
     const net = require('node:net');
+    const listening = new Set(['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) => {
+      try { return require('node:fs').readFileSync(file, 'utf8').split('\\n').slice(1); } catch { return []; }
+    }).map((line) => line.trim().split(/\\s+/)).filter((f) => f[3] === '0A').map((f) => parseInt(f[1].split(':')[1], 16)));
     const attempt = ({ host, port }) => new Promise((resolve) => {
+      if ((host === '127.0.0.1' || host === '::1') && listening.has(port)) return resolve(host + ':' + port + ' OWN_RELAY');
       const socket = net.connect({ host, port });
       const done = (what) => { socket.destroy(); resolve(host + ':' + port + ' ' + what); };
       socket.once('connect', () => done('CONNECTED'));
       socket.once('error', (e) => done(e.code));
       socket.setTimeout(3000, () => done('TIMEOUT'));
     });
-    await Promise.all(${JSON.stringify(targets)}.map(attempt))`;
+    ({ answers: await Promise.all(${JSON.stringify(targets)}.map(attempt)), listening: [...listening] })`;
 }
 
 beforeAll(async () => {
@@ -169,9 +178,13 @@ describe('the network', () => {
     ];
     const outcome = await run('node', connectAll(targets));
     expect(outcome.exitCode).toBe(0);
-    const answers: string[] = JSON.parse(outcome.result!);
+    const { answers, listening }: { answers: string[]; listening: number[] } = JSON.parse(outcome.result!);
+    // The relay is seen: a target on its port would be told apart.
+    expect(listening).toHaveLength(1);
     expect(answers).toHaveLength(targets.length);
-    for (const answer of answers) expect(answer).toMatch(/ (ECONNREFUSED|ENETUNREACH|EADDRNOTAVAIL)$/);
+    for (const answer of answers) expect(answer).toMatch(/ (ECONNREFUSED|ENETUNREACH|EADDRNOTAVAIL|OWN_RELAY)$/);
+    // At most one target can share the relay's port by chance; more would be listeners that should not be there.
+    expect(answers.filter((a) => a.endsWith('OWN_RELAY')).length).toBeLessThanOrEqual(1);
     const dns = await run('node', `await require('node:dns/promises').lookup('example.com').then(() => 'resolved', (e) => e.code)`);
     expect(dns.result).not.toBe('resolved');
   });
