@@ -67,8 +67,4 @@ export class DatabaseProbe {
       throw err;
     }
   }
-
-  end(): Promise<void> {
-    return this.#pool.end();
-  }
 }

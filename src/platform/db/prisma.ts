@@ -33,8 +33,8 @@ export function poolLimits(limits: DbLimits) {
 /** How long a readiness probe's connect and statement may each take before its connection is discarded (the longest probe timeout). */
 const PROBE_TIMEOUT_MS = 2000;
 
-/** The server each client of createDb reaches, and (once asked) the probe of it. */
-const servers = new WeakMap<Db, { databaseUrl: string; pool: ReleasingPool; probe?: DatabaseProbe }>();
+/** Each client's probe of its server (database-probe.ts): made with the client, connecting only once asked. */
+const probes = new WeakMap<Db, DatabaseProbe>();
 
 export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = DEFAULT_DB_LIMITS): Db {
   const pool = new ReleasingPool({ connectionString: databaseUrl, max: poolSize, ...poolLimits(limits) });
@@ -42,19 +42,15 @@ export function createDb(databaseUrl: string, poolSize = 10, limits: DbLimits = 
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: limits.connectTimeoutMs, timeout: limits.queryTimeoutMs },
   });
-  servers.set(db, { databaseUrl, pool });
+  probes.set(db, new DatabaseProbe(databaseUrl, PROBE_TIMEOUT_MS, pool));
   return db;
 }
 
-/** Resolves when db's server answers, asked beside db's pool and watching it (database-probe.ts); a client not made by createDb is asked through itself. */
+/** Resolves when db's server answers, asked beside db's pool and watching it (database-probe.ts); a client not made by createDb (a test's stand-in) is asked through itself. */
 export async function probeDatabase(db: Db): Promise<void> {
-  const server = servers.get(db);
-  if (!server) {
-    await db.$queryRaw`SELECT 1`;
-    return;
-  }
-  server.probe ??= new DatabaseProbe(server.databaseUrl, PROBE_TIMEOUT_MS, server.pool);
-  await server.probe.probe();
+  const probe = probes.get(db);
+  if (probe) return probe.probe();
+  await db.$queryRaw`SELECT 1`;
 }
 
 /** The client handed to an interactive transaction's callback. */
