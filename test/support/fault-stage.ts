@@ -26,6 +26,7 @@ import { startHarness, waitFor, type Harness } from './harness.ts';
 import { batchJob, crawlJob, scrapesJob, searchJob, sessionJob, type Api, type JobOutcome, type MixedJob } from './mixed-load-jobs.ts';
 import { startTeamSites, type TeamSites } from './mixed-load-sites.ts';
 import { loadSnapshot } from './load-snapshot.ts';
+import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export type Dependency = 'postgres' | 'temporal';
@@ -278,18 +279,53 @@ function pingLiveness(gatewayUrl: string): { pings: { sentAt: number; ms: number
   };
 }
 
+/** A gateway's line of an answered request (a client's poll, a success): noise next to what the worker said of a job. */
+const answeredRequest = /"msg":"request".*"status":[23]\d\d/;
+
 /** What the processes said since `since` of the jobs of these teams that have not ended, and every warning and error: where a job is stuck. */
-async function linesOfUnendedJobs(stage: FaultStage, teamIds: string[], since: number): Promise<string> {
-  const running = await stage.h.db.crawl.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true } });
-  const ids = running.map((c) => c.id);
+async function linesOfUnendedJobs(stage: FaultStage, ids: string[], since: number): Promise<string> {
   const sinceIso = new Date(since).toISOString();
   const lines = stage.processes.flatMap(({ name, output }) =>
     output
       .filter((line) => (line.match(/"time":"([^"]+)"/)?.[1] ?? '') >= sinceIso)
-      .filter((line) => /"level":"(warn|error)"/.test(line) || ids.some((id) => line.includes(id)))
+      .filter((line) => /"level":"(warn|error)"/.test(line) || (ids.some((id) => line.includes(id)) && !answeredRequest.test(line)))
       .map((line) => `  [${name}] ${line.slice(0, 600)}`),
   );
-  return `process lines since the fault of the ${ids.length} unended job(s) and every warning (${lines.length}, the last 150):\n${lines.slice(-150).join('\n')}`;
+  return `process lines since the fault of the ${ids.length} unended job(s) and every warning (${lines.length}, the last 100):\n${lines.slice(-100).join('\n')}`;
+}
+
+/** What Temporal holds of each unended crawl: its status and the activities it waits on (attempt, last failure, last heartbeat). */
+async function workflowsOfUnendedJobs(stage: FaultStage, ids: string[]): Promise<string> {
+  const described = await Promise.all(
+    ids.map(async (id) => {
+      const d = await stage.h.temporal.workflow
+        .getHandle(crawlWorkflowId(id))
+        .describe()
+        .catch((err: unknown) => err as Error);
+      if (d instanceof Error) return `  crawl ${id}: ${d.message}`;
+      const pending = (d.raw.pendingActivities ?? []).map(
+        (a) =>
+          `    ${a.activityType?.name} state ${a.state} attempt ${a.attempt} scheduled ${String(a.scheduledTime?.seconds ?? '')}` +
+          ` last heartbeat ${String(a.lastHeartbeatTime?.seconds ?? '')} last failure ${a.lastFailure?.message ?? '-'}`,
+      );
+      return `  crawl ${id}: workflow ${d.status.name}, history ${d.historyLength} events, ${pending.length} pending activities\n${pending.join('\n')}`;
+    }),
+  );
+  return `the unended crawls in Temporal:\n${described.join('\n')}`;
+}
+
+/** Why a case's jobs did not end, its summary last: a run's log is often read from its end. */
+async function unendedReport(stage: FaultStage, fault: Fault, failures: string[], teamIds: string[], faultStart: number): Promise<string> {
+  const running = await stage.h.db.crawl.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true } });
+  const ids = running.map((c) => c.id);
+  const summary = `${fault.name}: ${failures.length} job(s) did not end as they must:\n${failures.join('\n')}`;
+  return [
+    summary,
+    await linesOfUnendedJobs(stage, ids, faultStart),
+    await loadSnapshot(stage.h.db, teamIds),
+    await workflowsOfUnendedJobs(stage, ids),
+    summary,
+  ].join('\n');
 }
 
 export interface CaseFigures {
@@ -350,11 +386,7 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     await stopPings();
     const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [`${mix[i]!.job.name}: ${(s.reason as Error).message}`] : []));
     const teamIds = teams.map((t) => t.teamId);
-    if (failures.length > 0)
-      throw new Error(
-        `${fault.name}: ${failures.length} job(s) did not end as they must:\n${failures.join('\n')}\n${await loadSnapshot(h.db, teamIds)}\n` +
-          (await linesOfUnendedJobs(stage, teamIds, faultStart)),
-      );
+    if (failures.length > 0) throw new Error(await unendedReport(stage, fault, failures, teamIds, faultStart));
 
     // No process of the service exited.
     for (const p of stage.processes)
