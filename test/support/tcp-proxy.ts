@@ -3,7 +3,8 @@
 // in the proxy and the sockets stay open, so the client sees a silent network
 // (no error, no answer: a black hole) rather than a refused or reset connection.
 // It can also reset every open connection, refuse new ones (reset at once, as a
-// server whose port has gone), and slow every byte down. When either side of a
+// server whose port has gone), slow every byte down, and lose the reply to one request
+// (the server ran it, the client sees its connection reset). When either side of a
 // connection closes, the other is destroyed and held bytes are dropped, as a
 // network would lose them.
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -30,6 +31,12 @@ export interface TcpProxy {
   refuse(on: boolean): void;
   /** Delivers each chunk `ms` later, in both directions (0: at once). */
   delay(ms: number): void;
+  /**
+   * The next request (bytes to the server) that contains `needle` is delivered, and the server's
+   * first reply to it is dropped and that connection reset: the statement ran, its answer was lost.
+   * Resolves once the reply was dropped.
+   */
+  loseReplyTo(needle: string): Promise<void>;
   /** Connections open now. */
   openConnections(): number;
   close(): Promise<void>;
@@ -78,6 +85,7 @@ export async function startTcpProxy(target: { host: string; port: number } | str
   let refusing = false;
   let delayMs = 0;
   const open = new Set<{ client: Socket; server: Socket; up: Pipe; down: Pipe }>();
+  let replyToLose: { needle: Buffer; lost: () => void } | undefined;
 
   const proxy: Server = createServer((client) => {
     if (refusing) {
@@ -100,8 +108,21 @@ export async function startTcpProxy(target: { host: string; port: number } | str
       ),
     };
     open.add(conn);
-    client.on('data', (chunk) => conn.up.push(chunk));
-    server.on('data', (chunk) => conn.down.push(chunk));
+    let losesReply: (() => void) | undefined;
+    client.on('data', (chunk) => {
+      if (replyToLose && chunk.includes(replyToLose.needle)) {
+        losesReply = replyToLose.lost;
+        replyToLose = undefined;
+      }
+      conn.up.push(chunk);
+    });
+    server.on('data', (chunk) => {
+      if (!losesReply) return conn.down.push(chunk);
+      open.delete(conn);
+      client.resetAndDestroy();
+      server.resetAndDestroy();
+      losesReply();
+    });
     const drop = () => {
       open.delete(conn);
       client.destroy();
@@ -152,6 +173,9 @@ export async function startTcpProxy(target: { host: string; port: number } | str
     },
     delay(ms) {
       delayMs = ms;
+    },
+    loseReplyTo(needle) {
+      return new Promise((resolve) => (replyToLose = { needle: Buffer.from(needle), lost: resolve }));
     },
     openConnections: () => open.size,
     async close() {

@@ -4,8 +4,11 @@
 // requests exactly one gets it, so exactly one job is made. Its answer is stored, and every
 // repeat of the same request within IDEMPOTENCY_KEY_WINDOW_HOURS gets that answer (same job
 // id); a repeat that arrives while the first runs waits for it. The same key with another
-// request is a 409. Only a 2xx answer is kept: an error frees the key for a retry.
-import { createHash } from 'node:crypto';
+// request is a 409. Only a 2xx answer is kept: an error frees the key for a retry. The claim
+// carries the request's own id, so a request frees only its own claim, and a claim whose
+// answer was lost with its connection (the database ran it, the request saw an error) is freed
+// too instead of keeping every repeat waiting for a request that has already failed.
+import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../db/prisma.ts';
@@ -60,15 +63,23 @@ function keyOf(req: Request): string | undefined {
   return key;
 }
 
+/** A request's hold on its key: the row of (team, key) while its claim_id is this request's. */
+interface Claim {
+  teamId: string;
+  key: string;
+  claimId: string;
+}
+
 /**
  * Claims the key for this request: a new row, or one whose window has passed or whose request
  * was lost. One statement, so of concurrent claims the database lets exactly one succeed.
  */
-async function claim(db: Db, teamId: string, key: string, fingerprint: string, windowHours: number): Promise<boolean> {
+async function claim(db: Db, { teamId, key, claimId }: Claim, fingerprint: string, windowHours: number): Promise<boolean> {
   const rows = await db.$queryRaw<unknown[]>`
-    INSERT INTO idempotency_key AS k (team_id, key, fingerprint, created_at)
-    VALUES (${teamId}::uuid, ${key}, ${fingerprint}, now())
-    ON CONFLICT (team_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, answer = NULL, job_id = NULL, created_at = now()
+    INSERT INTO idempotency_key AS k (team_id, key, fingerprint, claim_id, created_at)
+    VALUES (${teamId}::uuid, ${key}, ${fingerprint}, ${claimId}::uuid, now())
+    ON CONFLICT (team_id, key) DO UPDATE
+    SET fingerprint = EXCLUDED.fingerprint, claim_id = EXCLUDED.claim_id, status_code = NULL, answer = NULL, job_id = NULL, created_at = now()
     WHERE k.created_at < now() - make_interval(hours => ${windowHours}::int)
        OR (k.status_code IS NULL AND k.created_at < now() - make_interval(secs => ${PENDING_LEASE_MS / 1000}::float8))
     RETURNING 1`;
@@ -83,8 +94,8 @@ const FREE_RETRY_MS = 1000;
  * every repeat of the request waiting for an answer that never comes (until PENDING_LEASE_MS).
  * Rejects after a first failure (the retries going on) so a caller can log it.
  */
-function freeKey(db: Db, teamId: string, key: string): Promise<unknown> {
-  return retryInBackground(() => db.idempotencyKey.deleteMany({ where: { teamId, key, statusCode: null } }), {
+function freeKey(db: Db, { teamId, key, claimId }: Claim): Promise<unknown> {
+  return retryInBackground(() => db.idempotencyKey.deleteMany({ where: { teamId, key, claimId, statusCode: null } }), {
     everyMs: FREE_RETRY_MS,
     forMs: PENDING_LEASE_MS,
   });
@@ -114,14 +125,14 @@ export function keepsAnswer(res: Response): boolean {
  * retry with the key gets that job instead of starting another. The handler's later answer
  * cannot be sent; its `success` says whether it was one to keep.
  */
-function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: string): void {
+function keepAnswer(db: Db, log: Logger, res: Response, held: Claim): void {
   res.locals.keepsAnswer = true;
-  const where = { teamId_key: { teamId, key } };
+  const { teamId, key, claimId } = held;
   const json = res.json.bind(res);
   let settled = false;
   // Answered already when the claim came through (the deadline passed while the claim waited on the database).
   let deadlineAnswered = answeredAtDeadline(res);
-  const free = () => holdsOf(res).then(() => freeKey(db, teamId, key));
+  const free = () => holdsOf(res).then(() => freeKey(db, held));
   res.json = ((body: unknown) => {
     // The deadline marks the request and answers it in one step: the first answer after the mark is the deadline's.
     // Whether its bytes left yet is no guide (the activity log may hold an answer back while it writes the row).
@@ -141,7 +152,10 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
       return res;
     }
     db.idempotencyKey
-      .update({ where, data: { statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } })
+      .updateMany({ where: { teamId, key, claimId }, data: { statusCode, answer: storableJson(body).value as Prisma.InputJsonValue, jobId } })
+      .then(({ count }) => {
+        if (count === 0) throw new Error('the key was claimed by another request meanwhile');
+      })
       .catch((err: unknown) => {
         log.warn('idempotency key answer not stored; the key is freed', { requestId: res.locals.requestId, error: (err as Error).message });
         return free();
@@ -165,6 +179,19 @@ function keepAnswer(db: Db, log: Logger, res: Response, teamId: string, key: str
   });
 }
 
+/**
+ * A claim that failed may still have been made (the database ran it, its answer was lost with
+ * the connection): it is freed in the background, as a request that failed frees its key.
+ */
+async function claimOrFree(db: Db, attempt: Claim, fingerprint: string, windowHours: number): Promise<boolean> {
+  try {
+    return await claim(db, attempt, fingerprint, windowHours);
+  } catch (err) {
+    freeKey(db, attempt).catch(() => undefined);
+    throw err;
+  }
+}
+
 export function idempotency(db: Db, log: Logger, settings: IdempotencySettings): RequestHandler {
   return async (req, res, next) => {
     if (!createsJob(req)) return next();
@@ -173,8 +200,9 @@ export function idempotency(db: Db, log: Logger, settings: IdempotencySettings):
     const teamId = authOf(res).team.id;
     const fingerprint = fingerprintOf(req);
     for (;;) {
-      if (await claim(db, teamId, key, fingerprint, settings.windowHours)) {
-        keepAnswer(db, log, res, teamId, key);
+      const attempt: Claim = { teamId, key, claimId: randomUUID() };
+      if (await claimOrFree(db, attempt, fingerprint, settings.windowHours)) {
+        keepAnswer(db, log, res, attempt);
         return next();
       }
       const first = await db.idempotencyKey.findUnique({ where: { teamId_key: { teamId, key } } });

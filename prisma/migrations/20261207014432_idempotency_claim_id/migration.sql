@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "idempotency_key" ADD COLUMN     "claim_id" UUID;
+
