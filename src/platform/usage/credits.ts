@@ -9,6 +9,7 @@
 // retried activity never bills twice; the team balance moves in the same
 // transaction as the ledger row, and so does the team's monthly summary (usage_month,
 // kept by a trigger on the ledger, so every row that enters it is counted).
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, Tx } from '../db/prisma.ts';
 import type { SqlTx } from '../db/sql-transactions.ts';
 import { DomainError } from '../domain-error.ts';
@@ -72,18 +73,30 @@ export async function chargeItemsOnce(
   items: Pick<Charge, 'itemKey' | 'credits' | 'modelTokens'>[],
 ): Promise<boolean> {
   if (items.length === 0) return false;
-  const charged = await tx.$executeRaw`
-    WITH entry AS (
+  const source = Prisma.sql`SELECT * FROM unnest(${items.map((i) => i.itemKey)}::text[], ${items.map((i) => i.credits)}::int[], ${items.map((i) => i.modelTokens ?? 0)}::int[])`;
+  const [{ charged }] = await tx.$queryRaw<{ charged: boolean }[]>`WITH ${chargeSteps(job, source)} SELECT EXISTS (SELECT 1 FROM charged) AS charged`;
+  return charged;
+}
+
+/**
+ * The two steps of a charge as common table expressions: `entry`, the ledger rows of `source`'s
+ * items not billed before, and `charged`, the team's balance lowered by them (a row when it was).
+ * For a statement that bills what its own earlier expressions chose; `source` yields
+ * (item_key, credits, model_tokens) rows.
+ */
+export function chargeSteps(job: Omit<Charge, 'itemKey' | 'credits' | 'modelTokens'>, source: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`entry AS (
       INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
       SELECT ${job.teamId}::uuid, ${job.apiKeyId}::uuid, ${job.endpoint}, ${job.jobId}, i.item_key, i.credits, i.credits * ${TOKENS_PER_CREDIT} + i.model_tokens
-      FROM unnest(${items.map((i) => i.itemKey)}::text[], ${items.map((i) => i.credits)}::int[], ${items.map((i) => i.modelTokens ?? 0)}::int[])
-        AS i(item_key, credits, model_tokens)
+      FROM (${source}) AS i(item_key, credits, model_tokens)
       ON CONFLICT (endpoint, job_id, item_key) DO NOTHING
       RETURNING credits
-    )
-    UPDATE team SET credit_balance = team.credit_balance - (SELECT sum(credits) FROM entry)
-    WHERE team.id = ${job.teamId}::uuid AND EXISTS (SELECT 1 FROM entry)`;
-  return charged > 0;
+    ),
+    charged AS (
+      UPDATE team SET credit_balance = team.credit_balance - (SELECT sum(credits) FROM entry)
+      WHERE team.id = ${job.teamId}::uuid AND EXISTS (SELECT 1 FROM entry)
+      RETURNING 1
+    )`;
 }
 
 /**

@@ -43,11 +43,6 @@ export async function recordSaveError(db: Db, teamId: string, name: string, sess
   await db.browserProfile.updateMany({ where: { teamId, name, writerSessionId: sessionId }, data: { lastSaveError: error.slice(0, 1000) } });
 }
 
-/** Frees the writer place if `sessionId` holds it (every way a session ends comes here). */
-export async function releaseWriter(db: Db | Tx, teamId: string, name: string, sessionId: string): Promise<void> {
-  await db.browserProfile.updateMany({ where: { teamId, name, writerSessionId: sessionId }, data: { writerSessionId: null } });
-}
-
 /** DELETE /v2/browser/profiles/{name}: 404 when unknown, 409 while a live session writes it. */
 export async function deleteProfile(db: Db, teamId: string, name: string): Promise<void> {
   await db.$transaction(async (tx) => {
