@@ -2,7 +2,8 @@
 #
 # One image for every process of the crawl service (gateway, worker, browser
 # host, admin CLI); docker-compose.yml picks the entry point with `command`.
-# TypeScript runs with tsx; only the workflow bundle is built ahead of time.
+# TypeScript runs with Node's own type transform (src/platform/process/typescript-runtime.mjs);
+# only the workflow bundle is built ahead of time.
 #
 # BASE_IMAGE: any Debian bookworm image. With Node (the default) its Node is
 # used; without (`npm run test:compose` builds FROM a local Debian base, since no
@@ -82,7 +83,7 @@ COPY . .
 
 # Workers load this bundle (TEMPORAL_WORKFLOW_BUNDLE) instead of bundling the
 # workflow code with webpack on every start (~10 s of CPU per worker).
-RUN node --import tsx scripts/bundle-workflows.ts "$TEMPORAL_WORKFLOW_BUNDLE"
+RUN node --experimental-transform-types --disable-warning=ExperimentalWarning scripts/bundle-workflows.ts "$TEMPORAL_WORKFLOW_BUNDLE"
 
 COPY --from=python-packages /opt/python /opt/python
 
@@ -102,4 +103,4 @@ EXPOSE 3002
 # -s: register as subreaper, so tini still reaps zombies when compose's own init
 # (`init: true`) is PID 1.
 ENTRYPOINT ["/usr/bin/tini", "-s", "--"]
-CMD ["node", "--import", "tsx", "src/entry/gateway.ts"]
+CMD ["node", "--experimental-transform-types", "--disable-warning=ExperimentalWarning", "src/entry/gateway.ts"]

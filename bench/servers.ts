@@ -14,6 +14,7 @@ import type { Logger } from '../src/platform/log.ts';
 import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../src/platform/process/typescript-runtime.mjs';
 
 /** `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory. */
 export async function startBenchServers(name: string, config: Config, log: Logger, { persistTemporal = false } = {}) {
@@ -36,7 +37,7 @@ export async function startBenchServers(name: string, config: Config, log: Logge
   const spawnService = (entry: ServiceEntry, taskQueue: string, env: Record<string, string>, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess => {
     // BENCH_WORKER_CPU_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops.
     const profile = entry === 'worker' && process.env.BENCH_WORKER_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`] : [];
-    return spawn(process.execPath, [...profile, '--import', 'tsx', `src/entry/${entry}.ts`], {
+    return spawn(process.execPath, [...profile, ...TYPESCRIPT_NODE_ARGS, `src/entry/${entry}.ts`], {
       // The allocator as npm start and the image run the service's processes.
       env: { ...withMallocArenas(process.env), DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, ...env },
       stdio: ['ignore', 'pipe', stderr],

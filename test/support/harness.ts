@@ -26,6 +26,7 @@ import { freePort } from '../../src/platform/process/ports.ts';
 import { createBrowserHost, type BrowserHost } from '../../src/features/browser-sessions/host/browser-host.ts';
 import { waitFor } from './wait-for.ts';
 import { recordJsonResponses, type RecordedResponse } from './openapi-responses.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../../src/platform/process/typescript-runtime.mjs';
 
 export { waitFor };
 
@@ -155,7 +156,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
     async spawnWorker(opts = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], {
+      const child = spawn(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/worker.ts'], {
         cwd: opts.cwd,
         env: {
           ...process.env,
@@ -189,7 +190,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       return host;
     },
     async spawnBrowserHost(opts = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/browser-host.ts'], {
+      const child = spawn(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/browser-host.ts'], {
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl,
@@ -208,7 +209,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     /** The real gateway entry point in a child process, on a free port; `temporalAddress` puts e.g. a proxy in between, `env` adds settings, `output` collects its lines. */
     async spawnGateway(opts = {}) {
       const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/gateway.ts'], {
+      const child = spawn(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/gateway.ts'], {
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl,

@@ -10,6 +10,7 @@ import { scratchDataDir } from '../../src/platform/process/data-dir.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from './fixture-site.ts';
 import { killProcessesMarked } from './leftover-processes.ts';
+import { TYPESCRIPT_NODE_ARGS } from '../../src/platform/process/typescript-runtime.mjs';
 
 export interface NpmStart {
   proc: ChildProcess;
@@ -55,7 +56,7 @@ export const READY_LINE = /^ {2}ready in \d/m;
 const LOG_LINES_KEPT = 60;
 
 export async function npmStart(env: NodeJS.ProcessEnv, started: ChildProcess[]): Promise<NpmStart> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/entry/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(proc);
   let output = '';
   proc.stderr!.on('data', (d) => (output += d));
@@ -90,7 +91,7 @@ export function pidFromFile(dataDir: string, file: string): number | undefined {
 
 /** A new key of the default team, made with the admin CLI against the running embedded server. */
 export async function createKey(env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/entry/cli.ts', 'key', 'create', '--team', 'default'], { env });
+  const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT_NODE_ARGS, 'src/entry/cli.ts', 'key', 'create', '--team', 'default'], { env });
   const key = /fc-[0-9a-f]{32}/.exec(stdout)?.[0];
   if (!key) throw new Error(`no key in: ${stdout}`);
   return key;

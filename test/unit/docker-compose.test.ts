@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, normalize, posix, relative, resolve } from '
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { TYPESCRIPT_NODE_ARGS } from '../../src/platform/process/typescript-runtime.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
@@ -180,7 +181,8 @@ describe('docker-compose.yml', () => {
     expect(argsOf(services.gateway)).toEqual(expect.arrayContaining(['src/entry/gateway.ts']));
     expect(argsOf(services.worker)).toEqual(expect.arrayContaining(['src/entry/worker.ts']));
     expect(argsOf(services['browser-host'])).toEqual(expect.arrayContaining(['src/entry/browser-host.ts']));
-    for (const name of ['gateway', 'worker', 'browser-host']) expect(argsOf(services[name]).join(' ')).toMatch(/\bnode --import tsx\b/);
+    for (const name of ['gateway', 'worker', 'browser-host'])
+      expect(argsOf(services[name]).join(' ')).toContain(`node ${TYPESCRIPT_NODE_ARGS.join(' ')} src/entry/`);
   });
 
   it('mounts only repo files that exist', () => {
@@ -439,6 +441,6 @@ describe('Dockerfile', () => {
   it('builds the workflow bundle once, and workers load it', () => {
     const bundle = /TEMPORAL_WORKFLOW_BUNDLE=(\S+)/.exec(dockerfile)?.[1];
     expect(bundle).toBeDefined();
-    expect(instructions).toContain('RUN node --import tsx scripts/bundle-workflows.ts "$TEMPORAL_WORKFLOW_BUNDLE"');
+    expect(instructions).toContain(`RUN node ${TYPESCRIPT_NODE_ARGS.join(' ')} scripts/bundle-workflows.ts "$TEMPORAL_WORKFLOW_BUNDLE"`);
   });
 });

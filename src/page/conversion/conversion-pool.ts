@@ -42,8 +42,11 @@ interface Thread {
   timer?: NodeJS.Timeout;
 }
 
-// The thread runs TypeScript like the worker does, whether or not this process was started with tsx.
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+// The thread runs TypeScript like the worker does: it inherits Node's type transform from a process
+// started with it (src/platform/process/typescript-runtime.mjs); elsewhere (a test runner's process,
+// which strips types at most) it loads tsx, since the modules use TypeScript beyond erasable syntax.
+const THREAD_EXEC_ARGV =
+  process.features.typescript === 'transform' ? undefined : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 
 export function createConversionPool(opts: ConversionPoolOptions): ConversionPool {
   const threads = new Set<Thread>();
@@ -69,7 +72,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
   };
 
   const spawn = (): void => {
-    const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), { execArgv: ['--import', TSX_LOADER] });
+    const worker = new Worker(new URL('./conversion-thread.ts', import.meta.url), { execArgv: THREAD_EXEC_ARGV });
     // An idle pool never keeps the process alive.
     worker.unref();
     const thread: Thread = { worker };

@@ -2,10 +2,10 @@
 // one function, read as text when the process starts. Playwright hands a function
 // to the page as its source text (Function.prototype.toString), so a function
 // written in a TypeScript module would reach the page as the loader running the
-// service rewrote it: under tsx (npm start) esbuild's keepNames wraps named inner
-// functions in calls to a `__name` helper that the worker has and the page has not
-// ("ReferenceError: __name is not defined"), while the test runner's transform
-// adds no such call. The function here is compiled by V8 from the file's own text,
+// service rewrote it: under tsx (which npm start once used) esbuild's keepNames wrapped
+// named inner functions in calls to a `__name` helper that the worker has and the page
+// has not ("ReferenceError: __name is not defined"), while the test runner's transform
+// added no such call. The function here is compiled by V8 from the file's own text,
 // so the page gets that text whatever runs the service. ESLint checks these files
 // against the browser's globals alone; test/unit/layout/in-page-code.test.ts checks
 // that no other module hands a page a function or the text of one.

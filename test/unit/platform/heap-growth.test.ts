@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TYPESCRIPT_NODE_ARGS } from '../../../src/platform/process/typescript-runtime.mjs';
 
 const MODULE = pathToFileURL(new URL('../../../src/platform/process/heap-growth.ts', import.meta.url).pathname).href;
 
@@ -25,7 +26,9 @@ function oldSpacePeak(percent: number): number {
     process.stdout.write(String(live.length && peak / 1048576));`;
   // A young generation pinned small, so the blocks reach the old one however loaded the machine is:
   // left to itself V8 may grow the young generation until nothing is promoted at all.
-  return Number(execFileSync(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  return Number(
+    execFileSync(process.execPath, ['--max-semi-space-size=1', ...TYPESCRIPT_NODE_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' }),
+  );
 }
 
 describe('setHeapGrowth', () => {
