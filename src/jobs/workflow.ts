@@ -3,6 +3,8 @@
 // activities in flight, and continues as new before its history grows large.
 // Control activities (plan, finish) run on this workflow's own task queue; scrape
 // batches on the browser queue, where each waits for a worker's browser slot.
+// What the run knows and decides lives in CrawlRunState (crawl-run-state.ts, tested
+// without Temporal); this file wires its transitions to Temporal's commands.
 import {
   ActivityCancellationType,
   CancellationScope,
@@ -28,14 +30,12 @@ import {
   progressQuery,
   scrapeSettledUpdate,
   urlsAddedSignal,
-  type CrawlPhase,
-  type CrawlProgress,
   type CrawlRunSettings,
   type CrawlStatus,
   type CrawlWorkflowInput,
   type CrawlWorkflowResult,
-  type JobCounts,
 } from './definitions.ts';
+import { CrawlRunState, failureReason, type FinishOutcome } from './crawl-run-state.ts';
 import { crawlDetails } from './crawl-details.ts';
 import { durationText } from '../platform/duration-text.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
@@ -67,17 +67,6 @@ const {
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
 });
-
-/** Dispatch order on the browser queue: lower goes first (Temporal task-queue priority). */
-const FIRST_BATCH_PRIORITY = 1;
-const MORE_BATCHES_PRIORITY = 2;
-/** A batch that gave its browser up to another crawl queues behind the crawl it yielded to. */
-const AFTER_YIELD_PRIORITY = 4;
-
-/** Least time between two progress upserts of a run whose settings do not say (legacy input). */
-const PROGRESS_INTERVAL_MS = 10_000;
-
-const NO_COUNTS: JobCounts = { completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0 };
 
 function scrapeActivity(
   settings: CrawlRunSettings | undefined,
@@ -143,50 +132,37 @@ function pages(n: number): string {
   return n === 1 ? '1 page' : `${n} pages`;
 }
 
-export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+/** How this run goes, decided at its start: its settings, what its first local activity did, and the patches it answered. */
+interface CrawlRun {
+  input: CrawlWorkflowInput;
+  crawl: CrawlRunState;
+  /** Absent in a run started before the worker decided its settings (legacy input). */
+  settings: CrawlRunSettings | undefined;
+  /** The settings, or a legacy run's input. */
+  limits: CrawlRunSettings | NonNullable<ReturnType<typeof legacySettings>>;
+  /** A single scrape's settings, plan and first batch's browser demand, read in one local activity. */
+  opened: Awaited<ReturnType<CrawlActivities['openSingleScrape']>> | undefined;
+  /** The key of the batch whose browser openSingleScrape asked for. */
+  askedFor: string | undefined;
+  localPlan: boolean;
+  cancelWaitsForBatches: boolean;
+  /** ` of <host>` for the summaries of its activities, or nothing. */
+  site: string;
+}
+
+const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
+
+/** Reads the run's settings (with a single scrape's plan, when its starter marked it) and answers the run's patches, in their order. */
+async function openRun(input: CrawlWorkflowInput, crawl: CrawlRunState): Promise<CrawlRun> {
   const { crawlId } = input;
-  let pagesHandled = input.pagesHandled ?? 0;
-  let batchSeq = 0;
-  let inFlight = 0;
-  let failure: unknown;
-  let outOfCredits = false;
-  let lastBatchEnded = input.lastBatchEndedAt;
-  let counts = input.counts ?? NO_COUNTS;
-  // Until an activity reported them, the counts are placeholders, not worth an upsert.
-  let countsKnown = input.counts !== undefined;
-  let status: CrawlStatus = 'scraping';
-  let phase: CrawlPhase = input.planned ? 'scraping' : 'planning';
-  let delayMs: number | undefined;
-  const progress = (): CrawlProgress => ({
-    ...counts,
-    status,
-    phase,
-    batchesInFlight: inFlight,
-    batchesStarted: batchSeq,
-    outOfCredits,
-    ...(phase === 'delay' && { delayMs }),
-  });
-  // Answered from the first activation on, also while the settings are read.
-  setHandler(progressQuery, progress);
-  let batchesEnded = 0;
-  // No command of its own: a run nobody asks keeps its history; one that ends first answers too.
-  setHandler(
-    scrapeSettledUpdate,
-    async () => {
-      await condition(() => batchesEnded > 0 || phase === 'ended');
-      return pagesHandled > (input.pagesHandled ?? 0);
-    },
-    { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
-  );
   const legacy = legacySettings(input);
-  const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
   // A single scrape its starter marked as such: settings, plan and its first batch's browser demand
   // in one local activity, so its first workflow task does one database visit before scheduling the
   // batch. A run started without the mark (or before this patch) reads its settings first.
   const askedFor = !legacy && input.singleScrape === true && !input.planned && patched('single-scrape-one-local-activity') ? batchKeyOf(0) : undefined;
   const opened = askedFor === undefined ? undefined : await openSingleScrape({ crawlId, holder: askedFor });
   const settings = legacy ? undefined : (opened?.settings ?? (await crawlSettings(crawlId)));
-  const run = legacy ?? settings!;
+  const limits = legacy ?? settings!;
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
   const batchesWaitForWork = patched('batches-wait-for-work');
@@ -195,194 +171,171 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const progressUpserts = patched('progress-search-attributes');
   // A single scrape plans in a local activity, within its first workflow task (no activity task and
   // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
-  const localPlan = !opened && run.singleScrape === true && patched('single-scrape-local-plan');
-  const progressIntervalMs = run.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-  let upserted = input.counts && { completed: input.counts.completed, queued: input.counts.queued };
-  let upsertedAt: number | undefined;
-  const site = run.site ? ` of ${run.site}` : '';
+  const localPlan = !opened && limits.singleScrape === true && patched('single-scrape-local-plan');
+  crawl.useSettings(limits, { batchesWaitForWork, progressUpserts });
+  return { input, crawl, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '' };
+}
 
-  /** Shows the progress as current details, and upserts its search attributes when due. */
-  const report = () => {
-    setCurrentDetails(crawlDetails(progress()));
-    if (!progressUpserts || !countsKnown || phase === 'ended') return;
-    if (upserted?.completed === counts.completed && upserted.queued === counts.queued) return;
-    if (upsertedAt !== undefined && Date.now() < upsertedAt + progressIntervalMs) return;
-    upsertSearchAttributes([
-      { key: PagesCrawledAttribute, value: counts.completed },
-      { key: PagesQueuedAttribute, value: counts.queued },
-    ]);
-    upserted = { completed: counts.completed, queued: counts.queued };
-    upsertedAt = Date.now();
-  };
-  /** The final search attributes; PagesQueued only from runs that keep it. */
-  const upsertEnd = (ended: Exclude<CrawlStatus, 'scraping'>, done: { completed?: number; counts?: JobCounts }) => {
-    if (done.counts) counts = done.counts;
-    status = ended;
-    phase = 'ended';
-    upsertSearchAttributes([
-      { key: CrawlStatusAttribute, value: ended },
-      { key: PagesCrawledAttribute, value: pagesCrawled(done, pagesHandled) },
-      ...(progressUpserts ? [{ key: PagesQueuedAttribute, value: counts.queued }] : []),
-    ]);
-    report();
-  };
-  report();
-  let starved = false;
-  let yielded = false;
+/** Shows the progress as current details, and upserts its search attributes when due. */
+function report({ crawl }: CrawlRun): void {
+  setCurrentDetails(crawlDetails(crawl.progress()));
+  const due = crawl.progressUpsertDue(Date.now());
+  if (!due) return;
+  upsertSearchAttributes([
+    { key: PagesCrawledAttribute, value: due.completed },
+    { key: PagesQueuedAttribute, value: due.queued },
+  ]);
+}
 
-  const historyFull = () => {
-    const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength > run.historyEventBudget;
-  };
+/** The final search attributes. */
+function upsertEnd(run: CrawlRun, ended: Exclude<CrawlStatus, 'scraping'>, done: FinishOutcome): void {
+  const { pagesCrawled, pagesQueued } = run.crawl.ended(ended, done);
+  upsertSearchAttributes([
+    { key: CrawlStatusAttribute, value: ended },
+    { key: PagesCrawledAttribute, value: pagesCrawled },
+    ...(pagesQueued !== undefined ? [{ key: PagesQueuedAttribute, value: pagesQueued }] : []),
+  ]);
+  report(run);
+}
 
-  try {
-    if (!input.planned) {
-      upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
-      if (settings?.hasWebhook) await startWebhookDeliveries(crawlId, {});
-      else if (input.webhookTaskQueue)
-        await startWebhookDeliveries(crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
-    }
-    let queued = run.parallelBatches * run.batchSize;
-    if (!input.planned) {
-      const planned = opened
-        ? opened.planned
-        : localPlan
-          ? await planLocally(crawlId)
-          : await controlActivities(
-              run.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${site}`,
-              run.heartbeatTimeoutMs,
-            ).planCrawl(crawlId);
-      queued = planned.queued;
-      counts = planned.counts ?? { ...counts, queued };
-      countsKnown = true;
-      phase = 'scraping';
-      report();
-    }
-    setHandler(urlsAddedSignal, (added) => {
-      queued += added;
+/** A first run's start: its status attribute, its webhook deliveries, and its plan (robots.txt, sitemaps, the first URLs). */
+async function startCrawl(run: CrawlRun): Promise<void> {
+  const { input, settings, limits, opened, crawl } = run;
+  if (input.planned) return;
+  upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
+  if (settings?.hasWebhook) await startWebhookDeliveries(input.crawlId, {});
+  else if (input.webhookTaskQueue)
+    await startWebhookDeliveries(input.crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
+  const planned = opened
+    ? opened.planned
+    : run.localPlan
+      ? await planLocally(input.crawlId)
+      : await controlActivities(
+          limits.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${run.site}`,
+          limits.heartbeatTimeoutMs,
+        ).planCrawl(input.crawlId);
+  crawl.planned(planned);
+  report(run);
+}
+
+/** The durable timer of `delay` between pages (visible in the UI). */
+function delayTimer(run: CrawlRun, ms: number): Promise<void> {
+  return sleep(ms, { summary: `delay ${durationText(run.limits.delayMs!)} between pages` });
+}
+
+/** Schedules the next batch; its end is counted in the state, which wakes the main loop. */
+async function launch(run: CrawlRun): Promise<void> {
+  const { crawl, settings, limits } = run;
+  const seq = crawl.takeBatch();
+  const batchKey = batchKeyOf(seq);
+  const summary = `batch ${seq + 1}: up to ${pages(limits.batchSize)}${run.site}`;
+  let priorityKey: number | undefined;
+  if (settings) {
+    priorityKey = crawl.takePriority();
+    // Running batches of other crawls see this and may give their browser up (fair share).
+    // A single scrape's first batch asked for it in openSingleScrape.
+    if (batchKey !== run.askedFor) await queueForBrowser({ holder: batchKey, crawlId: crawl.crawlId, teamId: settings.teamId });
+  }
+  // Counted only once scheduled: a launch that failed or was cancelled above has no
+  // batch whose end would uncount it, and the cleanup waits for no batch in flight.
+  crawl.batchScheduled();
+  scrapeActivity(
+    settings,
+    limits.heartbeatTimeoutMs,
+    priorityKey,
+    run.cancelWaitsForBatches,
+    summary,
+  )({ crawlId: crawl.crawlId, batchKey, size: limits.batchSize, concurrency: limits.pagesPerBatch })
+    .then((r: ScrapeBatchResult) => crawl.batchSucceeded(r))
+    .catch((err) => crawl.batchFailed(err))
+    .finally(() => {
+      crawl.batchEnded(Date.now());
+      report(run);
     });
+  report(run);
+}
 
-    const launch = async () => {
-      const batchKey = batchKeyOf(batchSeq++);
-      const summary = `batch ${batchSeq}: up to ${pages(run.batchSize)}${site}`;
-      queued = Math.max(0, queued - run.batchSize);
-      let priorityKey: number | undefined;
-      if (settings) {
-        priorityKey = yielded ? AFTER_YIELD_PRIORITY : inFlight === 0 ? FIRST_BATCH_PRIORITY : MORE_BATCHES_PRIORITY;
-        yielded = false;
-        // Running batches of other crawls see this and may give their browser up (fair share).
-        // A single scrape's first batch asked for it in openSingleScrape.
-        if (batchKey !== askedFor) await queueForBrowser({ holder: batchKey, crawlId, teamId: settings.teamId });
-      }
-      // Counted only once scheduled: a launch that failed or was cancelled above has no
-      // batch whose end would uncount it, and the cleanup below waits for inFlight === 0.
-      inFlight++;
-      scrapeActivity(
-        settings,
-        run.heartbeatTimeoutMs,
-        priorityKey,
-        cancelWaitsForBatches,
-        summary,
-      )({ crawlId, batchKey, size: run.batchSize, concurrency: run.pagesPerBatch })
-        .then((r: ScrapeBatchResult) => {
-          pagesHandled += r.succeeded + r.failed;
-          queued = r.queued;
-          // A result recorded before batches read the job's counts: the workflow's own sums.
-          counts = r.counts ?? { ...counts, completed: counts.completed + r.succeeded, failed: counts.failed + r.failed, queued: r.queued };
-          countsKnown = true;
-          starved = r.starved === true && r.queued === 0;
-          outOfCredits ||= r.outOfCredits;
-          if (r.yielded) {
-            yielded = true;
-            // The batch stopped early for another crawl: what it left is still to do.
-            queued = Math.max(queued, 1);
-          }
-        })
-        .catch((err) => {
-          failure ??= err;
-        })
-        .finally(() => {
-          inFlight--;
-          batchesEnded++;
-          lastBatchEnded = Date.now();
-          report();
-        });
-      report();
-    };
-    const workMayCome = () => batchesWaitForWork && inFlight > 0 && !starved;
-    const canLaunch = () => inFlight < run.parallelBatches && (queued > 0 || workMayCome()) && !outOfCredits && !historyFull();
+/** The job's finish once no batch has work: the result when it finished, undefined when it found work left. */
+async function finish(run: CrawlRun): Promise<CrawlWorkflowResult | undefined> {
+  const { crawl } = run;
+  crawl.finishing();
+  report(run);
+  const done = await controlActivities('finish: completed', run.limits.heartbeatTimeoutMs).finishCrawl({
+    crawlId: crawl.crawlId,
+    status: 'completed',
+    outOfCredits: crawl.outOfCredits,
+  });
+  if (done.finished) {
+    upsertEnd(run, 'completed', done);
+    return { crawlId: crawl.crawlId, status: 'completed', pagesHandled: crawl.pagesHandled };
+  }
+  // Another batch's late snapshot hid work still in the frontier.
+  crawl.workLeft(done.queued);
+  report(run);
+  return undefined;
+}
 
+/** A cancelled or failed run: waits for its batches to stop, records the end, and ends as it was ended. */
+async function stop(run: CrawlRun, err: unknown): Promise<never> {
+  // continueAsNew ends this run by throwing; the crawl goes on in the next one.
+  if (err instanceof ContinueAsNew) throw err;
+  const { crawl } = run;
+  const ended = isCancellation(err) ? 'cancelled' : 'failed';
+  crawl.stopping(ended);
+  report(run);
+  await CancellationScope.nonCancellable(async () => {
+    await condition(() => crawl.inFlight === 0);
+    const done = await controlActivities(`finish: ${ended}`, run.limits.heartbeatTimeoutMs).finishCrawl({
+      crawlId: crawl.crawlId,
+      status: ended,
+      error: ended === 'failed' ? failureReason(err) : undefined,
+    });
+    upsertEnd(run, ended, done);
+  });
+  throw err;
+}
+
+// The main loop awaits the state's conditions and each step's promise directly, as it did when it
+// was one function: what else resolves in the same workflow task (a batch's end) then issues its
+// commands in the same order relative to the loop's, which replay compares.
+export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+  const crawl = new CrawlRunState(input, workflowInfo);
+  // Answered from the first activation on, also while the settings are read.
+  setHandler(progressQuery, () => crawl.progress());
+  // No command of its own: a run nobody asks keeps its history; one that ends first answers too.
+  setHandler(
+    scrapeSettledUpdate,
+    async () => {
+      await condition(() => crawl.firstBatchSettled());
+      return crawl.pagesSettled();
+    },
+    { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
+  );
+  const run = await openRun(input, crawl);
+  report(run);
+  try {
+    await startCrawl(run);
+    setHandler(urlsAddedSignal, (added) => crawl.urlsAdded(added));
     for (;;) {
-      await condition(() => failure !== undefined || inFlight === 0 || canLaunch());
-      if (failure !== undefined) throw failure;
-      if (canLaunch()) {
-        // delay: seconds between scrapes, kept by a durable timer (visible in the UI).
-        if (run.delayMs && lastBatchEnded !== undefined) {
-          delayMs = Math.max(0, lastBatchEnded + run.delayMs - Date.now());
-          if (delayMs > 0) phase = 'delay';
-          report();
-          await sleep(delayMs, { summary: `delay ${durationText(run.delayMs)} between pages` });
-          phase = 'scraping';
+      await condition(() => crawl.mayAct());
+      const step = crawl.nextStep();
+      if (step === 'fail') throw crawl.failure;
+      if (step === 'launch') {
+        const wait = crawl.delayBefore(Date.now());
+        if (wait !== undefined) {
+          report(run);
+          await delayTimer(run, wait);
+          crawl.delayOver();
         }
-        await launch();
+        await launch(run);
         continue;
       }
-      if (inFlight > 0) continue;
-      if (historyFull()) {
-        // The next run asks the worker for its settings, also when this one had them in its input.
-        await continueAsNew<typeof crawlWorkflow>({
-          crawlId,
-          planned: true,
-          pagesHandled,
-          lastBatchEndedAt: lastBatchEnded,
-          ...(progressUpserts && { counts }),
-        });
-      }
-      phase = 'finishing';
-      report();
-      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs).finishCrawl({ crawlId, status: 'completed', outOfCredits });
-      if (done.finished) {
-        upsertEnd('completed', done);
-        return { crawlId, status: 'completed', pagesHandled };
-      }
-      // Another batch's late snapshot hid work still in the frontier.
-      queued = Math.max(done.queued, 1);
-      phase = 'scraping';
-      report();
+      if (step === 'wait') continue;
+      if (step === 'continue-as-new') await continueAsNew<typeof crawlWorkflow>(crawl.continuedInput());
+      const result = await finish(run);
+      if (result) return result;
     }
   } catch (err) {
-    // continueAsNew ends this run by throwing; the crawl goes on in the next one.
-    if (err instanceof ContinueAsNew) throw err;
-    const ended = isCancellation(err) ? 'cancelled' : 'failed';
-    phase = ended === 'cancelled' ? 'cancelling' : 'failing';
-    report();
-    await CancellationScope.nonCancellable(async () => {
-      await condition(() => inFlight === 0);
-      const done = await controlActivities(`finish: ${ended}`, run.heartbeatTimeoutMs).finishCrawl({
-        crawlId,
-        status: ended,
-        error: ended === 'failed' ? failureReason(err) : undefined,
-      });
-      upsertEnd(ended, done);
-    });
-    throw err;
+    return await stop(run, err);
   }
-}
-
-/**
- * PagesCrawled: the pages the crawl stored successfully, so the UI agrees with `completed` in
- * GET /v2/crawl/{id} (failed pages are left out there too). Counted by finishCrawl, because the
- * workflow's own count misses what its batches stored when a cancellation stopped them before
- * they returned. A finishCrawl result recorded before it counted has no number; such a history
- * upserted pagesHandled. No patch: replay checks the upsert, not the values it carries.
- */
-function pagesCrawled(done: { completed?: number }, pagesHandled: number): number {
-  return done.completed ?? pagesHandled;
-}
-
-/** The innermost message of an activity failure: what actually went wrong, for the status and the crawl.failed event. */
-function failureReason(err: unknown): string {
-  let e = err as { message?: string; cause?: unknown } | undefined;
-  while (e?.cause) e = e.cause as typeof e;
-  return String(e?.message ?? err);
 }

@@ -48,11 +48,11 @@ function makeBuildB(): string {
   edit(join(dir, 'src/jobs/workflow.ts'), [
     ['  patched,\n', '  patched,\n  upsertMemo,\n'],
     // Evaluated in a run's first task: true only for runs B starts.
-    ['  setHandler(progressQuery, progress);\n', `  ${memo('startedOn')}\n  setHandler(progressQuery, progress);\n`],
+    ['  setHandler(progressQuery, () => crawl.progress());\n', `  ${memo('startedOn')}\n  setHandler(progressQuery, () => crawl.progress());\n`],
     // Reached by a running crawl after the switch: true there too, and the marker is recorded then.
     [
-      "      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs)",
-      `      ${memo('deployedBuild')}\n      const done = await controlActivities('finish: completed', run.heartbeatTimeoutMs)`,
+      "  const done = await controlActivities('finish: completed', run.limits.heartbeatTimeoutMs)",
+      `  ${memo('deployedBuild')}\n  const done = await controlActivities('finish: completed', run.limits.heartbeatTimeoutMs)`,
     ],
   ]);
   edit(join(dir, 'src/features/browser-sessions/workflow/workflow.ts'), [

@@ -11,6 +11,8 @@
 // closes the browser and a control activity records the end and bills it once.
 // No activity retries without end (retry-policies.ts): a host pick that keeps
 // failing ends the session `error` as a failed launch does.
+// What the run knows and decides lives in SessionRunState (session-run-state.ts,
+// tested without Temporal); this file wires its transitions to Temporal's commands.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -28,7 +30,7 @@ import {
   allHandlersFinished,
   patched,
 } from '@temporalio/workflow';
-import { sessionEnding } from './session-ending.ts';
+import { SessionRunState } from './session-run-state.ts';
 import { SessionStatusAttribute } from '../../../platform/temporal/search-attribute-keys.ts';
 import type { SessionControlActivities } from './control-activities.ts';
 import { sessionDetails } from './session-details.ts';
@@ -41,18 +43,17 @@ import {
   SESSION_ENDED,
   stateQuery,
   touchedSignal,
+  type ExecuteInput,
   type SessionInput,
-  type SessionState,
   type SessionStatus,
   type SessionSummary,
 } from '../protocol/definitions.ts';
 import type { HostActivities } from '../host/host-activities.ts';
 import type { HostExecute } from '../host/execute-on-host.ts';
+import type { ExecuteResponse } from '../protocol/execute-response.ts';
 import { EXECUTE_ANSWER_GRACE_MS } from '../protocol/execute-limits.ts';
 import { HOST_ONCE, SESSION_CONTROL_RETRY } from './retry-policies.ts';
 
-/** Runs beyond this many history events continue as new (a session's history stays small). */
-const CONTINUE_AS_NEW_EVENTS = 5000;
 /** How long a host may go without a heartbeat before its sessions end `error`. */
 const HOST_HEARTBEAT_TIMEOUT = '15 seconds';
 /** A host that does not pick a task up in this time is taken for gone. */
@@ -120,201 +121,127 @@ async function recordEnd(end: Parameters<SessionControlActivities['finishBrowser
   return { creditsBilled: recorded.creditsBilled, sessionDurationMs: recorded.sessionDurationMs ?? end.sessionDurationMs };
 }
 
-const historyIsLong = () => workflowInfo().historyLength > CONTINUE_AS_NEW_EVENTS || workflowInfo().continueAsNewSuggested;
+/** The Temporal UI's line for the session, rewritten whenever what it says changes. */
+function showDetails(session: SessionRunState): void {
+  setCurrentDetails(sessionDetails(session.state(), session.idleMs, Date.now()));
+}
 
-export async function browserSessionWorkflow(input: SessionInput): Promise<SessionSummary> {
-  const ttlDeadline = input.createdAtMs + input.ttlSeconds * 1000;
-  const idleMs = input.activityTtlSeconds * 1000;
-  let status: SessionStatus = input.running ? 'active' : 'starting';
-  let lastActivity = input.running?.lastActivityMs ?? input.createdAtMs;
-  let executes = input.running?.executes ?? 0;
-  /** Executes running as activities (the execute Update). */
-  let executing = 0;
-  /** Admitted executes the gateway runs through the relay, by id: when each stops holding the idle clock if its end never comes. */
-  const leases = new Map<string, number>();
-  /** The main loop sleeps until a lease's deadline: the end of the last admitted execute wakes it to arm the idle clock. */
-  let sleepingOnLease = false;
-  const running = () => executing + leases.size;
-  let destroyRequested = false;
-  /** Why the gateway could not answer the start (then the session ends as an error, unbilled). */
-  let startUnanswered: string | undefined;
-  let endReason: string | null = null;
-  let failure: string | undefined;
-  let openingWarning: string | undefined;
-  let host = input.running ? { hostId: input.running.hostId, taskQueue: input.running.taskQueue } : undefined;
-  /** The scopes of the executes running now: the session's end cancels them (see below). */
-  const runningExecutes = new Set<CancellationScope>();
+function setStatus(session: SessionRunState, next: SessionStatus): void {
+  session.status = next;
+  upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
+  showDetails(session);
+}
 
-  const state = (): SessionState => ({
-    status,
-    hostId: host?.hostId ?? null,
-    lastActivityMs: lastActivity,
-    expiresAtMs: ttlDeadline,
-    executes,
-    executing: running(),
-    endReason,
-  });
-  /** The Temporal UI's line for the session, rewritten whenever what it says changes. */
-  const showDetails = () => setCurrentDetails(sessionDetails(state(), idleMs, Date.now()));
+function sessionEnded(): ApplicationFailure {
+  return ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
+}
+
+/** The execute Update: the code runs as an activity on the host's own queue (gateways of the build before admitExecute). */
+async function executeOnHost(session: SessionRunState, sessionId: string, { language, code, timeoutSeconds }: ExecuteInput): Promise<ExecuteResponse> {
+  await condition(() => session.started());
+  const host = session.executeStarted(Date.now());
+  if (!host) throw sessionEnded();
+  showDetails(session);
+  const scope = new CancellationScope();
+  session.runningExecutes.add(scope);
+  try {
+    return await scope.run(() => hostActivities(host.taskQueue).execute({ sessionId, language, code, timeoutMs: timeoutSeconds * 1000 }));
+  } catch (err) {
+    if (isCancellation(err)) throw sessionEnded();
+    throw ApplicationFailure.create({
+      type: 'ExecuteFailed',
+      message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`,
+      nonRetryable: true,
+    });
+  } finally {
+    session.runningExecutes.delete(scope);
+    session.executeFinished(Date.now());
+    showDetails(session);
+  }
+}
+
+/** The session's signals, query and Updates, each a transition of its state. */
+function setSessionHandlers(session: SessionRunState, sessionId: string): void {
   setHandler(touchedSignal, () => {
-    lastActivity = Math.max(lastActivity, Date.now());
-    showDetails();
+    session.touched(Date.now());
+    showDetails(session);
   });
-  setHandler(destroySignal, (options) => {
-    destroyRequested = true;
-    startUnanswered ??= options?.startUnanswered;
-  });
-  setHandler(stateQuery, state);
+  setHandler(destroySignal, (options) => session.destroy(options));
+  setHandler(stateQuery, () => session.state());
   setHandler(readyUpdate, async () => {
-    await condition(() => status !== 'starting');
-    return { status, reason: endReason, ...(openingWarning && { openingWarning }) };
+    await condition(() => session.started());
+    return session.ready();
   });
   setHandler(admitExecuteUpdate, async ({ executeId, leaseMs }) => {
-    await condition(() => status !== 'starting');
-    if (status !== 'active' || endReason !== null || !host)
-      throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
-    if (!leases.has(executeId)) {
-      executes++;
-      leases.set(executeId, Date.now() + Math.max(0, leaseMs));
-    }
-    lastActivity = Date.now();
-    showDetails();
+    await condition(() => session.started());
+    const host = session.admit(executeId, leaseMs, Date.now());
+    if (!host) throw sessionEnded();
+    showDetails(session);
     return { hostId: host.hostId };
   });
   setHandler(executeEndedSignal, ({ executeId }) => {
-    if (!leases.delete(executeId)) return;
-    lastActivity = Math.max(lastActivity, Date.now());
-    showDetails();
+    if (session.executeEnded(executeId, Date.now())) showDetails(session);
   });
-  setHandler(executeUpdate, async ({ language, code, timeoutSeconds }) => {
-    await condition(() => status !== 'starting');
-    if (status !== 'active' || endReason !== null || !host)
-      throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
-    executing++;
-    executes++;
-    lastActivity = Date.now();
-    showDetails();
-    const scope = new CancellationScope();
-    runningExecutes.add(scope);
-    try {
-      return await scope.run(() => hostActivities(host!.taskQueue).execute({ sessionId: input.sessionId, language, code, timeoutMs: timeoutSeconds * 1000 }));
-    } catch (err) {
-      if (isCancellation(err)) throw ApplicationFailure.create({ type: SESSION_ENDED, message: 'Browser session has been destroyed.', nonRetryable: true });
-      throw ApplicationFailure.create({
-        type: 'ExecuteFailed',
-        message: `Failed to execute code in browser session: ${describeHostFailure(err, host.hostId)}`,
-        nonRetryable: true,
-      });
-    } finally {
-      runningExecutes.delete(scope);
-      executing--;
-      lastActivity = Date.now();
-      showDetails();
-    }
-  });
+  setHandler(executeUpdate, (execute) => executeOnHost(session, sessionId, execute));
+}
 
-  const setStatus = (next: SessionStatus) => {
-    status = next;
-    upsertSearchAttributes([{ key: SessionStatusAttribute, value: next }]);
-    showDetails();
-  };
-  showDetails();
-
-  if (!host) {
-    try {
-      host = await control.pickBrowserHost(input.sessionId);
-      showDetails();
-      const launched = await hostActivities(host.taskQueue).launch({
-        sessionId: input.sessionId,
-        teamId: input.teamId,
-        profile: input.profile,
-        ...(input.opening && { opening: input.opening }),
-        ...(input.blockAds !== undefined && { blockAds: input.blockAds }),
-        ...(input.location && { location: input.location }),
-      });
-      openingWarning = launched?.openingWarning;
-      setStatus('active');
-    } catch (err) {
-      failure = `the browser did not start: ${describeHostFailure(err, host?.hostId ?? 'none')}`;
-    }
+/** Picks a host and has it launch the session's browser; a failure is the session's. */
+async function launchBrowser(session: SessionRunState, input: SessionInput): Promise<void> {
+  try {
+    session.host = await control.pickBrowserHost(input.sessionId);
+    showDetails(session);
+    const launched = await hostActivities(session.host.taskQueue).launch({
+      sessionId: input.sessionId,
+      teamId: input.teamId,
+      profile: input.profile,
+      ...(input.opening && { opening: input.opening }),
+      ...(input.blockAds !== undefined && { blockAds: input.blockAds }),
+      ...(input.location && { location: input.location }),
+    });
+    session.openingWarning = launched?.openingWarning;
+    setStatus(session, 'active');
+  } catch (err) {
+    session.launchFailed(describeHostFailure(err, session.host?.hostId ?? 'none'));
   }
+}
 
-  // The watch runs in a scope of its own: ended (cancelled) before closing or continuing as new.
+/** The host's watch, in a scope of its own: ended (cancelled) before closing or continuing as new. */
+function watchHost(session: SessionRunState, sessionId: string): CancellationScope {
   const watchScope = new CancellationScope();
-  if (host && !failure) {
-    const { hostId, taskQueue } = host;
+  if (session.host && !session.failure) {
+    const { hostId, taskQueue } = session.host;
     watchScope
-      .run(() => hostActivities(taskQueue).watch({ sessionId: input.sessionId }))
+      .run(() => hostActivities(taskQueue).watch({ sessionId }))
       .then(
-        (why) => (failure ??= why),
+        (why) => session.hostLost(why),
         (err) => {
-          if (!isCancellation(err)) failure ??= describeHostFailure(err, hostId);
+          if (!isCancellation(err)) session.hostLost(describeHostFailure(err, hostId));
         },
       );
   }
+  return watchScope;
+}
 
-  /** Leases past their deadline let go of the idle clock as if their executes had ended then. */
-  const expireLeases = (now: number) => {
-    for (const [id, deadline] of leases) {
-      if (deadline > now) continue;
-      leases.delete(id);
-      lastActivity = Math.max(lastActivity, deadline);
-    }
-  };
-
-  let reason: string;
-  for (;;) {
-    if (failure) {
-      reason = failure;
-      break;
-    }
-    if (destroyRequested) {
-      reason = startUnanswered === undefined ? 'deleted' : `the start could not be answered: ${startUnanswered}`;
-      break;
-    }
-    const now = Date.now();
-    expireLeases(now);
-    if (now >= ttlDeadline) {
-      reason = 'ttl';
-      break;
-    }
-    if (running() === 0 && now >= lastActivity + idleMs) {
-      reason = 'idle';
-      break;
-    }
-    if (running() === 0 && historyIsLong()) {
-      watchScope.cancel();
-      await condition(allHandlersFinished);
-      return continueAsNew<typeof browserSessionWorkflow>({ ...input, running: { ...host!, lastActivityMs: lastActivity, executes } });
-    }
-    showDetails();
-    const wakeAt = executing > 0 ? ttlDeadline : Math.min(ttlDeadline, leases.size > 0 ? Math.min(...leases.values()) : lastActivity + idleMs);
-    sleepingOnLease = executing === 0 && leases.size > 0;
-    await condition(
-      () => destroyRequested || failure !== undefined || (sleepingOnLease && leases.size === 0) || (running() === 0 && historyIsLong()),
-      Math.max(1, wakeAt - now),
-    );
-  }
-
-  const { failed, unbilled } = sessionEnding({ failure, startUnanswered, status });
-  endReason = reason;
-  showDetails();
+/** Ends the session for `reason`: its executes cancelled, its browser closed, its end recorded and billed. */
+async function endSession(session: SessionRunState, input: SessionInput, reason: string, watchScope: CancellationScope): Promise<SessionSummary> {
+  const ending = session.end(reason);
+  showDetails(session);
   watchScope.cancel();
   // An execute's activity has no heartbeat: on a lost host it would hold its caller (and this
   // run, which waits for its handlers) until the code's timeout + 60 s. Ended with the session,
   // it answers at once. Asked only with executes running, so other runs record no marker.
-  if (runningExecutes.size > 0 && patched('executes-end-with-session')) for (const scope of runningExecutes) scope.cancel();
+  if (session.runningExecutes.size > 0 && patched('executes-end-with-session')) for (const scope of session.runningExecutes) scope.cancel();
   // A start that failed is answered now, not after the close below, which on a lost host waits
   // out the pick-up timeout (10 s). Asked only when a start failed.
-  if (failed && status === 'starting' && patched('failed-start-answers-first')) setStatus('error');
-  if (host) {
+  if (ending.answersFailedStartFirst && patched('failed-start-answers-first')) setStatus(session, 'error');
+  if (session.host) {
     // A lost host cannot close anything (its browsers went with it): the attempt just times out.
-    await hostActivities(host.taskQueue)
-      .close({ sessionId: input.sessionId, saveProfile: !failed && (input.profile?.saveChanges ?? false) })
+    await hostActivities(session.host.taskQueue)
+      .close({ sessionId: input.sessionId, saveProfile: ending.saveProfile })
       .catch(() => undefined);
   }
-  const final: SessionSummary['status'] = failed ? 'error' : 'destroyed';
-  let sessionDurationMs = Math.max(0, Date.now() - input.createdAtMs);
+  const final: SessionSummary['status'] = ending.final;
+  let sessionDurationMs = session.durationMs(Date.now());
   let creditsBilled: number;
   try {
     ({ creditsBilled, sessionDurationMs } = await recordEnd({
@@ -322,17 +249,40 @@ export async function browserSessionWorkflow(input: SessionInput): Promise<Sessi
       status: final,
       reason,
       sessionDurationMs,
-      ...(unbilled && { unbilled: true }),
+      ...(ending.unbilled && { unbilled: true }),
     }));
   } catch (err) {
     // Every attempt to record the end failed. The session is over all the same (its browser is
     // closed, waiting callers hear `error`) and the workflow fails with why; a DELETE then finds
     // no workflow running and closes the row unbilled.
-    setStatus('error');
+    setStatus(session, 'error');
     await condition(allHandlersFinished);
     throw err;
   }
-  setStatus(final);
+  setStatus(session, final);
   await condition(allHandlersFinished);
   return { status: final, reason, sessionDurationMs, creditsBilled };
+}
+
+// The main loop and the steps it calls await Temporal's promises directly, as they did when this
+// was one function, and each step issues its first command in the same task, in the same order:
+// what else resolves in that task (an execute, a timer) keeps its place among the commands, which
+// replay compares.
+export async function browserSessionWorkflow(input: SessionInput): Promise<SessionSummary> {
+  const session = new SessionRunState(input, workflowInfo);
+  setSessionHandlers(session, input.sessionId);
+  showDetails(session);
+  if (!session.host) await launchBrowser(session, input);
+  const watchScope = watchHost(session, input.sessionId);
+  for (;;) {
+    const step = session.nextStep(Date.now());
+    if (step.kind === 'end') return endSession(session, input, step.reason, watchScope);
+    if (step.kind === 'continue-as-new') {
+      watchScope.cancel();
+      await condition(allHandlersFinished);
+      return continueAsNew<typeof browserSessionWorkflow>(session.continuedInput());
+    }
+    showDetails(session);
+    await condition(() => session.wakes(), step.timeoutMs);
+  }
 }
