@@ -1,7 +1,7 @@
 // Small pieces every entry point shares: one-line fatal errors instead of stack
 // traces, required settings, the start-up of a service process, and shutting
 // down on signals or when the supervising `npm start` dies.
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../config.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { createDb } from '../platform/db/prisma.ts';
 import { createLogger } from '../platform/log.ts';

@@ -7,8 +7,9 @@ import { pickHost } from '../shared/host-registry.ts';
 import { sessionCredits } from '../shared/session-credits.ts';
 import { releaseWriter } from '../shared/profile-store.ts';
 import { recordSessionEnd } from '../shared/session-metrics.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
-export function createSessionControlActivities({ db, config }: ActivityDeps) {
+export function createSessionControlActivities({ db, config }: ActivityDeps<BrowserSessionsFeatureSettings>) {
   return {
     async pickBrowserHost(sessionId: string): Promise<{ hostId: string; taskQueue: string }> {
       const host = await pickHost(db, config.temporal.taskQueue, config.browserSessions);
