@@ -61,6 +61,14 @@ module.exports = {
       to: { path: '^(src|activities|workflows)/', pathNot: '^src/features/browser-sessions/sandbox/runtime/' },
     },
     {
+      name: 'only-entry-points-see-all-settings',
+      comment:
+        'src/config.ts composes every section of the settings, features\' included: the platform, the job engine, page code and each feature name only the sections they read (docs/architecture.md, "Settings"); entry points and the feature list load or carry the whole.',
+      severity: 'error',
+      from: { path: '^src/(platform|jobs|page|features/[^/]+)/' },
+      to: { path: '^src/config\\.ts$' },
+    },
+    {
       name: 'no-circular-layers',
       comment: 'Modules that need each other at run time are one module, or one of them is in the wrong place (a cycle of types alone costs nothing).',
       severity: 'error',

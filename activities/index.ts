@@ -1,11 +1,12 @@
 // The worker's activities, gathered from every feature by resource class (see
 // FeatureActivities in src/platform/feature.ts for what each class means), with
 // the registry of every feature's tools handed to each factory.
+import type { Config } from '../src/config.ts';
 import { FEATURES } from '../src/features/index.ts';
 import type { FeatureActivities } from '../src/platform/feature.ts';
 import { toolRegistry, type ToolDeps } from '../src/platform/tools/tool.ts';
 
-export function createActivities(deps: ToolDeps): Required<FeatureActivities> {
+export function createActivities(deps: ToolDeps<Config>): Required<FeatureActivities> {
   const tools = toolRegistry(FEATURES.flatMap((feature) => feature.tools?.(deps) ?? []));
   const all: Required<FeatureActivities> = { control: {}, browser: {}, io: {} };
   for (const feature of FEATURES) {

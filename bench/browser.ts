@@ -20,7 +20,7 @@ import { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { NativeConnection } from '@temporalio/worker';
 import { WebSocket } from 'ws';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';

@@ -17,7 +17,7 @@ import { CheerioCrawler } from '@crawlee/cheerio';
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { chromium, type LaunchOptions } from 'playwright';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';

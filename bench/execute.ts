@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSandbox } from '../src/features/browser-sessions/sandbox/sandbox.ts';
 import type { ExecuteLanguage } from '../src/features/browser-sessions/protocol/execute-limits.ts';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { startDebugChromium } from '../test/support/debug-chromium.ts';
 

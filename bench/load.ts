@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb, type Db } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/platform/temporal/connection.ts';
 import protos from '@temporalio/proto';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { createApp } from '../src/platform/http/app.ts';
 import { FEATURES } from '../src/features/index.ts';

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb, type Db } from '../src/platform/db/prisma.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Config } from '../src/platform/config.ts';
+import type { Config } from '../src/config.ts';
 import { withMallocArenas } from '../src/platform/process/malloc-arenas.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../src/platform/db/migrate.ts';

@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb, type Db } from '../src/platform/db/prisma.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { freePort } from '../src/platform/process/ports.ts';

@@ -5,7 +5,7 @@
 // beside the baseline it replaces: summing the ledger itself by month. Prints p50 / p95 and
 // the ratio; not a test.
 import { join } from 'node:path';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { createDb } from '../src/platform/db/prisma.ts';

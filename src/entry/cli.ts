@@ -3,7 +3,7 @@
 // `npm start` runs, or starting it for the duration of the command). Commands
 // that act on workflows (jobs cancel, sessions end) need Temporal: TEMPORAL_ADDRESS,
 // or the dev server `npm start` runs; the CLI does not start one.
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../config.ts';
 import { runCli } from './cli/run-cli.ts';
 
 void runCli(process.argv.slice(2), {

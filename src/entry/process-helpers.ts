@@ -1,10 +1,11 @@
 // Small pieces every entry point shares: one-line fatal errors instead of stack
 // traces, required settings, the start-up of a service process, and shutting
 // down on signals or when the supervising `npm start` dies.
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../config.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { createDb } from '../platform/db/prisma.ts';
 import { createLogger } from '../platform/log.ts';
+import { debugLogRequested } from '../platform/log-config.ts';
 import { temporalEndpoint } from '../platform/temporal/connection-options.ts';
 
 export function runMain(name: string, main: () => Promise<void>): void {
@@ -12,7 +13,7 @@ export function runMain(name: string, main: () => Promise<void>): void {
     () => process.exit(0),
     (err: unknown) => {
       process.stderr.write(`[${name}] cannot continue: ${err instanceof Error ? err.message : String(err)}\n`);
-      if (process.env.LOG_LEVEL === 'debug' && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+      if (debugLogRequested() && err instanceof Error) process.stderr.write(`${err.stack}\n`);
       process.exit(1);
     },
   );

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { createDb } from '../platform/db/prisma.ts';

@@ -1,6 +1,7 @@
 // Every feature of the service, and the job engine they share. The gateway mounts their routes, the worker
 // registers their activities by resource class and runs their services; their
 // workflows are listed in the top-level workflows/index.ts (the bundle's entry).
+import type { Config } from '../config.ts';
 import type { Feature } from '../platform/feature.ts';
 import { jobEngine } from '../jobs/job-engine.ts';
 import { batchScrapeFeature } from './batch-scrape/feature.ts';
@@ -20,7 +21,8 @@ import { agentFeature } from './agent/feature.ts';
 import { cloudServicesFeature } from './cloud-services/feature.ts';
 import { v1Feature } from './v1/feature.ts';
 
-export const FEATURES: Feature[] = [
+// Typed with the whole settings: a feature that names a section they lack fails to compile here.
+export const FEATURES: Feature<Config>[] = [
   jobEngine,
   crawlFeature,
   batchScrapeFeature,

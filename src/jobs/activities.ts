@@ -18,6 +18,7 @@ import type { CrawlRunSettings, CrawlStatus, JobCounts } from './definitions.ts'
 import { jobCounts } from './job-status.ts';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
+import type { JobSettings } from './config.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from '../platform/temporal/heartbeat-while.ts';
 import { withAttemptRecord } from '../platform/temporal/attempt-record.ts';
 import { forgetBrowserGroup, requestBrowser } from '../platform/browser/browser-share.ts';
@@ -60,7 +61,7 @@ export const CREDITS_WARNING = 'The crawl stopped early because the team ran out
 
 export type { ScrapeBatchInput, ScrapeBatchResult } from './batch/scrape-batch.ts';
 
-export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps & { network?: CrawlNetwork }) {
+export function createCrawlActivities({ db, config, log, network: givenNetwork }: ActivityDeps<JobSettings> & { network?: CrawlNetwork }) {
   const network = givenNetwork ?? createCrawlNetwork(config);
   // Pages are converted off the event loop (see conversion-pool.ts) unless CRAWL_CONVERSION_THREADS=0.
   const convertPage: HtmlConverter =

@@ -9,7 +9,7 @@ import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { JobKind } from './job-kind.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
 import type { CrawlRequest, JobOptions } from './crawl-request.ts';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Team } from '../generated/prisma/client.ts';
 import { DomainError } from '../platform/domain-error.ts';
@@ -18,7 +18,7 @@ import { assertValidSelectors, InvalidSelectorError } from '../page/clean-html.t
 import { insufficientCredits } from '../platform/usage/credits.ts';
 import { BlockedAddressError } from '../platform/net/address-policy.ts';
 import { checkHostAllowed } from '../platform/net/guarded-lookup.ts';
-import { addressPolicyOf, servesPort, urlPort } from '../platform/net/service-endpoints.ts';
+import { addressPolicyOf, servesPort, urlPort, type EndpointSettings } from '../platform/net/service-endpoints.ts';
 import { startCrawlWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
@@ -67,7 +67,7 @@ export function checkSelectors(so: CrawlRequest['scrapeOptions'], prefix = 'scra
  * so this is for a clear answer, not the guard. An unresolvable host is left to
  * the crawl, which reports it as the page's error.
  */
-export async function checkAddress(url: string, config: Config, refusal: string): Promise<void> {
+export async function checkAddress(url: string, config: EndpointSettings, refusal: string): Promise<void> {
   const policy = addressPolicyOf(config);
   const parsed = new URL(url);
   const port = urlPort(parsed);
@@ -81,13 +81,13 @@ export async function checkAddress(url: string, config: Config, refusal: string)
 }
 
 /** Refuses a job this deployment cannot run: a model format without a (fitting) model, a page that needs Chromium under CRAWL_RENDERING=http. */
-export function checkServiceCanRun(config: Config, options: CrawlRequest): void {
+export function checkServiceCanRun(config: Pick<JobSettings, 'llm' | 'crawl'>, options: CrawlRequest): void {
   checkModelFormats(options.scrapeOptions, options.zeroDataRetention, config.llm);
   const browserRequired = config.crawl.rendering === 'http' ? requestNeedsBrowser(options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
 }
 
-export type JobDeps = { db: Db; temporal: Client; config: Config; log: Logger };
+export type JobDeps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 export interface JobToCommit {
   kind: JobKind;

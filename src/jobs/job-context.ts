@@ -3,7 +3,7 @@
 // link filter. Read afresh by every activity, so no worker's memory matters.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { CrawlNetwork } from '../platform/net/outbound-network.ts';
 import { crawlOptions } from './crawl-options.ts';
@@ -23,7 +23,7 @@ const LINK_CHECK_SLICE_MS = 50;
 
 export interface JobContextDeps {
   db: Db;
-  config: Config;
+  config: JobSettings;
   network: CrawlNetwork;
 }
 

@@ -4,6 +4,7 @@
 // that fails at once the attempts of worker processes that died. Endpoint
 // features only commit jobs (commit-job.ts) and read them back.
 import { everyInterval, type Feature } from '../platform/feature.ts';
+import type { JobSettings } from './config.ts';
 import { createCrawlActivities } from './activities.ts';
 import { forgetAbandonedBrowserDemand } from './batch/browser-demand.ts';
 import { reconcileCrawlStarts } from './job-workflow-start.ts';
@@ -15,7 +16,7 @@ const RECONCILE_INTERVAL_MS = 5_000;
 /** How often each worker looks for attempts of dead worker processes (recovery takes WORKER_DEAD_AFTER_MS plus at most this). */
 const ABANDONED_ATTEMPTS_INTERVAL_MS = 2_000;
 
-export const jobEngine: Feature = {
+export const jobEngine: Feature<JobSettings> = {
   name: 'jobs',
   activities(deps) {
     const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch } = createCrawlActivities(deps);

@@ -2,7 +2,7 @@
 // only a model can produce is a 400 on a server without one (naming the
 // setting), and under zero data retention, where a page goes to no one else,
 // also when the model is not marked as running where the operator keeps data.
-import type { Config } from '../platform/config.ts';
+import type { LlmServiceSettings } from '../platform/llm/config.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import { configuredLlm, type LlmSettings } from '../platform/llm/chat-completion.ts';
 import { modelFormatsOf } from '../page/model-formats/run-model-formats.ts';
@@ -10,7 +10,7 @@ import { changeTrackingFormat, type ScrapeOptions } from '../page/scrape-options
 import { redactionModelEntities } from '../page/redaction/redact-document.ts';
 
 /** The model the job's pages may be sent to, if any. */
-export function jobModel(llm: Config['llm'], zeroDataRetention: boolean): LlmSettings | undefined {
+export function jobModel(llm: LlmServiceSettings, zeroDataRetention: boolean): LlmSettings | undefined {
   const configured = configuredLlm(llm);
   return zeroDataRetention && !configured?.local ? undefined : configured;
 }
@@ -30,7 +30,7 @@ export function zdrModelMessage(format: string): string {
  * Throws the 400 of a model format this job cannot have, or of redactPII entities only a model finds
  * (PERSON and LOCATION, asked for by name or by default) when no model may read the job's pages.
  */
-export function checkModelFormats(so: Pick<ScrapeOptions, 'formats' | 'redactPII'>, zeroDataRetention: boolean, llm: Config['llm']): void {
+export function checkModelFormats(so: Pick<ScrapeOptions, 'formats' | 'redactPII'>, zeroDataRetention: boolean, llm: LlmServiceSettings): void {
   const first = modelFormatsOf(so.formats)[0]?.type ?? (changeTrackingFormat(so)?.modes.includes('json') ? CHANGE_TRACKING_JSON_MODE : undefined);
   if (first) {
     if (!configuredLlm(llm)) throw new DomainError('invalid', noModelMessage(first), 'MODEL_NOT_CONFIGURED');

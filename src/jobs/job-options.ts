@@ -2,7 +2,7 @@
 // same activities as a crawl's, so they hold a crawl request: no discovery, no
 // sitemap, no page limit beyond the URLs given (the frontier was seeded with
 // them); robots.txt is a crawl rule (job-kind.ts), not set here.
-import type { Config } from '../platform/config.ts';
+import type { CrawlSettings } from './config.ts';
 import type { ScrapeOptions } from '../page/scrape-options.ts';
 import type { Webhook } from './webhooks/webhook-schema.ts';
 import { crawlRequestSchema, MAX_CRAWL_LIMIT, type CrawlRequest } from './crawl-request.ts';
@@ -31,7 +31,7 @@ export function jobOptions(fields: JobFields): CrawlRequest {
 }
 
 /** Frontier rows for URLs a caller named, or why a URL cannot be one. */
-export function seedRow(url: string, config: Config): { row: NewFrontierUrl } | { problem: string } {
+export function seedRow(url: string, config: { crawl: Pick<CrawlSettings, 'maxUrlLength'> }): { row: NewFrontierUrl } | { problem: string } {
   const norm = { ignoreQueryParameters: false };
   const row = { url: canonicalUrl(url, norm), urlKey: urlKey(url, norm), depth: 0 };
   return isTooLong(row, config.crawl.maxUrlLength) ? { problem: `The URL ${tooLongReason(row, config.crawl.maxUrlLength)}` } : { row };

@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../platform/http/app.ts';
+import type { JobSettings } from './config.ts';
 import { authOf } from '../platform/http/auth.ts';
 import { notFound } from '../platform/http/errors.ts';
 import { HttpError } from '../platform/http/http-error.ts';
@@ -45,7 +46,7 @@ export async function ownJob(db: Db, rawId: string, teamId: string, kind: JobKin
 }
 
 /** Registers GET `<base>/:id`, GET `<base>/:id/errors`, GET `<base>/:id/webhooks` and DELETE `<base>/:id`. */
-export function jobStatusRoutes(router: Router, deps: GatewayDeps, base: string, kind: JobKind): void {
+export function jobStatusRoutes(router: Router, deps: GatewayDeps<JobSettings>, base: string, kind: JobKind): void {
   router.get(`${base}/:id/errors`, async (req, res) => {
     const job = await ownJob(deps.db, req.params.id, authOf(res).team.id, kind);
     res.json(await crawlErrors(deps.db, job.id));

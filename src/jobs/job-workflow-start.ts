@@ -5,7 +5,7 @@
 // gateway died in between, Temporal was unreachable, the answer was lost) is
 // started by the worker's reconciler, which calls the same function.
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
 import { scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
@@ -33,7 +33,7 @@ function summary(crawl: CrawlToStart): string {
 export interface StartDeps {
   db: Db;
   temporal: Client;
-  config: Config;
+  config: Pick<JobSettings, 'crawl' | 'temporal'>;
 }
 
 /**

@@ -5,7 +5,7 @@
 // past it the answer is a 408 and the job goes on, its result readable by id (and
 // by the same request sent again: scrape-resume.ts).
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import { createOnce, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
@@ -22,7 +22,7 @@ import { crawlWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
 import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+type Deps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 /** A committed scrape job: what starting its workflow needs. */
 export type ScrapeJob = CrawlToStart & { kind: 'scrape' };

@@ -5,7 +5,7 @@
 // and charged once. The scrape's row holds the request's key (unique per team), so the match
 // is found by any gateway, also one started after the one that answered the 408.
 import type { Team } from '../generated/prisma/client.ts';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import { isUniqueViolation, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
@@ -15,7 +15,7 @@ import { commitScrape, prepareScrape, type ScrapeJob } from './scrape-job.ts';
 import { eventually } from '../platform/retry-in-background.ts';
 import { holderSettled, resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+type Deps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 /**
  * Looks for the key's holder at most this often per request: a unique violation means another

@@ -2,7 +2,7 @@
 // batch job on the crawl pipeline (row and frontier in one transaction) or, with
 // appendToId, more URLs in a running one.
 import type { Client } from '@temporalio/client';
-import type { Config } from '../platform/config.ts';
+import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
@@ -16,7 +16,7 @@ import { crawlWorkflowId, urlsAddedSignal } from './definitions.ts';
 import { MAX_CRAWL_LIMIT, type JobExtras } from './crawl-request.ts';
 import { batchScrapeOptions, type BatchScrapeRequest } from './batch-request.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+type Deps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 export interface BatchStarted {
   id: string;
@@ -25,7 +25,7 @@ export interface BatchStarted {
 }
 
 /** The address refusal of a URL, looked up once per host and port. */
-async function addressProblem(url: string, config: Config, seen: Map<string, Promise<string | undefined>>): Promise<string | undefined> {
+async function addressProblem(url: string, config: JobSettings, seen: Map<string, Promise<string | undefined>>): Promise<string | undefined> {
   const host = new URL(url).host;
   if (!seen.has(host)) {
     seen.set(
@@ -44,7 +44,7 @@ async function addressProblem(url: string, config: Config, seen: Map<string, Pro
 
 type Verdict = { row: NewFrontierUrl } | { problem: string; code?: string };
 
-async function screenUrl(raw: string, config: Config, hosts: Map<string, Promise<string | undefined>>): Promise<Verdict> {
+async function screenUrl(raw: string, config: JobSettings, hosts: Map<string, Promise<string | undefined>>): Promise<Verdict> {
   // Malformed URLs reach here only with ignoreInvalidURLs: true (the schema refuses them otherwise).
   const parsed = normaliseHttpUrl(raw);
   if (!parsed.ok) return { problem: parsed.message };
@@ -55,7 +55,7 @@ async function screenUrl(raw: string, config: Config, hosts: Map<string, Promise
 }
 
 /** Splits the URLs into frontier rows and those skipped; refuses the request where ignoreInvalidURLs says so. */
-async function screenUrls(req: BatchScrapeRequest, config: Config): Promise<{ rows: NewFrontierUrl[]; invalidURLs: string[] }> {
+async function screenUrls(req: BatchScrapeRequest, config: JobSettings): Promise<{ rows: NewFrontierUrl[]; invalidURLs: string[] }> {
   if (req.urls.length > config.scrape.batchMaxUrls) {
     throw new DomainError(
       'invalid',

@@ -2,7 +2,7 @@
 // checks (team permissions, selectors, URL length, start and webhook addresses), then the
 // job is committed like any other kind.
 import type { Team } from '../generated/prisma/client.ts';
-import type { Config } from '../platform/config.ts';
+import type { CrawlSettings } from './config.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import { checkAddress, checkSelectors, checkTeamPermissions, checkThreatProtection, commitJob, type JobDeps } from './commit-job.ts';
 import type { JobOptions } from './crawl-request.ts';
@@ -10,7 +10,7 @@ import { canonicalUrl, urlKey } from './frontier/normalize-url.ts';
 import { isTooLong, tooLongReason } from './frontier/url-length.ts';
 
 /** The start URL becomes the crawl's first frontier row, so it is held to the same length limit as every URL found later. */
-function checkUrlLength(req: JobOptions, config: Config): void {
+function checkUrlLength(req: JobOptions, config: { crawl: Pick<CrawlSettings, 'maxUrlLength'> }): void {
   const norm = { ignoreQueryParameters: req.ignoreQueryParameters };
   const start = { url: canonicalUrl(req.url, norm), urlKey: urlKey(req.url, norm) };
   if (isTooLong(start, config.crawl.maxUrlLength)) throw new DomainError('invalid', `The URL ${tooLongReason(start, config.crawl.maxUrlLength)}`);

@@ -27,11 +27,11 @@ export interface FeatureActivities {
 }
 
 /** What activity factories receive in a worker: the activity deps and every feature's tools. */
-export interface FeatureActivityDeps extends ActivityDeps {
+export interface FeatureActivityDeps<C = unknown> extends ActivityDeps<C> {
   tools: ToolRegistry;
 }
 
-export interface WorkerServiceDeps extends ActivityDeps {
+export interface WorkerServiceDeps<C = unknown> extends ActivityDeps<C> {
   temporal: Client;
 }
 
@@ -40,27 +40,31 @@ export interface WorkerService {
   stop(): Promise<void>;
 }
 
-export interface Feature {
+/**
+ * `C`: the sections of the settings the feature reads (its own and those of the code it calls), as
+ * its deps carry them; the entry points hand every feature the whole composed settings (src/config.ts).
+ */
+export interface Feature<C = unknown> {
   name: string;
   /** Routes under /v2, behind authentication and the activity log. */
-  routes?(deps: GatewayDeps): Router;
+  routes?: (deps: GatewayDeps<C>) => Router;
   /**
    * Routes under /v1, behind the same checks as /v2: the older API, answered by translating each
    * request into its /v2 form and running it through the /v2 routes in-process (`v2`).
    */
-  v1Routes?(deps: GatewayDeps, v2: InProcessApi): Router;
+  v1Routes?: (deps: GatewayDeps<C>, v2: InProcessApi) => Router;
   /** Routes that authenticate by a rule of their own (a session's live-view token), mounted before the API key check. */
-  publicRoutes?(deps: GatewayDeps): Router;
+  publicRoutes?: (deps: GatewayDeps<C>) => Router;
   /** The API contract of every HTTP route of routes and publicRoutes (see http/route-doc.ts), declared beside them. */
   routeDocs?: RouteDoc[];
   /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
-  websockets?(deps: GatewayDeps): WebSocketRoute[];
-  activities?(deps: FeatureActivityDeps): FeatureActivities;
+  websockets?: (deps: GatewayDeps<C>) => WebSocketRoute[];
+  activities?: (deps: FeatureActivityDeps<C>) => FeatureActivities;
   /** Capabilities other features' activities may call (see tools/tool.ts); run inside the caller's activity. */
-  tools?(deps: ToolDeps): Tool[];
+  tools?: (deps: ToolDeps<C>) => Tool[];
   /** Run once when a worker starts (e.g. create or update a Temporal schedule). */
-  onWorkerStart?(deps: WorkerServiceDeps): Promise<void>;
-  workerServices?(deps: WorkerServiceDeps): WorkerService[];
+  onWorkerStart?: (deps: WorkerServiceDeps<C>) => Promise<void>;
+  workerServices?: (deps: WorkerServiceDeps<C>) => WorkerService[];
 }
 
 /** A background loop that runs `tick` every `intervalMs` until stopped; a failing tick is logged, not fatal. */

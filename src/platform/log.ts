@@ -3,7 +3,7 @@
 // work (a request's id, an activity's workflow) reach every line written inside
 // it through the async context, without a logger being passed down to it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LogLevel } from './config.ts';
+import type { LogLevel } from './log-config.ts';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 

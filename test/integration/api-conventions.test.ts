@@ -7,7 +7,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import type net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { FEATURES } from '../../src/features/index.ts';

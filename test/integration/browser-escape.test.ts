@@ -16,7 +16,7 @@ import { scrapeOptionsSchema } from '../../src/page/scrape-options.ts';
 import { scrapeWithBrowser, type FetchedPage } from '../../src/page/browser-scraper.ts';
 import { CHROMIUM_ARGS, chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { CHROMIUM_ENVIRONMENT } from '../../src/platform/browser/chromium-environment.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startGuardProxy, type GuardProxy } from '../../src/platform/net/guard-proxy.ts';
 
 const BLOCKED = '127.0.0.2';

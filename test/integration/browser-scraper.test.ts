@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scrapeOptionsSchema, type ScrapeOptionsInput } from '../../src/page/scrape-options.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { scrapeWithBrowser, type BrowserScrapeOptions, type FetchedPage } from '../../src/page/browser-scraper.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from '../../src/platform/net/user-agents.ts';

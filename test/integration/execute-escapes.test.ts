@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { executeResponse } from '../../src/features/browser-sessions/sandbox/execute-answer.ts';
 import { createSandbox, type Sandbox } from '../../src/features/browser-sessions/sandbox/sandbox.ts';
 import type { ExecuteLanguage } from '../../src/features/browser-sessions/protocol/execute-limits.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { startDebugChromium, type DebugChromium } from '../support/debug-chromium.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';

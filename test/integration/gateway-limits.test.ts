@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../../src/features/index.ts';
 import { createRetentionActivities } from '../../src/features/retention/activities.ts';
 import { createWebhookActivities } from '../../src/jobs/webhooks/activities.ts';
-import type { Config } from '../../src/platform/config.ts';
+import type { Config } from '../../src/config.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { hashApiKey } from '../../src/platform/teams/api-keys.ts';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { startGuardProxy, type GuardProxy } from '../../src/platform/net/guard-proxy.ts';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
-import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../../src/platform/net/outbound-network.ts';
 import { imageDimensions } from '../../src/page/rendering/image-dimensions.ts';
 import { createImageProbe, imagesToProbe, type ImageProbe, type ProbeRequest } from '../../src/page/rendering/image-probe.ts';

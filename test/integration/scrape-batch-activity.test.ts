@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import { createScrapeBatch, type ScrapeBatchInput } from '../../src/jobs/batch/scrape-batch.ts';
 import { frontierCounts } from '../../src/jobs/frontier/frontier.ts';
 import type { ChromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
-import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { SqlTransactions } from '../../src/platform/db/sql-transactions.ts';
 import { createLogger } from '../../src/platform/log.ts';

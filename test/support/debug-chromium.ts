@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchSessionChromium } from '../../src/features/browser-sessions/host/session-chromium.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 
 export interface DebugChromium {
   /** ws://127.0.0.1:PORT/devtools/browser/ID */

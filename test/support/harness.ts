@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import express from 'express';
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import { attachWebSockets } from '../../src/platform/http/websockets.ts';

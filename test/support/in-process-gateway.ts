@@ -11,7 +11,7 @@ import net from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { BrowserSession, Crawl, Team } from '../../src/generated/prisma/client.ts';
 import { FEATURES } from '../../src/features/index.ts';
-import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/platform/db/prisma.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import type { Logger } from '../../src/platform/log.ts';

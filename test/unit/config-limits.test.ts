@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 
 afterEach(() => vi.unstubAllEnvs());
 

@@ -2,7 +2,7 @@
 // command against the database (and Temporal when it needs it) and writes its
 // report, answering the exit code. The tests run it in-process.
 import { parseArgs } from 'node:util';
-import type { Config } from '../../platform/config.ts';
+import type { Config } from '../../config.ts';
 import { connectEmbeddedPostgres } from '../../platform/db/embedded-postgres.ts';
 import { migrate } from '../../platform/db/migrate.ts';
 import { createDb } from '../../platform/db/prisma.ts';

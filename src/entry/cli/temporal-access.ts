@@ -4,7 +4,7 @@
 // cannot reach it fails saying so.
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
-import type { Config } from '../../platform/config.ts';
+import type { Config } from '../../config.ts';
 import type { Logger } from '../../platform/log.ts';
 import { connectTemporal } from '../../platform/temporal/connection.ts';
 import { temporalEndpoint } from '../../platform/temporal/connection-options.ts';

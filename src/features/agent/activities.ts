@@ -24,6 +24,7 @@ import { terminalEvent, writeAgentEvent, type AgentWebhook } from './agent-event
 import { threatPolicy, threatRefusal } from '../../page/threat-policy.ts';
 import { allowedUnder } from './url-constraint.ts';
 import { toolCallId } from './tool-call-id.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
 /** The stored request: the validated body, the budget and model it was given (older rows lack the newer fields). */
 type StoredRequest = AgentRequest & { servedModel?: string; webhook?: AgentWebhook };
@@ -37,7 +38,7 @@ function lastAttempt(): boolean {
   return Context.current().info.attempt >= (AGENT_RETRY.maximumAttempts ?? Infinity);
 }
 
-export function createAgentActivities({ db, config, log, tools }: FeatureActivityDeps) {
+export function createAgentActivities({ db, config, log, tools }: FeatureActivityDeps<AgentFeatureSettings>) {
   const toolList = [...tools.values()];
 
   async function processingJob(agentId: string) {

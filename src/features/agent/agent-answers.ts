@@ -1,9 +1,9 @@
 // What the agent routes answer, in the SDKs' shapes (@mendable/firecrawl-js 4.42
 // AgentStatusResponse, AgentListItem, AgentThreadRun; Python firecrawl 4.54's
 // pydantic models of the same): pure functions of the rows.
-import type { Config } from '../../platform/config.ts';
 import type { AgentJob, AgentThread } from '../../generated/prisma/client.ts';
 import type { AgentEffort, AgentModelName, AgentRequest } from './agent-request.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
 /** The stored request: the body, the budgets and the model it was given (older rows lack the newer fields). */
 export type StoredAgentOptions = Partial<AgentRequest> & { servedModel?: string; model?: AgentModelName; effort?: AgentEffort };
@@ -18,12 +18,12 @@ export function publicStatus(job: Pick<AgentJob, 'status'>): 'processing' | 'com
 }
 
 /** What the run reports as its model: the name the request gave, else the served one. */
-export function modelOf(job: AgentJob, config: Config): string {
+export function modelOf(job: AgentJob, config: AgentFeatureSettings): string {
   const options = optionsOf(job);
   return options.model ?? options.servedModel ?? config.llm.model;
 }
 
-export function expiresAtOf(job: AgentJob, config: Config): Date {
+export function expiresAtOf(job: AgentJob, config: AgentFeatureSettings): Date {
   return job.expiresAt ?? new Date(job.createdAt.getTime() + config.agent.resultTtlHours * 3_600_000);
 }
 
@@ -31,7 +31,7 @@ export function expiresAtOf(job: AgentJob, config: Config): Date {
  * GET /v2/agent/{id}: the SDKs' AgentStatusResponse, whose status is processing, completed or
  * failed (the Python SDK refuses any other): a cancelled run answers failed with CANCELLED_MESSAGE.
  */
-export function agentAnswer(job: AgentJob, config: Config): Record<string, unknown> {
+export function agentAnswer(job: AgentJob, config: AgentFeatureSettings): Record<string, unknown> {
   const options = optionsOf(job);
   const status = publicStatus(job);
   const error = job.status === 'cancelled' ? CANCELLED_MESSAGE : job.error;
@@ -59,7 +59,7 @@ export function agentAnswer(job: AgentJob, config: Config): Record<string, unkno
 const TARGET_HINT_CHARS = 100;
 
 /** One run of GET /v2/agent: the SDKs' AgentListItem. */
-export function agentListItem(job: AgentJob, config: Config): Record<string, unknown> {
+export function agentListItem(job: AgentJob, config: AgentFeatureSettings): Record<string, unknown> {
   const options = optionsOf(job);
   return {
     id: job.id,

@@ -1,7 +1,6 @@
 // The agent's read routes after authentication: the run list (pages of 20, newest
 // first, `before` a unix-ms time), a run's trace and its answer's snapshot, and a
 // thread with its runs. Expired runs are gone from all of them, as from GET.
-import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { HttpError } from '../../platform/http/http-error.ts';
 import { notFound } from '../../platform/http/errors.ts';
@@ -12,6 +11,7 @@ import { agentListItem, threadAnswer, type StoredAgentOptions } from './agent-an
 import { answerSnapshotId, traceEvents } from './agent-trace.ts';
 import { THREAD_NOT_FOUND } from './start-agent.ts';
 import { toolCallId } from './tool-call-id.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
 /** Runs per page of GET /v2/agent, as upstream's (the SDKs say pages are fixed at 20). */
 export const AGENT_LIST_PAGE = 20;
@@ -32,7 +32,7 @@ export function beforeParam(raw: unknown): Date | undefined {
  * page never ends between two runs of the same millisecond (it takes the rest of them): `next`'s
  * `before` then skips none.
  */
-export async function listAgents(db: Db, config: Config, teamId: string, before: Date | undefined): Promise<Record<string, unknown>> {
+export async function listAgents(db: Db, config: AgentFeatureSettings, teamId: string, before: Date | undefined): Promise<Record<string, unknown>> {
   const where = { teamId, ...unexpired(), ...(before && { createdAt: { lt: before } }) };
   const rows = await db.agentJob.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: AGENT_LIST_PAGE + 1 });
   let page = rows;
@@ -52,7 +52,7 @@ export async function listAgents(db: Db, config: Config, teamId: string, before:
 }
 
 /** GET /v2/agent/{id}/trace: the run's events; with liveView its browser sessions that are live now. */
-export async function agentTrace(db: Db, config: Config, job: AgentJob, liveView: boolean): Promise<Record<string, unknown>> {
+export async function agentTrace(db: Db, config: AgentFeatureSettings, job: AgentJob, liveView: boolean): Promise<Record<string, unknown>> {
   const steps = await db.agentStep.findMany({ where: { agentId: job.id }, orderBy: { step: 'asc' } });
   const callIds = steps.filter((s) => s.tool === 'browser_execute').map((s) => toolCallId(job.id, s.step));
   const sessions = callIds.length > 0 ? await db.browserSession.findMany({ where: { id: { in: callIds }, teamId: job.teamId } }) : [];

@@ -5,8 +5,9 @@
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { createOutboxDelivery, type DeliverWebhooksResult } from '../../jobs/webhooks/outbox-delivery.ts';
 import { AGENT_STARTED_EVENT, AGENT_TERMINAL_EVENTS } from './agent-events.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
-export function createAgentWebhookActivities(deps: ActivityDeps) {
+export function createAgentWebhookActivities(deps: ActivityDeps<AgentFeatureSettings>) {
   const outbox = createOutboxDelivery(deps, {
     column: 'agentId',
     startedType: AGENT_STARTED_EVENT,

@@ -9,8 +9,9 @@ import { createAgentWebhookActivities } from './agent-webhooks.ts';
 import { agentRouteDocs } from './route-docs.ts';
 import { agentRoutes } from './routes.ts';
 import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
-export const agentFeature: Feature = {
+export const agentFeature: Feature<AgentFeatureSettings> = {
   name: 'agent',
   routes: agentRoutes,
   routeDocs: agentRouteDocs,

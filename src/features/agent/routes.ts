@@ -6,11 +6,12 @@ import { agentRequestSchema } from './agent-request.ts';
 import { agentAnswer } from './agent-answers.ts';
 import { agentSnapshot, agentThread, agentTrace, beforeParam, listAgents } from './agent-reads.ts';
 import { cancelAgent, createAgent, ownAgent } from './start-agent.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
 /** A query flag as the SDKs send it (`?liveView=true`, `?includeData=true`). */
 const flag = (value: unknown) => value === 'true' || value === '1';
 
-export function agentRoutes(deps: GatewayDeps): Router {
+export function agentRoutes(deps: GatewayDeps<AgentFeatureSettings>): Router {
   const router = Router();
   router.post('/agent', async (req, res) => {
     const request = agentRequestSchema.parse(req.body ?? {});

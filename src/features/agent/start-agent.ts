@@ -5,7 +5,6 @@
 // cancelled (with agent.cancelled) and cancels the workflow.
 import type { Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../platform/config.ts';
 import { isUniqueViolation, type Db, type Tx } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { notFound } from '../../platform/http/errors.ts';
@@ -20,8 +19,9 @@ import { terminalEvent, writeAgentEvent, type AgentWebhook } from './agent-event
 import { agentWorkflowId, type AgentRunSettings } from './definitions.ts';
 import { runPlan } from './run-plan.ts';
 import type { agentWorkflow } from './workflow.ts';
+import type { AgentFeatureSettings } from './config.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config; log: Logger };
+type Deps = { db: Db; temporal: Client; config: AgentFeatureSettings; log: Logger };
 
 const NO_MODEL =
   'The agent needs a model and none is configured on this server (LLM_BASE_URL); ask the operator to set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL.';

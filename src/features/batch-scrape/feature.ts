@@ -4,8 +4,9 @@
 import type { Feature } from '../../platform/feature.ts';
 import { batchScrapeRouteDocs } from './route-docs.ts';
 import { batchScrapeRoutes } from './routes.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export const batchScrapeFeature: Feature = {
+export const batchScrapeFeature: Feature<JobSettings> = {
   name: 'batch-scrape',
   routes: batchScrapeRoutes,
   routeDocs: batchScrapeRouteDocs,

@@ -6,8 +6,9 @@ import { publicBase } from '../../platform/http/public-url.ts';
 import { jobStatusRoutes } from '../../jobs/job-routes.ts';
 import { batchScrapeRequestSchema } from '../../jobs/batch-request.ts';
 import { startBatchScrape } from '../../jobs/start-batch.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export function batchScrapeRoutes(deps: GatewayDeps): Router {
+export function batchScrapeRoutes(deps: GatewayDeps<JobSettings>): Router {
   const router = Router();
 
   router.post('/batch/scrape', async (req, res) => {

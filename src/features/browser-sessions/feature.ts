@@ -17,10 +17,11 @@ import { sessionRoutes } from './gateway/routes.ts';
 import { interactRoutes } from './gateway/interact/interact-routes.ts';
 import { browserExecuteTool } from './gateway/browser-execute-tool.ts';
 import { createSessionToucher, type SessionToucher } from './gateway/session-touch.ts';
+import type { BrowserSessionsFeatureSettings } from './config.ts';
 
 // One toucher per gateway: its debounce window spans the CDP proxy and the routes.
-const touchers = new WeakMap<GatewayDeps, SessionToucher>();
-function toucherOf(deps: GatewayDeps): SessionToucher {
+const touchers = new WeakMap<GatewayDeps<BrowserSessionsFeatureSettings>, SessionToucher>();
+function toucherOf(deps: GatewayDeps<BrowserSessionsFeatureSettings>): SessionToucher {
   let toucher = touchers.get(deps);
   if (!toucher) {
     toucher = createSessionToucher(deps, deps.config.browserSessions.touchIntervalMs);
@@ -29,7 +30,7 @@ function toucherOf(deps: GatewayDeps): SessionToucher {
   return toucher;
 }
 
-export const browserSessionsFeature: Feature = {
+export const browserSessionsFeature: Feature<BrowserSessionsFeatureSettings> = {
   name: 'browser-sessions',
   routes: (deps) => Router().use(sessionRoutes(deps, '/browser'), sessionRoutes(deps, '/interact'), interactRoutes(deps)),
   publicRoutes: liveViewPageRoutes,

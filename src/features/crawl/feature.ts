@@ -3,8 +3,9 @@
 import type { Feature } from '../../platform/feature.ts';
 import { crawlRouteDocs } from './route-docs.ts';
 import { crawlRoutes } from './routes.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export const crawlFeature: Feature = {
+export const crawlFeature: Feature<JobSettings> = {
   name: 'crawl',
   routes: crawlRoutes,
   routeDocs: crawlRouteDocs,

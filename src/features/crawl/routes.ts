@@ -11,8 +11,9 @@ import { jobStatusRoutes } from '../../jobs/job-routes.ts';
 import { recordModelTokens } from '../../platform/usage/credits.ts';
 import { configuredLlm } from '../../platform/llm/chat-completion.ts';
 import { previewCrawlParams } from './params-preview.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export function crawlRoutes(deps: GatewayDeps): Router {
+export function crawlRoutes(deps: GatewayDeps<JobSettings>): Router {
   const router = Router();
 
   router.post('/crawl', async (req, res) => {

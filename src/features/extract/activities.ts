@@ -20,6 +20,7 @@ import { plannedJobs } from './extract-jobs.ts';
 import { extractWithModel, type PageText } from './extract-with-model.ts';
 import { extractCredits } from './extract-costs.ts';
 import { noModelReason } from './extract-model.ts';
+import type { ExtractFeatureSettings } from './config.ts';
 
 /** The ledger item of the extract's model calls (its pages are charged on their jobs). */
 const MODEL_ITEM = 'model';
@@ -33,7 +34,7 @@ interface PageRow {
   markdown: string | null;
 }
 
-export function createExtractActivities({ db, config, log }: ActivityDeps) {
+export function createExtractActivities({ db, config, log }: ActivityDeps<ExtractFeatureSettings>) {
   const notifyTaskQueue = config.temporal.webhookTaskQueue;
 
   /** Ends the row if it is still processing (only that attempt counts it). */

@@ -7,8 +7,9 @@ import { createExtractNotificationActivities } from './notifications.ts';
 import { extractRouteDocs } from './route-docs.ts';
 import { extractRoutes } from './routes.ts';
 import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
+import type { ExtractFeatureSettings } from './config.ts';
 
-export const extractFeature: Feature = {
+export const extractFeature: Feature<ExtractFeatureSettings> = {
   name: 'extract',
   routes: extractRoutes,
   routeDocs: extractRouteDocs,

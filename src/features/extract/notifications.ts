@@ -12,10 +12,11 @@ import { sendWebhook } from '../../jobs/webhooks/send-webhook.ts';
 import type { ExtractEvent } from './definitions.ts';
 import type { ExtractRequest } from './extract-request.ts';
 import { extractAnswer } from './extract-answer.ts';
+import type { ExtractFeatureSettings } from './config.ts';
 
 const EVENT_NAMESPACE = '9a4e2b7c-1f3d-4c8a-b6e5-7d2f0a9c3e61';
 
-export function createExtractNotificationActivities({ db, config, log }: ActivityDeps) {
+export function createExtractNotificationActivities({ db, config, log }: ActivityDeps<ExtractFeatureSettings>) {
   const policy = addressPolicyOf(config);
   return {
     /** Sends one event; a receiver that should be asked again (5xx, 429, no answer) makes the activity retry. */

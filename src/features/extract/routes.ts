@@ -9,12 +9,13 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import { extractRequestSchema, type ExtractRequest } from './extract-request.ts';
 import { startExtract } from './start-extract.ts';
 import { extractAnswer } from './extract-answer.ts';
+import type { ExtractFeatureSettings } from './config.ts';
 
 const ZDR_PURGED_MESSAGE = 'The extract had zero data retention: its data was handed out once and erased';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function extractRoutes(deps: GatewayDeps): Router {
+export function extractRoutes(deps: GatewayDeps<ExtractFeatureSettings>): Router {
   const router = Router();
 
   router.post('/extract', async (req, res) => {

@@ -4,7 +4,6 @@
 // start repeated after a lost answer finds the same run.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
@@ -17,8 +16,9 @@ import { checkExtractModel } from './extract-model.ts';
 import { isWildcard } from './extract-jobs.ts';
 import { WILDCARD_SUFFIX, type ExtractRequest } from './extract-request.ts';
 import type { extractWorkflow } from './workflow.ts';
+import type { ExtractFeatureSettings } from './config.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config };
+type Deps = { db: Db; temporal: Client; config: ExtractFeatureSettings };
 
 /** How the Temporal UI names the extract: its team and its URLs (the first few). */
 function summary(teamId: string, urls: string[]): string {

@@ -10,6 +10,7 @@ import type { JobKind } from '../../jobs/job-kind.ts';
 import { isZeroDataRetention } from '../../jobs/job-status.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 import { watchJob } from './watch-session.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,7 +21,7 @@ function apiKeyOf(upgrade: WebSocketUpgrade): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(upgrade.req.headers.authorization ?? '')?.[1];
 }
 
-export function jobWatchRoutes(deps: GatewayDeps): WebSocketRoute[] {
+export function jobWatchRoutes(deps: GatewayDeps<JobSettings>): WebSocketRoute[] {
   const databaseUrl = deps.config.database.url;
   const feed = databaseUrl ? createJobFeed({ db: deps.db, databaseUrl, log: deps.log, limits: deps.config.database }) : undefined;
   // Clients send nothing the watcher reads; the subprotocol they asked for (their key) is echoed, as the protocol requires.

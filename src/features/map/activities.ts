@@ -11,8 +11,9 @@ import { mapSite, type IndexedPages } from './map-site.ts';
 import { indexedSitePages } from '../../jobs/search-index/site-pages.ts';
 import { MAP_RETRY } from './definitions.ts';
 import { countJobEnded } from '../../jobs/job-metrics.ts';
+import type { MapFeatureSettings } from './config.ts';
 
-export function createMapActivities({ db, config, log }: ActivityDeps) {
+export function createMapActivities({ db, config, log }: ActivityDeps<MapFeatureSettings>) {
   const network = createCrawlNetwork(config);
   return {
     async mapSite(mapId: string): Promise<void> {

@@ -7,8 +7,9 @@ import { mapRouteDocs } from './route-docs.ts';
 import { mapRoutes } from './routes.ts';
 import { mapTool } from './map-tool.ts';
 import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
+import type { MapFeatureSettings } from './config.ts';
 
-export const mapFeature: Feature = {
+export const mapFeature: Feature<MapFeatureSettings> = {
   name: 'map',
   routes: mapRoutes,
   routeDocs: mapRouteDocs,

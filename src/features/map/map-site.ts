@@ -5,7 +5,6 @@
 // `search` term (indexed pages by full-text relevance first), cut to `limit`.
 // Everything read here is hostile: fetches are guarded and size-capped,
 // sitemap parsing is linear (jobs/frontier/sitemap.ts), link lists are capped.
-import type { Config } from '../../platform/config.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { createLinkFilter } from '../../jobs/frontier/link-filter.ts';
 import { canonicalUrl, urlKey } from '../../jobs/frontier/normalize-url.ts';
@@ -17,6 +16,7 @@ import { extractMetadata } from '../../page/metadata.ts';
 import { parseHtmlDocument } from '../../page/parse-html.ts';
 import type { MapRequest } from './map-request.ts';
 import { rankLinks, type MapLink } from './rank-links.ts';
+import type { MapFeatureSettings } from './config.ts';
 
 export interface SiteMap {
   links: MapLink[];
@@ -24,7 +24,7 @@ export interface SiteMap {
 }
 
 /** The start page's title, description and links; nothing when it cannot be read as HTML. */
-async function startPage(url: string, network: CrawlNetwork, config: Config): Promise<{ page?: MapLink; links: string[] }> {
+async function startPage(url: string, network: CrawlNetwork, config: MapFeatureSettings): Promise<{ page?: MapLink; links: string[] }> {
   let res: Awaited<ReturnType<CrawlNetwork['fetch']>>;
   try {
     res = await network.fetch(url);
@@ -47,7 +47,7 @@ export type IndexedPages = (query: { host: string; includeSubdomains: boolean; s
 export async function mapSite(
   req: MapRequest,
   network: CrawlNetwork,
-  config: Config,
+  config: MapFeatureSettings,
   progress: (stage: string) => void,
   indexed: IndexedPages,
 ): Promise<SiteMap> {

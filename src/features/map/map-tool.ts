@@ -6,10 +6,11 @@ import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { defineTool, type Tool, type ToolDeps } from '../../platform/tools/tool.ts';
 import { mapRequestSchema, MAX_SEARCH_LENGTH } from './map-request.ts';
 import { createMap, runMap } from './start-map.ts';
+import type { MapFeatureSettings } from './config.ts';
 
 const MAX_TOOL_LINKS = 200;
 
-export function mapTool(deps: ToolDeps): Tool {
+export function mapTool(deps: ToolDeps<MapFeatureSettings>): Tool {
   return defineTool({
     name: 'map',
     description: "List a site's URLs (from its sitemaps, its start page and pages already indexed), optionally ranked for a search term.",

@@ -4,8 +4,9 @@ import { authOf } from '../../platform/http/auth.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { mapRequestSchema } from './map-request.ts';
 import { createMap, runMap } from './start-map.ts';
+import type { MapFeatureSettings } from './config.ts';
 
-export function mapRoutes(deps: GatewayDeps): Router {
+export function mapRoutes(deps: GatewayDeps<MapFeatureSettings>): Router {
   const router = Router();
   router.post('/map', async (req, res) => {
     const started = Date.now();

@@ -2,7 +2,6 @@
 // transaction, then its workflow, waited for within the request's timeout.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../platform/config.ts';
 import { createOnce, type Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Team } from '../../generated/prisma/client.ts';
@@ -13,8 +12,9 @@ import { mapWorkflowId } from './definitions.ts';
 import type { MapRequest } from './map-request.ts';
 import type { MapLink } from './rank-links.ts';
 import type { mapWorkflow } from './workflow.ts';
+import type { MapFeatureSettings } from './config.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config };
+type Deps = { db: Db; temporal: Client; config: MapFeatureSettings };
 
 /** The map's row and its credit; under `opts.id` (a tool call's), a map made earlier with that id is the map, charged once. */
 export async function createMap(deps: Deps, team: Team, apiKeyId: string, req: MapRequest, opts: { id?: string } = {}): Promise<string> {

@@ -17,13 +17,14 @@ import { creditsPerCheck } from './monitor-estimate.ts';
 import type { CheckPageStatus } from './monitor-request.ts';
 import { judgeCheck } from './judge.ts';
 import { runSearchTarget, searchRefused, type SearchTarget, type SearchTargetResult } from './search-targets.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 /** Namespace of the ids of a check's jobs (uuid v5 of `<checkId>/<targetId>`). */
 const CHECK_JOB_NAMESPACE = '6f0e4c52-8a3b-4d1e-9c57-2b8f3e1a7d40';
 
 export const ENDED_CHECK_STATUSES = ['completed', 'partial', 'failed'];
 
-export function createMonitorCheckActivities({ db, config, log, tools }: FeatureActivityDeps) {
+export function createMonitorCheckActivities({ db, config, log, tools }: FeatureActivityDeps<MonitorsFeatureSettings>) {
   const notifyTaskQueue = config.temporal.webhookTaskQueue;
   async function failCheck(checkId: string, error: string): Promise<void> {
     await db.monitorCheck.updateMany({

@@ -11,6 +11,7 @@ import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
 import { sendWebhook } from '../../jobs/webhooks/send-webhook.ts';
 import type { MonitorWebhook } from './monitor-request.ts';
 import { checkAnswer, checkPageAnswer } from './monitor-answers.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 const EVENT_NAMESPACE = '0b3c8f6e-2d4a-4f7b-a1e5-9c6d2e8f4b13';
 /** Most monitor.page events one check sends; the completed event's summary counts them all. */
@@ -23,7 +24,7 @@ interface MonitorEvent {
   body: string;
 }
 
-export function createCheckNotificationActivities({ db, config, log }: ActivityDeps) {
+export function createCheckNotificationActivities({ db, config, log }: ActivityDeps<MonitorsFeatureSettings>) {
   const policy = addressPolicyOf(config);
   return {
     /** Sends the check's events; a receiver that should be asked again (5xx, 429, no answer) makes the activity retry. */

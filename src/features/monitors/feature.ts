@@ -8,8 +8,9 @@ import { purgeOldChecks, reconcileMonitors } from './monitor-reconciler.ts';
 import { monitorRouteDocs } from './route-docs.ts';
 import { monitorRoutes } from './routes.ts';
 import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
-export const monitorsFeature: Feature = {
+export const monitorsFeature: Feature<MonitorsFeatureSettings> = {
   name: 'monitors',
   routes: monitorRoutes,
   routeDocs: monitorRouteDocs,

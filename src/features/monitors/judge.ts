@@ -9,6 +9,7 @@ import { structuredCompletion } from '../../platform/llm/structured-output.ts';
 import { recordModelTokens } from '../../platform/usage/credits.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import type { JsonSchema } from '../../platform/llm/json-schema.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 /** Most changed pages judged per check, and most diff characters sent per page. */
 const MAX_JUDGED_PAGES = 50;
@@ -40,7 +41,7 @@ const JUDGMENT_SCHEMA: JsonSchema = {
 };
 
 /** Judges the check's changed pages; returns how many got a judgment. */
-export async function judgeCheck({ db, config, log }: ActivityDeps, checkId: string): Promise<number> {
+export async function judgeCheck({ db, config, log }: ActivityDeps<MonitorsFeatureSettings>, checkId: string): Promise<number> {
   const llm = configuredLlm(config.llm);
   const check = await db.monitorCheck.findUnique({
     where: { id: checkId },

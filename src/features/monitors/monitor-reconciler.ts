@@ -7,6 +7,7 @@
 import type { WorkerServiceDeps } from '../../platform/feature.ts';
 import { deleteMonitorSchedule, describeMonitorSchedule, scheduleDrift, syncMonitorSchedule } from './monitor-schedule.ts';
 import { startManualCheck } from './monitor-store.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 /** A row younger than this may still be being written to Temporal by its gateway. */
 const GRACE_MS = 5_000;
@@ -17,7 +18,7 @@ export interface ReconcileResult {
   started: number;
 }
 
-export async function reconcileMonitors(deps: WorkerServiceDeps): Promise<ReconcileResult> {
+export async function reconcileMonitors(deps: WorkerServiceDeps<MonitorsFeatureSettings>): Promise<ReconcileResult> {
   const { db, temporal, config, log } = deps;
   const settled = new Date(Date.now() - GRACE_MS);
   const result: ReconcileResult = { repaired: 0, deleted: 0, started: 0 };
@@ -67,7 +68,7 @@ export async function reconcileMonitors(deps: WorkerServiceDeps): Promise<Reconc
 }
 
 /** Checks older than their monitor's retentionDays, with their pages. */
-export async function purgeOldChecks(deps: Pick<WorkerServiceDeps, 'db' | 'config'>): Promise<number> {
+export async function purgeOldChecks(deps: Pick<WorkerServiceDeps<MonitorsFeatureSettings>, 'db' | 'config'>): Promise<number> {
   return deps.db.$executeRaw`
     DELETE FROM monitor_check c USING monitor m
     WHERE c.monitor_id = m.id AND m.task_queue = ${deps.config.temporal.taskQueue}

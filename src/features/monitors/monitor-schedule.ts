@@ -12,10 +12,10 @@ import {
   type ScheduleOptions,
   type ScheduleUpdateOptions,
 } from '@temporalio/client';
-import type { Config } from '../../platform/config.ts';
 import { MonitorIdAttribute, TeamIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import { cronCadence, parseCron } from './cron.ts';
 import { checkWorkflowIdPrefix, monitorScheduleId, type MonitorCheckInput } from './definitions.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 export interface ScheduledMonitor {
   id: string;
@@ -29,12 +29,12 @@ export interface ScheduledMonitor {
 }
 
 /** Jitter spreads checks of monitors sharing a cron; at most a tenth of the shortest gap, so a run never drifts into the next. */
-function jitterMs(cron: string, config: Config): number {
+function jitterMs(cron: string, config: MonitorsFeatureSettings): number {
   const gapMs = cronCadence(parseCron(cron)).shortestGapMinutes * 60_000;
   return Math.floor(Math.min(config.monitors.jitterSeconds * 1000, gapMs / 10));
 }
 
-function scheduleBody(m: ScheduledMonitor, config: Config): ScheduleUpdateOptions {
+function scheduleBody(m: ScheduledMonitor, config: MonitorsFeatureSettings): ScheduleUpdateOptions {
   const input: MonitorCheckInput = { monitorId: m.id, trigger: 'scheduled' };
   return {
     spec: { cronExpressions: [m.cron], timezone: m.timezone, jitter: jitterMs(m.cron, config) },
@@ -57,7 +57,7 @@ function scheduleBody(m: ScheduledMonitor, config: Config): ScheduleUpdateOption
 }
 
 /** Creates or replaces the monitor's schedule so it says what the row says; deletes it for a deleted monitor. */
-export async function syncMonitorSchedule(client: Client, config: Config, m: ScheduledMonitor): Promise<void> {
+export async function syncMonitorSchedule(client: Client, config: MonitorsFeatureSettings, m: ScheduledMonitor): Promise<void> {
   const scheduleId = monitorScheduleId(m.id);
   if (m.status === 'deleted') {
     await deleteMonitorSchedule(client, m.id);

@@ -4,7 +4,6 @@
 // row is what the API answers from.
 import type { Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -22,8 +21,9 @@ import { emptySummary, type MonitorSummary } from './page-statuses.ts';
 import { checkAnswer, monitorAnswer } from './monitor-answers.ts';
 import type { monitorCheckWorkflow } from './check-workflow.ts';
 import { ENDED_CHECK_STATUSES } from './check-activities.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
-export type MonitorDeps = { db: Db; temporal: Client; config: Config; log: Logger };
+export type MonitorDeps = { db: Db; temporal: Client; config: MonitorsFeatureSettings; log: Logger };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,7 +62,7 @@ async function checkedTargets(
   return stored;
 }
 
-function retention(days: number | undefined, config: Config): number {
+function retention(days: number | undefined, config: MonitorsFeatureSettings): number {
   const value = days ?? config.monitors.defaultRetentionDays;
   if (value > config.monitors.maxRetentionDays) {
     throw new DomainError('invalid', `retentionDays may be at most ${config.monitors.maxRetentionDays} on this server (MONITOR_MAX_RETENTION_DAYS)`);

@@ -7,10 +7,11 @@ import { publicBase } from '../../platform/http/public-url.ts';
 import { checkQuerySchema, createMonitorSchema, listQuerySchema, updateMonitorSchema } from './monitor-request.ts';
 import { checkAnswer, checkPageAnswer } from './monitor-answers.ts';
 import { createMonitor, deleteMonitor, monitorView, ownMonitor, runMonitor, updateMonitor, monitorNotFound } from './monitor-store.ts';
+import type { MonitorsFeatureSettings } from './config.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function monitorRoutes(deps: GatewayDeps): Router {
+export function monitorRoutes(deps: GatewayDeps<MonitorsFeatureSettings>): Router {
   const router = Router();
 
   router.post('/monitor', async (req, res) => {

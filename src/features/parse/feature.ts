@@ -3,8 +3,9 @@
 import type { Feature } from '../../platform/feature.ts';
 import { parseRouteDocs } from './route-docs.ts';
 import { parseRoutes } from './routes.ts';
+import type { ParseFeatureSettings } from './config.ts';
 
-export const parseFeature: Feature = {
+export const parseFeature: Feature<ParseFeatureSettings> = {
   name: 'parse',
   routes: parseRoutes,
   routeDocs: parseRouteDocs,

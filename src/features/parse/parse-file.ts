@@ -20,8 +20,9 @@ import { defaultScrapeOptions, parsesImages, pdfParser, type ScrapeOptions } fro
 import { SUPPORTED_UPLOADS, uploadKind } from '../../page/upload/upload-kind.ts';
 import type { MultipartUpload } from './multipart-upload.ts';
 import { parseOptionsSchema, type ParseOptions } from './parse-options.ts';
+import type { ParseFeatureSettings } from './config.ts';
 
-export type ParseDeps = GatewayDeps & { conversion: ConversionPool };
+export type ParseDeps = GatewayDeps<ParseFeatureSettings> & { conversion: ConversionPool };
 
 /** Where the document says it came from: the file's name as a file: URL (there is no web address). */
 export function uploadUrl(filename: string): string {

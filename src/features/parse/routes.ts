@@ -8,8 +8,9 @@ import { UPLOAD_KINDS, UPLOAD_TYPES } from '../../page/upload/upload-kind.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { parseFile } from './parse-file.ts';
 import { createUploadBudget } from './upload-budget.ts';
+import type { ParseFeatureSettings } from './config.ts';
 
-export function parseRoutes(deps: GatewayDeps): Router {
+export function parseRoutes(deps: GatewayDeps<ParseFeatureSettings>): Router {
   const router = Router();
   // Its threads start with the first upload; an idle pool keeps no process alive.
   const conversion = createConversionPool({

@@ -5,6 +5,7 @@
 // agent run's steps (with the pages its tools read) and webhook events with the run (foreign keys cascade);
 // usage ledger rows stay, they are the team's billing history.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import type { RetentionFeatureSettings } from './config.ts';
 
 export interface PurgeResult {
   crawls: number;
@@ -20,7 +21,7 @@ export interface PurgeResult {
 /** A thread touched this recently may be taking a turn right now: its new run commits with the touch. */
 const THREAD_GRACE_MS = 60_000;
 
-export function createRetentionActivities({ db, config, log }: ActivityDeps) {
+export function createRetentionActivities({ db, config, log }: ActivityDeps<RetentionFeatureSettings>) {
   return {
     async purgeExpired(): Promise<PurgeResult> {
       const now = Date.now();

@@ -2,11 +2,11 @@
 // start-up; an existing schedule is updated, so a changed interval or task
 // queue takes effect on the next deploy.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleSpec } from '@temporalio/client';
-import type { Config } from '../../platform/config.ts';
+import type { RetentionFeatureSettings } from './config.ts';
 
 export const PURGE_SCHEDULE_ID = 'purge-expired';
 
-export async function ensurePurgeSchedule(client: Client, config: Config): Promise<void> {
+export async function ensurePurgeSchedule(client: Client, config: RetentionFeatureSettings): Promise<void> {
   const spec: ScheduleSpec = { intervals: [{ every: `${config.crawl.purgeIntervalMinutes} minutes` }] };
   const action = {
     type: 'startWorkflow',

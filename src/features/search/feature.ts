@@ -6,8 +6,9 @@ import type { Feature } from '../../platform/feature.ts';
 import { searchRouteDocs } from './route-docs.ts';
 import { searchRoutes } from './routes.ts';
 import { searchTool } from './search-tool.ts';
+import type { SearchFeatureSettings } from './config.ts';
 
-export const searchFeature: Feature = {
+export const searchFeature: Feature<SearchFeatureSettings> = {
   name: 'search',
   routes: searchRoutes,
   routeDocs: searchRouteDocs,

@@ -5,8 +5,9 @@ import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { searchProviders } from './search-providers.ts';
 import { searchRequestSchema } from './search-request.ts';
 import { runSearch } from './search-service.ts';
+import type { SearchFeatureSettings } from './config.ts';
 
-export function searchRoutes(deps: GatewayDeps): Router {
+export function searchRoutes(deps: GatewayDeps<SearchFeatureSettings>): Router {
   const router = Router();
   const providers = searchProviders(deps.db, deps.config);
   router.post('/search', async (req, res) => {

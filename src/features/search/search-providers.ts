@@ -1,12 +1,12 @@
 // The providers a gateway searches with, in rank order: the local index (unless
 // SEARCH_LOCAL is off), then the configured web engines.
-import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { SearchProvider } from './provider.ts';
 import { createLocalProvider } from './providers/local.ts';
 import { createSearxngProvider } from './providers/searxng.ts';
+import type { SearchFeatureSettings } from './config.ts';
 
-export function searchProviders(db: Db, config: Config): SearchProvider[] {
+export function searchProviders(db: Db, config: SearchFeatureSettings): SearchProvider[] {
   const providers: SearchProvider[] = [];
   const s = config.search;
   if (s.local)

@@ -21,6 +21,7 @@ import type { SearchRequest } from './search-request.ts';
 import { cloudValues } from './cloud-values.ts';
 import { measuredAnswer, measuredSearch, searchKind } from './search-metrics.ts';
 import { threatPolicy, threatRefusal, unscannedWarning } from '../../page/threat-policy.ts';
+import type { SearchFeatureSettings } from './config.ts';
 
 const ZDR_NOT_ENABLED = 'Zero Data Retention (ZDR) search is not enabled for your team. Contact support@firecrawl.com to enable this feature.';
 
@@ -63,7 +64,7 @@ function keepRedactedText(item: Item): void {
 
 /** Scrapes each result as POST /v2/scrape would, all at once (the team's concurrency limit paces the pages). */
 async function scrapeResults(
-  deps: GatewayDeps,
+  deps: GatewayDeps<SearchFeatureSettings>,
   team: Team,
   apiKeyId: string,
   req: SearchRequest,
@@ -98,11 +99,18 @@ export interface SearchRun {
   id?: string;
 }
 
-export function runSearch(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun = {}) {
+export function runSearch(
+  deps: GatewayDeps<SearchFeatureSettings>,
+  providers: SearchProvider[],
+  team: Team,
+  apiKeyId: string,
+  req: SearchRequest,
+  run: SearchRun = {},
+) {
   return measuredSearch(searchKind(req.sources), () => search(deps, providers, team, apiKeyId, req, run));
 }
 
-async function search(deps: GatewayDeps, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun) {
+async function search(deps: GatewayDeps<SearchFeatureSettings>, providers: SearchProvider[], team: Team, apiKeyId: string, req: SearchRequest, run: SearchRun) {
   const started = Date.now();
   const { toolsWarning } = cloudValues(req);
   const zdr = req.enterprise?.includes('zdr') ?? false;

@@ -7,6 +7,7 @@ import { searchProviders } from './search-providers.ts';
 import { MAX_QUERY_LENGTH, searchRequestSchema } from './search-request.ts';
 import { runSearch } from './search-service.ts';
 import { locationSettings } from '../../page/location.ts';
+import type { SearchFeatureSettings } from './config.ts';
 
 const MAX_TOOL_RESULTS = 100;
 
@@ -15,7 +16,7 @@ function localeOf(location: { country: string; languages?: string[] }): { countr
   return { country: location.country, lang: locationSettings({ country: location.country, languages: location.languages }).locale };
 }
 
-export function searchTool(deps: ToolDeps): Tool {
+export function searchTool(deps: ToolDeps<SearchFeatureSettings>): Tool {
   const providers = searchProviders(deps.db, deps.config);
   return defineTool({
     name: 'search',

@@ -5,8 +5,9 @@ import type { Feature } from '../../platform/feature.ts';
 import { scrapeRouteDocs } from './route-docs.ts';
 import { scrapeRoutes } from './routes.ts';
 import { scrapeTool } from './scrape-tool.ts';
+import type { SingleScrapeFeatureSettings } from './config.ts';
 
-export const singleScrapeFeature: Feature = {
+export const singleScrapeFeature: Feature<SingleScrapeFeatureSettings> = {
   name: 'single-scrape',
   routes: scrapeRoutes,
   routeDocs: scrapeRouteDocs,

@@ -13,11 +13,12 @@ import { scrapeResumeKey } from '../../jobs/scrape-resume-match.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 import { cloudServiceNotOffered } from '../../platform/cloud-services.ts';
 import { alexandriaScrapeRequestSchema, isAlexandriaRequest } from './alexandria-request.ts';
+import type { SingleScrapeFeatureSettings } from './config.ts';
 
 /** How long the gateway's scrape feed stays connected after its last waiting scrape. */
 const FEED_LINGER_MS = 30_000;
 
-export function scrapeRoutes(deps: GatewayDeps): Router {
+export function scrapeRoutes(deps: GatewayDeps<SingleScrapeFeatureSettings>): Router {
   const router = Router();
   // A successful page answers its caller from its notification, before its workflow does. The
   // connection outlives each scrape a while: scrapes one after another would each open one.

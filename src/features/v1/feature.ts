@@ -6,8 +6,9 @@
 import type { Feature } from '../../platform/feature.ts';
 import { v1RouteDocs } from './route-docs.ts';
 import { v1Routes } from './routes.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export const v1Feature: Feature = {
+export const v1Feature: Feature<JobSettings> = {
   name: 'v1',
   v1Routes,
   routeDocs: v1RouteDocs,

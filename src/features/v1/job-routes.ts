@@ -19,10 +19,11 @@ import { startCrawl } from '../../jobs/start-crawl.ts';
 import { v1CrawlOptions, v1JobStatus } from './answers.ts';
 import { toV2BatchScrape, v1BatchScrapeRequestSchema } from './batch-request.ts';
 import { toV2Crawl, v1CrawlRequestSchema } from './crawl-request.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
 const PIPELINE_JOBS: readonly JobKind[] = ['crawl', 'batch_scrape'];
 
-export function v1JobRoutes(deps: GatewayDeps): Router {
+export function v1JobRoutes(deps: GatewayDeps<JobSettings>): Router {
   const router = Router();
   const base = () => `${publicBase(deps.config)}/v1`;
 

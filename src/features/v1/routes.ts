@@ -16,6 +16,7 @@ import { toV2Search, v1SearchRequestSchema } from './search-request.ts';
 import { toV2Extract, v1ExtractRequestSchema } from './extract-request.ts';
 import { AGENT_NOT_OFFERED_WARNING, asksForAgent, pickScrapeOptions } from './scrape-options.ts';
 import { RETIRED_ROUTES } from './retired-routes.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
 /** The headers upstream puts on a deprecated route's answers. */
 function markDeprecated(res: Response): void {
@@ -24,7 +25,7 @@ function markDeprecated(res: Response): void {
   res.setHeader('Warning', `299 - "${EXTRACT_DEPRECATION.message}"`);
 }
 
-export function v1Routes(deps: GatewayDeps, v2: InProcessApi): Router {
+export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Router {
   const router = Router();
 
   router.post('/scrape', async (req, res) => {

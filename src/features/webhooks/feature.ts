@@ -2,8 +2,9 @@
 import type { Feature } from '../../platform/feature.ts';
 import { createWebhookActivities } from '../../jobs/webhooks/activities.ts';
 import { recordingAttempts } from '../../platform/temporal/attempt-record.ts';
+import type { JobSettings } from '../../jobs/config.ts';
 
-export const webhooksFeature: Feature = {
+export const webhooksFeature: Feature<JobSettings> = {
   name: 'webhooks',
   activities(deps) {
     const { webhookSettings, deliverCrawlWebhooks } = createWebhookActivities(deps);

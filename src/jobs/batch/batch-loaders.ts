@@ -4,7 +4,7 @@
 // `{ failed }`; a cancelled batch throws.
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
-import type { Config } from '../../platform/config.ts';
+import type { CrawlSettings } from '../config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -22,7 +22,7 @@ export interface BatchLoaderDeps {
   browser: ChromiumLaunch;
   /** The worker's warm browser, for a single scrape's page (a fresh context in it). */
   warm?: WarmLauncher;
-  limits: Pick<Config['crawl'], 'maxPageBytes' | 'maxFileBytes' | 'rendering'>;
+  limits: Pick<CrawlSettings, 'maxPageBytes' | 'maxFileBytes' | 'rendering'>;
   scrapeOptions: ScrapeOptions;
   /** Pages open at once in the batch's browser. */
   concurrency: number;

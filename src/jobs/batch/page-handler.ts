@@ -5,7 +5,7 @@
 // snapshot, all written by the injected writer in the page's own transaction.
 // A page that fails for what it is (too large, unconvertible, refused by the
 // database) fails alone; a writer that fails fails the batch.
-import type { Config } from '../../platform/config.ts';
+import type { CrawlSettings } from '../config.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
 import { addUsage, LlmError, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -64,7 +64,7 @@ export interface LoadExtras {
 
 export interface PageHandlerDeps {
   job: JobContext;
-  limits: Pick<Config['crawl'], 'maxUrlLength' | 'maxPageBytes' | 'maxDocumentBytes' | 'queuedUrlsPerCredit' | 'imageProbes' | 'rendering'>;
+  limits: Pick<CrawlSettings, 'maxUrlLength' | 'maxPageBytes' | 'maxDocumentBytes' | 'queuedUrlsPerCredit' | 'imageProbes' | 'rendering'>;
   /** Pages go to the search index. */
   indexing: boolean;
   llm?: LlmSettings;

@@ -20,6 +20,7 @@ import { BoundedMap } from '../../platform/bounded-map.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import type { JobSettings } from '../config.ts';
 import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
@@ -101,7 +102,7 @@ const FAIR_SHARE_CHECK_MS = 500;
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;
 
-export interface ScrapeBatchDeps extends ActivityDeps {
+export interface ScrapeBatchDeps extends ActivityDeps<JobSettings> {
   network: CrawlNetwork;
   browser: ChromiumLaunch;
   /** Single scrapes open their page in this running browser (CRAWL_WARM_BROWSER_IDLE_MS > 0). */

@@ -2,6 +2,7 @@
 // delivery (outbox-delivery.ts): the crawl's events, crawl.started first and
 // crawl.completed / crawl.failed last, signed with the team's secret.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import type { WebhookDeliverySettings } from './config.ts';
 import { crawlOptions } from '../crawl-options.ts';
 import { TERMINAL_EVENT_TYPES } from './crawl-events.ts';
 import { createOutboxDelivery, type DeliverWebhooksResult } from './outbox-delivery.ts';
@@ -14,7 +15,7 @@ export interface DeliverWebhooksInput {
   roundMs: number;
 }
 
-export function createWebhookActivities(deps: ActivityDeps) {
+export function createWebhookActivities(deps: ActivityDeps<WebhookDeliverySettings>) {
   const { db, config } = deps;
   const crawlOutbox = createOutboxDelivery(deps, {
     column: 'crawlId',

@@ -13,6 +13,7 @@ import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
 import { heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import type { WebhookDeliverySettings } from './config.ts';
 import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
 import { countDelivery, type DeliveryOutcome } from './webhook-metrics.ts';
 
@@ -88,7 +89,7 @@ function deliveryOutcome(state: 'delivered' | 'failed' | 'pending', result: Webh
 }
 
 /** The delivery of one kind of job's outbox: `deliver` runs one round for one job. */
-export function createOutboxDelivery({ db, config, log }: ActivityDeps, source: OutboxSource) {
+export function createOutboxDelivery({ db, config, log }: ActivityDeps<WebhookDeliverySettings>, source: OutboxSource) {
   const policy: WebhookRetryPolicy = {
     initialIntervalMs: config.webhooks.retryInitialMs,
     maxIntervalMs: config.webhooks.retryMaxIntervalMs,

@@ -8,11 +8,11 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { Config } from '../../platform/config.ts';
+import type { OcrSettings } from './config.ts';
 import { boundedRun, BoundedRunError, type BoundedRunOptions } from '../../platform/process/bounded-run.ts';
 import { parseHocr, type OcrPage } from './hocr.ts';
 
-export type OcrSettings = Config['ocr'];
+export type { OcrSettings };
 
 /** OCR cannot run on this server (a tool is missing): the message says what to install. */
 export class OcrUnavailableError extends Error {

@@ -12,9 +12,9 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type LaunchOptions } from 'playwright';
-import type { Config } from '../config.ts';
+import type { ChromiumSettings } from './config.ts';
 
-export type ChromiumSettings = Config['chromium'];
+export type { ChromiumSettings };
 
 export const CHROMIUM_ARGS = [
   '--disable-gpu',

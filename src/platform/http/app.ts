@@ -5,13 +5,13 @@
 // is sent (or closes the connection when server.requestTimeout runs out).
 import type { Client } from '@temporalio/client';
 import express, { type RequestHandler } from 'express';
-import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
+import type { GatewaySettings } from './config.ts';
 import type { Logger } from '../log.ts';
 import { recordActivity } from './activity-log.ts';
 import { assignRequestId, rebindRequestId } from './request-id.ts';
 import { httpMetrics } from './http-metrics.ts';
-import { idempotency } from './idempotency.ts';
+import { idempotency, type IdempotencySettings } from './idempotency.ts';
 import { refuseUnstorableBody } from './unstorable-body.ts';
 import { authenticate } from './auth.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -24,10 +24,11 @@ import { inProcessApi } from './in-process-api.ts';
 import { requestDeadline } from './request-deadline.ts';
 import { serviceChecks, serviceReadiness } from '../process/readiness.ts';
 
-export interface GatewayDeps {
+/** `C` is the part of the settings its user reads (the sections it names; src/config.ts composes them all). */
+export interface GatewayDeps<C = unknown> {
   db: Db;
   temporal: Client;
-  config: Config;
+  config: C;
   log: Logger;
 }
 
@@ -52,7 +53,7 @@ function requestLog(log: Logger): RequestHandler {
 }
 
 /** The contract of every route the app registers: the platform's own and the features'. */
-export function apiDocument(features: Feature[]): OpenApiDocument {
+export function apiDocument(features: Pick<Feature, 'routeDocs'>[]): OpenApiDocument {
   return buildOpenApiDocument([...healthRouteDocs, ...openApiRouteDocs, ...features.flatMap((f) => f.routeDocs ?? [])], {
     title: 'Crawl, search and browser session API',
     version: '2',
@@ -64,7 +65,7 @@ export function apiDocument(features: Feature[]): OpenApiDocument {
 }
 
 /** What every keyed request goes through before its route, whichever API version it speaks. */
-function keyedRequest(deps: GatewayDeps): RequestHandler[] {
+function keyedRequest(deps: GatewayDeps<AppSettings>): RequestHandler[] {
   return [
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
@@ -76,7 +77,13 @@ function keyedRequest(deps: GatewayDeps): RequestHandler[] {
   ];
 }
 
-export function createApp(deps: GatewayDeps, features: Feature[]) {
+/** The settings the app reads itself; every feature is given the deps with the whole of `C`. */
+export interface AppSettings {
+  gateway: GatewaySettings;
+  idempotency: IdempotencySettings;
+}
+
+export function createApp<C extends AppSettings>(deps: GatewayDeps<C>, features: Feature<C>[]) {
   const app = express();
   app.disable('x-powered-by');
   // Every route has the deadline, the public ones (a live view page reads its session) too; its probes are shared by every request.

@@ -61,7 +61,7 @@ export function refuseUpgrade(socket: Duplex, status: number, error: string, cod
  * ends every upgraded connection: server.close() waits for them, and a watcher of a long crawl
  * or a browser session's CDP client would otherwise hold a stopping gateway open.
  */
-export function attachWebSockets(server: Server, deps: GatewayDeps, features: Feature[]): { close(): void } {
+export function attachWebSockets<C>(server: Server, deps: GatewayDeps<C>, features: Feature<C>[]): { close(): void } {
   const routes = features.flatMap((f) => f.websockets?.(deps) ?? []);
   const upgraded = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -4,9 +4,9 @@
 // blockAds). The proxy always runs, even with
 // CRAWL_ALLOW_PRIVATE_ADDRESSES=true: the service's own listeners are refused
 // in every mode, and Chromium never connects to anything directly.
-import type { Config } from '../config.ts';
+import type { CrawlNetworkSettings } from './config.ts';
 import type { AddressPolicy } from './address-policy.ts';
-import { addressPolicyOf } from './service-endpoints.ts';
+import { addressPolicyOf, type EndpointSettings } from './service-endpoints.ts';
 import { startGuardProxy, type GuardProxy, type GuardProxyOptions } from './guard-proxy.ts';
 import { guardedFetch, keepAliveAgents, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
@@ -46,7 +46,12 @@ export type RefusedHosts = NonNullable<GuardProxyOptions['refusedHosts']>;
 const RESOURCE_TIMEOUT_MS = 30_000;
 const SITE_FILE_MAX_BYTES = 50 * 1024 * 1024;
 
-export function createCrawlNetwork(config: Config): CrawlNetwork {
+/** What the crawl network reads: the deployment's listeners and the crawl's network settings and size limits. */
+export type CrawlNetworkConfig = EndpointSettings & {
+  crawl: CrawlNetworkSettings & { maxFileBytes: number; maxPageBytes: number; imageProbeBytes: number };
+};
+
+export function createCrawlNetwork(config: CrawlNetworkConfig): CrawlNetwork {
   const policy: AddressPolicy = addressPolicyOf(config);
   const userAgents = {
     desktop: config.crawl.userAgent ?? DEFAULT_USER_AGENTS.desktop,

@@ -7,7 +7,10 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { Config } from '../config.ts';
+import type { DatabaseSettings } from '../db/config.ts';
+import type { GatewaySettings } from '../http/config.ts';
+import type { TemporalSettings } from '../temporal/config.ts';
+import type { CrawlNetworkSettings } from './config.ts';
 import { canonicalAddress, classifyAddress, type AddressPolicy, type ServiceEndpoint } from './address-policy.ts';
 
 type Resolve = (hostname: string) => Promise<string[]>;
@@ -39,7 +42,15 @@ function fromUrl(text: string): { host: string; port: number } | undefined {
 }
 
 /** The listeners this deployment's settings name; the guard proxy adds itself when it starts. */
-export function serviceEndpoints(config: Config): ServiceEndpoint[] {
+/** The sections of the settings that name this deployment's listeners and the guard's exceptions. */
+export interface EndpointSettings {
+  gateway: Pick<GatewaySettings, 'host' | 'port' | 'publicBaseUrl'>;
+  temporal: Pick<TemporalSettings, 'address' | 'devPort' | 'devUiPort' | 'devHttpPort' | 'devMetricsPort' | 'uiUrl'>;
+  database: Pick<DatabaseSettings, 'url' | 'embeddedPort'>;
+  crawl: Pick<CrawlNetworkSettings, 'allowPrivateAddresses' | 'privateAddressAllowlist' | 'refusedEndpoints'>;
+}
+
+export function serviceEndpoints(config: EndpointSettings): ServiceEndpoint[] {
   const found: (ServiceEndpoint | undefined)[] = [];
   const add = (name: string, where: { host: string; port: number } | undefined) => found.push(where && { name, ...where });
   add('gateway', { host: config.gateway.host, port: config.gateway.port });
@@ -59,7 +70,7 @@ export function serviceEndpoints(config: Config): ServiceEndpoint[] {
 }
 
 /** The address policy of this deployment: the guard settings plus its own listeners. */
-export function addressPolicyOf(config: Config): AddressPolicy {
+export function addressPolicyOf(config: EndpointSettings): AddressPolicy {
   return {
     allowPrivate: config.crawl.allowPrivateAddresses,
     allowlist: config.crawl.privateAddressAllowlist,

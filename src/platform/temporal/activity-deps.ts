@@ -1,10 +1,12 @@
-import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 
-/** What activity factories receive, so tests can pass real or local pieces. */
-export interface ActivityDeps {
+/**
+ * What activity factories receive, so tests can pass real or local pieces. `C` is the part of the
+ * settings they read (the sections they name; src/config.ts composes them all).
+ */
+export interface ActivityDeps<C = unknown> {
   db: Db;
-  config: Config;
+  config: C;
   log: Logger;
 }

@@ -7,7 +7,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import type { TemporalSettings } from './config.ts';
 
 export interface TemporalEndpoint {
   address: string;
@@ -48,7 +48,7 @@ function clientCertPair({ certFile, keyFile }: { certFile: string; keyFile: stri
   return { crt, key };
 }
 
-export function temporalEndpoint(address: string, settings: Pick<Config['temporal'], 'tls' | 'apiKey'>): TemporalEndpoint {
+export function temporalEndpoint(address: string, settings: Pick<TemporalSettings, 'tls' | 'apiKey'>): TemporalEndpoint {
   const { tls, apiKey } = settings;
   if (!tls) return { address };
   return {

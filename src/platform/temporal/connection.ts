@@ -1,5 +1,5 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import type { TemporalSettings } from './config.ts';
 import type { Logger } from '../log.ts';
 import type { TemporalEndpoint } from './connection-options.ts';
 import { GrpcStatus, grpcStatus } from './grpc-status.ts';
@@ -56,6 +56,10 @@ export function temporalClient(connection: Connection, namespace: string, log: L
   return new Client({ connection, namespace, interceptors: { workflow: [requestIdClientInterceptor(log)] } });
 }
 
-export async function createTemporalClient(config: Config, endpoint: TemporalEndpoint, log: Logger): Promise<Client> {
+export async function createTemporalClient(
+  config: { temporal: Pick<TemporalSettings, 'namespace'> },
+  endpoint: TemporalEndpoint,
+  log: Logger,
+): Promise<Client> {
   return temporalClient(await connectTemporal(endpoint, log), config.temporal.namespace, log);
 }

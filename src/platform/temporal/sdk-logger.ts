@@ -2,7 +2,7 @@
 // activity's Context.log and the Rust core's forwarded ones) written through our
 // logger, so every line a process prints is one JSON object in the same format.
 import type { LogLevel as SdkLogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
-import type { LogLevel } from '../config.ts';
+import type { LogLevel } from '../log-config.ts';
 import type { Logger } from '../log.ts';
 
 const LEVELS: Record<SdkLogLevel, LogLevel> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };

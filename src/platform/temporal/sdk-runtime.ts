@@ -3,7 +3,7 @@
 // its metrics, when the process serves metrics, to a loopback exporter the
 // operations port reads (see ../metrics/sdk-metrics.ts).
 import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
-import type { LogLevel } from '../config.ts';
+import type { LogLevel } from '../log-config.ts';
 import type { Logger } from '../log.ts';
 import { sdkLogger } from './sdk-logger.ts';
 

@@ -5,7 +5,7 @@
 // queue (delivery loops: network waits only, so many at once).
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { FeatureActivities } from '../feature.ts';
-import type { Config } from '../config.ts';
+import type { TemporalSettings, WorkerSettings } from './config.ts';
 import { requestIdActivityInterceptor } from './request-id-activity-interceptor.ts';
 import { workflowCodeOptions } from './workflow-code.ts';
 
@@ -14,7 +14,14 @@ const WEBHOOK_LOOPS_PER_WORKER = 200;
 // the crawl's outbox over, so a worker's shutdown never waits for one.
 const WEBHOOK_SHUTDOWN_GRACE_MS = 2000;
 
-export async function createWorkers(connection: NativeConnection, config: Config, activities: Required<FeatureActivities>): Promise<Worker[]> {
+/** The settings the workers read; a crawl batch's heartbeat timeout sets how often heartbeats are sent. */
+export interface WorkerRegistryConfig {
+  temporal: TemporalSettings;
+  worker: WorkerSettings;
+  crawl: { heartbeatTimeoutMs: number };
+}
+
+export async function createWorkers(connection: NativeConnection, config: WorkerRegistryConfig, activities: Required<FeatureActivities>): Promise<Worker[]> {
   const common = {
     connection,
     namespace: config.temporal.namespace,

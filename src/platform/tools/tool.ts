@@ -60,7 +60,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
 }
 
 /** What a feature's tools are built from: an activity's deps and a Temporal client, for tools that run a job. */
-export interface ToolDeps extends ActivityDeps {
+export interface ToolDeps<C = unknown> extends ActivityDeps<C> {
   temporal: Client;
 }
 

@@ -11,7 +11,7 @@ import { agentAnswer, agentListItem, threadRun } from '../../../src/features/age
 import { toolCallId } from '../../../src/features/agent/tool-call-id.ts';
 import { terminalEvent } from '../../../src/features/agent/agent-events.ts';
 import { dueInOrder } from '../../../src/jobs/webhooks/outbox-delivery.ts';
-import type { Config } from '../../../src/platform/config.ts';
+import type { Config } from '../../../src/config.ts';
 import type { AgentJob } from '../../../src/generated/prisma/client.ts';
 
 const ID = '01a2b3c4-0000-7000-8000-000000000001';

@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
 import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../../../src/features/index.ts';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 import type { Db } from '../../../src/platform/db/prisma.ts';
 import { apiDocument, createApp } from '../../../src/platform/http/app.ts';
 import { createLogger } from '../../../src/platform/log.ts';

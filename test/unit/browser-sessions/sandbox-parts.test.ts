@@ -9,7 +9,7 @@ import { cdpTarget } from '../../../src/features/browser-sessions/sandbox/cdp-br
 import { parseReport } from '../../../src/features/browser-sessions/sandbox/runner-report.ts';
 import { UidPool } from '../../../src/features/browser-sessions/sandbox/uid-pool.ts';
 import { createSandbox } from '../../../src/features/browser-sessions/sandbox/sandbox.ts';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/platform/log.ts';
 
 const settings = loadConfig().sandbox;

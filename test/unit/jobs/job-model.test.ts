@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkModelFormats } from '../../../src/jobs/job-model.ts';
 import { DomainError } from '../../../src/platform/domain-error.ts';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
 
 const base = loadConfig().llm;

@@ -23,7 +23,7 @@ import { convertInline } from '../../../src/page/conversion/html-conversion.ts';
 import type { PageLoad } from '../../../src/page/page-load.ts';
 import type { ScrapeOptionsInput } from '../../../src/page/scrape-options.ts';
 import { pageTooLargeMessage } from '../../../src/page/page-size.ts';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/platform/log.ts';
 import { page } from '../../support/fixture-site.ts';
 

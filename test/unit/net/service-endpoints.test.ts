@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../../src/config.ts';
 import { serviceEndpointAt, serviceEndpoints, urlPort } from '../../../src/platform/net/service-endpoints.ts';
 
 function config(overrides: {

@@ -3,7 +3,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { temporalEndpoint } from '../../../src/platform/temporal/connection-options.ts';
 import { makeTlsFiles, type TlsFiles } from '../../support/tls-certificates.ts';
 

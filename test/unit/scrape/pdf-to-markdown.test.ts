@@ -4,7 +4,7 @@ import type { OcrPage } from '../../../src/page/ocr/hocr.ts';
 import { OcrUnavailableError, type OcrEngine } from '../../../src/page/ocr/ocr-engine.ts';
 import type { OcrRun } from '../../../src/page/ocr/ocr-pages.ts';
 import { pdfToMarkdown } from '../../../src/page/pdf-to-markdown.ts';
-import { loadConfig } from '../../../src/platform/config.ts';
+import { loadConfig } from '../../../src/config.ts';
 
 // Built by test/fixtures/pdf/make-pdfs.ts, which documents each file's text runs.
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../fixtures/pdf/${name}.pdf`, import.meta.url)));

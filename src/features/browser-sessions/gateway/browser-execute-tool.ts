@@ -12,6 +12,7 @@ import { endSession } from './end-session.ts';
 import { MAX_EXECUTE_CODE_LENGTH } from '../protocol/execute-limits.ts';
 import { createSessionSchema } from './session-request.ts';
 import { startSession } from './start-session.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
 const MAX_TOOL_EXECUTE_SECONDS = 60;
 
@@ -19,7 +20,7 @@ const MAX_TOOL_EXECUTE_SECONDS = 60;
  * A repeated call whose session exists: the code may or may not have run there, and its output is
  * lost with the attempt that ran it. The session is ended and billed once; the caller hears why.
  */
-async function interrupted(deps: ToolDeps, session: BrowserSession): Promise<ToolResult> {
+async function interrupted(deps: ToolDeps<BrowserSessionsFeatureSettings>, session: BrowserSession): Promise<ToolResult> {
   const ended = await endSession(deps.db, deps.temporal, session);
   return {
     output: { error: 'An earlier attempt of this call was interrupted (a worker restarted) and its output was lost; its browser session has ended.' },
@@ -27,7 +28,7 @@ async function interrupted(deps: ToolDeps, session: BrowserSession): Promise<Too
   };
 }
 
-export function browserExecuteTool(deps: ToolDeps): Tool {
+export function browserExecuteTool(deps: ToolDeps<BrowserSessionsFeatureSettings>): Tool {
   return defineTool({
     name: 'browser_execute',
     description:

@@ -11,6 +11,7 @@ import type { BrowserSession } from '../../../generated/prisma/client.ts';
 import { hostById } from '../shared/host-registry.ts';
 import { relayCdpPath, RELAY_SECRET_HEADER } from '../protocol/relay.ts';
 import type { SessionToucher } from './session-touch.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
 function tokenOf(upgrade: WebSocketUpgrade): string | undefined {
   const fromQuery = upgrade.query.get('token');
@@ -28,7 +29,7 @@ export function sameToken(given: string | undefined, expected: string): boolean 
 
 /** The live session a token opens, or a refusal already sent. */
 export async function sessionForToken(
-  deps: GatewayDeps,
+  deps: GatewayDeps<BrowserSessionsFeatureSettings>,
   upgrade: WebSocketUpgrade,
   accept: (row: BrowserSession, token: string | undefined) => boolean,
 ): Promise<BrowserSession | undefined> {
@@ -52,7 +53,12 @@ export async function sessionForToken(
 }
 
 /** Opens the relay to the session's host; undefined (refusal sent) when it cannot be reached. */
-export async function openRelay(deps: GatewayDeps, upgrade: WebSocketUpgrade, row: BrowserSession, path: string): Promise<WebSocket | undefined> {
+export async function openRelay(
+  deps: GatewayDeps<BrowserSessionsFeatureSettings>,
+  upgrade: WebSocketUpgrade,
+  row: BrowserSession,
+  path: string,
+): Promise<WebSocket | undefined> {
   const host = await hostById(deps.db, row.hostId!);
   if (!host) {
     refuseUpgrade(upgrade.socket, 502, 'The session browser is not reachable.', 'HOST_UNREACHABLE');
@@ -83,7 +89,7 @@ export async function openRelay(deps: GatewayDeps, upgrade: WebSocketUpgrade, ro
   });
 }
 
-export function cdpProxyRoute(deps: GatewayDeps, toucher: SessionToucher): WebSocketRoute {
+export function cdpProxyRoute(deps: GatewayDeps<BrowserSessionsFeatureSettings>, toucher: SessionToucher): WebSocketRoute {
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.browserSessions.maxCdpMessageBytes, perMessageDeflate: false });
   return {
     path: '/v2/browser/:id/cdp',

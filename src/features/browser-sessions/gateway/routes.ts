@@ -15,10 +15,11 @@ import { createSessionSchema, listSessionsQuerySchema, profileNameSchema } from 
 import { sessionOfTeam, sessionUrls, sessionView } from './session-store.ts';
 import { startSession } from './start-session.ts';
 import { deleteProfile } from '../shared/profile-store.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
 const LIST_LIMIT = 1000;
 
-export function sessionRoutes(deps: GatewayDeps, prefix: '/browser' | '/interact'): Router {
+export function sessionRoutes(deps: GatewayDeps<BrowserSessionsFeatureSettings>, prefix: '/browser' | '/interact'): Router {
   const { db, temporal, config } = deps;
   const router = Router();
   const base = () => publicBase(config);

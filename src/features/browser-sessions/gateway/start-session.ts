@@ -1,7 +1,6 @@
 // POST /v2/browser after validation: the session's row (admission checks), its
 // workflow, and the wait until its browser is up.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import type { Config } from '../../../platform/config.ts';
 import type { Db } from '../../../platform/db/prisma.ts';
 import { DomainError } from '../../../platform/domain-error.ts';
 import { retryInBackground } from '../../../platform/retry-in-background.ts';
@@ -12,8 +11,9 @@ import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
 import { countedStart } from './start-metrics.ts';
 import type { browserSessionWorkflow } from '../workflow/workflow.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
-type Deps = { db: Db; temporal: Client; config: Config };
+type Deps = { db: Db; temporal: Client; config: BrowserSessionsFeatureSettings };
 
 /** How long POST /v2/browser waits for the browser to come up. */
 export const READY_TIMEOUT_MS = 120_000;

@@ -21,6 +21,11 @@ import type { HostedSessions } from './hosted-sessions.ts';
 import { heartbeatHost, markHostStopped, registerHost } from '../shared/host-registry.ts';
 import { startRelayServer } from './relay-server.ts';
 import { createHostExecutor } from './execute-on-host.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
+import type { SandboxSettings } from '../sandbox/config.ts';
+
+/** What a browser host reads: the sessions' settings and its sandbox's. */
+export type BrowserHostSettings = BrowserSessionsFeatureSettings & { sandbox: SandboxSettings };
 
 const HEARTBEAT_MS = 5000;
 
@@ -37,7 +42,7 @@ export interface BrowserHost {
   stop(): Promise<void>;
 }
 
-export async function createBrowserHost(deps: ActivityDeps & { connection: NativeConnection }): Promise<BrowserHost> {
+export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> & { connection: NativeConnection }): Promise<BrowserHost> {
   const { db, config, log } = deps;
   const settings = config.browserSessions;
   const hostId = settings.hostId ?? randomUUID();

@@ -19,8 +19,9 @@ import type { HostedSession, HostedSessions } from './hosted-sessions.ts';
 import { openScrapedPage } from './open-scraped-page.ts';
 import { loadProfileState, recordSaveError, saveProfileState } from '../shared/profile-store.ts';
 import { closeCleanly, packState, readCookies, unpackState, writeCookies, writeStateFiles, type ProfileState } from './profile-state.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
-export interface HostActivityDeps extends ActivityDeps {
+export interface HostActivityDeps extends ActivityDeps<BrowserSessionsFeatureSettings> {
   /** Runs an execute in a hosted session's sandbox (shared with the relay). */
   executeOnHost(input: HostExecute): Promise<ExecuteResponse>;
   hostId: string;

@@ -2,9 +2,9 @@
 // the uid is dropped so that they hold for the caller's code and everything it
 // starts. RLIMIT_NPROC counts the processes of a uid machine-wide, which is why
 // each session runs as a uid of its own.
-import type { Config } from '../../../platform/config.ts';
+import type { SandboxSettings } from './config.ts';
 
-export type SandboxSettings = Config['sandbox'];
+export type { SandboxSettings };
 
 export const PRLIMIT = '/usr/bin/prlimit';
 

@@ -8,6 +8,7 @@ import type { Db } from '../../../platform/db/prisma.ts';
 import { pickHost } from '../shared/host-registry.ts';
 import { sessionCredits } from '../shared/session-credits.ts';
 import { recordSessionEnd } from '../shared/session-metrics.ts';
+import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
 export interface SessionEnd {
   sessionId: string;
@@ -58,7 +59,7 @@ async function recordEndOnce(db: Db, row: EndedRow, input: SessionEnd): Promise<
   return ended ? { credits } : undefined;
 }
 
-export function createSessionControlActivities({ db, config }: ActivityDeps) {
+export function createSessionControlActivities({ db, config }: ActivityDeps<BrowserSessionsFeatureSettings>) {
   return {
     async pickBrowserHost(sessionId: string): Promise<{ hostId: string; taskQueue: string }> {
       const host = await pickHost(db, config.temporal.taskQueue, config.browserSessions);

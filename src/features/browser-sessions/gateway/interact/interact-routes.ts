@@ -7,8 +7,9 @@ import { ownJob } from '../../../../jobs/job-routes.ts';
 import { interactRequestSchema } from './interact-request.ts';
 import { interactWithScrape, stopInteraction } from './scrape-interaction.ts';
 import { executeRequesterOf } from '../execute-requester.ts';
+import type { BrowserSessionsFeatureSettings } from '../../config.ts';
 
-export function interactRoutes(deps: GatewayDeps): Router {
+export function interactRoutes(deps: GatewayDeps<BrowserSessionsFeatureSettings>): Router {
   const router = Router();
 
   router.post('/scrape/:id/interact', async (req, res) => {

@@ -28,6 +28,7 @@ import { READY_TIMEOUT_MS, startSession } from '../start-session.ts';
 import { codeForPrompt, openPageOf, READ_PAGE_CODE } from './prompt-code.ts';
 import type { InteractRequest } from './interact-request.ts';
 import type { InteractResponse } from './interact-response.ts';
+import type { BrowserSessionsFeatureSettings } from '../../config.ts';
 
 /** How often a call waiting for another one's opening looks at the session. */
 const OPENING_POLL_MS = 200;
@@ -55,7 +56,7 @@ export function scrapeBrowsing(job: Pick<Crawl, 'options'>): Pick<CreateSessionR
   return { blockAds: so.blockAds ?? true, ...(so.location && { location: so.location }) };
 }
 
-async function liveInteraction(deps: GatewayDeps, scrapeId: string): Promise<BrowserSession | null> {
+async function liveInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, scrapeId: string): Promise<BrowserSession | null> {
   return deps.db.browserSession.findFirst({ where: { scrapeId, status: { in: LIVE_STATUSES } } });
 }
 
@@ -63,7 +64,12 @@ async function liveInteraction(deps: GatewayDeps, scrapeId: string): Promise<Bro
  * The scrape's live session, opened when there is none; a call racing another one's opening waits for
  * it, and opens one itself when that opening gave up (its request was answered, its browser failed).
  */
-async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl): Promise<{ row: BrowserSession; openingWarning?: string }> {
+async function interaction(
+  deps: GatewayDeps<BrowserSessionsFeatureSettings>,
+  team: Team,
+  apiKeyId: string | null,
+  job: Crawl,
+): Promise<{ row: BrowserSession; openingWarning?: string }> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const live = await liveInteraction(deps, job.id);
@@ -81,7 +87,7 @@ async function interaction(deps: GatewayDeps, team: Team, apiKeyId: string | nul
 const interactBusy = () => new DomainError('conflict', 'Another call is opening this scrape’s browser and it is not up; try again', 'INTERACT_BUSY');
 
 /** Opens the scrape's session; undefined when another call holds the opening. */
-async function openInteraction(deps: GatewayDeps, team: Team, apiKeyId: string | null, job: Crawl) {
+async function openInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, team: Team, apiKeyId: string | null, job: Crawl) {
   const { browserSessions } = deps.config;
   try {
     return await startSession(
@@ -100,7 +106,7 @@ async function openInteraction(deps: GatewayDeps, team: Team, apiKeyId: string |
 }
 
 /** The session another call is opening for the scrape, once its browser is up; undefined once that opening has ended without one. */
-async function openedByAnother(deps: GatewayDeps, scrapeId: string, deadline: number): Promise<BrowserSession | undefined> {
+async function openedByAnother(deps: GatewayDeps<BrowserSessionsFeatureSettings>, scrapeId: string, deadline: number): Promise<BrowserSession | undefined> {
   for (;;) {
     const other = await liveInteraction(deps, scrapeId);
     if (!other) return undefined;
@@ -114,7 +120,7 @@ async function openedByAnother(deps: GatewayDeps, scrapeId: string, deadline: nu
  * Refuses a scrape that has not settled its page yet. Its caller is answered once the page is
  * stored, a moment before the job's end is recorded: a stored page counts as settled.
  */
-async function settledScrape(deps: GatewayDeps, job: Crawl): Promise<void> {
+async function settledScrape(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl): Promise<void> {
   if (job.status !== 'scraping') return;
   const page = await deps.db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true } });
   if (!page) throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
@@ -122,7 +128,7 @@ async function settledScrape(deps: GatewayDeps, job: Crawl): Promise<void> {
 
 /** `requester`: the API request the interaction answers; the code asked for (or written from the prompt) runs only while it waits. */
 export async function interactWithScrape(
-  deps: GatewayDeps,
+  deps: GatewayDeps<BrowserSessionsFeatureSettings>,
   team: Team,
   apiKeyId: string | null,
   job: Crawl,
@@ -155,7 +161,7 @@ export async function interactWithScrape(
 }
 
 /** The model a prompt may use on this scrape's page, or the 400 that says why there is none. */
-function promptModel(deps: GatewayDeps, job: Crawl) {
+function promptModel(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl) {
   if (!configuredLlm(deps.config.llm)) {
     throw new DomainError(
       'invalid',
@@ -175,7 +181,7 @@ function promptModel(deps: GatewayDeps, job: Crawl) {
 }
 
 /** Ends the scrape's live session; without one, the answer says nothing was running. */
-export async function stopInteraction(deps: GatewayDeps, job: Crawl): Promise<EndedSession & { status: string }> {
+export async function stopInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl): Promise<EndedSession & { status: string }> {
   const live = await liveInteraction(deps, job.id);
   if (!live) throw new DomainError('not-found', `No browser is open for the scrape ${job.id}`, 'NOT_FOUND');
   const ended = await endSession(deps.db, deps.temporal, live);

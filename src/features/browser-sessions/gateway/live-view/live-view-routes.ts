@@ -15,6 +15,7 @@ import { openRelay, sameToken, sessionForToken } from '../cdp-proxy.ts';
 import { relayLivePath } from '../../protocol/relay.ts';
 import type { SessionToucher } from '../session-touch.ts';
 import { liveViewContentSecurityPolicy, liveViewPage } from './live-view-page.ts';
+import type { BrowserSessionsFeatureSettings } from '../../config.ts';
 
 /** Largest message a viewer may send (pasted text is capped at 10,000 characters). */
 const MAX_VIEWER_MESSAGE_BYTES = 64 * 1024;
@@ -30,7 +31,7 @@ function viewKind(row: BrowserSession, token: string | undefined): 'view' | 'int
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><p>${text}</p></body></html>`;
 
-export function liveViewPageRoutes(deps: GatewayDeps): Router {
+export function liveViewPageRoutes(deps: GatewayDeps<BrowserSessionsFeatureSettings>): Router {
   const router = Router();
   router.get('/v2/browser/:id/live', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -58,7 +59,7 @@ export function liveViewPageRoutes(deps: GatewayDeps): Router {
   return router;
 }
 
-export function liveViewSocketRoute(deps: GatewayDeps, toucher: SessionToucher): WebSocketRoute {
+export function liveViewSocketRoute(deps: GatewayDeps<BrowserSessionsFeatureSettings>, toucher: SessionToucher): WebSocketRoute {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_VIEWER_MESSAGE_BYTES, perMessageDeflate: false });
   return {
     path: '/v2/browser/:id/live',
