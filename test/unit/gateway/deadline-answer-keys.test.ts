@@ -26,20 +26,21 @@ function heldDatabase() {
     while (down) await new Promise<void>((resolve) => waiters.push(resolve));
     return work();
   };
-  const keys = new Map<string, { fingerprint: string; statusCode: number | null; answer: unknown; jobId: string | null; createdAt: Date }>();
+  const keys = new Map<string, { fingerprint: string; claimId: string; statusCode: number | null; answer: unknown; jobId: string | null; createdAt: Date }>();
   const activity: { statusCode: number; jobId: string | null }[] = [];
+  const held = (where: { key: string; claimId: string }) => keys.get(where.key)?.claimId === where.claimId;
   const db = {
-    $queryRaw: (_sql: TemplateStringsArray, _team: string, key: string, fingerprint: string) =>
+    $queryRaw: (_sql: TemplateStringsArray, _team: string, key: string, fingerprint: string, claimId: string) =>
       answered(() => {
         if (keys.has(key)) return [];
-        keys.set(key, { fingerprint, statusCode: null, answer: null, jobId: null, createdAt: new Date() });
+        keys.set(key, { fingerprint, claimId, statusCode: null, answer: null, jobId: null, createdAt: new Date() });
         return [1];
       }),
     idempotencyKey: {
       findUnique: ({ where }: { where: { teamId_key: { key: string } } }) => answered(() => keys.get(where.teamId_key.key) ?? null),
-      update: ({ where, data }: { where: { teamId_key: { key: string } }; data: object }) =>
-        answered(() => Object.assign(keys.get(where.teamId_key.key)!, data)),
-      deleteMany: ({ where }: { where: { key: string } }) => answered(() => ({ count: Number(keys.delete(where.key)) })),
+      updateMany: ({ where, data }: { where: { key: string; claimId: string }; data: object }) =>
+        answered(() => ({ count: held(where) ? Number(Boolean(Object.assign(keys.get(where.key)!, data))) : 0 })),
+      deleteMany: ({ where }: { where: { key: string; claimId: string } }) => answered(() => ({ count: held(where) ? Number(keys.delete(where.key)) : 0 })),
     },
     activityLog: { create: ({ data }: { data: { statusCode: number; jobId: string | null } }) => answered(() => activity.push(data)) },
   };
