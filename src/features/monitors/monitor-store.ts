@@ -20,7 +20,7 @@ import { manualCheckWorkflowId, type MonitorCheckInput } from './definitions.ts'
 import { emptySummary, type MonitorSummary } from './page-statuses.ts';
 import { checkAnswer, monitorAnswer } from './monitor-answers.ts';
 import type { monitorCheckWorkflow } from './check-workflow.ts';
-import { ENDED_CHECK_STATUSES } from './check-activities.ts';
+import { ENDED_CHECK_STATUSES } from './check-end.ts';
 import type { MonitorsFeatureSettings } from './config.ts';
 
 export type MonitorDeps = { db: Db; temporal: Client; config: MonitorsFeatureSettings; log: Logger };
