@@ -6,7 +6,8 @@ import type { LlmServiceSettings } from '../platform/llm/config.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import { configuredLlm, type LlmSettings } from '../platform/llm/chat-completion.ts';
 import { modelFormatsOf } from '../page/model-formats/run-model-formats.ts';
-import { changeTrackingFormat, type ScrapeOptions } from '../page/scrape-options.ts';
+import { formatModule } from '../page/formats/registry.ts';
+import type { ScrapeOptions } from '../page/scrape-options.ts';
 import { redactionModelEntities } from '../page/redaction/redact-document.ts';
 
 /** The model the job's pages may be sent to, if any. */
@@ -14,9 +15,6 @@ export function jobModel(llm: LlmServiceSettings, zeroDataRetention: boolean): L
   const configured = configuredLlm(llm);
   return zeroDataRetention && !configured?.local ? undefined : configured;
 }
-
-/** How the messages name change tracking's json mode, whose fields a model extracts. */
-export const CHANGE_TRACKING_JSON_MODE = 'changeTracking (json mode)';
 
 export function noModelMessage(format: string): string {
   return `The ${format} format needs a model and none is configured on this server (LLM_BASE_URL); leave the format out or ask the operator to set one.`;
@@ -31,7 +29,8 @@ export function zdrModelMessage(format: string): string {
  * (PERSON and LOCATION, asked for by name or by default) when no model may read the job's pages.
  */
 export function checkModelFormats(so: Pick<ScrapeOptions, 'formats' | 'redactPII'>, zeroDataRetention: boolean, llm: LlmServiceSettings): void {
-  const first = modelFormatsOf(so.formats)[0]?.type ?? (changeTrackingFormat(so)?.modes.includes('json') ? CHANGE_TRACKING_JSON_MODE : undefined);
+  // A model format first, then a format that needs a model for one of its options (change tracking's json mode).
+  const first = modelFormatsOf(so.formats)[0]?.type ?? so.formats.map((f) => formatModule(f.type).needsModel?.(f)).find((name) => name !== undefined);
   if (first) {
     if (!configuredLlm(llm)) throw new DomainError('invalid', noModelMessage(first), 'MODEL_NOT_CONFIGURED');
     if (!jobModel(llm, zeroDataRetention)) throw new DomainError('invalid', zdrModelMessage(first), 'MODEL_NOT_LOCAL');

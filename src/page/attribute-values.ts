@@ -2,10 +2,15 @@
 // that attribute on the elements the selector matches, in document order.
 // Elements without the attribute add nothing; the same value on two elements is
 // listed twice (the values line up with the elements that carry it).
-import type { AttributeSelector } from './scrape-options.ts';
 
 /** Values listed per selector at most; further matches are left out. */
 export const MAX_ATTRIBUTE_VALUES = 1000;
+
+/** One selector of the attributes format. */
+export interface AttributeSelector {
+  selector: string;
+  attribute: string;
+}
 
 export interface AttributeValues extends AttributeSelector {
   values: string[];

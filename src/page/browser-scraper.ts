@@ -13,11 +13,12 @@ import { PlaywrightCrawler, type PlaywrightCrawlingContext } from '@crawlee/play
 import { chromium, type Page } from 'playwright';
 import type { ChromiumLaunch } from '../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../platform/browser/warm-browser.ts';
-import { parsesImages, type ScrapeOptions, type ScreenshotFormat } from './scrape-options.ts';
+import { parsesImages, type ScrapeOptions } from './scrape-options.ts';
 import { ActionFailure, runActions, type ActionResults } from './actions.ts';
-import { pageHtml, screenshotDataUrl } from './capture.ts';
+import { pageHtml } from './capture.ts';
 import { imageSizes, type ImageSizes } from './image-sizes.ts';
-import { sampleBranding, type BrandingSample } from './branding/branding-sample.ts';
+import { requestedFormats, type Requested } from './formats/registry.ts';
+import type { PageLoad } from './page-load.ts';
 import { failedContentType, isDownloadError, isFileContentType, isNetworkError, watchNavigation, type NavigationWatch } from './navigation-failure.ts';
 import { PageBudget, PageTimeoutError } from './page-budget.ts';
 import { PageTooLargeError } from './page-size.ts';
@@ -39,18 +40,12 @@ export interface ScrapeTarget {
   key: string;
 }
 
-export interface FetchedPage {
+/** A rendered page's load (what its formats' `capture` read from it among the rest) and what else the browser did. */
+export interface FetchedPage extends Omit<PageLoad, 'pdf' | 'text'> {
   target: ScrapeTarget;
-  finalUrl: string;
-  statusCode: number;
-  contentType?: string;
   rawHtml: string;
-  /** Data URL of the `screenshot` format. */
-  screenshot?: string;
   /** With measureImages: what the browser decoded of the page's images. */
   imageSizes?: ImageSizes;
-  /** With the `branding` format: the page's styles, or why it gave none. */
-  branding?: BrandingSample | { error: string };
   /** Products of scrapeOptions.actions; present only when actions were requested. */
   actions?: ActionResults;
   /** Time spent waiting for a team concurrency slot before navigating (0 without acquireSlot). */
@@ -145,25 +140,24 @@ function targetOf(ctx: PlaywrightCrawlingContext): ScrapeTarget {
   return ctx.request.userData.target as ScrapeTarget;
 }
 
-/** After load: waitFor, actions, then the content (HTML first: a screenshot viewport may re-layout the page). */
-async function capture(
-  page: Page,
-  so: ScrapeOptions,
-  screenshot: ScreenshotFormat | undefined,
-  budget: PageBudget,
-  maxPageBytes: number,
-  measureImages: boolean,
-) {
+/** The formats that read the rendered page, those that may re-layout it (a screenshot's viewport) last. */
+function formatCaptures(so: ScrapeOptions): Requested[] {
+  const capturing = requestedFormats(so.formats).filter(({ module }) => module.capture);
+  return [...capturing.filter(({ module }) => !module.capture!.last), ...capturing.filter(({ module }) => module.capture!.last)];
+}
+
+/** After load: waitFor, actions, then the content (HTML first: a format's capture may re-layout the page). */
+async function capture(page: Page, so: ScrapeOptions, captures: Requested[], budget: PageBudget, maxPageBytes: number, measureImages: boolean) {
   if (so.waitFor > 0) await page.waitForTimeout(Math.min(so.waitFor, budget.remaining()));
   const actions = so.actions?.length ? await runActions(page, so.actions, budget, maxPageBytes) : undefined;
   const rawHtml = await pageHtml(page, budget, maxPageBytes);
-  return {
+  const captured: Partial<PageLoad> & { rawHtml: string; actions?: ActionResults } = {
     rawHtml,
     actions,
     ...(measureImages && { imageSizes: await imageSizes(page, budget) }),
-    ...(so.formats.some((f) => f.type === 'branding') && { branding: await sampleBranding(page, budget) }),
-    screenshot: screenshot ? await screenshotDataUrl(page, screenshot, budget) : undefined,
   };
+  for (const { module, format } of captures) Object.assign(captured, await module.capture!.run(page, format, budget));
+  return captured;
 }
 
 function crawleeRequest(target: ScrapeTarget) {
@@ -173,7 +167,7 @@ function crawleeRequest(target: ScrapeTarget) {
 export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserScrapeOptions): Promise<void> {
   if (targets.length === 0 && !opts.moreTargets) return;
   const so = opts.scrapeOptions;
-  const screenshot = so.formats.find((f) => f.type === 'screenshot');
+  const captures = formatCaptures(so);
   const timeoutSecs = Math.ceil(so.timeout / 1000);
   const concurrency = Math.max(1, opts.moreTargets ? opts.concurrency : Math.min(opts.concurrency, targets.length));
   const context = pageContext(so, opts.userAgents ?? DEFAULT_USER_AGENTS);
@@ -323,7 +317,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         }
         let captured: Awaited<ReturnType<typeof capture>>;
         try {
-          captured = await budget.race(capture(page, so, screenshot, budget, opts.maxPageBytes ?? Infinity, opts.measureImages ?? false));
+          captured = await budget.race(capture(page, so, captures, budget, opts.maxPageBytes ?? Infinity, opts.measureImages ?? false));
         } catch (err) {
           // The same actions, the same budget or the same page would fail the same way again.
           if (err instanceof ActionFailure || err instanceof PageTimeoutError || err instanceof PageTooLargeError) throw new NonRetryableError(err.message);

@@ -1,12 +1,9 @@
 // The page document the API hands out (scrape, crawl and batch status, search
 // results): the one source of its TypeScript type and of its OpenAPI schema.
 import { z } from 'zod';
-import type { SUPPORTED_FORMATS } from './scrape-options.ts';
 import { brandingProfileSchema } from './branding/branding-profile.ts';
 import { menuProfileSchema } from './menu/menu-profile.ts';
 import { productProfileSchema } from './product/product-profile.ts';
-
-export type DocumentFormat = (typeof SUPPORTED_FORMATS)[number];
 
 // Loose: a page's own <meta> tags are copied in under their names.
 export const pageMetadataSchema = z.looseObject({

@@ -1,21 +1,13 @@
 // Turns what a page load produced (from the browser, the PDF parser or the
 // cache) into the stored document and the links it offers for discovery.
 import { clientOptionWarnings, type ScrapeOptions } from './scrape-options.ts';
-import type { DocumentFormat, PageDocument } from './document-schema.ts';
-import {
-  convertInline,
-  requestedFormats,
-  type HtmlConversion,
-  type HtmlConversionInput,
-  type HtmlConverter,
-  type HtmlOutcome,
-} from './conversion/html-conversion.ts';
-import { summarizePage } from './summary/page-summary.ts';
+import type { PageDocument } from './document-schema.ts';
+import { convertInline, type HtmlConversion, type HtmlConversionInput, type HtmlConverter, type HtmlOutcome } from './conversion/html-conversion.ts';
 import { addUsage, NO_TOKENS, type LlmSettings, type TokenUsage } from '../platform/llm/chat-completion.ts';
-import type { BilledModelFormat } from './model-formats/format-names.ts';
 import { runModelFormats } from './model-formats/run-model-formats.ts';
 import { runProfileFormats } from './profiles/run-profile-formats.ts';
-import { deriveBranding } from './branding/derive-branding.ts';
+import { requestedFormats, type Requested } from './formats/registry.ts';
+import type { FilePage } from './formats/format-module.ts';
 import type { PageLoad } from './page-load.ts';
 import { redactDocument, redactionPlan, skippedWarning } from './redaction/redact-document.ts';
 import { threatPolicy, unscannedWarning } from './threat-policy.ts';
@@ -44,20 +36,17 @@ export interface LoadExtras extends Pick<HtmlConversionInput, 'checkScripted' | 
 /** What the page's model calls used: tokens for the ledger, answered formats for the credits. */
 export interface ModelUse {
   usage: TokenUsage;
-  answered: BilledModelFormat[];
+  /** The types of the formats a model answered for. */
+  answered: string[];
 }
 
 export type DocumentOutcome = (HtmlConversion & { modelUse: ModelUse }) | Exclude<HtmlOutcome, HtmlConversion>;
 
 /** A PDF's, an image's (OCR) or an uploaded text file's document: its text is all it has, no links, no images. */
-function fileDocument(load: PageLoad, file: { markdown: string; html: string }, formats: Set<DocumentFormat>, sourceURL: string): PageDocument {
+function fileDocument(load: PageLoad, file: FilePage, requested: readonly Requested[], sourceURL: string): PageDocument {
   const { pdf } = load;
   return {
-    ...(formats.has('markdown') && { markdown: file.markdown }),
-    ...(formats.has('html') && { html: file.html }),
-    ...(formats.has('rawHtml') && { rawHtml: file.html }),
-    ...(formats.has('links') && { links: [] }),
-    ...(formats.has('images') && { images: [] }),
+    ...Object.assign({}, ...requested.map(({ module, format }) => module.fromFile?.(file, format))),
     ...(pdf?.pages && { pages: pdf.pages }),
     ...(pdf?.blocks && { blocks: pdf.blocks }),
     metadata: {
@@ -73,49 +62,42 @@ function fileDocument(load: PageLoad, file: { markdown: string; html: string }, 
 }
 
 export async function documentFromLoad(load: PageLoad, so: ScrapeOptions, extras: LoadExtras): Promise<DocumentOutcome> {
-  const formats = requestedFormats(so);
+  const requested = requestedFormats(so.formats);
   const warnings = clientOptionWarnings(so);
   const unscanned = unscannedWarning(threatPolicy(so.threatProtection));
   if (unscanned) warnings.push(unscanned);
   let converted: HtmlConversion;
   const file = load.pdf ?? load.text;
   if (file) {
-    converted = {
-      built: {
-        document: fileDocument(load, file, new Set(formats), extras.sourceURL),
-        discoveredLinks: [],
-        markdown: file.markdown,
-      },
-    };
+    converted = { built: { document: fileDocument(load, file, requested, extras.sourceURL), discoveredLinks: [], markdown: file.markdown } };
     if (load.pdf?.warnings) warnings.push(...load.pdf.warnings);
-    if (formats.includes('branding'))
-      warnings.push(`No branding: the URL is ${/^image\//i.test(load.contentType ?? '') ? 'an image' : 'a PDF'}, not a web page.`);
   } else {
-    const { screenshot, branding, ...html } = load;
+    const { finalUrl, statusCode, contentType, rawHtml, imageSizes } = load;
     const { indexAs, checkScripted, listImages } = extras;
+    const html = { finalUrl, statusCode, contentType, rawHtml, imageSizes };
     const outcome = await (extras.convert ?? convertInline)({ load: html, so, sourceURL: extras.sourceURL, indexAs, checkScripted, listImages });
     if ('needsBrowser' in outcome) return outcome;
     converted = outcome;
-    // Kept out of the conversion: a screenshot is large and needs no work.
-    if (formats.includes('screenshot') && screenshot !== undefined) converted.built.document.screenshot = screenshot;
-    if (formats.includes('branding')) {
-      if (branding && !('error' in branding)) converted.built.document.branding = deriveBranding(branding);
-      else warnings.push(`No branding: ${branding?.error ?? 'the page was not rendered in a browser'}.`);
-    }
   }
   const { built } = converted;
   const { document } = built;
-  const modelUse: ModelUse = { usage: NO_TOKENS, answered: [] };
-  if (formats.includes('summary')) {
-    const { summary, warning, usage } = await summarizePage({ markdown: built.markdown ?? '', language: document.metadata.language }, extras.llm);
-    document.summary = summary;
-    if (warning) warnings.push(warning);
-    modelUse.usage = addUsage(modelUse.usage, usage);
+  for (const { module, format } of requested) {
+    const part = module.fromLoad?.(load, format);
+    if (part?.fields) Object.assign(document, part.fields);
+    if (part?.warning) warnings.push(part.warning);
   }
+  const modelUse: ModelUse = { usage: NO_TOKENS, answered: [] };
   const text = built.markdown ?? '';
+  for (const { module, format } of requested) {
+    if (!module.fromText) continue;
+    const answer = await module.fromText({ text, metadata: document.metadata, llm: extras.llm }, format);
+    Object.assign(document, answer.fields);
+    if (answer.warning) warnings.push(answer.warning);
+    modelUse.usage = addUsage(modelUse.usage, answer.usage);
+  }
   const [model, profiles] = await Promise.all([
     runModelFormats(so.formats, text, extras.llm),
-    runProfileFormats(formats, built.profiles, { text, url: document.metadata.url, metadata: document.metadata, llm: extras.llm }),
+    runProfileFormats(so.formats, built.profiles, { text, url: document.metadata.url, metadata: document.metadata, llm: extras.llm }),
   ]);
   Object.assign(document, model.fields, profiles.fields);
   warnings.push(...model.warnings, ...profiles.warnings);

@@ -1,272 +1,19 @@
 import { z } from 'zod';
 import { headerMapSchema } from '../platform/http/header-fields.ts';
 import { integration, origin } from '../platform/http/common-schemas.ts';
-import { nestedAtMost } from '../platform/json-depth.ts';
-import { compileJsonSchema, InvalidJsonSchemaError } from '../platform/llm/json-schema.ts';
-import { MODEL_FORMATS } from './model-formats/format-names.ts';
-import { assertValidSelectors, InvalidSelectorError } from './clean-html.ts';
+import { qualitySchema, viewportSchema } from './formats/format-schemas.ts';
+import { formatsSchema } from './formats/formats-schema.ts';
+import { MODULES, requestedFormats } from './formats/registry.ts';
 
 /**
- * scrapeOptions of POST /v2/crawl (and, later, of other v2 routes): a strict object whose output has
- * every default applied, formats and parsers normalised to `{type, ...}` objects.
+ * scrapeOptions of the v2 routes that load pages: a strict object whose output has every default
+ * applied, formats and parsers normalised to `{type, ...}` objects. The formats are the registry's
+ * (formats/registry.ts); the rest is here.
  */
-
-// ---------------------------------------------------------------------------------------------
-// Shared helpers
-// ---------------------------------------------------------------------------------------------
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-const viewportSchema = z.strictObject({
-  width: z.int().min(1).max(7680),
-  height: z.int().min(1).max(4320),
-});
-
-const qualitySchema = z.int().min(1).max(100);
-
-// ---------------------------------------------------------------------------------------------
-// formats
-// ---------------------------------------------------------------------------------------------
-
-/** Format types this service produces. */
-export const SUPPORTED_FORMATS = [
-  'markdown',
-  'html',
-  'rawHtml',
-  'links',
-  'images',
-  'summary',
-  'screenshot',
-  'attributes',
-  'branding',
-  'json',
-  'question',
-  'highlights',
-  'query',
-  'product',
-  'menu',
-  'changeTracking',
-] as const;
-export type SupportedFormat = (typeof SUPPORTED_FORMATS)[number];
-
-/** Longest json prompt, question, highlights query or query prompt (as upstream). */
-export const MAX_MODEL_PROMPT_CHARS = 10_000;
-
-/**
- * Formats of the SDKs' FormatOption types that this service does not produce, with the reason the
- * 400 gives: a format the caller asked for is never silently left out of the document.
- */
-export const UNAVAILABLE_FORMATS: Readonly<Record<string, string>> = {
-  audio: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
-  video: "it downloads and transcodes a page's media through a Firecrawl cloud service, which this service does not offer",
-};
-
-/** Format names accepted in their string form. */
-export const FORMAT_NAMES = [...SUPPORTED_FORMATS, 'screenshot@fullPage'] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
-
-export const SCREENSHOT_FORMAT_LIMIT_MESSAGE = 'Only one screenshot format is allowed';
-export const ATTRIBUTES_FORMAT_LIMIT_MESSAGE = 'Only one attributes format is allowed; list every selector in it';
-
-/** Selectors one attributes format may list. */
-export const MAX_ATTRIBUTE_SELECTORS = 50;
-export const CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE = 'The changeTracking format requires the markdown format: pages are compared by their markdown';
-export const CHANGE_TRACKING_LIMIT_MESSAGE = 'Only one changeTracking format is allowed';
-export const CHANGE_TRACKING_MODES = ['git-diff', 'json'] as const;
-export const MAX_CHANGE_TRACKING_TAG_CHARS = 256;
-
-export function unsupportedFormatMessage(name: string): string {
-  const why = Object.hasOwn(UNAVAILABLE_FORMATS, name) ? UNAVAILABLE_FORMATS[name] : undefined;
-  return why ? `Format "${name}" is not available from this service: ${why}` : `Format "${name}" is not supported by this service`;
-}
-
-const screenshotFormatSchema = z.strictObject({
-  type: z.literal('screenshot'),
-  fullPage: z.boolean().default(false),
-  quality: qualitySchema.optional(),
-  viewport: viewportSchema.optional(),
-});
-
-export const JSON_FORMAT_NEEDS_MESSAGE = 'The json format needs a prompt, a schema or both';
-
-/** Deeper schemas would overflow the stack of the recursive validators (zod's, Ajv's); real ones nest far less. */
-export const MAX_JSON_SCHEMA_DEPTH = 64;
-
-/** A caller's JSON schema at `path` of a body: bounded in depth and compiled by Ajv, whose complaint is the 400. */
-export function jsonSchemaField(path: string) {
-  return nestedAtMost(path, MAX_JSON_SCHEMA_DEPTH).pipe(
-    z.record(z.string(), z.json(), { error: `${path} must be a JSON schema object` }).superRefine((schema, ctx) => {
-      try {
-        compileJsonSchema(schema);
-      } catch (err) {
-        if (!(err instanceof InvalidJsonSchemaError)) throw err;
-        ctx.addIssue({ code: 'custom', message: `${path} is ${err.message}`, input: schema });
-      }
-    }),
-  );
-}
-
-const jsonSchemaSchema = jsonSchemaField('json.schema');
-
-/** An optional field the Python SDK sends as null when unset (it dumps a JsonFormat model with its Nones): null is absent. */
-function unsetAsNull<T extends z.ZodType>(schema: T) {
-  return schema
-    .nullish()
-    .transform((v) => v ?? undefined)
-    .optional();
-}
-
-const jsonFormatSchema = z
-  .strictObject({
-    type: z.literal('json'),
-    prompt: unsetAsNull(z.string().trim().min(1, 'json.prompt must not be empty').max(MAX_MODEL_PROMPT_CHARS)),
-    schema: unsetAsNull(jsonSchemaSchema),
-    /** Accepted for the SDKs; every model call already treats the page as untrusted data. */
-    checkPromptInjection: unsetAsNull(z.boolean()),
-  })
-  .superRefine((format, ctx) => {
-    if (format.prompt === undefined && format.schema === undefined) ctx.addIssue({ code: 'custom', message: JSON_FORMAT_NEEDS_MESSAGE, input: format });
-  });
-
-const modelTextSchema = (field: string) =>
-  z
-    .string({ error: `${field} is required` })
-    .trim()
-    .min(1, `${field} must not be empty`)
-    .max(MAX_MODEL_PROMPT_CHARS, `${field} must be at most ${MAX_MODEL_PROMPT_CHARS} characters`);
-// Checked here, with the parser the values are read with, so a selector it cannot run is a 400 before any job exists.
-const cssSelectorSchema = z
-  .string()
-  .max(1000)
-  .superRefine((selector, ctx) => {
-    try {
-      assertValidSelectors([selector]);
-    } catch (err) {
-      if (!(err instanceof InvalidSelectorError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message, input: selector });
-    }
-  });
-
-export const QUERY_MODES = ['freeform', 'directQuote'] as const;
-export const QUESTION_AND_QUERY_MESSAGE = 'The question and query formats both fill the answer field: ask for one of them';
-
-/** Deprecated upstream in favour of question (freeform) and highlights (directQuote); see docs/api/json-format.md. */
-const queryFormatSchema = z.strictObject({
-  type: z.literal('query'),
-  prompt: modelTextSchema('query.prompt'),
-  // null is what a Python dict with mode=None sends.
-  mode: z
-    .enum(QUERY_MODES, { error: 'query.mode is "freeform" or "directQuote"' })
-    .nullish()
-    .transform((m) => m ?? 'freeform'),
-});
-
-// Without selectors (the SDKs' types allow "attributes" as a bare format name) nothing is read, and the warning says so.
-const attributesFormatSchema = z.strictObject({
-  type: z.literal('attributes'),
-  selectors: z
-    .array(z.strictObject({ selector: cssSelectorSchema, attribute: z.string().min(1).max(256) }), {
-      error: 'The attributes format takes selectors: [{selector, attribute}, ...]',
-    })
-    .max(MAX_ATTRIBUTE_SELECTORS, `The attributes format takes at most ${MAX_ATTRIBUTE_SELECTORS} selectors`)
-    .default(() => []),
-});
-
-export const ATTRIBUTES_WITHOUT_SELECTORS_WARNING =
-  'attributes: the format came without selectors, so no values were read. (The Python SDK 4.54 drops the selectors of an AttributesFormat object inside scrape options: pass the format as a dict.)';
-
-/** Compared against the team's previous snapshot of the URL under the same tag (docs/api/change-tracking.md). */
-const changeTrackingFormatSchema = z.strictObject({
-  type: z.literal('changeTracking'),
-  modes: z.array(z.enum(CHANGE_TRACKING_MODES, { error: 'changeTracking modes are "git-diff" and "json"' })).default([]),
-  // A JSON Schema for the json mode's fields; the SDKs convert a Zod schema to one before sending.
-  schema: jsonSchemaSchema.optional(),
-  prompt: z.string().max(MAX_MODEL_PROMPT_CHARS).optional(),
-  // null is what the Python SDK sends for "no tag".
-  tag: z
-    .string()
-    .min(1)
-    .max(MAX_CHANGE_TRACKING_TAG_CHARS)
-    .nullish()
-    .transform((t) => t ?? undefined),
-});
-
-const formatObjectSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.strictObject({ type: z.literal('markdown') }),
-    z.strictObject({ type: z.literal('html') }),
-    z.strictObject({ type: z.literal('rawHtml') }),
-    z.strictObject({ type: z.literal('links') }),
-    z.strictObject({ type: z.literal('images') }),
-    z.strictObject({ type: z.literal('summary') }),
-    screenshotFormatSchema,
-    jsonFormatSchema,
-    z.strictObject({ type: z.literal('question'), question: modelTextSchema('question.question') }),
-    z.strictObject({ type: z.literal('highlights'), query: modelTextSchema('highlights.query') }),
-    queryFormatSchema,
-    z.strictObject({ type: z.literal('product') }),
-    z.strictObject({ type: z.literal('menu') }),
-    attributesFormatSchema,
-    z.strictObject({ type: z.literal('branding') }),
-    changeTrackingFormatSchema,
-  ],
-  {
-    error: (iss) =>
-      iss.code === 'invalid_union' || (iss.code as string) === 'invalid_type'
-        ? 'Invalid format: expected a format name or an object with a "type" field'
-        : undefined,
-  },
-);
-
-type FormatInputItem = FormatName | z.input<typeof formatObjectSchema>;
-
-/**
- * Strings become `{type}` objects (`screenshot@fullPage` → `{type:'screenshot', fullPage:true}`);
- * any other Firecrawl format name (audio, video, rawBase64, …) is reported here, at the
- * path of the item, so the message names the format.
- */
-const formatItemSchema = z.preprocess<unknown, typeof formatObjectSchema, FormatInputItem>((value: unknown, ctx) => {
-  let name: string;
-  if (typeof value === 'string') {
-    if (value === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
-    if ((SUPPORTED_FORMATS as readonly string[]).includes(value)) return { type: value };
-    name = value;
-  } else if (isRecord(value) && typeof value.type === 'string') {
-    if ((SUPPORTED_FORMATS as readonly string[]).includes(value.type)) return value;
-    name = value.type;
-  } else {
-    return value; // the object schema reports the shape problem
-  }
-  ctx.issues.push({ code: 'custom', message: unsupportedFormatMessage(name), input: value });
-  return z.NEVER;
-}, formatObjectSchema);
-
-const formatsSchema = z
-  .array(formatItemSchema)
-  .superRefine((formats, ctx) => {
-    if (formats.filter((f) => f.type === 'screenshot').length > 1) {
-      ctx.addIssue({ code: 'custom', message: SCREENSHOT_FORMAT_LIMIT_MESSAGE, input: formats });
-    }
-    // Each fills one field of the document.
-    for (const type of MODEL_FORMATS) {
-      if (formats.filter((f) => f.type === type).length > 1) ctx.addIssue({ code: 'custom', message: `Only one ${type} format is allowed`, input: formats });
-    }
-    if (formats.some((f) => f.type === 'question') && formats.some((f) => f.type === 'query')) {
-      ctx.addIssue({ code: 'custom', message: QUESTION_AND_QUERY_MESSAGE, input: formats });
-    }
-    if (formats.filter((f) => f.type === 'attributes').length > 1) {
-      ctx.addIssue({ code: 'custom', message: ATTRIBUTES_FORMAT_LIMIT_MESSAGE, input: formats });
-    }
-    const tracking = formats.filter((f) => f.type === 'changeTracking').length;
-    if (tracking > 1) ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_LIMIT_MESSAGE, input: formats });
-    if (tracking > 0 && !formats.some((f) => f.type === 'markdown')) {
-      ctx.addIssue({ code: 'custom', message: CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE, input: formats });
-    }
-  })
-  .prefault(['markdown']);
 
 // ---------------------------------------------------------------------------------------------
 // parsers
@@ -498,9 +245,9 @@ export function refuseUnavailableClientOptions(
   const redact = opts.redactPII;
   if (redact === undefined || redact === false) return;
   // Images and PDFs of the page cannot be redacted, and change tracking compares with snapshots that were not.
-  for (const type of ['screenshot', 'changeTracking']) {
-    if (opts.formats?.some((f) => f.type === type))
-      ctx.addIssue({ code: 'custom', path: ['redactPII'], message: REDACT_WITH_FORMAT_MESSAGES[type]!, input: redact });
+  for (const { unredactable, type } of MODULES) {
+    if (unredactable !== undefined && opts.formats?.some((f) => f.type === type))
+      ctx.addIssue({ code: 'custom', path: ['redactPII'], message: unredactable, input: redact });
   }
   for (const type of ['screenshot', 'pdf']) {
     if (opts.actions?.some((a) => a.type === type))
@@ -523,16 +270,11 @@ export function refuseUnavailableClientOptions(
   }
 }
 
-const REDACT_WITH_FORMAT_MESSAGES: Readonly<Record<string, string>> = {
-  screenshot: 'redactPII cannot be combined with the screenshot format: a screenshot is an image of the page, which cannot be redacted',
-  changeTracking: 'redactPII cannot be combined with the changeTracking format: its diff shows earlier snapshots of the page, which were not redacted',
-};
-
 /** The warnings a document carries for options this service answers without acting on them. */
 export function clientOptionWarnings(so: Pick<ScrapeOptions, 'domainTools' | 'formats'>): string[] {
   return [
     ...(so.domainTools ? ['domainTools: Alexandria tools are a Firecrawl cloud service, which this service does not offer; no tools are listed.'] : []),
-    ...(so.formats.some((f) => f.type === 'attributes' && f.selectors.length === 0) ? [ATTRIBUTES_WITHOUT_SELECTORS_WARNING] : []),
+    ...requestedFormats(so.formats).flatMap(({ module, format }) => module.warning?.(format) ?? []),
   ];
 }
 
@@ -570,18 +312,7 @@ export const scrapeOptionsSchema = z
 
 export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
-export type ScrapeFormat = ScrapeOptions['formats'][number];
-export type ScreenshotFormat = Extract<ScrapeFormat, { type: 'screenshot' }>;
-export type JsonFormat = Extract<ScrapeFormat, { type: 'json' }>;
-export type QuestionFormat = Extract<ScrapeFormat, { type: 'question' }>;
-export type HighlightsFormat = Extract<ScrapeFormat, { type: 'highlights' }>;
-export type QueryFormat = Extract<ScrapeFormat, { type: 'query' }>;
-export type AttributeSelector = Extract<ScrapeFormat, { type: 'attributes' }>['selectors'][number];
-export type ChangeTrackingFormat = Extract<ScrapeFormat, { type: 'changeTracking' }>;
-
-export function changeTrackingFormat(so: Pick<ScrapeOptions, 'formats'>): ChangeTrackingFormat | undefined {
-  return so.formats.find((f): f is ChangeTrackingFormat => f.type === 'changeTracking');
-}
+export type { ScrapeFormat } from './formats/registry.ts';
 export type ScrapeParser = ScrapeOptions['parsers'][number];
 export type PdfParser = Extract<ScrapeParser, { type: 'pdf' }>;
 

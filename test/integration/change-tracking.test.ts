@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGE_TRACKING_JSON_MODE, noModelMessage } from '../../src/jobs/job-model.ts';
+import { noModelMessage } from '../../src/jobs/job-model.ts';
+import { CHANGE_TRACKING_JSON_MODE } from '../../src/page/formats/change-tracking/change-tracking-format.ts';
 import { ZDR_CHANGE_TRACKING_WARNING } from '../../src/jobs/batch/page-handler.ts';
 import { storeScrapedPage, storeScrapedPages, type PageWrite } from '../../src/jobs/pages/page-store.ts';
 import { insertCrawl, scrapedPage, seedStartUrl } from '../support/crawl-rows.ts';

@@ -3,7 +3,8 @@
 // enableWebSearch) are listed in docs/api/extract.md.
 import { z } from 'zod';
 import { integration, normaliseHttpUrl, origin } from '../../platform/http/common-schemas.ts';
-import { jsonSchemaField, MAX_MODEL_PROMPT_CHARS, scrapeOptionsSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
+import { scrapeOptionsSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
+import { jsonSchemaField, MAX_MODEL_PROMPT_CHARS } from '../../page/formats/format-schemas.ts';
 import { webhookSchema } from '../../jobs/webhooks/webhook-schema.ts';
 import { nestedAtMost } from '../../platform/json-depth.ts';
 

@@ -4,10 +4,8 @@
 // the checks the schedule runs in an average month. An upper bound: a crawl that
 // finds fewer pages than its limit costs less, and product and menu are counted as
 // if their pages needed a model.
-import { MODEL_FORMAT_CREDITS, pageCredits } from '../../platform/usage/credits.ts';
-import { PROFILE_FORMATS } from '../../page/model-formats/format-names.ts';
-import { modelFormatsOf } from '../../page/model-formats/run-model-formats.ts';
-import { changeTrackingFormat } from '../../page/scrape-options.ts';
+import { pageCredits } from '../../platform/usage/credits.ts';
+import { mostFormatCredits } from '../../page/formats/format-costs.ts';
 import { targetJob } from './target-jobs.ts';
 import { targetSchema } from './monitor-request.ts';
 import { searchTargetCredits, type SearchTarget } from './search-targets.ts';
@@ -22,9 +20,7 @@ export function creditsPerCheck(targets: unknown[], monitorId: string): number {
       continue;
     }
     const so = job.options.scrapeOptions;
-    const jsonMode = changeTrackingFormat(so)?.modes.includes('json') ? 1 : 0;
-    const profiles = so.formats.filter((f) => (PROFILE_FORMATS as readonly string[]).includes(f.type)).length;
-    const perPage = pageCredits({ zeroDataRetention: false, modelFormats: modelFormatsOf(so.formats).length + profiles }) + jsonMode * MODEL_FORMAT_CREDITS;
+    const perPage = pageCredits({ zeroDataRetention: false, formatCredits: mostFormatCredits(so.formats) });
     credits += perPage * (job.urls ? job.urls.length : job.options.limit);
   }
   return credits;

@@ -2,7 +2,8 @@
 // scrape target, a crawl for a crawl target) with the changeTracking format added
 // under the monitor's own tag, so its pages are compared with the monitor's previous
 // check and never with the team's other scrapes of the same URLs.
-import { changeTrackingFormat, defaultScrapeOptions, type ScrapeFormat, type ScrapeOptions } from '../../page/scrape-options.ts';
+import { changeTrackingOf } from '../../page/formats/change-tracking/change-tracking-format.ts';
+import { defaultScrapeOptions, type ScrapeFormat, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { crawlRequestSchema, type CrawlRequest } from '../../jobs/crawl-request.ts';
 import { jobOptions } from '../../jobs/job-options.ts';
 import type { JobKind } from '../../jobs/job-kind.ts';
@@ -18,7 +19,7 @@ export function monitorTag(monitorId: string): string {
 /** The target's scrape options with markdown and the monitor's changeTracking format (its modes kept, git-diff by default). */
 export function trackedScrapeOptions(so: ScrapeOptions | undefined, monitorId: string): ScrapeOptions {
   const base = so ?? defaultScrapeOptions();
-  const own = changeTrackingFormat(base);
+  const own = changeTrackingOf(base);
   const formats: ScrapeFormat[] = base.formats.filter((f) => f.type !== 'changeTracking');
   if (!formats.some((f) => f.type === 'markdown')) formats.unshift({ type: 'markdown' });
   formats.push({

@@ -9,6 +9,7 @@ import type { GatewayDeps } from '../../platform/http/app.ts';
 import { HttpError } from '../../platform/http/http-error.ts';
 import { withTeamSlot } from '../../platform/teams/hold-team-slot.ts';
 import { chargeOnce, insufficientCredits, pageCredits } from '../../platform/usage/credits.ts';
+import { answeredCredits } from '../../page/formats/format-costs.ts';
 import { checkSelectors, checkTeamPermissions } from '../../jobs/commit-job.ts';
 import { checkModelFormats, jobModel } from '../../jobs/job-model.ts';
 import type { ConversionPool } from '../../page/conversion/conversion-pool.ts';
@@ -125,7 +126,7 @@ export async function parseFile(deps: ParseDeps, team: Team, apiKeyId: string, u
       credits: pageCredits({
         zeroDataRetention: zdr,
         pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfOptions?.maxPages ?? Infinity),
-        modelFormats: outcome.modelUse.answered.length,
+        formatCredits: answeredCredits(outcome.modelUse.answered),
         redacted: so.redactPII !== undefined && so.redactPII !== false,
       }),
       tokens: outcome.modelUse.usage.promptTokens + outcome.modelUse.usage.completionTokens,

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
 import { refuseUnavailableClientOptions, scrapeOptionsSchema } from '../../page/scrape-options.ts';
+import { MODULES } from '../../page/formats/registry.ts';
 
 /** Formats that need a rendered web page. */
-export const PAGE_ONLY_FORMATS = ['screenshot', 'changeTracking', 'branding'] as const;
+export const PAGE_ONLY_FORMATS: readonly string[] = MODULES.filter((m) => m.pageOnly).map((m) => m.type);
 
 export function pageOnlyFormatMessage(format: string): string {
   return `The ${format} format is not available for uploads: it needs a web page rendered in a browser (${PAGE_ONLY_FORMATS.join(', ')} are not available for POST /v2/parse).`;
@@ -19,7 +20,7 @@ export const parseOptionsSchema = z
   .strictObject({
     formats: shape.formats.superRefine((formats, ctx) => {
       formats.forEach((format, i) => {
-        if ((PAGE_ONLY_FORMATS as readonly string[]).includes(format.type)) {
+        if (PAGE_ONLY_FORMATS.includes(format.type)) {
           ctx.addIssue({ code: 'custom', message: pageOnlyFormatMessage(format.type), path: [i], input: format });
         }
       });

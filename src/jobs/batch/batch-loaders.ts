@@ -89,12 +89,8 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
           // then the page is the proxy's refusal, not the site's answer.
           const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
           if (failure) return hooks.failure(page.target, failure);
-          const { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes, branding } = page;
-          return hooks.page(
-            page.target,
-            { finalUrl, statusCode, contentType, rawHtml, screenshot, imageSizes, branding },
-            { actions: page.actions, queuedMs: page.waitedMs || undefined, loadMs: page.loadMs },
-          );
+          const { target, actions, waitedMs, loadMs, ...load } = page;
+          return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
         },
         onFailure: hooks.failure,
         returnUnstarted: hooks.stopOpening,

@@ -17,7 +17,9 @@ import { documentFromLoad, type ModelUse } from '../../page/page-document.ts';
 import { extractFields } from '../../page/change-tracking/extract-fields.ts';
 import { newPage } from '../../page/change-tracking/track-change.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
-import { changeTrackingFormat, pdfParser, type ChangeTrackingFormat } from '../../page/scrape-options.ts';
+import { pdfParser } from '../../page/scrape-options.ts';
+import { changeTrackingOf, type ChangeTrackingFormat } from '../../page/formats/change-tracking/change-tracking-format.ts';
+import { answeredCredits } from '../../page/formats/format-costs.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
 import { RedactionError } from '../../page/redaction/redact-document.ts';
@@ -103,7 +105,7 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
   const charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
   const webhook = crawlWebhook(options, job.kind);
   const shareable = fetchedWithoutCredentials(so);
-  const tracking = changeTrackingFormat(so);
+  const tracking = changeTrackingOf(so);
   const redacted = so.redactPII !== undefined && so.redactPII !== false;
   // The index is the team's search over page text: a redacted page's text is not kept there, unredacted or not.
   const indexing = d.indexing && !redacted;
@@ -280,8 +282,8 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
             credits: pageCredits({
               zeroDataRetention: zdr,
               pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
-              // Fields a model extracted cost what a json format the model answered costs.
-              modelFormats: modelUse.answered.length + (converted.fields === undefined ? 0 : 1),
+              // Change tracking's fields, when a model extracted them, are the format's answer.
+              formatCredits: answeredCredits([...modelUse.answered, ...(tracking && converted.fields !== undefined ? [tracking.type] : [])]),
               redacted,
             }),
             modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,

@@ -7,7 +7,7 @@ import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import { trackChange, type Snapshot, type TrackedChange } from '../../page/change-tracking/track-change.ts';
 import type { ChangeTracking } from '../../page/document-schema.ts';
-import type { ChangeTrackingFormat } from '../../page/scrape-options.ts';
+import type { ChangeTrackingFormat } from '../../page/formats/change-tracking/change-tracking-format.ts';
 
 /** What a page with the changeTracking format brings to the page store. */
 export interface ChangeSnapshotWrite {

@@ -3,23 +3,40 @@
 // document), so one cached load serves any formats and still yields links.
 // The key covers every option that changes what the browser sees.
 import { createHash } from 'node:crypto';
-import { changeTrackingFormat, type ScrapeOptions } from '../../page/scrape-options.ts';
+import type { ScrapeOptions } from '../../page/scrape-options.ts';
+import { MODULES, requestedFormats } from '../../page/formats/registry.ts';
 import type { Db } from '../../platform/db/prisma.ts';
 import type { SqlTx } from '../../platform/db/sql-transactions.ts';
 import { storableJson } from '../../platform/db/storable.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 
+/** The formats' parts of a key: those every key holds (null when not asked for), and those of the formats asked for. */
+function formatParts(so: ScrapeOptions): { always: Record<string, unknown>; asked: Record<string, unknown> } {
+  const always: Record<string, unknown> = {};
+  for (const { type, cacheKey } of MODULES) {
+    if (!cacheKey?.alwaysInKey) continue;
+    const format = so.formats.find((f) => f.type === type);
+    always[type] = format ? cacheKey.value(format) : null;
+  }
+  const asked: Record<string, unknown> = {};
+  for (const { module, format } of requestedFormats(so.formats)) {
+    if (module.cacheKey && !module.cacheKey.alwaysInKey) asked[module.type] = module.cacheKey.value(format);
+  }
+  return { always, asked };
+}
+
 export function cacheKey(url: string, so: ScrapeOptions): string {
+  const { always, asked } = formatParts(so);
   const shaping = {
     url,
-    screenshot: so.formats.find((f) => f.type === 'screenshot') ?? null,
+    ...always,
     mobile: so.mobile,
     location: so.location ?? null,
     waitFor: so.waitFor,
     blockAds: so.blockAds,
     parsers: so.parsers,
     // Only when asked for, so the keys of every other request stay what they were.
-    ...(so.formats.some((f) => f.type === 'branding') && { branding: true }),
+    ...asked,
   };
   return createHash('sha256').update(JSON.stringify(shaping)).digest('hex');
 }
@@ -39,7 +56,7 @@ export function cacheWritable(so: ScrapeOptions, zeroDataRetention: boolean): bo
 /**
  * minAge set: only the cache answers, with a copy at least that old (else the
  * page fails). Otherwise a copy younger than maxAge is used; maxAge 0 never reads,
- * nor does change tracking, whose copy would compare a past version as the current one.
+ * nor does a format that a cached copy cannot serve (change tracking, which would compare a past version as the current one).
  */
 export async function lookupCache(
   db: Db,
@@ -53,7 +70,7 @@ export async function lookupCache(
   const createdAt =
     so.minAge !== undefined
       ? { lte: new Date(now.getTime() - so.minAge) }
-      : so.maxAge > 0 && !changeTrackingFormat(so)
+      : so.maxAge > 0 && !requestedFormats(so.formats).some(({ module }) => module.bypassesCache)
         ? { gte: new Date(now.getTime() - so.maxAge) }
         : undefined;
   if (!createdAt) return new Map();

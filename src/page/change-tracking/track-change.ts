@@ -3,7 +3,7 @@
 // Pure: the page store reads and writes the snapshot around it, in the page's
 // own transaction.
 import type { ChangeTracking } from '../document-schema.ts';
-import type { ChangeTrackingFormat } from '../scrape-options.ts';
+import type { ChangeTrackingFormat } from '../formats/change-tracking/change-tracking-format.ts';
 import { compareFields } from './compare-fields.ts';
 import { unifiedDiff } from './unified-diff.ts';
 

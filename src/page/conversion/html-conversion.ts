@@ -5,7 +5,6 @@
 // A page fetched over HTTP is parsed here only, once: the same parse tells
 // whether it needs the browser after all and which images to size.
 import { buildDocument, type BuiltDocument } from '../build-document.ts';
-import type { DocumentFormat } from '../document-schema.ts';
 import { parseHtmlDocument } from '../parse-html.ts';
 import { imagesToProbe } from '../rendering/image-probe.ts';
 import { pageNeedsBrowser } from '../rendering/needs-browser.ts';
@@ -13,9 +12,12 @@ import type { ScrapeOptions } from '../scrape-options.ts';
 import { pageEntryFromHtml, type PageEntry } from '../index-entry/page-entry.ts';
 import type { PageLoad } from '../page-load.ts';
 
+/** What the conversion reads of an HTML load. */
+export type HtmlLoad = Pick<PageLoad, 'finalUrl' | 'statusCode' | 'contentType' | 'rawHtml' | 'imageSizes'>;
+
 export interface HtmlConversionInput {
-  /** An HTML load (not a PDF); its screenshot stays with the caller. */
-  load: Omit<PageLoad, 'screenshot' | 'pdf'>;
+  /** An HTML load (not a PDF); what formats captured from the page (a screenshot) stays with the caller. */
+  load: HtmlLoad;
   so: ScrapeOptions;
   sourceURL: string;
   /** The page's URL key when it is to be indexed for search. */
@@ -42,10 +44,6 @@ export interface ScriptedPage {
 
 export type HtmlOutcome = HtmlConversion | ScriptedPage;
 
-export function requestedFormats(so: ScrapeOptions): DocumentFormat[] {
-  return [...new Set(so.formats.map((f) => f.type))] as DocumentFormat[];
-}
-
 /** Converts in a thread, or inline. */
 export type HtmlConverter = (input: HtmlConversionInput) => Promise<HtmlOutcome>;
 
@@ -63,8 +61,7 @@ export function convertHtml({ load, so, sourceURL, indexAs, checkScripted, listI
     url: load.finalUrl,
     statusCode: load.statusCode,
     contentType: load.contentType,
-    formats: requestedFormats(so),
-    attributes: so.formats.find((f) => f.type === 'attributes')?.selectors,
+    formats: so.formats,
     onlyMainContent: so.onlyMainContent,
     includeTags: so.includeTags,
     excludeTags: so.excludeTags,

@@ -4,10 +4,7 @@
 // whole menu when it states none. Without a model a missing merchant name is the
 // page's og:site_name or title, and the warning says so. A page without a menu
 // gets no `menu` and a warning; the page itself never fails.
-// As a format: its schema is `{type: 'menu'}` (scrape-options.ts) and menu-profile.ts;
-// it needs no browser and adds nothing to the page cache key (it reads the load,
-// cached or fresh); its capture is profiles/profile-drafts.ts in the conversion;
-// it costs a model format's credits only when its model call was answered.
+// As a format it is src/page/formats/menu/menu-format.ts.
 import { LlmError, NO_TOKENS } from '../../platform/llm/chat-completion.ts';
 import { NO_MODEL_REASON, pageName, type ProfileOutcome, type ProfilePage } from '../profiles/profile-page.ts';
 import { extractMenu, fillMerchant } from './menu-model.ts';

@@ -2,7 +2,6 @@
 // copied from the page (the small model), one per line in the document's
 // `highlights` string, the SDKs' type for it.
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
-import type { HighlightsFormat } from '../scrape-options.ts';
 import { askSmallModel } from './page-as-data.ts';
 
 /** Most passages kept: a highlight is a pointer into the page, not a copy of it. */
@@ -24,7 +23,7 @@ function task(query: string): string {
   ].join('\n');
 }
 
-export async function pickHighlights(pageText: string, format: HighlightsFormat, llm: LlmSettings, fetchImpl?: typeof fetch) {
+export async function pickHighlights(pageText: string, format: { query: string }, llm: LlmSettings, fetchImpl?: typeof fetch) {
   const { value, usage } = await askSmallModel('highlights', HIGHLIGHTS_SCHEMA, task(format.query), pageText, llm, fetchImpl);
   const passages = (value as { highlights: string[] }).highlights
     .map((h) => h.replace(/\s+/g, ' ').trim())

@@ -4,12 +4,17 @@
 import type { LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { JsonSchema } from '../../platform/llm/json-schema.ts';
 import { structuredCompletion, type StructuredAnswer } from '../../platform/llm/structured-output.ts';
-import type { JsonFormat } from '../scrape-options.ts';
 import { pageMessages } from './page-as-data.ts';
 
 const ANY_OBJECT: JsonSchema = { type: 'object' };
 
-function task(format: JsonFormat, schema: JsonSchema): string {
+/** What the caller asks for: a prompt, a schema or both (the json format's options). */
+export interface JsonRequest {
+  prompt?: string;
+  schema?: JsonSchema;
+}
+
+function task(format: JsonRequest, schema: JsonSchema): string {
   return [
     'You extract structured data from a web page. Reply with one JSON value and nothing else.',
     format.prompt !== undefined ? `What to extract: ${format.prompt}` : 'Extract what the schema describes.',
@@ -18,7 +23,7 @@ function task(format: JsonFormat, schema: JsonSchema): string {
   ].join('\n');
 }
 
-export function extractJson(pageText: string, format: JsonFormat, llm: LlmSettings, fetchImpl?: typeof fetch): Promise<StructuredAnswer> {
+export function extractJson(pageText: string, format: JsonRequest, llm: LlmSettings, fetchImpl?: typeof fetch): Promise<StructuredAnswer> {
   const schema = format.schema ?? ANY_OBJECT;
   return structuredCompletion(llm, { name: 'extraction', schema, messages: pageMessages(task(format, schema), pageText, llm.maxInputChars), fetchImpl });
 }

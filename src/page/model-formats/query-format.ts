@@ -4,7 +4,6 @@
 // page's own words only, the passages that answer the prompt one per line,
 // each checked to be in the page (verbatim-quotes.ts).
 import type { LlmSettings, TokenUsage } from '../../platform/llm/chat-completion.ts';
-import type { QueryFormat } from '../scrape-options.ts';
 import { askSmallModel, DEFAULT_MAX_INPUT_CHARS } from './page-as-data.ts';
 import { answerQuestion } from './question-format.ts';
 import { verbatimQuotes } from './verbatim-quotes.ts';
@@ -47,6 +46,11 @@ async function quote(pageText: string, prompt: string, llm: LlmSettings, fetchIm
   return { answer: kept.join('\n'), usage, ...(notes.length > 0 && { warning: `The query format (directQuote): ${notes.join('; ')}.` }) };
 }
 
-export function answerQuery(pageText: string, format: QueryFormat, llm: LlmSettings, fetchImpl?: typeof fetch): Promise<QueryAnswer> {
+export function answerQuery(
+  pageText: string,
+  format: { prompt: string; mode: 'freeform' | 'directQuote' },
+  llm: LlmSettings,
+  fetchImpl?: typeof fetch,
+): Promise<QueryAnswer> {
   return format.mode === 'directQuote' ? quote(pageText, format.prompt, llm, fetchImpl) : answerQuestion(pageText, format.prompt, llm, fetchImpl);
 }

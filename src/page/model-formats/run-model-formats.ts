@@ -1,48 +1,23 @@
-// The json, question, highlights and query formats of one page, once its text exists.
+// The model formats of one page (json, question, highlights, query: a format
+// module with `model`), once its text exists.
 // They run at once; a format the model fails is left out of the document and
 // named in its warning, so a model that is down or answers badly never fails a
 // page. The tokens every call used are summed for the page's ledger row.
 import { addUsage, LlmError, NO_TOKENS, type LlmSettings, type TokenUsage } from '../../platform/llm/chat-completion.ts';
-import type { ScrapeFormat } from '../scrape-options.ts';
-import { MODEL_FORMATS, type ModelFormat } from './format-names.ts';
-import { answerQuestion } from './question-format.ts';
-import { extractJson } from './json-format.ts';
-import { pickHighlights } from './highlights-format.ts';
-import { answerQuery } from './query-format.ts';
-
-export interface ModelFields {
-  json?: unknown;
-  answer?: string;
-  highlights?: string;
-}
+import type { DocumentPart } from '../formats/format-module.ts';
+import { formatModule, type ScrapeFormat } from '../formats/registry.ts';
 
 export interface ModelFormatsResult {
-  fields: ModelFields;
+  fields: DocumentPart;
   warnings: string[];
   usage: TokenUsage;
   /** The formats the model answered (the ones charged for). */
-  answered: ModelFormat[];
+  answered: string[];
 }
 
-type Outcome = { fields: ModelFields; usage: TokenUsage; warning?: string };
-
-function produce(format: ScrapeFormat, text: string, llm: LlmSettings, fetchImpl?: typeof fetch): Promise<Outcome> {
-  switch (format.type) {
-    case 'json':
-      return extractJson(text, format, llm, fetchImpl).then(({ value, usage }) => ({ fields: { json: value }, usage }));
-    case 'question':
-      return answerQuestion(text, format.question, llm, fetchImpl).then(({ answer, usage }) => ({ fields: { answer }, usage }));
-    case 'query':
-      return answerQuery(text, format, llm, fetchImpl).then(({ answer, usage, warning }) => ({ fields: { answer }, usage, warning }));
-    case 'highlights':
-      return pickHighlights(text, format, llm, fetchImpl).then(({ highlights, usage }) => ({ fields: { highlights }, usage }));
-    default:
-      throw new Error(`${format.type} is not a model format`);
-  }
-}
-
-export function modelFormatsOf(formats: ScrapeFormat[]): ScrapeFormat[] {
-  return formats.filter((f) => (MODEL_FORMATS as readonly string[]).includes(f.type));
+/** The request's model formats (a format module with `model`), in request order. */
+export function modelFormatsOf(formats: readonly ScrapeFormat[]): ScrapeFormat[] {
+  return formats.filter((f) => formatModule(f.type).model);
 }
 
 /**
@@ -52,7 +27,7 @@ export function modelFormatsOf(formats: ScrapeFormat[]): ScrapeFormat[] {
  * differently from the gateway gets here).
  */
 export async function runModelFormats(
-  formats: ScrapeFormat[],
+  formats: readonly ScrapeFormat[],
   text: string,
   llm: LlmSettings | undefined,
   fetchImpl?: typeof fetch,
@@ -70,9 +45,9 @@ export async function runModelFormats(
     result.warnings.push(`The ${wanted.map((f) => f.type).join(', ')} format(s) were not produced: the page has no text.`);
     return result;
   }
-  const outcomes = await Promise.allSettled(wanted.map((f) => produce(f, text, llm, fetchImpl)));
+  const outcomes = await Promise.allSettled(wanted.map((f) => formatModule(f.type).model!.produce(text, f, llm, fetchImpl)));
   outcomes.forEach((outcome, i) => {
-    const type = wanted[i]!.type as ModelFormat;
+    const { type } = wanted[i]!;
     if (outcome.status === 'fulfilled') {
       Object.assign(result.fields, outcome.value.fields);
       if (outcome.value.warning) result.warnings.push(outcome.value.warning);

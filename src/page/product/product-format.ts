@@ -5,10 +5,7 @@
 // state is filled from the page's title (the product's title) or as not in
 // stock (a variant's availability), and the warning says so. A page without a
 // product gets no `product` and a warning; the page itself never fails.
-// As a format: its schema is `{type: 'product'}` (scrape-options.ts) and product-profile.ts;
-// it needs no browser and adds nothing to the page cache key (it reads the load,
-// cached or fresh); its capture is profiles/profile-drafts.ts in the conversion;
-// it costs a model format's credits only when its model call was answered.
+// As a format it is src/page/formats/product/product-format.ts.
 import { LlmError, NO_TOKENS } from '../../platform/llm/chat-completion.ts';
 import { NO_MODEL_REASON, pageName, type ProfileOutcome, type ProfilePage } from '../profiles/profile-page.ts';
 import { extractProduct, fillProduct, productGaps } from './product-model.ts';

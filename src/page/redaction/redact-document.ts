@@ -8,6 +8,7 @@ import { NO_TOKENS, type LlmSettings, type TokenUsage } from '../../platform/llm
 import { findPatternSpans, type PatternMode } from './pii-patterns.ts';
 import { findNames, findWithModel, RedactionError, type ModelEntity } from './pii-model.ts';
 import { PII_ENTITIES, replaceSpans, type PiiEntity, type ReplaceStyle } from './pii-spans.ts';
+import { MODULES } from '../formats/registry.ts';
 
 export type RedactPiiOption = boolean | { mode?: 'accurate' | 'aggressive' | 'fast'; entities?: PiiEntity[]; replaceStyle?: ReplaceStyle } | undefined;
 
@@ -67,8 +68,11 @@ const METADATA_KEPT = new Set([
   'cachedAt',
   'creditsUsed',
 ]);
-/** Document fields that are not page text: the service's own warning. A screenshot or change tracking is refused with redactPII. */
-const DOCUMENT_KEPT = new Set(['warning', 'screenshot', 'changeTracking']);
+/**
+ * Document fields that are not page text: the service's own warning, and the fields of the formats
+ * that are refused with redactPII (a screenshot, change tracking: each fills the field named as it).
+ */
+const DOCUMENT_KEPT = new Set(['warning', ...MODULES.filter((m) => m.unredactable !== undefined).map((m) => m.type)]);
 /** Fields holding HTML, where a tag is written escaped. */
 const HTML_FIELDS = new Set(['html', 'rawHtml']);
 

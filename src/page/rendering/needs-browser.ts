@@ -2,8 +2,9 @@
 // over HTTP; it goes to the browser when the request asks for what only a
 // browser does, or when the HTML it got looks written by scripts. The rule,
 // in order (the first that holds is the reason given):
-//   request: actions, a screenshot, the branding format (computed styles),
-//     waitFor, mobile emulation, a location;
+//   request: actions, a format that needs one (its module's needsBrowser: a
+//     screenshot, the branding format's computed styles), waitFor, mobile
+//     emulation, a location;
 //   answer: not HTML (anything but a PDF, which has its own path), or a status
 //     that bot filters answer non-browsers with (401, 403, 429, 503);
 //   page: a <meta http-equiv="refresh"> or a script that navigates (client-side
@@ -13,6 +14,7 @@
 // Scripts that only load (analytics, bundles of a server-rendered page) do not
 // count: a server-rendered page converts the same either way.
 import type { ScrapeOptions } from '../scrape-options.ts';
+import { requestedFormats } from '../formats/registry.ts';
 import { visibleText } from '../page-text.ts';
 
 /** Below this much visible text, a page with scripts is taken for an app shell. */
@@ -31,8 +33,8 @@ const MAX_INLINE_SCRIPT_CHARS = 200_000;
 /** Why the request itself needs the browser, or undefined. */
 export function requestNeedsBrowser(so: ScrapeOptions): string | undefined {
   if (so.actions?.length) return 'actions';
-  if (so.formats.some((f) => f.type === 'screenshot')) return 'a screenshot';
-  if (so.formats.some((f) => f.type === 'branding')) return 'the branding format';
+  const format = requestedFormats(so.formats).find(({ module }) => module.needsBrowser !== undefined);
+  if (format) return format.module.needsBrowser;
   if (so.waitFor > 0) return 'waitFor';
   if (so.mobile) return 'mobile emulation';
   if (so.location) return 'a location';

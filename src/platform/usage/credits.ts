@@ -26,8 +26,8 @@ export interface PageCostInput {
   zeroDataRetention: boolean;
   /** Pages of a parsed PDF; undefined for HTML pages. */
   pdfPages?: number;
-  /** Model formats the model answered for the page. */
-  modelFormats?: number;
+  /** Credits the page's formats add (each model format the model answered: MODEL_FORMAT_CREDITS). */
+  formatCredits?: number;
   /** The page was redacted (redactPII). */
   redacted?: boolean;
 }
@@ -35,10 +35,10 @@ export interface PageCostInput {
 /** Added to a page's cost by redactPII, and again for each parsed PDF page beyond the first. */
 export const REDACT_PII_CREDITS = 4;
 
-export function pageCredits({ zeroDataRetention, pdfPages, modelFormats = 0, redacted = false }: PageCostInput): number {
+export function pageCredits({ zeroDataRetention, pdfPages, formatCredits = 0, redacted = false }: PageCostInput): number {
   const extraPages = Math.max(0, (pdfPages ?? 1) - 1);
   const redaction = redacted ? REDACT_PII_CREDITS * (1 + extraPages) : 0;
-  return 1 + (zeroDataRetention ? 1 : 0) + extraPages + modelFormats * MODEL_FORMAT_CREDITS + redaction;
+  return 1 + (zeroDataRetention ? 1 : 0) + extraPages + formatCredits + redaction;
 }
 
 /** A search's charge: 2 credits per 10 results (started), 10 per 10 with zero data retention. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../../../src/jobs/crawl-request.ts';
 import { MAX_PATH_PATTERNS_SIZE } from '../../../src/jobs/frontier/path-patterns.ts';
-import { UNAVAILABLE_FORMATS } from '../../../src/page/scrape-options.ts';
+import { UNAVAILABLE_FORMATS } from '../../../src/page/formats/formats-schema.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 

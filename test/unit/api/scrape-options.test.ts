@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CHANGE_TRACKING_LIMIT_MESSAGE,
-  CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE,
-  defaultScrapeOptions,
-  ATTRIBUTES_WITHOUT_SELECTORS_WARNING,
-  clientOptionWarnings,
-  MAX_ATTRIBUTE_SELECTORS,
-  QUESTION_AND_QUERY_MESSAGE,
-  scrapeOptionsSchema,
-  UNAVAILABLE_FORMATS,
-  type ScrapeOptions,
-} from '../../../src/page/scrape-options.ts';
+import { defaultScrapeOptions, clientOptionWarnings, scrapeOptionsSchema, type ScrapeOptions } from '../../../src/page/scrape-options.ts';
+import { UNAVAILABLE_FORMATS } from '../../../src/page/formats/formats-schema.ts';
+import { ATTRIBUTES_WITHOUT_SELECTORS_WARNING, MAX_ATTRIBUTE_SELECTORS } from '../../../src/page/formats/attributes/attributes-format.ts';
+import { CHANGE_TRACKING_LIMIT_MESSAGE, CHANGE_TRACKING_NEEDS_MARKDOWN_MESSAGE } from '../../../src/page/formats/change-tracking/change-tracking-format.ts';
+import { QUESTION_AND_QUERY_MESSAGE } from '../../../src/page/formats/query/query-format.ts';
 import { UNRECOGNIZED_KEY_MESSAGE } from '../../../src/platform/http/validation-error.ts';
 import { rejectMessage } from './helpers.ts';
 

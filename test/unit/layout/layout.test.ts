@@ -47,18 +47,31 @@ it('refuses each kind of wrong import', async () => {
     'src/features/browser-sessions/protocol/p.ts': "import { run } from '../sandbox/s.ts';\nexport const p = run;\n",
     'src/features/browser-sessions/sandbox/s.ts': 'export const run = 1;\n',
     'src/features/browser-sessions/sandbox/runtime/r.ts': "import { p } from '../../protocol/p.ts';\nexport const r = p;\n",
+    'src/page/formats/shared.ts': 'export const shared = 1;\n',
+    'src/page/formats/registry.ts': "import { one } from './one/one.ts';\nexport const formats = [one];\n",
+    'src/page/formats/one/one.ts': "import { shared } from '../shared.ts';\nimport { two } from '../two/two.ts';\nexport const one = shared + two;\n",
+    'src/page/formats/two/two.ts': "import type { formats } from '../registry.ts';\nexport const two = 2;\nexport type All = typeof formats;\n",
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }),
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(broken, path)), { recursive: true });
     writeFileSync(join(broken, path), text);
   }
-  const found = new Set((await violations(broken, ['src'])).map((v) => v.rule.name));
+  const all = await violations(broken, ['src']);
+  const found = new Set(all.map((v) => v.rule.name));
+  // A format's module may import what formats share, not another format nor the registry.
+  expect(
+    all
+      .filter((v) => v.rule.name === 'formats-stay-apart')
+      .map((v) => `${v.from} -> ${v.to}`)
+      .sort(),
+  ).toEqual(['src/page/formats/one/one.ts -> src/page/formats/two/two.ts', 'src/page/formats/two/two.ts -> src/page/formats/registry.ts']);
   expect([...found].sort()).toEqual([
     'browser-sessions-gateway-apart-from-host',
     'browser-sessions-host-apart-from-gateway',
     'browser-sessions-protocol-stands-alone',
     'features-stay-apart',
+    'formats-stay-apart',
     'jobs-import-no-feature',
     'no-circular-layers',
     'only-entry-points-see-all-settings',

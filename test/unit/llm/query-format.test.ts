@@ -5,7 +5,8 @@ import type { LlmSettings } from '../../../src/platform/llm/chat-completion.ts';
 import { answerQuery } from '../../../src/page/model-formats/query-format.ts';
 import { runModelFormats } from '../../../src/page/model-formats/run-model-formats.ts';
 import { verbatimQuotes } from '../../../src/page/model-formats/verbatim-quotes.ts';
-import { scrapeOptionsSchema, type QueryFormat } from '../../../src/page/scrape-options.ts';
+import { scrapeOptionsSchema } from '../../../src/page/scrape-options.ts';
+import type { QueryFormat } from '../../../src/page/formats/query/query-format.ts';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm.ts';
 
 let fake: FakeLlm;

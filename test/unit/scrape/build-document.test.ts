@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDocument, type BuildDocumentInput } from '../../../src/page/build-document.ts';
 import { InvalidSelectorError } from '../../../src/page/clean-html.ts';
+import type { ScrapeFormat } from '../../../src/page/formats/registry.ts';
 
 const RAW_HTML = `<!DOCTYPE html><html lang="en"><head>
   <title>Guide</title>
@@ -15,16 +16,20 @@ const RAW_HTML = `<!DOCTYPE html><html lang="en"><head>
   <footer><a href="/legal">Legal</a></footer>
 </body></html>`;
 
-function input(overrides: Partial<BuildDocumentInput>): BuildDocumentInput {
+/** Formats by name, as `{type}` objects (attributes with the given selectors). */
+function input(
+  overrides: Partial<Omit<BuildDocumentInput, 'formats'>> & { formats?: string[]; attributes?: { selector: string; attribute: string }[] },
+): BuildDocumentInput {
+  const { formats = ['markdown'], attributes = [], ...rest } = overrides;
   return {
     rawHtml: RAW_HTML,
     sourceURL: 'https://example.com/guide',
     url: 'https://example.com/guide/',
     statusCode: 200,
-    formats: ['markdown'],
     onlyMainContent: true,
     removeBase64Images: true,
-    ...overrides,
+    ...rest,
+    formats: formats.map((type) => (type === 'attributes' ? { type, selectors: attributes } : { type })) as ScrapeFormat[],
   };
 }
 
@@ -50,15 +55,13 @@ describe('buildDocument', () => {
   });
 
   it('includes exactly the requested formats', () => {
-    const { document } = buildDocument(
-      input({ formats: ['html', 'rawHtml', 'links', 'screenshot'], onlyMainContent: false, screenshot: 'https://shots.example.com/1.png' }),
-    );
-    expect(Object.keys(document).sort()).toEqual(['html', 'links', 'metadata', 'rawHtml', 'screenshot']);
+    const { document } = buildDocument(input({ formats: ['html', 'rawHtml', 'links', 'screenshot'], onlyMainContent: false }));
+    // The screenshot is the load's (formats/screenshot), added after the conversion.
+    expect(Object.keys(document).sort()).toEqual(['html', 'links', 'metadata', 'rawHtml']);
     expect(document.rawHtml).toBe(RAW_HTML);
     expect(document.html).toContain('<footer><a href="https://docs.example.com/legal">Legal</a></footer>');
     expect(document.html).not.toContain('<title>');
     expect(document.links).toEqual(ALL_LINKS);
-    expect(document.screenshot).toBe('https://shots.example.com/1.png');
   });
 
   it('discovers links even when no format needs them', () => {
@@ -67,7 +70,7 @@ describe('buildDocument', () => {
     expect(discoveredLinks).toEqual(ALL_LINKS);
   });
 
-  it('omits a requested screenshot that was not taken and contentType that is unknown', () => {
+  it('omits a requested screenshot (the load has it) and contentType that is unknown', () => {
     const { document } = buildDocument(input({ formats: ['screenshot'] }));
     expect(document).not.toHaveProperty('screenshot');
     expect(document.metadata).not.toHaveProperty('contentType');

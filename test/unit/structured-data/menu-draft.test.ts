@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 import { profileDrafts } from '../../../src/page/profiles/profile-drafts.ts';
+import { requestedFormats } from '../../../src/page/formats/registry.ts';
+import type { MenuDraft } from '../../../src/page/menu/menu-profile.ts';
 
 const URL = 'https://cafe.test/menu';
 
@@ -11,7 +13,7 @@ function ld(...values: unknown[]): string {
 }
 
 function menu(html: string) {
-  return profileDrafts(parseHtmlDocument(html), new Set(['menu']), URL)?.menu;
+  return profileDrafts(parseHtmlDocument(html), requestedFormats([{ type: 'menu' }]), URL)?.menu as MenuDraft | undefined;
 }
 
 const RESTAURANT = {

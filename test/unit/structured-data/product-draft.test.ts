@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtmlDocument } from '../../../src/page/parse-html.ts';
 import { profileDrafts } from '../../../src/page/profiles/profile-drafts.ts';
+import { requestedFormats } from '../../../src/page/formats/registry.ts';
+import type { ProductDraft } from '../../../src/page/product/product-profile.ts';
 import { availabilityOfTerm, parseAmount } from '../../../src/page/structured-data/offer-terms.ts';
 
 const URL = 'https://shop.test/tee';
@@ -13,7 +15,7 @@ function ld(...values: unknown[]): string {
 }
 
 function product(html: string) {
-  return profileDrafts(parseHtmlDocument(html), new Set(['product']), URL)?.product;
+  return profileDrafts(parseHtmlDocument(html), requestedFormats([{ type: 'product' }]), URL)?.product as ProductDraft | undefined;
 }
 
 describe('product from JSON-LD', () => {

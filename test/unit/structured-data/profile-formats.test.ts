@@ -211,7 +211,7 @@ describe('menuFormat', () => {
 describe('runProfileFormats', () => {
   it('runs the formats asked for, gathers their fields, warnings and tokens, and names the structured data it skipped once', async () => {
     const result = await runProfileFormats(
-      ['product', 'menu'],
+      [{ type: 'product' }, { type: 'menu' }],
       { product: COMPLETE, menu: MENU, skipped: ['a JSON-LD script that is not valid JSON was skipped'] },
       page(true),
     );
@@ -220,7 +220,7 @@ describe('runProfileFormats', () => {
     expect(result.warnings).toEqual(["Some of the page's structured data was not read: a JSON-LD script that is not valid JSON was skipped."]);
     expect(result.usage).toEqual(CALL);
     expect(result.answered).toEqual(['menu']);
-    expect(await runProfileFormats(['markdown'], undefined, page(true))).toEqual({
+    expect(await runProfileFormats([{ type: 'markdown' }], undefined, page(true))).toEqual({
       fields: {},
       warnings: [],
       usage: { promptTokens: 0, completionTokens: 0 },
