@@ -71,7 +71,7 @@ module.exports = {
     {
       name: 'formats-stay-apart',
       comment:
-        "A scrape format's module (src/page/formats/<format>/) imports no other format's module and not the registry: what formats share is in src/page/formats/*.ts or elsewhere in src/page; only the registry imports them all (docs/architecture.md, \"Adding a format\").",
+        'A scrape format\'s module (src/page/formats/<format>/) imports no other format\'s module and not the registry: what formats share is in src/page/formats/*.ts or elsewhere in src/page; only the registry imports them all (docs/architecture.md, "Adding a format").',
       severity: 'error',
       from: { path: '^src/page/formats/([^/]+)/' },
       to: { path: '^src/page/formats/', pathNot: '^src/page/formats/($1/|(?!registry[.]ts$)[^/]+[.]ts$)' },
