@@ -1,5 +1,5 @@
 import type { ExecuteResponse } from '../protocol/execute-response.ts';
-import type { ExecuteOutcome } from './sandbox.ts';
+import type { ExecuteOutcome } from './execute-run.ts';
 import type { ProcessOutcome } from './sandbox-process.ts';
 
 /**

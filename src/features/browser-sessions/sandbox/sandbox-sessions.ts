@@ -9,7 +9,7 @@ import type { Logger } from '../../../platform/log.ts';
 import type { ExecuteLanguage } from '../protocol/execute-limits.ts';
 import { CdpBridge, cdpTarget, type CdpTarget } from './cdp-bridge.ts';
 import type { SessionPlaces } from './runner-plans.ts';
-import type { SessionRef } from './sandbox.ts';
+import type { SessionRef } from './execute-run.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 import type { UidPool } from './uid-pool.ts';
 import { endProcessesOf } from './uid-processes.ts';

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../../platform/log.ts';
-import type { ExecuteLanguage } from '../protocol/execute-limits.ts';
+import type { ExecuteOutcome, ExecuteRun, SessionRef } from './execute-run.ts';
 import { runsAsRoot } from '../../../platform/browser/chromium-launch.ts';
 import { SETPRIV } from './bwrap-command.ts';
 import { executeOutcome } from './execute-answer.ts';
@@ -19,31 +19,7 @@ import { SessionRunners } from './session-runners.ts';
 import { UidPool } from './uid-pool.ts';
 
 export type { SandboxSettings } from './sandbox-limits.ts';
-
-export interface ExecuteRun {
-  sessionId: string;
-  language: ExecuteLanguage;
-  code: string;
-  timeoutMs: number;
-  /** The session's browser-level DevTools URL as the host reaches it (ws://127.0.0.1:PORT/devtools/browser/ID). */
-  cdpUrl: string;
-  /** A host directory private to this session, alive until the session ends. */
-  sessionDir: string;
-}
-
-export interface ExecuteOutcome {
-  stdout: string;
-  stderr: string;
-  /** The last expression's value as text (node, python); otherwise stdout, as the spec's alias; null when both are empty. */
-  result: string | null;
-  /** The uncaught exception the code ended with ("TimeoutError: …"), as the runner described it. */
-  error: string | null;
-  exitCode: number;
-  killed: boolean;
-}
-
-/** Which session, and where its browser and directory are. */
-export type SessionRef = Pick<ExecuteRun, 'sessionId' | 'cdpUrl' | 'sessionDir'>;
+export type { ExecuteOutcome, ExecuteRun, SessionRef } from './execute-run.ts';
 
 export interface Sandbox {
   run(run: ExecuteRun): Promise<ExecuteOutcome>;
