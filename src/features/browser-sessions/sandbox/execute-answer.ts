@@ -1,5 +1,25 @@
 import type { ExecuteResponse } from '../protocol/execute-response.ts';
-import type { ExecuteOutcome } from './sandbox.ts';
+import type { ExecuteOutcome } from './execute-run.ts';
+import type { ProcessOutcome } from './sandbox-process.ts';
+
+/**
+ * What a runner's sandbox ended with, as an execute's outcome: `result` is the last expression's value, else
+ * stdout (the spec's alias). A runner that failed itself (`fatal`, not the code) is an error of the service,
+ * unless the timeout killed it.
+ */
+export function executeOutcome(sessionId: string, p: ProcessOutcome): ExecuteOutcome {
+  const { report } = p;
+  if (report.fatal && !p.killed) throw new Error(`execute in session ${sessionId} failed: ${report.fatal}`);
+  const value = report.result ?? null;
+  return {
+    stdout: p.stdout,
+    stderr: p.stderr,
+    result: value ?? (p.stdout === '' ? null : p.stdout),
+    error: report.error ?? null,
+    exitCode: p.exitCode,
+    killed: p.killed,
+  };
+}
 
 /**
  * The body of a finished execute, by the spec's rules: `success` stays true

@@ -28,15 +28,7 @@ export function liveViewContentSecurityPolicy(nonce: string, socketOrigin: strin
   ].join('; ');
 }
 
-export function liveViewPage(opts: LiveViewPageOptions): string {
-  const config = JSON.stringify({ socketUrl: opts.socketUrl, interactive: opts.interactive }).replace(/</g, '\\u003c');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Live view · ${escapeHtml(opts.sessionId)}</title>
-<style nonce="${opts.nonce}">
+const STYLE = `
   html, body { margin: 0; height: 100%; background: #111; color: #ddd; font: 13px system-ui, sans-serif; }
   body { display: flex; flex-direction: column; }
   header { display: flex; gap: 8px; align-items: center; padding: 6px 10px; background: #1d1d1d; border-bottom: 1px solid #333; }
@@ -46,17 +38,30 @@ export function liveViewPage(opts: LiveViewPageOptions): string {
   #status { color: #999; }
   main { flex: 1; display: flex; align-items: center; justify-content: center; overflow: hidden; }
   canvas { max-width: 100%; max-height: 100%; background: #fff; outline: none; }
-</style>
-</head>
-<body>
-<header>
+`;
+
+function head(opts: LiveViewPageOptions): string {
+  return `<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Live view · ${escapeHtml(opts.sessionId)}</title>
+<style nonce="${opts.nonce}">${STYLE}</style>
+</head>`;
+}
+
+/** The tab list and status above the canvas the frames are drawn on. */
+function body(opts: LiveViewPageOptions): string {
+  return `<header>
   <span id="mode">${opts.interactive ? 'interactive' : 'view only'}</span>
   <select id="tabs" aria-label="Tab"></select>
   <span id="status">connecting…</span>
 </header>
-<main><canvas id="screen" tabindex="0" width="1280" height="720"></canvas></main>
-<script nonce="${opts.nonce}">
-(() => {
+<main><canvas id="screen" tabindex="0" width="1280" height="720"></canvas></main>`;
+}
+
+/** The viewer: draws frames, lists tabs, and when interactive sends input. `config` is JSON safe inside a script element. */
+function viewerScript(config: string): string {
+  return `(() => {
   const config = ${config};
   const canvas = document.getElementById('screen');
   const ctx = canvas.getContext('2d');
@@ -119,7 +124,18 @@ export function liveViewPage(opts: LiveViewPageOptions): string {
   canvas.addEventListener('keydown', key('keyDown'));
   canvas.addEventListener('keyup', key('keyUp'));
   canvas.addEventListener('paste', (e) => { const text = e.clipboardData.getData('text'); if (text) send({ type: 'text', text: text.slice(0, 10000) }); e.preventDefault(); });
-})();
+})();`;
+}
+
+export function liveViewPage(opts: LiveViewPageOptions): string {
+  const config = JSON.stringify({ socketUrl: opts.socketUrl, interactive: opts.interactive }).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en">
+${head(opts)}
+<body>
+${body(opts)}
+<script nonce="${opts.nonce}">
+${viewerScript(config)}
 </script>
 </body>
 </html>
