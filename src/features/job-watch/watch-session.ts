@@ -38,6 +38,38 @@ export function endCloseReason(end: { type: 'done' } | { type: 'error'; error: s
   return reason;
 }
 
+/** The first of `rows` (in order) that fit in `maxBytes` together, at least one. */
+export function idsWithin(rows: { id: bigint; sizeBytes: number }[], maxBytes: number): bigint[] {
+  const ids: bigint[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (ids.length > 0 && bytes + row.sizeBytes > maxBytes) break;
+    bytes += row.sizeBytes;
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** The job's successful, unpurged pages with ids above `after`, at most MAX_RESPONSE_BYTES of them (at least one). */
+async function nextChunk(db: Db, crawlId: string, after: bigint): Promise<{ id: bigint; document: unknown }[]> {
+  const sizes = await db.crawlPage.findMany({
+    where: { crawlId, success: true, purgedAt: null, id: { gt: after } },
+    orderBy: { id: 'asc' },
+    take: 1000,
+    select: { id: true, sizeBytes: true },
+  });
+  const ids = idsWithin(sizes, MAX_RESPONSE_BYTES);
+  if (ids.length === 0) return [];
+  return db.crawlPage.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { id: true, document: true } });
+}
+
+/** The job's status as the SDK's watcher reads it in `catchup` and `done`. */
+async function snapshot(db: Db, row: Crawl, retentionHours: number) {
+  const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, row.id), creditsUsedByJob(db, row.id)]);
+  const expiresAt = row.expiresAt ?? new Date(Date.now() + retentionHours * 3_600_000);
+  return { success: true, status: row.status, completed, total, creditsUsed, expiresAt: expiresAt.toISOString() };
+}
+
 export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Promise<void> {
   const { db } = deps;
   const sent = new Set<bigint>();
@@ -60,29 +92,10 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
     if (!closed()) ws.send(JSON.stringify(message));
   }
 
-  /** Successful, unsent, unpurged pages with ids above `after`, at most MAX_RESPONSE_BYTES of them (at least one). */
-  async function nextChunk(after: bigint): Promise<{ id: bigint; document: unknown }[]> {
-    const sizes = await db.crawlPage.findMany({
-      where: { crawlId: job.id, success: true, purgedAt: null, id: { gt: after } },
-      orderBy: { id: 'asc' },
-      take: 1000,
-      select: { id: true, sizeBytes: true },
-    });
-    const ids: bigint[] = [];
-    let bytes = 0;
-    for (const row of sizes) {
-      if (ids.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
-      bytes += row.sizeBytes;
-      ids.push(row.id);
-    }
-    if (ids.length === 0) return [];
-    return db.crawlPage.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { id: true, document: true } });
-  }
-
   /** Sends, as `document` messages, every stored page not sent yet. */
   async function sendMissing(after = 0n): Promise<void> {
     for (let cursor = after; ;) {
-      const chunk = await nextChunk(cursor);
+      const chunk = await nextChunk(db, job.id, cursor);
       if (chunk.length === 0) return;
       for (const page of chunk) {
         if (sent.has(page.id)) continue;
@@ -93,18 +106,12 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
     }
   }
 
-  async function snapshot(row: Crawl) {
-    const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, row.id), creditsUsedByJob(db, row.id)]);
-    const expiresAt = row.expiresAt ?? new Date(Date.now() + deps.retentionHours * 3_600_000);
-    return { success: true, status: row.status, completed, total, creditsUsed, expiresAt: expiresAt.toISOString() };
-  }
-
   async function finish(): Promise<void> {
     await sendMissing();
     const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
     finished = true;
     const end = row.status === 'failed' ? ({ type: 'error', error: row.error ?? 'The job failed' } as const) : ({ type: 'done' } as const);
-    await send(end.type === 'done' ? { ...end, data: { ...(await snapshot(row)), data: [] } } : end);
+    await send(end.type === 'done' ? { ...end, data: { ...(await snapshot(db, row, deps.retentionHours)), data: [] } } : end);
     ws.close(1000, deps.endInCloseReason ? endCloseReason(end) : undefined);
   }
 
@@ -122,9 +129,9 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
 
   // Subscribed first, read second: a page stored in between is both read here and announced, and sent once.
   const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
-  const first = await nextChunk(0n);
+  const first = await nextChunk(db, job.id, 0n);
   first.forEach((p) => sent.add(p.id));
-  await send({ type: 'catchup', data: { ...(await snapshot(row)), data: first.map((p) => p.document) } });
+  await send({ type: 'catchup', data: { ...(await snapshot(db, row, deps.retentionHours)), data: first.map((p) => p.document) } });
   caughtUp = true;
   chain = (async () => {
     if (first.length > 0) await sendMissing(first[first.length - 1].id);

@@ -4,6 +4,7 @@
 // second file or a malformed body is a 400 naming it. The rest of a refused
 // body is read and dropped (the server's request timeout bounds how long), so
 // the client gets its answer instead of a reset.
+import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import busboy from 'busboy';
 import { HttpError } from '../../platform/http/http-error.ts';
@@ -28,16 +29,37 @@ export interface MultipartUpload {
 
 const bad = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code);
 
-export function readMultipartUpload(req: Request, maxFileBytes: number): Promise<MultipartUpload> {
+/** Why the request is not a body this endpoint reads (its media type, its encoding), or undefined. */
+function refusal(req: Request): HttpError | undefined {
   if (!req.is('multipart/form-data')) {
-    return Promise.reject(
-      new HttpError(415, 'POST /v2/parse takes multipart/form-data: a "file" part and an optional "options" part (JSON text).', 'UNSUPPORTED_MEDIA_TYPE'),
-    );
+    return new HttpError(415, 'POST /v2/parse takes multipart/form-data: a "file" part and an optional "options" part (JSON text).', 'UNSUPPORTED_MEDIA_TYPE');
   }
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    return Promise.reject(new HttpError(415, `Content-Encoding ${encoding} is not accepted for uploads: send the file as it is.`, 'UNSUPPORTED_MEDIA_TYPE'));
+    return new HttpError(415, `Content-Encoding ${encoding} is not accepted for uploads: send the file as it is.`, 'UNSUPPORTED_MEDIA_TYPE');
   }
+  return undefined;
+}
+
+/** The file part in memory once it ends; `tooLarge` is called when busboy cuts it at its fileSize limit. */
+function collectFile(stream: Readable, info: busboy.FileInfo, tooLarge: () => void): Promise<UploadedFile> {
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', tooLarge);
+    stream.on('end', () =>
+      done({
+        filename: (info.filename ?? '').slice(0, MAX_FILENAME_CHARS),
+        contentType: info.mimeType || undefined,
+        bytes: Buffer.concat(chunks),
+      }),
+    );
+  });
+}
+
+export function readMultipartUpload(req: Request, maxFileBytes: number): Promise<MultipartUpload> {
+  const refused = refusal(req);
+  if (refused) return Promise.reject(refused);
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -77,20 +99,9 @@ export function readMultipartUpload(req: Request, maxFileBytes: number): Promise
         stream.resume();
         return fail(bad(`Unknown part "${name}": the file goes in a part named "file".`, 'BAD_MULTIPART'));
       }
-      file = new Promise((done) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('limit', () =>
-          fail(new HttpError(413, `The file is larger than ${maxFileBytes} bytes, the most POST /v2/parse accepts (PARSE_MAX_FILE_BYTES).`, 'FILE_TOO_LARGE')),
-        );
-        stream.on('end', () =>
-          done({
-            filename: (info.filename ?? '').slice(0, MAX_FILENAME_CHARS),
-            contentType: info.mimeType || undefined,
-            bytes: Buffer.concat(chunks),
-          }),
-        );
-      });
+      file = collectFile(stream, info, () =>
+        fail(new HttpError(413, `The file is larger than ${maxFileBytes} bytes, the most POST /v2/parse accepts (PARSE_MAX_FILE_BYTES).`, 'FILE_TOO_LARGE')),
+      );
     });
     parser.on('filesLimit', () => fail(bad('Only one file per request: send one "file" part.', 'TOO_MANY_FILES')));
     parser.on('fieldsLimit', () => fail(bad('Only one "options" part per request.', 'BAD_MULTIPART')));

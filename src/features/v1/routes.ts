@@ -25,9 +25,8 @@ function markDeprecated(res: Response): void {
   res.setHeader('Warning', `299 - "${EXTRACT_DEPRECATION.message}"`);
 }
 
-export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Router {
-  const router = Router();
-
+/** Scrape, map and search: the v1 body translated, the v2 answer reshaped. */
+function pageRoutes(router: Router, v2: InProcessApi): void {
   router.post('/scrape', async (req, res) => {
     const v1 = v1ScrapeRequestSchema.parse(req.body ?? {});
     const { body, jsonFields } = toV2Scrape(v1);
@@ -52,7 +51,10 @@ export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Rout
     const answer = await v2(req, res, { method: 'POST', path: '/search', body });
     res.json(v1SearchAnswer(answer.body as Parameters<typeof v1SearchAnswer>[0], { formats, jsonFields }));
   });
+}
 
+/** Extract, deprecated upstream: answered, with the deprecation headers and warning. */
+function extractRoutes(router: Router, v2: InProcessApi): void {
   router.post('/extract', async (req, res) => {
     markDeprecated(res);
     const body = toV2Extract(v1ExtractRequestSchema.parse(req.body ?? {}));
@@ -66,7 +68,10 @@ export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Rout
     const answer = await v2(req, res, { method: 'GET', path: `/extract/${encodeURIComponent(req.params.id)}` });
     res.json(v1ExtractStatus(answer.body as Record<string, unknown>));
   });
+}
 
+/** The team's usage and queue, in v1's shapes. */
+function teamRoutes(router: Router, v2: InProcessApi): void {
   router.get('/team/credit-usage', async (req, res) => {
     const answer = await v2(req, res, { method: 'GET', path: '/team/credit-usage' });
     res.json(v1CreditUsage((answer.body as { data: Parameters<typeof v1CreditUsage>[0] }).data));
@@ -93,7 +98,10 @@ export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Rout
       res.json((await v2(req, res, { method: 'GET', path })).body);
     });
   }
+}
 
+/** Routes retired upstream: 410 for a new job, 404 for the status of one. */
+function retiredRoutes(router: Router): void {
   for (const retired of RETIRED_ROUTES) {
     router.post(retired.path, () => {
       throw new HttpError(410, retired.refusal, 'ENDPOINT_RETIRED', { replacement: retired.replacement });
@@ -102,7 +110,14 @@ export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Rout
       throw notFound(retired.statusNotFound);
     });
   }
+}
 
+export function v1Routes(deps: GatewayDeps<JobSettings>, v2: InProcessApi): Router {
+  const router = Router();
+  pageRoutes(router, v2);
+  extractRoutes(router, v2);
+  teamRoutes(router, v2);
+  retiredRoutes(router);
   router.use(v1JobRoutes(deps));
   return router;
 }

@@ -150,90 +150,112 @@ function button(e: StyledElement | undefined) {
   });
 }
 
-export function deriveBranding(sample: BrandingSample): BrandingProfile {
-  const els = sample.elements;
-  const of = (...kinds: StyledElement['kind'][]) => els.filter((e) => kinds.includes(e.kind));
-  const text = of('text');
-  const headings = of('h1', 'h2', 'h3');
-  const buttons = of('button');
+type ElementKind = StyledElement['kind'];
 
-  const backgroundRgb = parseCssColor(sample.root.bodyBackground) ?? parseCssColor(sample.root.htmlBackground) ?? WHITE;
-  const background = hex(backgroundRgb);
+/** The sample's elements of the given kinds, in document order. */
+function elementsOf(sample: BrandingSample, ...kinds: ElementKind[]): StyledElement[] {
+  return sample.elements.filter((e) => kinds.includes(e.kind));
+}
 
-  // Text colours: body text by characters, with the body's own colour as a last resort.
-  const textColors = new Tally();
-  for (const e of [...text, ...headings]) textColors.add(colorOf(e.color), 1);
-  textColors.add(colorOf(sample.root.color), 0.5);
-  const [textPrimary, ...otherText] = textColors.ranked();
+/** textPrimary and textSecondary: body text, then headings (ties to text), by votes, with the body's own colour as a last resort. */
+function textColors(sample: BrandingSample) {
+  const tally = new Tally();
+  for (const e of [...elementsOf(sample, 'text'), ...elementsOf(sample, 'h1', 'h2', 'h3')]) tally.add(colorOf(e.color), 1);
+  tally.add(colorOf(sample.root.color), 0.5);
+  const [textPrimary, ...otherText] = tally.ranked();
   const textSecondary = otherText.find((c) => textPrimary === undefined || distance(fromHex(c), fromHex(textPrimary)) >= DISTINCT / 2);
-  const link = topOf(
-    of('link'),
-    (e) => colorOf(e.color),
-    () => 1,
-  );
+  return { textPrimary, textSecondary };
+}
 
+/** primary and accent: the chromatic colours most voted by prominent elements, clear of the background. */
+function brandColors(sample: BrandingSample, backgroundRgb: Rgb) {
   const votes = new Tally();
-  for (const e of els) {
+  for (const e of sample.elements) {
     if (e.kind === 'button') votes.add(colorOf(e.background), 5);
     if (e.kind === 'header') votes.add(colorOf(e.background), 3);
     if (e.kind === 'link' || e.kind === 'h1' || e.kind === 'h2' || e.kind === 'h3') votes.add(colorOf(e.color), 2);
     if (e.kind === 'text') votes.add(colorOf(e.color), 1);
   }
-  const brandColors = votes.ranked().filter((c) => chromatic(fromHex(c)) && distance(fromHex(c), backgroundRgb) >= DISTINCT);
-  const primary = brandColors[0];
-  const accent = primary === undefined ? undefined : brandColors.find((c) => distance(fromHex(c), fromHex(primary)) >= DISTINCT);
+  const ranked = votes.ranked().filter((c) => chromatic(fromHex(c)) && distance(fromHex(c), backgroundRgb) >= DISTINCT);
+  const primary = ranked[0];
+  const accent = primary === undefined ? undefined : ranked.find((c) => distance(fromHex(c), fromHex(primary)) >= DISTINCT);
+  return { primary, accent };
+}
 
+/** Font families by weight over text, headings and links (ties in that order), the root's family counting once. */
+function fontFamilies(sample: BrandingSample): string[] {
   const families = new Tally();
-  for (const e of [...text, ...headings, ...of('link')]) families.add(fontStack(e.fontFamily)[0], e.weight);
+  for (const e of [...elementsOf(sample, 'text'), ...elementsOf(sample, 'h1', 'h2', 'h3'), ...elementsOf(sample, 'link')])
+    families.add(fontStack(e.fontFamily)[0], e.weight);
   families.add(fontStack(sample.root.fontFamily)[0], 1);
-  const bodyStack = topOf(text, (e) => e.fontFamily) ?? sample.root.fontFamily;
-  const headingStack = topOf(headings, (e) => e.fontFamily);
-  const codeStack = topOf(of('code'), (e) => e.fontFamily);
+  return families.ranked();
+}
 
-  const byWeight = [...buttons].sort((a, b) => b.weight - a.weight);
+function typography(sample: BrandingSample) {
+  const text = elementsOf(sample, 'text');
+  const headingElements = elementsOf(sample, 'h1', 'h2');
+  const bodyStack = topOf(text, (e) => e.fontFamily) ?? sample.root.fontFamily;
+  const headingStack = topOf(elementsOf(sample, 'h1', 'h2', 'h3'), (e) => e.fontFamily);
+  const codeStack = topOf(elementsOf(sample, 'code'), (e) => e.fontFamily);
+  return compact({
+    fontFamilies: compact({
+      primary: fontStack(bodyStack)[0],
+      heading: headingStack && fontStack(headingStack)[0],
+      code: codeStack && fontStack(codeStack)[0],
+    }),
+    fontStacks: compact({ primary: fontStack(bodyStack), heading: headingStack ? fontStack(headingStack) : undefined }),
+    fontSizes: compact({
+      h1: topOf(elementsOf(sample, 'h1'), (e) => e.fontSize),
+      h2: topOf(elementsOf(sample, 'h2'), (e) => e.fontSize),
+      h3: topOf(elementsOf(sample, 'h3'), (e) => e.fontSize),
+      body: topOf(text, (e) => e.fontSize) ?? (sample.root.fontSize || undefined),
+    }),
+    lineHeights: compact({ heading: lineHeightRatio(headingElements), body: lineHeightRatio(text) }),
+    fontWeights: compact({ regular: fontWeight(text), bold: fontWeight(headingElements) }),
+  });
+}
+
+/** The primary button wears the primary colour (else any chromatic one), the secondary another background. */
+function components(sample: BrandingSample, primary: string | undefined) {
+  const byWeight = [...elementsOf(sample, 'button')].sort((a, b) => b.weight - a.weight);
   const primaryButton =
     byWeight.find((b) => primary !== undefined && colorOf(b.background) === primary) ?? byWeight.find((b) => chromatic(parseCssColor(b.background) ?? WHITE));
   const secondaryButton = primaryButton && byWeight.find((b) => b !== primaryButton && colorOf(b.background) !== colorOf(primaryButton.background));
-  const input = of('input')[0];
+  const input = elementsOf(sample, 'input')[0];
+  return compact({
+    buttonPrimary: button(primaryButton),
+    buttonSecondary: button(secondaryButton),
+    input: input && compact({ borderColor: colorOf(input.borderColor), borderRadius: input.borderRadius || undefined }),
+  });
+}
 
+export function deriveBranding(sample: BrandingSample): BrandingProfile {
+  const backgroundRgb = parseCssColor(sample.root.bodyBackground) ?? parseCssColor(sample.root.htmlBackground) ?? WHITE;
+  const background = hex(backgroundRgb);
+  const { textPrimary, textSecondary } = textColors(sample);
+  const link = topOf(
+    elementsOf(sample, 'link'),
+    (e) => colorOf(e.color),
+    () => 1,
+  );
+  const { primary, accent } = brandColors(sample, backgroundRgb);
   const logo = pickLogo(sample.logos, sample.ogImage);
-  const headingElements = of('h1', 'h2');
-
-  const fonts = families.ranked().map((family) => ({ family }));
+  const fonts = fontFamilies(sample).map((family) => ({ family }));
   return (
     compact({
       colorScheme: luminance(backgroundRgb) < 0.4 ? 'dark' : 'light',
       logo,
       fonts: fonts.length > 0 ? fonts : undefined,
       colors: compact({ primary, accent, background, textPrimary, textSecondary, link }),
-      typography: compact({
-        fontFamilies: compact({
-          primary: fontStack(bodyStack)[0],
-          heading: headingStack && fontStack(headingStack)[0],
-          code: codeStack && fontStack(codeStack)[0],
-        }),
-        fontStacks: compact({ primary: fontStack(bodyStack), heading: headingStack ? fontStack(headingStack) : undefined }),
-        fontSizes: compact({
-          h1: topOf(of('h1'), (e) => e.fontSize),
-          h2: topOf(of('h2'), (e) => e.fontSize),
-          h3: topOf(of('h3'), (e) => e.fontSize),
-          body: topOf(text, (e) => e.fontSize) ?? (sample.root.fontSize || undefined),
-        }),
-        lineHeights: compact({ heading: lineHeightRatio(headingElements), body: lineHeightRatio(text) }),
-        fontWeights: compact({ regular: fontWeight(text), bold: fontWeight(headingElements) }),
-      }),
+      typography: typography(sample),
       spacing: compact({
         borderRadius: topOf(
-          buttons,
+          elementsOf(sample, 'button'),
           (e) => e.borderRadius,
           () => 1,
         ),
       }),
-      components: compact({
-        buttonPrimary: button(primaryButton),
-        buttonSecondary: button(secondaryButton),
-        input: input && compact({ borderColor: colorOf(input.borderColor), borderRadius: input.borderRadius || undefined }),
-      }),
+      components: components(sample, primary),
       images: { logo, favicon: pickFavicon(sample.icons), ogImage: sample.ogImage || null },
     }) ?? {}
   );

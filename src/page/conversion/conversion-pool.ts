@@ -48,19 +48,27 @@ interface Thread {
 const THREAD_EXEC_ARGV =
   process.features.typescript === 'transform' ? undefined : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 
+/** Ends the thread's page: its timer stops and its job, if any, is handed back for settling. */
+function settle(thread: Thread): Job | undefined {
+  clearTimeout(thread.timer);
+  const job = thread.job;
+  thread.job = undefined;
+  return job;
+}
+
+/** Settles the job with the thread's reply, when the reply is that job's. */
+function answer(job: Job | undefined, reply: Exclude<ConversionReply, { ready: true }>): void {
+  if (job?.id !== reply.id) return;
+  if ('error' in reply) job.reject(new Error(reply.error));
+  else job.resolve('load' in reply ? reply.load : reply.result);
+}
+
 export function createConversionPool(opts: ConversionPoolOptions): ConversionPool {
   const threads = new Set<Thread>();
   const idle: Thread[] = [];
   const queue: Job[] = [];
   let nextId = 0;
   let closed = false;
-
-  const settle = (thread: Thread): Job | undefined => {
-    clearTimeout(thread.timer);
-    const job = thread.job;
-    thread.job = undefined;
-    return job;
-  };
 
   const replace = (thread: Thread, why: Error) => {
     settle(thread)?.reject(why);
@@ -85,11 +93,7 @@ export function createConversionPool(opts: ConversionPoolOptions): ConversionPoo
         idle.push(thread);
         return dispatch();
       }
-      const job = settle(thread);
-      if (job?.id === reply.id) {
-        if ('error' in reply) job.reject(new Error(reply.error));
-        else job.resolve('load' in reply ? reply.load : reply.result);
-      }
+      answer(settle(thread), reply);
       idle.push(thread);
       dispatch();
     });

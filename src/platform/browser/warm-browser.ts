@@ -21,6 +21,40 @@ export interface WarmBrowser {
   close(): Promise<void>;
 }
 
+/** The browser as one batch sees it: its contexts are its own, and its close() ends only them, then calls `returned`. */
+function lend(browser: Browser, returned: () => void): Browser {
+  const contexts = new Set<BrowserContext>();
+  let closed = false;
+  const own = <T extends BrowserContext>(context: T): T => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, prop, receiver) {
+      if (prop === 'newContext') return async (...args: Parameters<Browser['newContext']>) => own(await target.newContext(...args));
+      if (prop === 'newPage') {
+        return async (...args: Parameters<Browser['newPage']>): Promise<Page> => {
+          const page = await target.newPage(...args);
+          own(page.context());
+          return page;
+        };
+      }
+      if (prop === 'contexts') return () => [...contexts];
+      if (prop === 'close') {
+        return async () => {
+          if (closed) return;
+          closed = true;
+          await Promise.all([...contexts].map((c) => c.close().catch(() => undefined)));
+          returned();
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export function createWarmBrowser(opts: { idleMs: number }): WarmBrowser {
   let running: Promise<Browser> | undefined;
   let loans = 0;
@@ -50,40 +84,6 @@ export function createWarmBrowser(opts: { idleMs: number }): WarmBrowser {
     idleTimer.unref();
   };
 
-  /** The browser as one batch sees it: its contexts are its own, and its close() ends only them. */
-  const loan = (browser: Browser): Browser => {
-    const contexts = new Set<BrowserContext>();
-    let closed = false;
-    const own = <T extends BrowserContext>(context: T): T => {
-      contexts.add(context);
-      context.once('close', () => contexts.delete(context));
-      return context;
-    };
-    return new Proxy(browser, {
-      get(target, prop, receiver) {
-        if (prop === 'newContext') return async (...args: Parameters<Browser['newContext']>) => own(await target.newContext(...args));
-        if (prop === 'newPage') {
-          return async (...args: Parameters<Browser['newPage']>): Promise<Page> => {
-            const page = await target.newPage(...args);
-            own(page.context());
-            return page;
-          };
-        }
-        if (prop === 'contexts') return () => [...contexts];
-        if (prop === 'close') {
-          return async () => {
-            if (closed) return;
-            closed = true;
-            await Promise.all([...contexts].map((c) => c.close().catch(() => undefined)));
-            returned();
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-  };
-
   return {
     launcher: {
       name: () => chromium.name(),
@@ -93,7 +93,7 @@ export function createWarmBrowser(opts: { idleMs: number }): WarmBrowser {
         loans++;
         try {
           const browser = await (running ?? start(options));
-          return loan(browser);
+          return lend(browser, returned);
         } catch (err) {
           returned();
           throw err;

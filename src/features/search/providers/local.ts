@@ -157,134 +157,159 @@ function plannedTransaction<T>(db: Db, statementTimeoutMs: number, work: (tx: Tx
   );
 }
 
+/** Estimates of the planner (pages) that choose between reading every match and walking the pages in order. */
+export interface PlanEstimates {
+  /** Pages matching the whole query. */
+  matches: number;
+  /** Matches the walk stops at. */
+  pool: number;
+  /** Visible pages within the date range: the walk reads the tsvector of its share of them. */
+  rangeRows: number;
+  /** Visible pages whose index entries the walk passes (in date order only those in the range). */
+  visibleRows: number;
+}
+
+/**
+ * True to read every match through the indexes (no tsvector read) and keep the best `pool` in walk
+ * order, false to walk the pages in score (or date) order until `pool` match. The walk passes `pool`
+ * matches' share of the index entries and reads the tsvector of that share of the range's pages.
+ */
+export function readsEveryMatch({ matches, pool, rangeRows, visibleRows }: PlanEstimates, walkRowCost: number): boolean {
+  const share = pool / Math.max(matches, 1);
+  const [walkedRows, walkedEntries] = [share * rangeRows, share * visibleRows];
+  return matches <= (walkedRows + walkedEntries * WALK_ENTRY_SHARE) * walkRowCost;
+}
+
+async function searchPages(db: Db, opts: LocalProviderOptions, q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
+  const tsq = includedQuery(q);
+  const phrases = q.terms.include.some((t) => t.kind === 'phrase');
+  const conditions = (time: Prisma.Sql[]) => {
+    const found = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...time];
+    if (tsq) found.push(Prisma.sql`p.tsv @@ ${phrases ? includedQuery(q, true)! : tsq}`);
+    if (news) found.push(Prisma.sql`p.news`);
+    return found;
+  };
+  const where = conditions(timeFilters(q));
+  const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
+  const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
+  const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
+  const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host, p.crawl_id, p.ts_config`;
+  const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
+  const visiblePages = visible('p', ctx.teamId, opts.sharePublicPages);
+  const inRange = [visiblePages, ...timeFilters(q)];
+  return plannedTransaction(db, opts.statementTimeoutMs, async (tx) => {
+    // Two plans, chosen here from the planner's estimates (the planner cannot choose between
+    // them itself: it does not count reading each page's tsvector, which the walk does for
+    // every page it passes):
+    // - read every match through the indexes (no tsvector read) and keep the best `pool` in
+    //   walk order, when there are few enough;
+    // - walk the pages in score (or date) order until `pool` match, when matches are common
+    //   among the pages walked.
+    // The walk passes `pool` matches' share of the visible pages' index entries (in date order
+    // only those in the range), and reads the tsvector of those within the date range.
+    const matches = await estimatedRows(tx, where);
+    const ranged = q.time.from || q.time.to;
+    const rangeRows = await estimatedRows(tx, inRange);
+    const visibleRows = ranged && !q.time.sortByDate ? await estimatedRows(tx, [visiblePages]) : rangeRows;
+    let ids: string[] | undefined;
+    if (readsEveryMatch({ matches, pool, rangeRows, visibleRows }, opts.walkRowCost ?? WALK_ROW_COST)) {
+      // An estimate far below the truth stops at the cap, and the walk is used instead.
+      const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
+      // With words and a date range, search_page_published_tsv_idx can read both at once:
+      // it collects the range's pages (about 1 us each) and skips through the words' postings
+      // to them. Worth it when the range holds fewer pages than the words match without it;
+      // otherwise the words alone are read and the date checked on their pages.
+      const read =
+        tsq && ranged && (await estimatedRows(tx, timeFilters(q))) > (await estimatedRows(tx, conditions([]))) ? conditions(timeFilters(q, false)) : where;
+      await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
+      const [found] = await tx.$queryRaw<{ n: number; ids: string[] | null }[]>`
+        WITH m AS MATERIALIZED (SELECT p.ctid AS id, p.score, p.published_at FROM search_page p WHERE ${AND(read)} LIMIT ${cap + 1})
+        SELECT count(*)::int AS n, (array_agg(p.id::text ORDER BY ${inWalkOrder}, p.id))[1:${pool}] AS ids FROM m p`;
+      await tx.$executeRaw`SET LOCAL enable_indexscan = on`;
+      if (found.n <= cap) ids = found.ids ?? [];
+    }
+    if (ids?.length === 0) return [];
+    const candidates = ids
+      ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(${ids}::tid[])`
+      : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${inWalkOrder} LIMIT ${pool}`;
+    const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
+    return tx.$queryRaw<PageRow[]>`
+      WITH c AS MATERIALIZED (${candidates})
+      SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, c.crawl_id::text, c.url_key, c.ts_config, ${rank}${preference(q)} AS rank
+      FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
+  });
+}
+
+async function searchImages(db: Db, opts: LocalProviderOptions, q: SearchQuery, ctx: SearchContext): Promise<ImageHit[]> {
+  const tsq = includedQuery(q);
+  const where = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...timeFilters(q)];
+  where.push(visible('i', ctx.teamId, opts.sharePublicPages));
+  if (tsq) where.push(Prisma.sql`i.tsv @@ ${tsq}`);
+  if (q.imageSize) where.push(Prisma.sql`i.width = ${q.imageSize.width} AND i.height = ${q.imageSize.height}`);
+  if (q.largerThan) where.push(Prisma.sql`i.width >= ${q.largerThan.width} AND i.height >= ${q.largerThan.height}`);
+  const rank = tsq ? Prisma.sql`ts_rank_cd(i.tsv, ${tsq}, 32) * 10 + i.score * 0.1` : Prisma.sql`i.score * 0.1`;
+  const rows = await plannedTransaction(
+    db,
+    opts.statementTimeoutMs,
+    (tx) => tx.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
+    SELECT i.src, i.page_url, i.title, i.alt, i.width, i.height
+    FROM search_image i JOIN search_page p ON p.team_id = i.team_id AND p.url_key = i.page_url_key
+    WHERE ${AND(where)}
+    ORDER BY ${rank} DESC, i.src
+    LIMIT ${q.limit}`,
+  );
+  return rows.map((r) => ({
+    title: r.alt || r.title,
+    imageUrl: r.src,
+    url: r.page_url,
+    ...(r.width !== null && { imageWidth: r.width }),
+    ...(r.height !== null && { imageHeight: r.height }),
+  }));
+}
+
+function webHit(r: PageRow, description: string): WebHit {
+  return {
+    url: r.url,
+    title: r.title,
+    description,
+    ...(r.category && { category: r.category }),
+    ...(r.published_at && { date: r.published_at }),
+  };
+}
+
+function newsHit(r: PageRow, snippet: string): NewsHit {
+  return {
+    url: r.url,
+    title: r.title,
+    snippet,
+    ...(r.published_at && { date: r.published_at }),
+    ...(r.image_url && { imageUrl: r.image_url }),
+    ...(r.category && { category: r.category }),
+  };
+}
+
 export function createLocalProvider(db: Db, opts: LocalProviderOptions): SearchProvider {
-  const planned = <T>(work: (tx: Tx) => Promise<T>) => plannedTransaction(db, opts.statementTimeoutMs, work);
-
-  async function pages(q: SearchQuery, ctx: SearchContext, news: boolean): Promise<PageRow[]> {
-    const tsq = includedQuery(q);
-    const phrases = q.terms.include.some((t) => t.kind === 'phrase');
-    const conditions = (time: Prisma.Sql[]) => {
-      const found = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...time];
-      if (tsq) found.push(Prisma.sql`p.tsv @@ ${phrases ? includedQuery(q, true)! : tsq}`);
-      if (news) found.push(Prisma.sql`p.news`);
-      return found;
-    };
-    const where = conditions(timeFilters(q));
-    const pool = phrases ? opts.candidates * PHRASE_POOL : opts.candidates;
-    const rank = tsq ? Prisma.sql`ts_rank_cd(c.tsv, ${tsq}, 32) * 10 + c.score * 0.1` : Prisma.sql`c.score * 0.1`;
-    const order = q.time.sortByDate ? Prisma.sql`c.published_at DESC NULLS LAST, rank DESC` : Prisma.sql`rank DESC, c.url_key`;
-    const columns = Prisma.sql`p.url, p.url_key, p.title, p.description, p.category, p.published_at, p.image_url, p.tsv, p.score, p.lang, p.host, p.crawl_id, p.ts_config`;
-    const inWalkOrder = q.time.sortByDate ? Prisma.sql`p.published_at DESC NULLS LAST, p.score DESC` : Prisma.sql`p.score DESC`;
-    const visiblePages = visible('p', ctx.teamId, opts.sharePublicPages);
-    const inRange = [visiblePages, ...timeFilters(q)];
-    return planned(async (tx) => {
-      // Two plans, chosen here from the planner's estimates (the planner cannot choose between
-      // them itself: it does not count reading each page's tsvector, which the walk does for
-      // every page it passes):
-      // - read every match through the indexes (no tsvector read) and keep the best `pool` in
-      //   walk order, when there are few enough;
-      // - walk the pages in score (or date) order until `pool` match, when matches are common
-      //   among the pages walked.
-      // The walk passes `pool` matches' share of the visible pages' index entries (in date order
-      // only those in the range), and reads the tsvector of those within the date range.
-      const matches = await estimatedRows(tx, where);
-      const share = pool / Math.max(matches, 1);
-      const ranged = q.time.from || q.time.to;
-      const rangeRows = await estimatedRows(tx, inRange);
-      const visibleRows = ranged && !q.time.sortByDate ? await estimatedRows(tx, [visiblePages]) : rangeRows;
-      const [walkedRows, walkedEntries] = [share * rangeRows, share * visibleRows];
-      let ids: string[] | undefined;
-      if (matches <= (walkedRows + walkedEntries * WALK_ENTRY_SHARE) * (opts.walkRowCost ?? WALK_ROW_COST)) {
-        // An estimate far below the truth stops at the cap, and the walk is used instead.
-        const cap = Math.ceil(Math.max(4 * matches, 2 * pool));
-        // With words and a date range, search_page_published_tsv_idx can read both at once:
-        // it collects the range's pages (about 1 us each) and skips through the words' postings
-        // to them. Worth it when the range holds fewer pages than the words match without it;
-        // otherwise the words alone are read and the date checked on their pages.
-        const read =
-          tsq && ranged && (await estimatedRows(tx, timeFilters(q))) > (await estimatedRows(tx, conditions([]))) ? conditions(timeFilters(q, false)) : where;
-        await tx.$executeRaw`SET LOCAL enable_indexscan = off`;
-        const [found] = await tx.$queryRaw<{ n: number; ids: string[] | null }[]>`
-          WITH m AS MATERIALIZED (SELECT p.ctid AS id, p.score, p.published_at FROM search_page p WHERE ${AND(read)} LIMIT ${cap + 1})
-          SELECT count(*)::int AS n, (array_agg(p.id::text ORDER BY ${inWalkOrder}, p.id))[1:${pool}] AS ids FROM m p`;
-        await tx.$executeRaw`SET LOCAL enable_indexscan = on`;
-        if (found.n <= cap) ids = found.ids ?? [];
-      }
-      if (ids?.length === 0) return [];
-      const candidates = ids
-        ? Prisma.sql`SELECT ${columns} FROM search_page p WHERE p.ctid = ANY(${ids}::tid[])`
-        : Prisma.sql`SELECT ${columns} FROM search_page p WHERE ${AND(where)} ORDER BY ${inWalkOrder} LIMIT ${pool}`;
-      const exactly = phrases ? Prisma.sql`WHERE c.tsv @@ ${tsq}` : Prisma.empty;
-      return tx.$queryRaw<PageRow[]>`
-        WITH c AS MATERIALIZED (${candidates})
-        SELECT c.url, c.title, c.description, c.category, c.published_at, c.image_url, c.crawl_id::text, c.url_key, c.ts_config, ${rank}${preference(q)} AS rank
-        FROM c ${exactly} ORDER BY ${order} LIMIT ${q.limit}`;
-    });
-  }
-
-  async function images(q: SearchQuery, ctx: SearchContext): Promise<ImageHit[]> {
-    const tsq = includedQuery(q);
-    const where = [...pageFilters(q, ctx.teamId, opts.sharePublicPages), ...timeFilters(q)];
-    where.push(visible('i', ctx.teamId, opts.sharePublicPages));
-    if (tsq) where.push(Prisma.sql`i.tsv @@ ${tsq}`);
-    if (q.imageSize) where.push(Prisma.sql`i.width = ${q.imageSize.width} AND i.height = ${q.imageSize.height}`);
-    if (q.largerThan) where.push(Prisma.sql`i.width >= ${q.largerThan.width} AND i.height >= ${q.largerThan.height}`);
-    const rank = tsq ? Prisma.sql`ts_rank_cd(i.tsv, ${tsq}, 32) * 10 + i.score * 0.1` : Prisma.sql`i.score * 0.1`;
-    const rows = await planned(
-      (tx) => tx.$queryRaw<{ src: string; page_url: string; title: string; alt: string; width: number | null; height: number | null }[]>`
-      SELECT i.src, i.page_url, i.title, i.alt, i.width, i.height
-      FROM search_image i JOIN search_page p ON p.team_id = i.team_id AND p.url_key = i.page_url_key
-      WHERE ${AND(where)}
-      ORDER BY ${rank} DESC, i.src
-      LIMIT ${q.limit}`,
-    );
-    return rows.map((r) => ({
-      title: r.alt || r.title,
-      imageUrl: r.src,
-      url: r.page_url,
-      ...(r.width !== null && { imageWidth: r.width }),
-      ...(r.height !== null && { imageHeight: r.height }),
-    }));
-  }
-
   return {
     name: 'local',
     async search(q, ctx): Promise<ProviderHits> {
       const hits: ProviderHits = { unhonoured: [], warnings: [] };
       const [web, news, image] = await Promise.all([
-        q.sources.includes('web') ? pages(q, ctx, false) : undefined,
-        q.sources.includes('news') ? pages(q, ctx, true) : undefined,
-        q.sources.includes('images') ? images(q, ctx) : undefined,
+        q.sources.includes('web') ? searchPages(db, opts, q, ctx, false) : undefined,
+        q.sources.includes('news') ? searchPages(db, opts, q, ctx, true) : undefined,
+        q.sources.includes('images') ? searchImages(db, opts, q, ctx) : undefined,
       ]);
       let highlights = new Map<string, string>();
       if (q.highlights) {
         try {
-          highlights = await planned((tx) => highlightsOf(tx, q, [...(web ?? []), ...(news ?? [])]));
+          highlights = await plannedTransaction(db, opts.statementTimeoutMs, (tx) => highlightsOf(tx, q, [...(web ?? []), ...(news ?? [])]));
         } catch (err) {
           // The results stand without them: a slow or failed highlight query costs only the highlights.
           hits.warnings.push(`highlights: ${(err as Error).message}`);
         }
       }
       const described = (r: PageRow) => highlights.get(`${r.crawl_id} ${r.url_key}`) ?? r.description;
-      if (web) {
-        hits.web = web.map((r): WebHit => ({
-          url: r.url,
-          title: r.title,
-          description: described(r),
-          ...(r.category && { category: r.category }),
-          ...(r.published_at && { date: r.published_at }),
-        }));
-      }
-      if (news) {
-        hits.news = news.map((r): NewsHit => ({
-          url: r.url,
-          title: r.title,
-          snippet: described(r),
-          ...(r.published_at && { date: r.published_at }),
-          ...(r.image_url && { imageUrl: r.image_url }),
-          ...(r.category && { category: r.category }),
-        }));
-      }
+      if (web) hits.web = web.map((r) => webHit(r, described(r)));
+      if (news) hits.news = news.map((r) => newsHit(r, described(r)));
       if (image) hits.images = image;
       return hits;
     },
