@@ -8,89 +8,73 @@ import pg from 'pg';
 import { DEFAULT_DB_LIMITS, poolLimits, type Db, type DbLimits } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
 import { JOB_EVENTS_CHANNEL, parseJobEvent } from './job-events.ts';
+import { JobListeners, type JobListener } from './job-listeners.ts';
 
-export interface JobListener {
-  /** A page of the job was stored, with its document (successful pages only; failed ones are not documents). */
-  page?(pageId: bigint, document: unknown): void;
-  /** A successful page of the job was stored (committed): told at once, without reading it. */
-  stored?(pageId: bigint): void;
-  ended(): void;
-  /** Events may have been missed: catch up from the tables. */
-  gap(): void;
-}
+export type { JobListener } from './job-listeners.ts';
 
 const RECONNECT_MS = 1_000;
 
 /** The feed connection's application_name: one per process. */
 export const jobFeedConnectionName = () => `crawl-service job feed ${process.pid}`;
 
-/** `lingerMs`: how long the connection stays open after its last listener left (0: it closes with it). */
-export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; lingerMs?: number; limits?: DbLimits }) {
+interface FeedDeps {
+  db: Db;
+  databaseUrl: string;
+  log: Logger;
+  /** How long the connection stays open after its last listener left (0: it closes with it). */
+  lingerMs?: number;
+  limits?: DbLimits;
+}
+
+export function createJobFeed(deps: FeedDeps) {
   const lingerMs = deps.lingerMs ?? 0;
-  const listeners = new Map<string, Set<JobListener>>();
+  const listeners = new JobListeners();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
+  let lingering: NodeJS.Timeout | undefined;
 
-  const count = () => [...listeners.values()].reduce((n, s) => n + s.size, 0);
+  const onEvent = (payload: string | undefined) => {
+    const event = payload === undefined ? undefined : parseJobEvent(payload);
+    const pageId = event && listeners.tell(event);
+    if (!event || pageId === undefined) return;
+    sendDocument(deps.db, listeners, event.jobId, pageId).catch((err: unknown) =>
+      deps.log.warn('job feed read failed', { jobId: event.jobId, error: (err as Error).message }),
+    );
+  };
 
-  async function onPage(jobId: string, pageId: bigint): Promise<void> {
-    if (![...(listeners.get(jobId) ?? [])].some((l) => l.page)) return;
-    const page = await deps.db.crawlPage.findUnique({ where: { id: pageId }, select: { crawlId: true, success: true, document: true } });
-    if (!page?.success || page.crawlId !== jobId) return;
-    for (const l of listeners.get(jobId) ?? []) l.page?.(pageId, page.document);
-  }
+  const lost = (c: pg.Client, err?: Error) => {
+    if (client !== c) return;
+    client = undefined;
+    connecting = undefined;
+    c.end().catch(() => undefined);
+    if (listeners.size === 0) return;
+    deps.log.warn('job feed connection lost; reconnecting', { error: err?.message });
+    setTimeout(() => {
+      if (listeners.size === 0) return;
+      connect()
+        .then(() => listeners.gap())
+        .catch(() => lost(c));
+    }, RECONNECT_MS);
+  };
 
   function connect(): Promise<void> {
-    connecting ??= (async () => {
-      // Named in pg_stat_activity, so an operator (or a test) can tell this process's feed from others'.
-      const c = new pg.Client({
-        connectionString: deps.databaseUrl,
-        application_name: jobFeedConnectionName(),
-        ...poolLimits(deps.limits ?? DEFAULT_DB_LIMITS),
-      });
-      c.on('notification', (msg) => {
-        const event = msg.payload === undefined ? undefined : parseJobEvent(msg.payload);
-        if (!event || !listeners.has(event.jobId)) return;
-        if ('ended' in event) {
-          for (const l of listeners.get(event.jobId) ?? []) l.ended();
-          return;
-        }
-        for (const l of listeners.get(event.jobId) ?? []) l.stored?.(event.pageId);
-        onPage(event.jobId, event.pageId).catch((err: unknown) => deps.log.warn('job feed read failed', { jobId: event.jobId, error: (err as Error).message }));
-      });
-      const lost = (err?: Error) => {
-        if (client !== c) return;
-        client = undefined;
+    connecting ??= openFeedClient(deps, onEvent, lost)
+      .then((c) => {
+        client = c;
+        // Every listener left while this connected.
+        if (listeners.size === 0) closeIdle();
+      })
+      .catch((err: unknown) => {
         connecting = undefined;
-        c.end().catch(() => undefined);
-        if (count() === 0) return;
-        deps.log.warn('job feed connection lost; reconnecting', { error: err?.message });
-        setTimeout(() => {
-          if (count() === 0) return;
-          connect()
-            .then(() => listeners.forEach((set) => set.forEach((l) => l.gap())))
-            .catch(() => lost());
-        }, RECONNECT_MS);
-      };
-      c.on('error', lost);
-      c.on('end', () => lost());
-      await c.connect();
-      await c.query(`LISTEN ${JOB_EVENTS_CHANNEL}`);
-      client = c;
-      // Every listener left while this connected.
-      if (count() === 0) closeIdle();
-    })().catch((err: unknown) => {
-      connecting = undefined;
-      throw err;
-    });
+        throw err;
+      });
     return connecting;
   }
 
-  let lingering: NodeJS.Timeout | undefined;
   /** Closes the connection once nobody listened for `lingerMs`. */
   const closeIdle = () => {
     const close = () => {
-      if (count() > 0 || !client) return;
+      if (listeners.size > 0 || !client) return;
       const c = client;
       client = undefined;
       connecting = undefined;
@@ -106,22 +90,46 @@ export function createJobFeed(deps: { db: Db; databaseUrl: string; log: Logger; 
     /** Listens for the job's events; resolves once notifications are flowing. Returns the unsubscribe function. */
     async subscribe(jobId: string, listener: JobListener): Promise<() => void> {
       clearTimeout(lingering);
-      let set = listeners.get(jobId);
-      if (!set) listeners.set(jobId, (set = new Set()));
-      set.add(listener);
+      listeners.add(jobId, listener);
       try {
         await connect();
       } catch (err) {
-        set.delete(listener);
+        listeners.remove(jobId, listener);
         throw err;
       }
       return () => {
-        set.delete(listener);
-        if (set.size === 0) listeners.delete(jobId);
-        if (count() === 0) closeIdle();
+        listeners.remove(jobId, listener);
+        if (listeners.size === 0) closeIdle();
       };
     },
   };
+}
+
+/** Opens the LISTEN connection, its events and its loss handed to the feed. */
+async function openFeedClient(
+  deps: Pick<FeedDeps, 'databaseUrl' | 'limits'>,
+  onEvent: (payload: string | undefined) => void,
+  onLost: (c: pg.Client, err?: Error) => void,
+): Promise<pg.Client> {
+  // Named in pg_stat_activity, so an operator (or a test) can tell this process's feed from others'.
+  const c = new pg.Client({
+    connectionString: deps.databaseUrl,
+    application_name: jobFeedConnectionName(),
+    ...poolLimits(deps.limits ?? DEFAULT_DB_LIMITS),
+  });
+  c.on('notification', (msg) => onEvent(msg.payload));
+  c.on('error', (err) => onLost(c, err));
+  c.on('end', () => onLost(c));
+  await c.connect();
+  await c.query(`LISTEN ${JOB_EVENTS_CHANNEL}`);
+  return c;
+}
+
+/** Reads a stored page once and hands its document to the job's listeners that want it. */
+async function sendDocument(db: Db, listeners: JobListeners, jobId: string, pageId: bigint): Promise<void> {
+  const page = await db.crawlPage.findUnique({ where: { id: pageId }, select: { crawlId: true, success: true, document: true } });
+  if (!page?.success || page.crawlId !== jobId) return;
+  listeners.page(jobId, pageId, page.document);
 }
 
 export type JobFeed = ReturnType<typeof createJobFeed>;

@@ -150,6 +150,37 @@ function isPrefixed(buf: Buffer, at: number, length: number, entry: Entry, local
 }
 
 /**
+ * The entry a start tag named [nameStart, nameEnd) opens: `<url>` or `<sitemap>`, with or
+ * without a namespace prefix (its colon at `colon`, -1 for none); undefined for any other tag.
+ */
+function openedEntry(buf: Buffer, nameStart: number, nameEnd: number, colon: number): Entry | undefined {
+  const localStart = colon < 0 ? nameStart : colon + 1;
+  const kind = nameEnd - localStart === 3 ? 'url' : nameEnd - localStart === 7 ? 'sitemap' : undefined;
+  if (!kind || !startsWithAscii(buf, localStart, kind)) return undefined;
+  const entry: Entry = { kind, prefixAt: nameStart, prefixLength: localStart - nameStart };
+  if (entry.prefixLength > 0) entry.prefixedClose = Buffer.concat([Buffer.from('</'), buf.subarray(nameStart, nameEnd)]);
+  return entry;
+}
+
+/** Whether the end tag named [at, at + length) closes the entry: `</kind>`, or `</prefix:kind>` with the entry's own prefix. */
+function closesEntry(buf: Buffer, at: number, length: number, entry: Entry): boolean {
+  return (length === entry.kind.length && startsWithAscii(buf, at, entry.kind)) || isPrefixed(buf, at, length, entry, entry.kind);
+}
+
+/** Whether [from, to) holds only white space (an end tag's name may be followed by nothing else before its `>`). */
+function onlySpace(buf: Buffer, from: number, to: number): boolean {
+  let j = from;
+  while (j < to && BYTE_CLASS[buf[j]] === SPACE) j++;
+  return j === to;
+}
+
+/** A closed entry's loc, resolved against the sitemap's URL, joins its list when it is a web URL. */
+function keepEntry(parsed: ParsedSitemap, entry: Entry, base: string): void {
+  const url = entry.loc === undefined ? undefined : webUrl(entry.loc, base);
+  if (url) (entry.kind === 'url' ? parsed.urls : parsed.sitemaps).push(url);
+}
+
+/**
  * Index just past the markup at `lt` (a `<`), or -1 when it is never closed
  * (nothing after it can close either), or `lt` itself for a lone `<`, which is
  * text. `<!--…-->`, `<![CDATA[…]]>`, `<!…>` and tags are markup.
@@ -251,13 +282,8 @@ function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): Pars
     pos = gt + 1;
     if (!entry) {
       if (closing || (c !== GT && BYTE_CLASS[c] !== SPACE)) continue;
-      const localStart = colon < 0 ? nameStart : colon + 1;
-      const kind = nameEnd - localStart === 3 ? 'url' : nameEnd - localStart === 7 ? 'sitemap' : undefined;
-      if (kind && startsWithAscii(buf, localStart, kind)) {
-        entry = { kind, prefixAt: nameStart, prefixLength: localStart - nameStart };
-        if (entry.prefixLength > 0) entry.prefixedClose = Buffer.concat([Buffer.from('</'), buf.subarray(nameStart, nameEnd)]);
-        closeAt = -1;
-      }
+      entry = openedEntry(buf, nameStart, nameEnd, colon);
+      if (entry) closeAt = -1;
       continue;
     }
     const nameLength = nameEnd - nameStart;
@@ -266,21 +292,18 @@ function scanXml(buf: Buffer, from: number, base: string, maxUrls: number): Pars
         locStart = pos;
       continue;
     }
-    let j = nameEnd;
-    while (j < gt && BYTE_CLASS[buf[j]] === SPACE) j++;
-    if (j !== gt) continue;
+    if (!onlySpace(buf, nameEnd, gt)) continue;
     if (locStart >= 0 && isPrefixed(buf, nameStart, nameLength, entry, 'loc')) {
       entry.loc = locText(buf, locStart, lt);
       locStart = -1;
-    } else if ((nameLength === entry.kind.length && startsWithAscii(buf, nameStart, entry.kind)) || isPrefixed(buf, nameStart, nameLength, entry, entry.kind)) {
+    } else if (closesEntry(buf, nameStart, nameLength, entry)) {
       // Every closed entry counts against the cap, usable or not, so a flood of empty ones ends too.
       if (entries === maxUrls) {
         parsed.capped = true;
         break;
       }
       entries++;
-      const url = entry.loc === undefined ? undefined : webUrl(entry.loc, base);
-      if (url) (entry.kind === 'url' ? parsed.urls : parsed.sitemaps).push(url);
+      keepEntry(parsed, entry, base);
       entry = undefined;
       locStart = -1;
     }

@@ -7,15 +7,14 @@
 // simply made again, with the same webhookId.
 import { Context, sleep } from '@temporalio/activity';
 import { Prisma } from '../../generated/prisma/client.ts';
-import type { WebhookEvent } from '../../generated/prisma/client.ts';
-import { storableText } from '../../platform/db/storable.ts';
-import { nextAttemptDelayMs, type WebhookRetryPolicy } from './retry-policy.ts';
-import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts';
+import type { WebhookRetryPolicy } from './retry-policy.ts';
+import { sendWebhook } from './send-webhook.ts';
 import { heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import type { WebhookDeliverySettings } from './config.ts';
+import type { AddressPolicy } from '../../platform/net/address-policy.ts';
 import { addressPolicyOf } from '../../platform/net/service-endpoints.ts';
-import { countDelivery, type DeliveryOutcome } from './webhook-metrics.ts';
+import { recordAttempt, type PendingEvent } from './outbox-attempt.ts';
 
 export interface DeliverWebhooksResult {
   /** The job has ended and no event of it is pending: nothing more will ever be sent. */
@@ -58,9 +57,6 @@ export interface OutboxSource {
  */
 const FINAL_EVENT_GRACE_MS = 5 * 60_000;
 
-/** An outbox row without its body: bodies carry whole documents, so only those being sent are read. */
-type PendingEvent = Omit<WebhookEvent, 'body'>;
-
 /** Picks what may be sent now, in the order the receiver must see them. */
 export function dueInOrder(
   source: Pick<OutboxSource, 'startedType' | 'terminalTypes' | 'inOrder'>,
@@ -81,144 +77,32 @@ export function dueInOrder(
   return pending.filter((e) => e.nextAttemptAt <= now).slice(0, 1);
 }
 
-function deliveryOutcome(state: 'delivered' | 'failed' | 'pending', result: WebhookAttemptResult): DeliveryOutcome {
-  if (state === 'delivered') return 'delivered';
-  if (state === 'pending') return 'retried';
-  if (result.outcome === 'retry') return 'gave_up';
-  return result.statusCode === undefined ? 'refused' : 'rejected';
+/** One kind of job's outbox delivery, with the deployment's policies: what every step of a round reads. */
+interface Delivery extends ActivityDeps<WebhookDeliverySettings> {
+  source: OutboxSource;
+  policy: WebhookRetryPolicy;
+  addressPolicy: AddressPolicy;
+  /** The outbox column naming the owner, for raw SQL. */
+  ownerColumn: Prisma.Sql;
 }
+
+type Totals = Omit<DeliverWebhooksResult, 'drained'>;
 
 /** The delivery of one kind of job's outbox: `deliver` runs one round for one job. */
 export function createOutboxDelivery({ db, config, log }: ActivityDeps<WebhookDeliverySettings>, source: OutboxSource) {
-  const policy: WebhookRetryPolicy = {
-    initialIntervalMs: config.webhooks.retryInitialMs,
-    maxIntervalMs: config.webhooks.retryMaxIntervalMs,
-    giveUpAfterMs: config.webhooks.giveUpAfterHours * 3_600_000,
+  const delivery: Delivery = {
+    db,
+    config,
+    log,
+    source,
+    policy: {
+      initialIntervalMs: config.webhooks.retryInitialMs,
+      maxIntervalMs: config.webhooks.retryMaxIntervalMs,
+      giveUpAfterMs: config.webhooks.giveUpAfterHours * 3_600_000,
+    },
+    addressPolicy: addressPolicyOf(config),
+    ownerColumn: Prisma.raw(source.column === 'crawlId' ? 'crawl_id' : 'agent_id'),
   };
-  const addressPolicy = addressPolicyOf(config);
-  const ownerColumn = Prisma.raw(source.column === 'crawlId' ? 'crawl_id' : 'agent_id');
-
-  /** Whether every event of the job was settled: `no-final-event` when it ended without writing its last one (yet). */
-  async function drainState(id: string, owner: OutboxOwner | null): Promise<'drained' | 'busy' | 'no-final-event'> {
-    // Purged (expired) jobs take their outbox with them.
-    if (!owner) return 'drained';
-    if (owner.running) return 'busy';
-    // One statement, so both counts see the same commit: counted apart, a final event committed
-    // between them (a cancelled crawl writes it after its status changed) was seen written but not
-    // pending, and the round ended without sending it.
-    const [{ pending, final }] = await db.$queryRaw<{ pending: number; final: number }[]>`
-      SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
-             count(*) FILTER (WHERE type = ANY(${[...source.terminalTypes]}::text[]))::int AS final
-      FROM webhook_event WHERE ${ownerColumn} = ${id}::uuid`;
-    if (pending > 0) return 'busy';
-    return final > 0 ? 'drained' : 'no-final-event';
-  }
-
-  /** Records the attempt and the event's new state in one transaction. */
-  async function record(
-    event: PendingEvent,
-    startedAt: Date,
-    delivery: WebhookAttemptResult,
-    zeroDataRetention: boolean,
-  ): Promise<'delivered' | 'failed' | 'pending'> {
-    // The error quotes the receiver's answer, which is no more trusted than a page.
-    const result = { ...delivery, ...(delivery.error !== undefined && { error: storableText(delivery.error) }) };
-    const attempt = event.attempts + 1;
-    const now = Date.now();
-    const expired = now - event.createdAt.getTime() >= policy.giveUpAfterMs;
-    const state = result.outcome === 'delivered' ? 'delivered' : result.outcome === 'final' || expired ? 'failed' : 'pending';
-    const error =
-      state === 'failed' && result.outcome === 'retry'
-        ? `Gave up after ${attempt} attempts over ${config.webhooks.giveUpAfterHours} h; last: ${result.error ?? `HTTP ${result.statusCode}`}`
-        : (result.error ?? null);
-    const [recorded] = await db.$transaction([
-      db.webhookAttempt.createMany({
-        data: [
-          {
-            eventId: event.id,
-            attempt,
-            startedAt,
-            durationMs: Math.round(result.durationMs),
-            statusCode: result.statusCode ?? null,
-            error: result.error ?? null,
-          },
-        ],
-        skipDuplicates: true,
-      }),
-      db.webhookEvent.update({
-        where: { id: event.id },
-        data: {
-          attempts: attempt,
-          state,
-          lastStatusCode: result.statusCode ?? null,
-          lastError: error,
-          nextAttemptAt: new Date(now + (state === 'pending' ? nextAttemptDelayMs(policy, attempt, result.retryAfterMs) : 0)),
-          ...(state !== 'pending' && { finishedAt: new Date(now) }),
-          // Zero data retention: the page content leaves the database once it has been handed over.
-          ...(state !== 'pending' && zeroDataRetention && { body: null }),
-        },
-      }),
-    ]);
-    // Two rounds that read the same event (a timed-out activity still running beside its retry) record one attempt, counted once.
-    if (recorded.count > 0) countDelivery(deliveryOutcome(state, result));
-    return state;
-  }
-
-  /** Sends what is due until the job is drained or the round's time is up. */
-  async function deliverRound(id: string, until: number, totals: Omit<DeliverWebhooksResult, 'drained'>): Promise<boolean> {
-    const ctx = Context.current();
-    let finalMissingSince: number | undefined;
-    for (;;) {
-      const owner = await source.owner(id);
-      const pending = owner
-        ? await db.webhookEvent.findMany({
-            where: { [source.column]: id, state: 'pending' },
-            orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }],
-            take: 1000,
-            omit: { body: true },
-          })
-        : [];
-      const due = dueInOrder(source, pending, new Date(), config.webhooks.concurrency);
-      if (owner && due.length > 0) {
-        await Promise.all(
-          due.map(async (event) => {
-            const { body } = await db.webhookEvent.findUniqueOrThrow({ where: { id: event.id }, select: { body: true } });
-            const startedAt = new Date();
-            const result = await sendWebhook({
-              url: event.url,
-              body: body ?? '',
-              headers: (event.headers ?? {}) as Record<string, unknown>,
-              secret: owner.signingSecret,
-              timeoutMs: config.webhooks.timeoutMs,
-              policy: addressPolicy,
-              signal: ctx.cancellationSignal,
-            });
-            const state = await record(event, startedAt, result, owner.zeroDataRetention);
-            if (state === 'delivered') totals.delivered++;
-            if (state === 'failed') {
-              totals.failed++;
-              log.warn('webhook event failed', {
-                [source.column]: id,
-                webhookId: event.id,
-                type: event.type,
-                statusCode: result.statusCode,
-                error: result.error,
-              });
-            }
-          }),
-        );
-        continue;
-      }
-      const state = await drainState(id, owner);
-      if (state === 'drained') return true;
-      finalMissingSince = state === 'no-final-event' ? (finalMissingSince ?? Date.now()) : undefined;
-      if (finalMissingSince !== undefined && Date.now() - finalMissingSince > FINAL_EVENT_GRACE_MS) return true;
-      if (Date.now() >= until) return false;
-      const nextDue = pending.length > 0 ? Math.min(...pending.map((e) => e.nextAttemptAt.getTime())) - Date.now() : Infinity;
-      await sleep(Math.max(10, Math.min(nextDue, config.webhooks.pollIntervalMs)));
-    }
-  }
-
   return {
     /** One round for one job: returns after about `roundMs`, or once the job is drained. */
     async deliver(id: string, roundMs: number): Promise<DeliverWebhooksResult> {
@@ -226,10 +110,88 @@ export function createOutboxDelivery({ db, config, log }: ActivityDeps<WebhookDe
       // A delivery can take its whole timeout; the heartbeat must not wait for it.
       const drained = await heartbeatWhile(
         1000,
-        () => deliverRound(id, Date.now() + roundMs, totals),
+        () => deliverRound(delivery, id, Date.now() + roundMs, totals),
         () => totals,
       );
       return { drained, ...totals };
     },
   };
+}
+
+/** Whether every event of the job was settled: `no-final-event` when it ended without writing its last one (yet). */
+async function drainState({ db, source, ownerColumn }: Delivery, id: string, owner: OutboxOwner | null): Promise<'drained' | 'busy' | 'no-final-event'> {
+  // Purged (expired) jobs take their outbox with them.
+  if (!owner) return 'drained';
+  if (owner.running) return 'busy';
+  // One statement, so both counts see the same commit: counted apart, a final event committed
+  // between them (a cancelled crawl writes it after its status changed) was seen written but not
+  // pending, and the round ended without sending it.
+  const [{ pending, final }] = await db.$queryRaw<{ pending: number; final: number }[]>`
+    SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
+           count(*) FILTER (WHERE type = ANY(${[...source.terminalTypes]}::text[]))::int AS final
+    FROM webhook_event WHERE ${ownerColumn} = ${id}::uuid`;
+  if (pending > 0) return 'busy';
+  return final > 0 ? 'drained' : 'no-final-event';
+}
+
+/** Sends what is due until the job is drained or the round's time is up. */
+async function deliverRound(delivery: Delivery, id: string, until: number, totals: Totals): Promise<boolean> {
+  const { db, config, source } = delivery;
+  const signal = Context.current().cancellationSignal;
+  let finalMissingSince: number | undefined;
+  for (;;) {
+    const owner = await source.owner(id);
+    const pending = owner
+      ? await db.webhookEvent.findMany({
+          where: { [source.column]: id, state: 'pending' },
+          orderBy: [{ nextAttemptAt: 'asc' }, { createdAt: 'asc' }],
+          take: 1000,
+          omit: { body: true },
+        })
+      : [];
+    const due = dueInOrder(source, pending, new Date(), config.webhooks.concurrency);
+    if (owner && due.length > 0) {
+      await Promise.all(due.map((event) => sendEvent(delivery, { id, owner, signal }, event, totals)));
+      continue;
+    }
+    const state = await drainState(delivery, id, owner);
+    if (state === 'drained') return true;
+    finalMissingSince = state === 'no-final-event' ? (finalMissingSince ?? Date.now()) : undefined;
+    if (finalMissingSince !== undefined && Date.now() - finalMissingSince > FINAL_EVENT_GRACE_MS) return true;
+    if (Date.now() >= until) return false;
+    const nextDue = pending.length > 0 ? Math.min(...pending.map((e) => e.nextAttemptAt.getTime())) - Date.now() : Infinity;
+    await sleep(Math.max(10, Math.min(nextDue, config.webhooks.pollIntervalMs)));
+  }
+}
+
+/** Sends one event (its body read now), records the attempt and counts it in the round's totals. */
+async function sendEvent(
+  { db, config, log, source, policy, addressPolicy }: Delivery,
+  job: { id: string; owner: OutboxOwner; signal: AbortSignal },
+  event: PendingEvent,
+  totals: Totals,
+): Promise<void> {
+  const { body } = await db.webhookEvent.findUniqueOrThrow({ where: { id: event.id }, select: { body: true } });
+  const startedAt = new Date();
+  const result = await sendWebhook({
+    url: event.url,
+    body: body ?? '',
+    headers: (event.headers ?? {}) as Record<string, unknown>,
+    secret: job.owner.signingSecret,
+    timeoutMs: config.webhooks.timeoutMs,
+    policy: addressPolicy,
+    signal: job.signal,
+  });
+  const state = await recordAttempt(db, policy, { event, startedAt, delivery: result, zeroDataRetention: job.owner.zeroDataRetention });
+  if (state === 'delivered') totals.delivered++;
+  if (state === 'failed') {
+    totals.failed++;
+    log.warn('webhook event failed', {
+      [source.column]: job.id,
+      webhookId: event.id,
+      type: event.type,
+      statusCode: result.statusCode,
+      error: result.error,
+    });
+  }
 }
