@@ -58,67 +58,108 @@ export interface HttpLanes {
 }
 
 export function startHttpLanes<T>(opts: HttpLanesOptions<T>): HttpLanes {
-  const queue: T[] = [];
-  let exhausted = false;
-  let failure: { error: unknown } | undefined;
-  const fail = (error: unknown) => void (failure ??= { error });
-  const stores = new StoreQueue(opts.lanes * STORES_PER_LANE, fail);
-  let refilling: Promise<boolean> | undefined;
-  let pausing: Promise<void> | undefined;
+  const lanes = new LaneSet(opts);
+  return { done: lanes.run(), askNow: () => lanes.askNow() };
+}
+
+/** The lanes' shared queue, the source's refills and pauses, and the stores written behind the lanes. */
+class LaneSet<T> {
+  private readonly queue: T[] = [];
+  private exhausted = false;
+  private failure: { error: unknown } | undefined;
+  private readonly stores: StoreQueue;
+  private refilling: Promise<boolean> | undefined;
+  private pausing: Promise<void> | undefined;
   // Wakes lanes that wait for the source because a stored page may have queued links.
-  let nudge: (() => void) | undefined;
+  private nudge: (() => void) | undefined;
+
+  constructor(private readonly opts: HttpLanesOptions<T>) {
+    this.stores = new StoreQueue(opts.lanes * STORES_PER_LANE, (error) => this.fail(error));
+  }
+
+  /** Settles once every lane has stopped and every store is written. */
+  async run(): Promise<void> {
+    const { opts, queue } = this;
+    await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, () => this.lane()));
+    await this.refilling;
+    // Targets claimed but never loaded (the lanes were told to stop) go back to the source.
+    if (!this.stopped()) for (const target of queue.splice(0)) await opts.giveBack(target);
+    await this.stores.drain().catch((error: unknown) => this.fail(error));
+    if (this.failure) throw this.failure.error;
+  }
+
+  async askNow(): Promise<void> {
+    // A refill in flight may have asked before the links were stored: ask once more after it.
+    await this.refilling;
+    if (this.exhausted || this.stopped()) return;
+    if (await this.refill()) this.nudge?.();
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+  }
+
+  private stopped(): boolean {
+    return this.failure !== undefined || this.opts.signal.aborted;
+  }
 
   /** Asks the source once; true when it gave targets. When it had nothing, the lanes pause (`pausing`). */
-  const refill = (): Promise<boolean> =>
-    (refilling ??= (async () => {
-      const supply = await opts.more(Math.max(1, 2 * opts.lanes - queue.length));
-      queue.push(...supply.targets);
-      exhausted = supply.exhausted;
-      if (supply.targets.length === 0 && !exhausted) void pause();
-      return supply.targets.length > 0;
-    })()
+  private refill(): Promise<boolean> {
+    return (this.refilling ??= this.askSource()
       .catch((error: unknown) => {
-        fail(error);
+        this.fail(error);
         return false;
       })
-      .finally(() => (refilling = undefined)));
+      .finally(() => (this.refilling = undefined)));
+  }
+
+  private async askSource(): Promise<boolean> {
+    const { opts, queue } = this;
+    const supply = await opts.more(Math.max(1, 2 * opts.lanes - queue.length));
+    queue.push(...supply.targets);
+    this.exhausted = supply.exhausted;
+    if (supply.targets.length === 0 && !this.exhausted) void this.pause();
+    return supply.targets.length > 0;
+  }
 
   /** Until the next poll, or a nudge: lanes that found the queue empty wait here. */
-  const pause = (): Promise<void> =>
-    (pausing ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, opts.pollMs);
-      nudge = () => {
+  private pause(): Promise<void> {
+    return (this.pausing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.opts.pollMs);
+      this.nudge = () => {
         clearTimeout(timer);
         resolve();
       };
     }).finally(() => {
-      nudge = undefined;
-      pausing = undefined;
+      this.nudge = undefined;
+      this.pausing = undefined;
     }));
-
-  const stopped = () => failure !== undefined || opts.signal.aborted;
+  }
 
   /**
    * The lane's next page, undefined when the lanes are done. `idle` runs when the lane has waited
    * through one refill without getting a page: a short gap (the source being asked, links about to
    * be stored) keeps the lane's slot rather than giving it up and taking it again.
    */
-  const next = async (idle: () => Promise<void>): Promise<T | undefined> => {
+  private async next(idle: () => Promise<void>): Promise<T | undefined> {
+    const { opts, queue } = this;
     for (let waited = false; ; waited = true) {
-      if (stopped() || opts.stopTaking()) return undefined;
+      if (this.stopped() || opts.stopTaking()) return undefined;
       if (queue.length > 0) {
         const target = queue.shift()!;
-        if (queue.length < opts.lanes && !exhausted && !pausing) void refill();
+        if (queue.length < opts.lanes && !this.exhausted && !this.pausing) void this.refill();
         return target;
       }
-      if (exhausted && !refilling) return undefined;
+      if (this.exhausted && !this.refilling) return undefined;
       if (waited) await idle();
-      if (!pausing) await refill();
-      await pausing;
+      if (!this.pausing) await this.refill();
+      await this.pausing;
     }
-  };
+  }
 
-  const lane = async () => {
+  /** One lane: loads a page at a time, holding its slot while it has pages. */
+  private async lane(): Promise<void> {
+    const { opts } = this;
     let slot: LaneSlot | undefined;
     const idle = async () => {
       const held = slot;
@@ -126,7 +167,7 @@ export function startHttpLanes<T>(opts: HttpLanesOptions<T>): HttpLanes {
       await held?.release();
     };
     try {
-      for (let target = await next(idle); target !== undefined; target = await next(idle)) {
+      for (let target = await this.next(idle); target !== undefined; target = await this.next(idle)) {
         if (slot?.shouldPass?.()) await idle();
         let waitedMs = 0;
         if (!slot) {
@@ -134,29 +175,12 @@ export function startHttpLanes<T>(opts: HttpLanesOptions<T>): HttpLanes {
           waitedMs = slot.waitedMs;
         }
         const rest = await opts.load(target, waitedMs);
-        if (rest) await stores.add(() => rest().finally(() => nudge?.()));
+        if (rest) await this.stores.add(() => rest().finally(() => this.nudge?.()));
       }
     } catch (error) {
-      fail(error);
+      this.fail(error);
     } finally {
       await idle();
     }
-  };
-
-  const done = (async () => {
-    await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, lane));
-    await refilling;
-    // Targets claimed but never loaded (the lanes were told to stop) go back to the source.
-    if (!stopped()) for (const target of queue.splice(0)) await opts.giveBack(target);
-    await stores.drain().catch(fail);
-    if (failure) throw failure.error;
-  })();
-
-  const askNow = async () => {
-    // A refill in flight may have asked before the links were stored: ask once more after it.
-    await refilling;
-    if (exhausted || stopped()) return;
-    if (await refill()) nudge?.();
-  };
-  return { done, askNow };
+  }
 }

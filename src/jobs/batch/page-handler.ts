@@ -9,7 +9,6 @@ import type { CrawlSettings } from '../config.ts';
 import { isRejectedData } from '../../platform/db/rejected-data.ts';
 import { addUsage, LlmError, type LlmSettings } from '../../platform/llm/chat-completion.ts';
 import type { Logger } from '../../platform/log.ts';
-import { pageCredits } from '../../platform/usage/credits.ts';
 import { describeError, type ScrapeTarget } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import { pageEntryFromText, withImageSizes, type PageEntry } from '../../page/index-entry/page-entry.ts';
@@ -17,9 +16,8 @@ import { documentFromLoad, type ModelUse } from '../../page/page-document.ts';
 import { extractFields } from '../../page/change-tracking/extract-fields.ts';
 import { newPage } from '../../page/change-tracking/track-change.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
-import { pdfParser } from '../../page/scrape-options.ts';
+import { pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import { changeTrackingOf, type ChangeTrackingFormat } from '../../page/formats/change-tracking/change-tracking-format.ts';
-import { answeredCredits } from '../../page/formats/format-costs.ts';
 import type { PageLoad } from '../../page/page-load.ts';
 import { pageTooLargeMessage } from '../../page/page-size.ts';
 import { RedactionError } from '../../page/redaction/redact-document.ts';
@@ -29,13 +27,21 @@ import { urlKey } from '../frontier/normalize-url.ts';
 import { isTooLong, tooLongReason } from '../frontier/url-length.ts';
 import { sortLinks, type JobContext } from '../job-context.ts';
 import { chargeEndpoint, discoversLinks } from '../job-kind.ts';
-import { cacheKey, cacheWritable } from '../pages/page-cache.ts';
-import { DocumentTooLargeError, DuplicateRedirectError, prepareDocument, type PageWrite, type PreparedDocument } from '../pages/page-store.ts';
+import { cacheKey } from '../pages/page-cache.ts';
+import {
+  DocumentTooLargeError,
+  DuplicateRedirectError,
+  prepareDocument,
+  type PageConsequences,
+  type PageWrite,
+  type PreparedDocument,
+} from '../pages/page-store.ts';
 import { observePageLoad, type LoadPath } from '../pages/page-metrics.ts';
 import { fetchedWithoutCredentials } from '../search-index/shareable.ts';
 import { crawlWebhook, type JobWebhook } from '../webhooks/crawl-events.ts';
 import { placeJsonResult } from '../json-fields.ts';
 import type { BatchTally } from './batch-tally.ts';
+import { followsLinksAt, keepsCacheCopy, storedPageCredits, type PageCostTerms } from './page-rules.ts';
 
 export interface FailedPage {
   crawlId: string;
@@ -96,29 +102,93 @@ export interface PageHandler {
 }
 
 export function createPageHandler(d: PageHandlerDeps): PageHandler {
-  const { job, limits, log, tally } = d;
-  const { options, team } = job;
-  const crawlId = job.crawl.id;
-  const so = options.scrapeOptions;
-  const zdr = options.zeroDataRetention;
-  const pdfMaxPages = pdfParser(so)?.maxPages;
-  const charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
-  const webhook = crawlWebhook(options, job.kind);
-  const shareable = fetchedWithoutCredentials(so);
-  const tracking = changeTrackingOf(so);
-  const redacted = so.redactPII !== undefined && so.redactPII !== false;
-  // The index is the team's search over page text: a redacted page's text is not kept there, unredacted or not.
-  const indexing = d.indexing && !redacted;
+  return new JobPageHandler(d);
+}
 
-  const fail = async (target: ScrapeTarget, error: string, statusCode?: number) => {
-    await d.writer.failure({ crawlId, urlKey: target.key, url: target.url, error, statusCode }, webhook);
-    tally.pageFailed();
-    log.warn('page failed', { crawlId, url: target.url, error });
-  };
+type Converted = {
+  document: PreparedDocument;
+  links: string[];
+  entry?: PageEntry;
+  unsized?: string[];
+  modelUse: ModelUse;
+  fields?: Record<string, unknown>;
+};
+
+/** The job's terms, read once per batch; each page is one pass through `store`. */
+class JobPageHandler implements PageHandler {
+  private readonly job: JobContext;
+  private readonly limits: PageHandlerDeps['limits'];
+  private readonly log: Logger;
+  private readonly tally: BatchTally;
+  private readonly crawlId: string;
+  private readonly so: ScrapeOptions;
+  private readonly zdr: boolean;
+  private readonly costs: PageCostTerms;
+  private readonly charge: Omit<PageConsequences['charge'], 'credits' | 'modelTokens'>;
+  private readonly webhook: JobWebhook | undefined;
+  private readonly shareable: boolean;
+  private readonly tracking: ChangeTrackingFormat | undefined;
+  private readonly indexing: boolean;
+
+  constructor(private readonly d: PageHandlerDeps) {
+    const { job } = d;
+    const { options, team } = job;
+    this.job = job;
+    this.limits = d.limits;
+    this.log = d.log;
+    this.tally = d.tally;
+    this.crawlId = job.crawl.id;
+    this.so = options.scrapeOptions;
+    this.zdr = options.zeroDataRetention;
+    this.charge = { teamId: team.id, apiKeyId: job.crawl.apiKeyId, endpoint: chargeEndpoint(job.kind) };
+    this.webhook = crawlWebhook(options, job.kind);
+    this.shareable = fetchedWithoutCredentials(this.so);
+    this.tracking = changeTrackingOf(this.so);
+    const redacted = this.so.redactPII !== undefined && this.so.redactPII !== false;
+    this.costs = { zeroDataRetention: this.zdr, redacted, pdfMaxPages: pdfParser(this.so)?.maxPages, tracking: this.tracking };
+    // The index is the team's search over page text: a redacted page's text is not kept there, unredacted or not.
+    this.indexing = d.indexing && !redacted;
+  }
+
+  async fail(target: ScrapeTarget, error: string, statusCode?: number): Promise<void> {
+    await this.d.writer.failure({ crawlId: this.crawlId, urlKey: target.key, url: target.url, error, statusCode }, this.webhook);
+    this.tally.pageFailed();
+    this.log.warn('page failed', { crawlId: this.crawlId, url: target.url, error });
+  }
+
+  async store(target: ScrapeTarget, load: PageLoad, extras: LoadExtras): Promise<{ needsBrowser: string } | void> {
+    const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, this.job.norm) };
+    const refused = await this.redirectRefusal(target, final);
+    if (refused) return this.fail(target, refused, load.statusCode);
+    // Checked before any conversion: parsing and markdown cost grows with the page.
+    const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);
+    if (htmlBytes > this.limits.maxPageBytes) return this.fail(target, pageTooLargeMessage(htmlBytes, this.limits.maxPageBytes), load.statusCode);
+    const converting = performance.now();
+    const converted = await this.convert(target, load, final.urlKey, extras);
+    if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
+    if ('failure' in converted) return this.fail(target, converted.failure, load.statusCode);
+    const convertMs = performance.now() - converting;
+    if (converted.entry && converted.unsized) converted.entry = await this.withMeasuredImages(converted.entry, converted.unsized, load);
+    const links = await this.linksToFollow(target, load, converted.links);
+    const storing = performance.now();
+    try {
+      await this.d.writer.page(this.pageWrite(target, load, final.urlKey, extras, converted, links));
+    } catch (err) {
+      if (err instanceof DuplicateRedirectError) return this.fail(target, err.message, load.statusCode);
+      // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
+      if (isRejectedData(err)) return this.fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
+      throw err;
+    }
+    // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
+    this.log.debug('page timings', { crawlId: this.crawlId, convertMs, storeMs: performance.now() - storing });
+    if (extras.loadMs !== undefined) observePageLoad(extras.path, extras.loadMs);
+    this.tally.stored();
+  }
 
   /** Why the job does not take the page where it redirected, if it does not. */
-  const redirectRefusal = async (target: ScrapeTarget, final: { url: string; urlKey: string }): Promise<string | undefined> => {
+  private async redirectRefusal(target: ScrapeTarget, final: { url: string; urlKey: string }): Promise<string | undefined> {
     if (final.urlKey === target.key) return undefined;
+    const { job, limits } = this;
     // The target was checked before its fetch; where it led is checked before anything of it is kept.
     const threat = threatRefusal(final.url, job.threat);
     if (threat) return `Redirected to ${final.url}: ${threat}`;
@@ -131,46 +201,16 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
     if (!rule.allowed) return `Redirected to ${final.url}, which this crawl does not follow: ${rule.reason}`;
     if (!(await job.robots.isAllowed(final.url))) return `Redirected to ${final.url}, which robots.txt disallows`;
     return undefined;
-  };
-
-  type Converted = {
-    document: PreparedDocument;
-    links: string[];
-    entry?: PageEntry;
-    unsized?: string[];
-    modelUse: ModelUse;
-    fields?: Record<string, unknown>;
-  };
-
-  /**
-   * The json mode's fields of the page, asked for before its transaction (a model call is slow);
-   * a model that fails leaves the page without them and says so in its warning.
-   */
-  const trackedFields = async (format: ChangeTrackingFormat, document: PageDocument, modelUse: ModelUse): Promise<Record<string, unknown> | undefined> => {
-    if (!format.modes.includes('json')) return undefined;
-    if (!d.llm) {
-      addWarning(document, 'changeTracking json mode: no LLM endpoint is configured (LLM_BASE_URL), so no fields were compared.');
-      return undefined;
-    }
-    try {
-      const { fields, usage } = await extractFields(document.markdown ?? '', format, d.llm);
-      modelUse.usage = addUsage(modelUse.usage, usage);
-      return fields;
-    } catch (err) {
-      if (!(err instanceof LlmError)) throw err;
-      modelUse.usage = addUsage(modelUse.usage, err.usage);
-      addWarning(document, `changeTracking json mode: the fields could not be extracted: ${err.message}.`);
-      return undefined;
-    }
-  };
+  }
 
   /** The page as a document: `{ failure }` when the page itself cannot be one, `{ needsBrowser }` when it must be rendered. */
-  const convert = async (
+  private async convert(
     target: ScrapeTarget,
     load: PageLoad,
     finalKey: string,
     extras: LoadExtras,
-  ): Promise<Converted | { failure: string } | { needsBrowser: string }> => {
+  ): Promise<Converted | { failure: string } | { needsBrowser: string }> {
+    const { d, limits, so } = this;
     try {
       const converted = await documentFromLoad(load, so, {
         sourceURL: target.url,
@@ -179,32 +219,21 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
         llm: d.llm,
         redactMaxChunks: d.redactMaxChunks,
         convert: d.convert,
-        ...(indexing && { indexAs: finalKey }),
+        ...(this.indexing && { indexAs: finalKey }),
         ...(extras.path === 'http' && { checkScripted: limits.rendering === 'auto', listImages: limits.imageProbes }),
       });
       if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
       const { built, indexError } = converted;
-      if (indexError !== undefined) log.warn('page not indexed', { crawlId, url: load.finalUrl, error: indexError });
+      if (indexError !== undefined) this.log.warn('page not indexed', { crawlId: this.crawlId, url: load.finalUrl, error: indexError });
       let fields: Record<string, unknown> | undefined;
-      if (tracking && zdr) {
+      if (this.tracking && this.zdr) {
         built.document.changeTracking = newPage();
         addWarning(built.document, ZDR_CHANGE_TRACKING_WARNING);
-      } else if (tracking) fields = await trackedFields(tracking, built.document, converted.modelUse);
-      const entry =
-        indexing && load.pdf
-          ? pageEntryFromText({
-              url: load.finalUrl,
-              urlKey: finalKey,
-              contentType: load.contentType ?? 'application/pdf',
-              links: [],
-              title: load.pdf.title,
-              text: load.pdf.markdown,
-            })
-          : converted.entry;
+      } else if (this.tracking) fields = await this.trackedFields(this.tracking, built.document, converted.modelUse);
       return {
-        document: prepareDocument(placeJsonResult(built.document, options.jsonFields), limits.maxDocumentBytes),
+        document: prepareDocument(placeJsonResult(built.document, this.job.options.jsonFields), limits.maxDocumentBytes),
         links: built.discoveredLinks,
-        entry,
+        entry: this.indexing && load.pdf ? pdfEntry(load, finalKey, load.pdf) : converted.entry,
         unsized: converted.unsized,
         modelUse: converted.modelUse,
         fields,
@@ -215,107 +244,115 @@ export function createPageHandler(d: PageHandlerDeps): PageHandler {
       // The same page would fail the same way on every retry (e.g. nesting too deep for the converter).
       return { failure: `The page could not be turned into a document: ${describeError(err)}` };
     }
-  };
+  }
+
+  /**
+   * The json mode's fields of the page, asked for before its transaction (a model call is slow);
+   * a model that fails leaves the page without them and says so in its warning.
+   */
+  private async trackedFields(format: ChangeTrackingFormat, document: PageDocument, modelUse: ModelUse): Promise<Record<string, unknown> | undefined> {
+    if (!format.modes.includes('json')) return undefined;
+    if (!this.d.llm) {
+      addWarning(document, 'changeTracking json mode: no LLM endpoint is configured (LLM_BASE_URL), so no fields were compared.');
+      return undefined;
+    }
+    try {
+      const { fields, usage } = await extractFields(document.markdown ?? '', format, this.d.llm);
+      modelUse.usage = addUsage(modelUse.usage, usage);
+      return fields;
+    } catch (err) {
+      if (!(err instanceof LlmError)) throw err;
+      modelUse.usage = addUsage(modelUse.usage, err.usage);
+      addWarning(document, `changeTracking json mode: the fields could not be extracted: ${err.message}.`);
+      return undefined;
+    }
+  }
+
+  /** What Chromium would have measured for the index (see page/rendering/image-probe.ts); cached copies keep it. */
+  private async withMeasuredImages(entry: PageEntry, unsized: string[], load: PageLoad): Promise<PageEntry> {
+    load.imageSizes = await this.d.probeImages(unsized, load.finalUrl, this.crawlId, {
+      headers: this.so.headers,
+      insecureTls: this.so.skipTlsVerification ?? true,
+      signal: this.d.signal,
+    });
+    return { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
+  }
 
   /** The links the page adds to the frontier, under the job's rules. */
-  const linksToFollow = async (target: ScrapeTarget, load: PageLoad, links: string[]) => {
-    const depth = d.depthOf(target.key);
-    const follows =
-      discoversLinks(job.kind) &&
-      options.sitemap !== 'only' &&
-      (options.maxDiscoveryDepth === undefined || depth < options.maxDiscoveryDepth) &&
-      job.filter.followsLinksOn(load.finalUrl);
-    if (!follows) return { follow: [], robotsBlocked: [], threatBlocked: [] };
+  private async linksToFollow(target: ScrapeTarget, load: PageLoad, links: string[]): Promise<FollowedLinks> {
+    const { job, limits } = this;
+    const depth = this.d.depthOf(target.key);
+    if (!(followsLinksAt(job.kind, job.options, depth) && job.filter.followsLinksOn(load.finalUrl)))
+      return { follow: [], robotsBlocked: [], threatBlocked: [] };
     const sorted = await sortLinks(job, limits.maxUrlLength, links, depth + 1);
     if (sorted.tooLong > 0)
-      log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', { crawlId, url: target.url, dropped: sorted.tooLong, maxUrlLength: limits.maxUrlLength });
+      this.log.info('links longer than CRAWL_MAX_URL_LENGTH dropped', {
+        crawlId: this.crawlId,
+        url: target.url,
+        dropped: sorted.tooLong,
+        maxUrlLength: limits.maxUrlLength,
+      });
     return sorted;
-  };
+  }
 
-  const store: PageHandler['store'] = async (target, load, extras) => {
-    const final = { url: load.finalUrl, urlKey: urlKey(load.finalUrl, job.norm) };
-    const refused = await redirectRefusal(target, final);
-    if (refused) return fail(target, refused, load.statusCode);
-    // Checked before any conversion: parsing and markdown cost grows with the page.
-    const htmlBytes = load.rawHtml === undefined ? 0 : Buffer.byteLength(load.rawHtml);
-    if (htmlBytes > limits.maxPageBytes) return fail(target, pageTooLargeMessage(htmlBytes, limits.maxPageBytes), load.statusCode);
-    const converting = performance.now();
-    const converted = await convert(target, load, final.urlKey, extras);
-    if ('needsBrowser' in converted) return { needsBrowser: converted.needsBrowser };
-    if ('failure' in converted) return fail(target, converted.failure, load.statusCode);
-    const convertMs = performance.now() - converting;
-    const { modelUse } = converted;
-    let entry = converted.entry;
-    if (entry && converted.unsized) {
-      // What Chromium would have measured for the index (see page/rendering/image-probe.ts); cached copies keep it.
-      load.imageSizes = await d.probeImages(converted.unsized, load.finalUrl, crawlId, {
-        headers: so.headers,
-        insecureTls: so.skipTlsVerification ?? true,
-        signal: d.signal,
-      });
-      entry = { ...entry, images: withImageSizes(entry.images, load.imageSizes) };
-    }
-    const { follow, robotsBlocked, threatBlocked } = await linksToFollow(target, load, converted.links);
-    const storing = performance.now();
-    try {
-      await d.writer.page({
-        page: {
-          crawlId,
-          urlKey: target.key,
-          url: target.url,
-          statusCode: load.statusCode,
-          document: converted.document,
-          finalUrlKey: final.urlKey,
-          finalUrl: load.finalUrl,
-          path: extras.path,
+  /** The page and everything that goes with it in its transaction. */
+  private pageWrite(target: ScrapeTarget, load: PageLoad, finalUrlKey: string, extras: LoadExtras, converted: Converted, links: FollowedLinks): PageWrite {
+    const { crawlId, so, zdr, tracking, webhook } = this;
+    const teamId = this.job.team.id;
+    const { modelUse, entry } = converted;
+    const { follow, robotsBlocked, threatBlocked } = links;
+    return {
+      page: {
+        crawlId,
+        urlKey: target.key,
+        url: target.url,
+        statusCode: load.statusCode,
+        document: converted.document,
+        finalUrlKey,
+        finalUrl: load.finalUrl,
+        path: extras.path,
+      },
+      next: {
+        follow,
+        robotsBlocked,
+        threatBlocked,
+        limit: this.job.options.limit,
+        queuedPerCredit: this.limits.queuedUrlsPerCredit,
+        webhook,
+        ...(entry && { index: { teamId, crawlId, shareable: this.shareable, entry } }),
+        charge: {
+          ...this.charge,
+          credits: storedPageCredits(this.costs, load.pdf, modelUse, converted.fields !== undefined),
+          modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,
         },
-        next: {
-          follow,
-          robotsBlocked,
-          threatBlocked,
-          limit: options.limit,
-          queuedPerCredit: limits.queuedUrlsPerCredit,
-          webhook,
-          ...(entry && { index: { teamId: team.id, crawlId, shareable, entry } }),
-          charge: {
-            ...charge,
-            credits: pageCredits({
-              zeroDataRetention: zdr,
-              pdfPages: load.pdf && Math.min(load.pdf.numPages, pdfMaxPages ?? Infinity),
-              // Change tracking's fields, when a model extracted them, are the format's answer.
-              formatCredits: answeredCredits([...modelUse.answered, ...(tracking && converted.fields !== undefined ? [tracking.type] : [])]),
-              redacted,
-            }),
-            modelTokens: modelUse.usage.promptTokens + modelUse.usage.completionTokens,
-          },
-          ...(extras.path !== 'cache' &&
-            load.statusCode < 400 &&
-            cacheWritable(so, zdr) && { cache: { teamId: team.id, key: cacheKey(target.url, so), load } }),
-          ...(tracking &&
-            !zdr && {
-              changeTracking: {
-                teamId: team.id,
-                // Query kept whatever the job's ignoreQueryParameters: snapshots outlive the job.
-                url: urlKey(target.url, { ignoreQueryParameters: false }),
-                tag: tracking.tag ?? '',
-                format: tracking,
-                markdown: converted.document.document.markdown ?? '',
-                fields: converted.fields,
-              },
-            }),
-        },
-      });
-    } catch (err) {
-      if (err instanceof DuplicateRedirectError) return fail(target, err.message, load.statusCode);
-      // A value PostgreSQL refuses is refused on every retry: the page fails, not the batch.
-      if (isRejectedData(err)) return fail(target, `The page could not be stored: ${describeError(err)}`, load.statusCode);
-      throw err;
-    }
-    // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
-    log.debug('page timings', { crawlId, convertMs, storeMs: performance.now() - storing });
-    if (extras.loadMs !== undefined) observePageLoad(extras.path, extras.loadMs);
-    tally.stored();
-  };
+        ...(keepsCacheCopy(extras.path, load.statusCode, so, zdr) && { cache: { teamId, key: cacheKey(target.url, so), load } }),
+        ...(tracking &&
+          !zdr && {
+            changeTracking: {
+              teamId,
+              // Query kept whatever the job's ignoreQueryParameters: snapshots outlive the job.
+              url: urlKey(target.url, { ignoreQueryParameters: false }),
+              tag: tracking.tag ?? '',
+              format: tracking,
+              markdown: converted.document.document.markdown ?? '',
+              fields: converted.fields,
+            },
+          }),
+      },
+    };
+  }
+}
 
-  return { store, fail };
+type FollowedLinks = Pick<PageConsequences, 'follow' | 'robotsBlocked' | 'threatBlocked'>;
+
+/** A PDF's index entry: its parsed text, no links. */
+function pdfEntry(load: PageLoad, finalKey: string, pdf: NonNullable<PageLoad['pdf']>): PageEntry {
+  return pageEntryFromText({
+    url: load.finalUrl,
+    urlKey: finalKey,
+    contentType: load.contentType ?? 'application/pdf',
+    links: [],
+    title: pdf.title,
+    text: pdf.markdown,
+  });
 }

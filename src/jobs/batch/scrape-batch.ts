@@ -21,6 +21,7 @@ import { GroupCommit } from '../../platform/db/group-commit.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import type { JobSettings } from '../config.ts';
+import type { Logger } from '../../platform/log.ts';
 import { describeError, REFILL_POLL_MS } from '../../page/browser-scraper.ts';
 import type { HtmlConverter } from '../../page/conversion/html-conversion.ts';
 import type { ImageProbe } from '../../page/rendering/image-probe.ts';
@@ -40,9 +41,9 @@ import { BatchLeases } from './batch-leases.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
 import { FrontierSource } from './frontier-source.ts';
-import { createPageHandler } from './page-handler.ts';
-import { lanesFirst } from './route-target.ts';
-import { runBatch, type BatchLoaders } from './run-batch.ts';
+import { createPageHandler, type PageHandler } from './page-handler.ts';
+import { lanesFirst, type RoutingRules } from './route-target.ts';
+import { runBatch, type BatchLoaders, type BatchParts } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
 import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
 import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
@@ -122,180 +123,13 @@ function thisAttemptEnd(threw: boolean, leased: boolean): AttemptEnd {
 }
 
 export function createScrapeBatch(deps: ScrapeBatchDeps) {
-  const { db, config, log } = deps;
+  const { db, config } = deps;
   /**
    * CRAWL_RENDERING=auto: hosts whose pages looked script-rendered, per crawl, so that the crawl's
    * later batches on this worker send them straight to Chromium. Only an optimisation: a worker that
    * restarts, or another worker, learns it again from one page.
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
-
-  /** The batch's body, run while it holds its browser lease, or (a single scrape) takes it before it opens a browser (`leaseBrowser`). */
-  async function runLeased(
-    input: ScrapeBatchInput,
-    job: JobContext,
-    work: BrowserWork,
-    leaseMs: number,
-    leaseBrowser: () => Promise<void>,
-  ): Promise<ScrapeBatchResult> {
-    const { crawlId } = input;
-    const { options, team } = job;
-    if (team.creditBalance <= 0) {
-      const counts = await jobCounts(db, crawlId);
-      return { claimed: 0, succeeded: 0, failed: 0, queued: counts.queued, outOfCredits: true, counts };
-    }
-    const so = options.scrapeOptions;
-    const zdr = options.zeroDataRetention;
-    const batchLog = log.child({ crawlId, batchKey: input.batchKey });
-    const activity = Context.current();
-    const signal = activity.cancellationSignal;
-    const started = Date.now();
-    const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
-    const leases = new BatchLeases({
-      holderPrefix: slotHolderPrefix(input.batchKey, activity.info.attempt),
-      slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs }),
-      browser: { renew: () => renewBrowserLease(db, input.batchKey, leaseMs), shouldYield: (q) => shouldYield(db, { ...work, ...q }) },
-    });
-    const source = new FrontierSource({
-      db,
-      crawlId,
-      batchKey: input.batchKey,
-      teamId: team.id,
-      size: input.size,
-      tally,
-      stopping: () => leases.yielding,
-      claimWindowMs: BATCH_CLAIM_WINDOW_MS,
-      idleMs: BATCH_IDLE_MS,
-    });
-    // Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts.
-    const cacheFailed = (err: unknown) => batchLog.warn('page cache write failed', { error: describeError(err) });
-    const pageWrites = new GroupCommit<PageWrite>({
-      writeGroup: async (writes) => void (await storeScrapedPages(deps.pageStore, writes, cacheFailed)),
-      writeOne: async ({ page, next }) => void (await storeScrapedPage(deps.pageStore, page, next, cacheFailed)),
-      maxGroup: PAGE_WRITE_GROUP,
-    });
-    const indexing = config.search.indexPages && !zdr;
-    const handler = createPageHandler({
-      job,
-      limits: config.crawl,
-      indexing,
-      // Under zero data retention the page goes to no one else, a model not marked local included.
-      llm: jobModel(config.llm, zdr),
-      redactMaxChunks: config.llm.redactMaxChunks,
-      convert: deps.convert,
-      probeImages: deps.probeImages,
-      writer: { page: (write) => pageWrites.write(write), failure: (page, webhook) => storeFailedPage(db, page, webhook) },
-      tally,
-      depthOf: (key) => source.depthOf(key),
-      log: batchLog,
-      signal,
-    });
-    const scripted = scriptedHosts.getOrSet(crawlId, () => new Set());
-    const rules = {
-      cacheOnly: so.minAge !== undefined,
-      rendering: config.crawl.rendering,
-      browserRequired: requestNeedsBrowser(so),
-      scriptedHost: (host: string) => scripted.has(host),
-      threatRefusal: (url: string) => threatRefusal(url, job.threat),
-      imageFiles: parsesImages(so),
-    };
-
-    const ticker = setInterval(() => {
-      activity.heartbeat({ handled: tally.handled });
-      leases.renew().catch((err) => batchLog.warn('lease renewal failed', { error: describeError(err) }));
-    }, heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs));
-    let asking = false;
-    const fairShareTicker = setInterval(() => {
-      if (asking) return;
-      asking = true;
-      // A retry first settles the rows its earlier attempt held; only then may it step aside.
-      const mayYield = !leases.yielding && source.earlierTaken;
-      const yieldCheck = mayYield
-        ? leases.checkYield({ sliceUsed: Date.now() - started >= config.crawl.browserTimeSliceMs, idle: source.idle }).then((to) => {
-            if (to) batchLog.info('batch gives its browser up', { to, afterMs: Date.now() - started });
-          })
-        : undefined;
-      Promise.all([leases.checkShare(), yieldCheck])
-        .catch((err) => batchLog.warn('fair-share check failed', { error: describeError(err) }))
-        .finally(() => (asking = false));
-    }, FAIR_SHARE_CHECK_MS);
-    try {
-      await runBatch({
-        source,
-        cached: async (targets) => {
-          const keys = new Map(targets.map((t) => [cacheKey(t.url, so), t.key]));
-          const hits = await lookupCache(db, team.id, [...keys.keys()], so, zdr);
-          return new Map([...hits].map(([k, load]) => [keys.get(k)!, load]));
-        },
-        rules,
-        handler,
-        leases,
-        loaders: leasedBrowser(leaseBrowser, {
-          network: deps.network,
-          browser: deps.browser,
-          // A caller waits for a single scrape: no browser launch for its one page.
-          warm: job.kind === 'scrape' ? deps.warmBrowser?.launcher : undefined,
-          limits: config.crawl,
-          scrapeOptions: so,
-          concurrency: input.concurrency,
-          measureImages: indexing,
-          ocr: deps.ocr,
-          signal,
-          log: batchLog,
-        }),
-        concurrency: input.concurrency,
-        lanesFirst: lanesFirst(rules),
-        // A single scrape's one URL is all it will ever have: no asking for more while it loads.
-        fixedUrls: job.kind === 'scrape',
-        onScripted: (url) => {
-          if (scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(url).host);
-        },
-        pollMs: REFILL_POLL_MS,
-        signal,
-        log: batchLog,
-      });
-    } finally {
-      clearInterval(ticker);
-      clearInterval(fairShareTicker);
-      await leases
-        .close()
-        .catch((err) => batchLog.warn('slot release failed; tried again in the background until its lease lapses', { error: describeError(err) }));
-    }
-    if (signal.aborted) throw signal.reason;
-    if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);
-    const { claimed, succeeded, failed } = tally;
-    // A single scrape's frontier is its one URL, settled here (or handed back by a yielding batch, which
-    // its workflow counts as work left): nothing to count for it, and finishCrawl checks the frontier anyway.
-    if (job.kind === 'scrape')
-      return { claimed, succeeded, failed, queued: 0, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
-    const counts = await jobCounts(db, crawlId);
-    return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
-  }
-
-  /**
-   * The batch holding its browser lease, which it gives up (asking again if it will be retried) when
-   * it ends. A single scrape takes it only once its page goes to a browser: one fetched over HTTP
-   * never holds a browser, and its lease would be two writes on its caller's wait.
-   */
-  async function runWithBrowserLease(input: ScrapeBatchInput, job: JobContext, work: BrowserWork, leaseMs: number): Promise<ScrapeBatchResult> {
-    let leasing: Promise<void> | undefined;
-    const leaseBrowser = () => (leasing ??= startBrowserLease(db, work, leaseMs));
-    if (job.kind !== 'scrape') await leaseBrowser();
-    let threw = false;
-    try {
-      return await runLeased(input, job, work, leaseMs, leaseBrowser);
-    } catch (err) {
-      threw = true;
-      throw err;
-    } finally {
-      const end = thisAttemptEnd(threw, leasing !== undefined);
-      if (end === 'end' || end === 'end-and-wait-again') {
-        await endBrowserLease(db, work, { willRetry: end === 'end-and-wait-again' }).catch((err) =>
-          log.warn('browser lease release failed', { crawlId: input.crawlId, error: describeError(err) }),
-        );
-      }
-    }
-  }
 
   /**
    * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
@@ -312,9 +146,236 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, async () => {
       const [job] = await started;
       const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-      return runWithBrowserLease(input, job, work, leaseMs);
+      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts });
     });
   };
+}
+
+/** What an attempt of a batch runs with. */
+interface BatchAttempt {
+  deps: ScrapeBatchDeps;
+  input: ScrapeBatchInput;
+  job: JobContext;
+  work: BrowserWork;
+  leaseMs: number;
+  /** The worker's script-rendered hosts, per crawl (createScrapeBatch). */
+  scriptedHosts: BoundedMap<string, Set<string>>;
+}
+
+/**
+ * The batch holding its browser lease, which it gives up (asking again if it will be retried) when
+ * it ends. A single scrape takes it only once its page goes to a browser: one fetched over HTTP
+ * never holds a browser, and its lease would be two writes on its caller's wait.
+ */
+async function runWithBrowserLease(a: BatchAttempt): Promise<ScrapeBatchResult> {
+  const { db, log } = a.deps;
+  let leasing: Promise<void> | undefined;
+  const leaseBrowser = () => (leasing ??= startBrowserLease(db, a.work, a.leaseMs));
+  if (a.job.kind !== 'scrape') await leaseBrowser();
+  let threw = false;
+  try {
+    return await runLeased(a, leaseBrowser);
+  } catch (err) {
+    threw = true;
+    throw err;
+  } finally {
+    const end = thisAttemptEnd(threw, leasing !== undefined);
+    if (end === 'end' || end === 'end-and-wait-again') {
+      await endBrowserLease(db, a.work, { willRetry: end === 'end-and-wait-again' }).catch((err) =>
+        log.warn('browser lease release failed', { crawlId: a.input.crawlId, error: describeError(err) }),
+      );
+    }
+  }
+}
+
+/** The batch's body, run while it holds its browser lease, or (a single scrape) takes it before it opens a browser (`leaseBrowser`). */
+async function runLeased(a: BatchAttempt, leaseBrowser: () => Promise<void>): Promise<ScrapeBatchResult> {
+  const { db } = a.deps;
+  const { crawlId } = a.input;
+  if (a.job.team.creditBalance <= 0) {
+    const counts = await jobCounts(db, crawlId);
+    return { claimed: 0, succeeded: 0, failed: 0, queued: counts.queued, outOfCredits: true, counts };
+  }
+  const batch = new LeasedBatch(a);
+  const stopTickers = batch.startTickers();
+  try {
+    await runBatch(batch.parts(leaseBrowser));
+  } finally {
+    stopTickers();
+    await batch.leases
+      .close()
+      .catch((err) => batch.log.warn('slot release failed; tried again in the background until its lease lapses', { error: describeError(err) }));
+  }
+  return batch.result();
+}
+
+/** A batch's parts (see run-batch.ts) over this worker's database, browser and settings, and what it reports to Temporal. */
+class LeasedBatch {
+  readonly log: Logger;
+  readonly leases: BatchLeases;
+  private readonly activity: Context;
+  private readonly signal: AbortSignal;
+  private readonly started: number;
+  private readonly tally: BatchTally;
+  private readonly source: FrontierSource;
+  private readonly indexing: boolean;
+  private readonly handler: PageHandler;
+  private readonly scripted: Set<string>;
+  private readonly rules: RoutingRules;
+
+  constructor(private readonly a: BatchAttempt) {
+    const { deps, input, job } = a;
+    const { db, config } = deps;
+    const { crawlId } = input;
+    const { options, team } = job;
+    const so = options.scrapeOptions;
+    const zdr = options.zeroDataRetention;
+    this.log = deps.log.child({ crawlId, batchKey: input.batchKey });
+    const activity = (this.activity = Context.current());
+    this.signal = activity.cancellationSignal;
+    this.started = Date.now();
+    const tally = (this.tally = new BatchTally((handled) => activity.heartbeat({ handled })));
+    const leases = (this.leases = new BatchLeases({
+      holderPrefix: slotHolderPrefix(input.batchKey, activity.info.attempt),
+      slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs: a.leaseMs }),
+      browser: { renew: () => renewBrowserLease(db, input.batchKey, a.leaseMs), shouldYield: (q) => shouldYield(db, { ...a.work, ...q }) },
+    }));
+    const source = (this.source = new FrontierSource({
+      db,
+      crawlId,
+      batchKey: input.batchKey,
+      teamId: team.id,
+      size: input.size,
+      tally,
+      stopping: () => leases.yielding,
+      claimWindowMs: BATCH_CLAIM_WINDOW_MS,
+      idleMs: BATCH_IDLE_MS,
+    }));
+    this.indexing = config.search.indexPages && !zdr;
+    this.handler = this.pageHandler(source);
+    const scripted = (this.scripted = a.scriptedHosts.getOrSet(crawlId, () => new Set()));
+    this.rules = {
+      cacheOnly: so.minAge !== undefined,
+      rendering: config.crawl.rendering,
+      browserRequired: requestNeedsBrowser(so),
+      scriptedHost: (host: string) => scripted.has(host),
+      threatRefusal: (url: string) => threatRefusal(url, job.threat),
+      imageFiles: parsesImages(so),
+    };
+  }
+
+  /** Pages handled at once (browser tabs, HTTP lanes) are stored together: see platform/db/group-commit.ts. */
+  private pageHandler(source: FrontierSource): PageHandler {
+    const { deps, job } = this.a;
+    const { db, config } = deps;
+    const zdr = job.options.zeroDataRetention;
+    const cacheFailed = (err: unknown) => this.log.warn('page cache write failed', { error: describeError(err) });
+    const pageWrites = new GroupCommit<PageWrite>({
+      writeGroup: async (writes) => void (await storeScrapedPages(deps.pageStore, writes, cacheFailed)),
+      writeOne: async ({ page, next }) => void (await storeScrapedPage(deps.pageStore, page, next, cacheFailed)),
+      maxGroup: PAGE_WRITE_GROUP,
+    });
+    return createPageHandler({
+      job,
+      limits: config.crawl,
+      indexing: this.indexing,
+      // Under zero data retention the page goes to no one else, a model not marked local included.
+      llm: jobModel(config.llm, zdr),
+      redactMaxChunks: config.llm.redactMaxChunks,
+      convert: deps.convert,
+      probeImages: deps.probeImages,
+      writer: { page: (write) => pageWrites.write(write), failure: (page, webhook) => storeFailedPage(db, page, webhook) },
+      tally: this.tally,
+      depthOf: (key) => source.depthOf(key),
+      log: this.log,
+      signal: this.signal,
+    });
+  }
+
+  /** Heartbeats, lease renewals and fair-share checks while the batch runs; returns what stops them. */
+  startTickers(): () => void {
+    const { activity, leases, source, tally, log, started } = this;
+    const { crawl } = this.a.deps.config;
+    const ticker = setInterval(() => {
+      activity.heartbeat({ handled: tally.handled });
+      leases.renew().catch((err) => log.warn('lease renewal failed', { error: describeError(err) }));
+    }, heartbeatIntervalMs(crawl.heartbeatTimeoutMs));
+    let asking = false;
+    const fairShareTicker = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      // A retry first settles the rows its earlier attempt held; only then may it step aside.
+      const mayYield = !leases.yielding && source.earlierTaken;
+      const yieldCheck = mayYield
+        ? leases.checkYield({ sliceUsed: Date.now() - started >= crawl.browserTimeSliceMs, idle: source.idle }).then((to) => {
+            if (to) log.info('batch gives its browser up', { to, afterMs: Date.now() - started });
+          })
+        : undefined;
+      Promise.all([leases.checkShare(), yieldCheck])
+        .catch((err) => log.warn('fair-share check failed', { error: describeError(err) }))
+        .finally(() => (asking = false));
+    }, FAIR_SHARE_CHECK_MS);
+    return () => {
+      clearInterval(ticker);
+      clearInterval(fairShareTicker);
+    };
+  }
+
+  parts(leaseBrowser: () => Promise<void>): BatchParts {
+    const { deps, input, job } = this.a;
+    const { db, config } = deps;
+    const { scripted, rules, signal, log } = this;
+    const so = job.options.scrapeOptions;
+    return {
+      source: this.source,
+      cached: async (targets) => {
+        const keys = new Map(targets.map((t) => [cacheKey(t.url, so), t.key]));
+        const hits = await lookupCache(db, job.team.id, [...keys.keys()], so, job.options.zeroDataRetention);
+        return new Map([...hits].map(([k, load]) => [keys.get(k)!, load]));
+      },
+      rules,
+      handler: this.handler,
+      leases: this.leases,
+      loaders: leasedBrowser(leaseBrowser, {
+        network: deps.network,
+        browser: deps.browser,
+        // A caller waits for a single scrape: no browser launch for its one page.
+        warm: job.kind === 'scrape' ? deps.warmBrowser?.launcher : undefined,
+        limits: config.crawl,
+        scrapeOptions: so,
+        concurrency: input.concurrency,
+        measureImages: this.indexing,
+        ocr: deps.ocr,
+        signal,
+        log,
+      }),
+      concurrency: input.concurrency,
+      lanesFirst: lanesFirst(rules),
+      // A single scrape's one URL is all it will ever have: no asking for more while it loads.
+      fixedUrls: job.kind === 'scrape',
+      onScripted: (url) => {
+        if (scripted.size < SCRIPTED_HOSTS_PER_CRAWL) scripted.add(new URL(url).host);
+      },
+      pollMs: REFILL_POLL_MS,
+      signal,
+      log,
+    };
+  }
+
+  /** The batch's result once it ran: it completes only when every URL it claimed was handled. */
+  async result(): Promise<ScrapeBatchResult> {
+    const { signal, tally, source, leases } = this;
+    const { input, job, deps } = this.a;
+    if (signal.aborted) throw signal.reason;
+    if (tally.handled < tally.todo) throw new Error(`batch ${input.batchKey} stopped after ${tally.handled} of ${tally.todo} pages`);
+    const { claimed, succeeded, failed } = tally;
+    // A single scrape's frontier is its one URL, settled here (or handed back by a yielding batch, which
+    // its workflow counts as work left): nothing to count for it, and finishCrawl checks the frontier anyway.
+    if (job.kind === 'scrape')
+      return { claimed, succeeded, failed, queued: 0, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
+    const counts = await jobCounts(deps.db, input.crawlId);
+    return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
+  }
 }
 
 /** The browser loader, once the batch holds its browser lease. */
