@@ -3,7 +3,7 @@
 // serves the CDP relay gateways connect to, and heartbeats. Stopping it ends its
 // browsers (their workflows then see the host gone and end the sessions `error`).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type NativeConnection, type State } from '@temporalio/worker';
@@ -20,6 +20,7 @@ import { createHostActivities } from './host-activities.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
 import { heartbeatHost, markHostStopped, registerHost } from '../shared/host-registry.ts';
 import { startRelayServer } from './relay-server.ts';
+import { claimSessionsDir } from './sessions-dir.ts';
 import { createHostExecutor } from './execute-on-host.ts';
 import type { BrowserSessionsFeatureSettings } from '../config.ts';
 import type { SandboxSettings } from '../sandbox/config.ts';
@@ -49,8 +50,7 @@ export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> 
   const taskQueue = hostTaskQueue(config.temporal.taskQueue, hostId);
   const secret = randomBytes(32).toString('base64url');
   const sessions: HostedSessions = new Map();
-  const sessionsDir = join(tmpdir(), `browser-host-${hostId}`);
-  mkdirSync(sessionsDir, { recursive: true, mode: 0o711 });
+  const sessionsDir = claimSessionsDir(tmpdir(), hostId, log);
   const network = createCrawlNetwork(config);
   const sandbox = createSandbox(config.sandbox, log);
   // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.

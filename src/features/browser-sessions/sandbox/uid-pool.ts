@@ -7,15 +7,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomainError } from '../../../platform/domain-error.ts';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { pidAlive } from '../../../platform/process/detached.ts';
 
 export class UidPool {
   private readonly taken = new Map<string, number>();
@@ -50,7 +42,7 @@ export class UidPool {
       }
       const owner = Number(readFileSync(file, { encoding: 'utf8', flag: 'r' }).trim());
       // An empty file is a claim being written by another host.
-      if (!(owner > 0) || alive(owner)) return false;
+      if (!(owner > 0) || pidAlive(owner)) return false;
       rmSync(file, { force: true });
     }
     return false;
