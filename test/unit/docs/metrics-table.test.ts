@@ -9,6 +9,7 @@ import '../../../src/platform/http/app.ts';
 import '../../../src/features/browser-sessions/host/browser-host.ts';
 // Imported by the worker's and the browser host's entry points, which cannot be loaded here (they run).
 import '../../../src/platform/browser/chromium-metrics.ts';
+import '../../../src/platform/process/ops-server.ts';
 import { METRIC_PREFIX, registry } from '../../../src/platform/metrics/registry.ts';
 
 function documentedMetrics(): Map<string, { type: string; labels: string[] }> {
