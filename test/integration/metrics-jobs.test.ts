@@ -90,6 +90,8 @@ function sharedGauges(m: Scrape): Record<string, number> {
     jobs_running: m.value(`${M}jobs_running`),
     frontier_urls: m.value(`${M}frontier_urls`),
     team_slots_held: m.value(`${M}team_slots_held`),
+    teams_at_slot_limit: m.value(`${M}teams_holding_slots`, { state: 'at_limit' }),
+    teams_below_slot_limit: m.value(`${M}teams_holding_slots`, { state: 'below_limit' }),
     browser_leases_held: m.value(`${M}browser_leases_held`, { pool }),
     batches_waiting_for_browser: m.value(`${M}batches_waiting_for_browser`, { pool }),
     webhook_events_pending: m.value(`${M}webhook_events_pending`),
@@ -198,9 +200,13 @@ describe('job and webhook metrics', () => {
         ['pages_stored_total', { path: 'browser' }],
         ['pages_stored_total', { path: 'cache' }],
         ['pages_stored_total', { path: 'file' }],
+        ['pages_stored_total', { kind: 'crawl' }],
+        ['pages_stored_total', { kind: 'batch_scrape' }],
+        ['pages_stored_total', { kind: 'scrape' }],
         ['page_load_duration_seconds_count', { path: 'http' }],
         ['page_load_duration_seconds_count', { path: 'browser' }],
         ['pages_failed_total', { reason: 'conversion' }],
+        ['pages_failed_total', { kind: 'crawl', reason: 'conversion' }],
         ['pages_failed_total'],
         ['webhook_deliveries_total', { outcome: 'delivered' }],
         ['webhook_deliveries_total', { outcome: 'retried' }],
@@ -218,10 +224,14 @@ describe('job and webhook metrics', () => {
       'pages_stored_total{"path":"browser"}': browserPages,
       'pages_stored_total{"path":"cache"}': 1,
       'pages_stored_total{"path":"file"}': 0,
+      'pages_stored_total{"kind":"crawl"}': 7,
+      'pages_stored_total{"kind":"batch_scrape"}': 3,
+      'pages_stored_total{"kind":"scrape"}': 1,
       // Each page stored above was loaded once; the cached copy was not loaded.
       'page_load_duration_seconds_count{"path":"http"}': 10 - browserPages,
       'page_load_duration_seconds_count{"path":"browser"}': browserPages,
       'pages_failed_total{"reason":"conversion"}': 1,
+      'pages_failed_total{"kind":"crawl","reason":"conversion"}': 1,
       'pages_failed_total{}': 1,
       // Every request the receiver got is one recorded attempt.
       'webhook_deliveries_total{"outcome":"delivered"}': 3,
@@ -248,7 +258,8 @@ describe('job and webhook metrics', () => {
       return gauges.frontier_urls > 0 && gauges.team_slots_held > 0 && gauges.browser_leases_held > 0 && gauges.jobs_running > 0 && gauges;
     });
     // One job, one URL in its frontier (claimed); another batch of the crawl, waiting for work, may hold a lease too.
-    expect(running).toMatchObject({ jobs_running: 1, frontier_urls: 1, team_slots_held: 1 });
+    // The team's limit is 4: one team holds slots, below it.
+    expect(running).toMatchObject({ jobs_running: 1, frontier_urls: 1, team_slots_held: 1, teams_at_slot_limit: 0, teams_below_slot_limit: 1 });
 
     expect((await api(`/v2/crawl/${id}`, { method: 'DELETE' })).status).toBe(200);
     const worker1 = await waitFor('the cancelled crawl to be counted', async () => {
