@@ -12,7 +12,7 @@ import { onFreePort } from '../support/on-free-port.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
-import { scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
+import { sampleOf, scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
@@ -241,6 +241,21 @@ describe('job and webhook metrics', () => {
     });
     // Every job ran at least one batch, and each batch waited for its browser from its demand.
     expect(worker1.value(`${M}browser_wait_seconds_count`, { pool }) - worker0.value(`${M}browser_wait_seconds_count`, { pool })).toBeGreaterThanOrEqual(4);
+
+    // What the dashboard and the alerts read besides the counters above (deploy/, docs/operations.md "Dashboards and alerts"):
+    // the worker's readiness checks, and the Temporal SDK core's series, by the names and labels the queries use.
+    expect(Object.fromEntries(['postgres', 'temporal', 'workers'].map((check) => [check, sampleOf(worker1, `${M}readiness_check_ok`, { check })]))).toEqual({
+      postgres: 1,
+      temporal: 1,
+      workers: 1,
+    });
+    const queues = (name: string, label: string) => [...new Set(worker1.samples.filter((s) => s.name === name && s.value > 0).map((s) => s.labels[label]))];
+    const { taskQueue, browserTaskQueue } = h.config.temporal;
+    expect(queues('temporal_workflow_task_schedule_to_start_latency_seconds_count', 'task_queue')).toContain(taskQueue);
+    expect(queues('temporal_activity_schedule_to_start_latency_seconds_count', 'task_queue')).toContain(browserTaskQueue);
+    expect(queues('temporal_worker_task_slots_available', 'task_queue')).toEqual(expect.arrayContaining([taskQueue, browserTaskQueue]));
+    expect(queues('temporal_worker_task_slots_available', 'worker_type')).toEqual(expect.arrayContaining(['WorkflowWorker', 'ActivityWorker']));
+    expect(worker1.samples.some((s) => s.name === 'temporal_worker_task_slots_used')).toBe(true);
   });
 
   it('raise the frontier, slot, lease and running-job gauges while a crawl loads, and return them when it is cancelled', async () => {
