@@ -12,7 +12,7 @@ gauge({
   labelNames: ['check'],
   async collect() {
     this.reset();
-    // The answer is shared with /ready callers for a second (readiness.ts), so scrapes add no checks.
+    // One answer serves scrapes and /ready callers for a second (readiness.ts): scrapers cannot load the dependencies.
     const answer = await served?.();
     for (const [check, probe] of Object.entries(answer?.checks ?? {})) this.set({ check }, probe.ok ? 1 : 0);
   },
