@@ -128,7 +128,7 @@ describe('frontier', () => {
     const groupedRows = (await claimMore(db, grouped, 'run:0', 4)).sort(byKey);
     const singleRows = (await claimMore(db, single, 'run:0', 4)).sort(byKey);
     const before = (await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance;
-    const storedBefore = await counted('pages_stored_total', { path: 'http' });
+    const storedBefore = await counted('pages_stored_total', { kind: 'crawl', path: 'http' });
     expect(
       await storeScrapedPages(
         db,
@@ -144,7 +144,7 @@ describe('frontier', () => {
       groupedRows.map((r, i) => write(grouped, r, i)),
     );
     expect(await outcome(grouped)).toEqual(await outcome(single));
-    expect((await counted('pages_stored_total', { path: 'http' })) - storedBefore).toBe(8);
+    expect((await counted('pages_stored_total', { kind: 'crawl', path: 'http' })) - storedBefore).toBe(8);
 
     // One page the group cannot store (no frontier row) and the whole group is rolled back.
     const crawlId = await newCrawl();
@@ -240,14 +240,14 @@ describe('frontier', () => {
       );
     const fail = (r: typeof scraped) => storeFailedPage(db, { crawlId, urlKey: r.urlKey, url: r.url, error: 'torn down' });
 
-    const failedBefore = await counted('pages_failed_total', { reason: 'other' });
+    const failedBefore = await counted('pages_failed_total', { kind: 'crawl', reason: 'other' });
     await store(scraped);
     await fail(scraped);
     await fail(failedFirst);
     await fail(failedFirst);
     await store(failedFirst);
     // One failed row was written; the failure that found a scraped page, and the repeated one, wrote none.
-    expect((await counted('pages_failed_total', { reason: 'other' })) - failedBefore).toBe(1);
+    expect((await counted('pages_failed_total', { kind: 'crawl', reason: 'other' })) - failedBefore).toBe(1);
     const pages = await db.crawlPage.findMany({ where: { crawlId }, select: { success: true, error: true } });
     expect(pages).toEqual([
       { success: true, error: null },

@@ -12,7 +12,7 @@ import { onFreePort } from '../support/on-free-port.ts';
 import { createTeam, issueApiKey } from '../../src/platform/teams/teams.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
-import { scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
+import { sampleOf, scrapeMetrics, type Scrape } from '../support/prometheus-text.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
@@ -90,6 +90,8 @@ function sharedGauges(m: Scrape): Record<string, number> {
     jobs_running: m.value(`${M}jobs_running`),
     frontier_urls: m.value(`${M}frontier_urls`),
     team_slots_held: m.value(`${M}team_slots_held`),
+    teams_at_slot_limit: m.value(`${M}teams_holding_slots`, { state: 'at_limit' }),
+    teams_below_slot_limit: m.value(`${M}teams_holding_slots`, { state: 'below_limit' }),
     browser_leases_held: m.value(`${M}browser_leases_held`, { pool }),
     batches_waiting_for_browser: m.value(`${M}batches_waiting_for_browser`, { pool }),
     webhook_events_pending: m.value(`${M}webhook_events_pending`),
@@ -198,9 +200,13 @@ describe('job and webhook metrics', () => {
         ['pages_stored_total', { path: 'browser' }],
         ['pages_stored_total', { path: 'cache' }],
         ['pages_stored_total', { path: 'file' }],
+        ['pages_stored_total', { kind: 'crawl' }],
+        ['pages_stored_total', { kind: 'batch_scrape' }],
+        ['pages_stored_total', { kind: 'scrape' }],
         ['page_load_duration_seconds_count', { path: 'http' }],
         ['page_load_duration_seconds_count', { path: 'browser' }],
         ['pages_failed_total', { reason: 'conversion' }],
+        ['pages_failed_total', { kind: 'crawl', reason: 'conversion' }],
         ['pages_failed_total'],
         ['webhook_deliveries_total', { outcome: 'delivered' }],
         ['webhook_deliveries_total', { outcome: 'retried' }],
@@ -218,10 +224,14 @@ describe('job and webhook metrics', () => {
       'pages_stored_total{"path":"browser"}': browserPages,
       'pages_stored_total{"path":"cache"}': 1,
       'pages_stored_total{"path":"file"}': 0,
+      'pages_stored_total{"kind":"crawl"}': 7,
+      'pages_stored_total{"kind":"batch_scrape"}': 3,
+      'pages_stored_total{"kind":"scrape"}': 1,
       // Each page stored above was loaded once; the cached copy was not loaded.
       'page_load_duration_seconds_count{"path":"http"}': 10 - browserPages,
       'page_load_duration_seconds_count{"path":"browser"}': browserPages,
       'pages_failed_total{"reason":"conversion"}': 1,
+      'pages_failed_total{"kind":"crawl","reason":"conversion"}': 1,
       'pages_failed_total{}': 1,
       // Every request the receiver got is one recorded attempt.
       'webhook_deliveries_total{"outcome":"delivered"}': 3,
@@ -231,6 +241,21 @@ describe('job and webhook metrics', () => {
     });
     // Every job ran at least one batch, and each batch waited for its browser from its demand.
     expect(worker1.value(`${M}browser_wait_seconds_count`, { pool }) - worker0.value(`${M}browser_wait_seconds_count`, { pool })).toBeGreaterThanOrEqual(4);
+
+    // What the dashboard and the alerts read besides the counters above (deploy/, docs/operations.md "Dashboards and alerts"):
+    // the worker's readiness checks, and the Temporal SDK core's series, by the names and labels the queries use.
+    expect(Object.fromEntries(['postgres', 'temporal', 'workers'].map((check) => [check, sampleOf(worker1, `${M}readiness_check_ok`, { check })]))).toEqual({
+      postgres: 1,
+      temporal: 1,
+      workers: 1,
+    });
+    const queues = (name: string, label: string) => [...new Set(worker1.samples.filter((s) => s.name === name && s.value > 0).map((s) => s.labels[label]))];
+    const { taskQueue, browserTaskQueue } = h.config.temporal;
+    expect(queues('temporal_workflow_task_schedule_to_start_latency_seconds_count', 'task_queue')).toContain(taskQueue);
+    expect(queues('temporal_activity_schedule_to_start_latency_seconds_count', 'task_queue')).toContain(browserTaskQueue);
+    expect(queues('temporal_worker_task_slots_available', 'task_queue')).toEqual(expect.arrayContaining([taskQueue, browserTaskQueue]));
+    expect(queues('temporal_worker_task_slots_available', 'worker_type')).toEqual(expect.arrayContaining(['WorkflowWorker', 'ActivityWorker']));
+    expect(worker1.samples.some((s) => s.name === 'temporal_worker_task_slots_used')).toBe(true);
   });
 
   it('raise the frontier, slot, lease and running-job gauges while a crawl loads, and return them when it is cancelled', async () => {
@@ -248,7 +273,8 @@ describe('job and webhook metrics', () => {
       return gauges.frontier_urls > 0 && gauges.team_slots_held > 0 && gauges.browser_leases_held > 0 && gauges.jobs_running > 0 && gauges;
     });
     // One job, one URL in its frontier (claimed); another batch of the crawl, waiting for work, may hold a lease too.
-    expect(running).toMatchObject({ jobs_running: 1, frontier_urls: 1, team_slots_held: 1 });
+    // The team's limit is 4: one team holds slots, below it.
+    expect(running).toMatchObject({ jobs_running: 1, frontier_urls: 1, team_slots_held: 1, teams_at_slot_limit: 0, teams_below_slot_limit: 1 });
 
     expect((await api(`/v2/crawl/${id}`, { method: 'DELETE' })).status).toBe(200);
     const worker1 = await waitFor('the cancelled crawl to be counted', async () => {

@@ -23,6 +23,7 @@ import { storeInCache, type CacheWrite } from './page-cache.ts';
 import { countFailedPage, countStoredPages, type LoadPath } from './page-metrics.ts';
 import { trackPageChanges, type ChangeSnapshotWrite } from './change-snapshots.ts';
 import type { TrackedChange } from '../../page/change-tracking/track-change.ts';
+import { jobKind, type JobKind } from '../job-kind.ts';
 
 /** A document made storable and measured (prepareDocument). */
 export interface PreparedDocument {
@@ -230,7 +231,8 @@ export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], on
     const inserted = new Set(stored.filter((r) => r.inserted).map((r) => r.url_key));
     return { added, inserted: pages.filter((p) => inserted.has(p.urlKey)).map((p) => p.path) };
   });
-  countStoredPages(written.inserted);
+  // The crawl pipeline's pages are charged under their job's kind (job-kind.ts, chargeEndpoint).
+  countStoredPages(writes[0]!.next.charge.endpoint as JobKind, written.inserted);
   return written.added;
 }
 
@@ -284,12 +286,15 @@ export async function storeFailedPage(
   const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error };
   const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error, document: { metadata } };
   const where = { crawlId: page.crawlId, urlKey: page.urlKey };
-  const inserted = await db.$transaction(async (tx) => {
+  const counted = await db.$transaction(async (tx) => {
     const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
-    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return false;
+    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return undefined;
     await tx.crawlUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
     await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error });
-    return created.count > 0;
+    if (created.count === 0) return undefined;
+    // Read only for the count: failed pages are few, and their callers need not know the job's kind.
+    const crawl = await tx.crawl.findUnique({ where: { id: page.crawlId }, select: { kind: true } });
+    return crawl ? jobKind(crawl) : undefined;
   });
-  if (inserted) countFailedPage(error);
+  if (counted) countFailedPage(counted, error);
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.ts';
 import { METRICS_CONTENT_TYPE } from '../metrics/exposition.ts';
 import type { Readiness } from './readiness.ts';
+import { serveReadinessGauge } from './readiness-metrics.ts';
 
 export interface OpsServer {
   port: number;
@@ -21,6 +22,7 @@ export async function startOpsServer(opts: {
   metrics: () => Promise<string>;
 }): Promise<OpsServer | undefined> {
   if (opts.port === 0) return undefined;
+  serveReadinessGauge(opts.readiness);
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });

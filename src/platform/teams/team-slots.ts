@@ -18,6 +18,22 @@ sharedGauge({
   },
 });
 
+sharedGauge({
+  name: 'teams_holding_slots',
+  help: 'Teams holding at least one team slot, by state: at_limit (they hold their whole concurrency limit: their pages wait) or below_limit',
+  labelNames: ['state'],
+  async query(db) {
+    const [row] = await db.$queryRaw<{ at_limit: bigint; below_limit: bigint }[]>`
+      SELECT count(*) FILTER (WHERE held.n >= t.concurrency_limit) AS at_limit, count(*) FILTER (WHERE held.n < t.concurrency_limit) AS below_limit
+      FROM (SELECT team_id, count(*) AS n FROM team_slot WHERE holder IS NOT NULL AND leased_until >= now() GROUP BY team_id) held
+      JOIN team t ON t.id = held.team_id`;
+    return [
+      { labels: { state: 'at_limit' }, value: Number(row?.at_limit ?? 0) },
+      { labels: { state: 'below_limit' }, value: Number(row?.below_limit ?? 0) },
+    ];
+  },
+});
+
 export interface SlotRequest {
   teamId: string;
   limit: number;

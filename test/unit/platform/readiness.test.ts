@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cachedReadiness, probe } from '../../../src/platform/process/readiness.ts';
 import { pollingCheck } from '../../../src/platform/temporal/polling-check.ts';
+import { startOpsServer } from '../../../src/platform/process/ops-server.ts';
+import { freePort } from '../../../src/platform/process/ports.ts';
+import { createLogger } from '../../../src/platform/log.ts';
+import { registry } from '../../../src/platform/metrics/registry.ts';
+import { parsePrometheusText, sampleOf } from '../../support/prometheus-text.ts';
 
 describe('probe', () => {
   it('is ok when the check answers, and names the error or the timeout when it does not', async () => {
@@ -41,5 +46,26 @@ describe('pollingCheck', () => {
     states[1].state = 'DRAINING';
     states.push({ taskQueue: 'crawl-webhooks', state: 'FAILED' });
     expect(await probe(check, 1000)).toEqual({ ok: false, error: 'not polling: crawl-browser (DRAINING), crawl-webhooks (FAILED)' });
+  });
+});
+
+describe('the readiness gauge', () => {
+  it('serves each check of the operations port as 1 or 0 on its /metrics, read from the readiness /ready answers', async () => {
+    let postgres = true;
+    const readiness = cachedReadiness(
+      { postgres: () => (postgres ? true : Promise.reject(new Error('down'))), temporal: () => true },
+      { timeoutMs: 1000, cacheMs: 0 },
+    );
+    const ops = await startOpsServer({ bind: '127.0.0.1', port: await freePort(), log: createLogger('error'), readiness, metrics: () => registry.metrics() });
+    try {
+      const scrape = async () => parsePrometheusText(await (await fetch(`http://127.0.0.1:${ops!.port}/metrics`)).text());
+      const checks = (m: Awaited<ReturnType<typeof scrape>>) =>
+        Object.fromEntries(['postgres', 'temporal'].map((check) => [check, sampleOf(m, 'crawl_service_readiness_check_ok', { check })]));
+      expect(checks(await scrape())).toEqual({ postgres: 1, temporal: 1 });
+      postgres = false;
+      expect(checks(await scrape())).toEqual({ postgres: 0, temporal: 1 });
+    } finally {
+      await ops?.close();
+    }
   });
 });
