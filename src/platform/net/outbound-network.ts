@@ -7,10 +7,13 @@
 import type { CrawlNetworkSettings } from './config.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { addressPolicyOf, type EndpointSettings } from './service-endpoints.ts';
-import { startGuardProxy, type GuardProxy, type GuardProxyOptions } from './guard-proxy.ts';
+import { startGuardProxy, type GuardProxy, type GuardProxyOptions, type UpstreamRoute } from './guard-proxy.ts';
 import { guardedFetch, keepAliveAgents, type GuardedFetchResult } from './guarded-fetch.ts';
 import type { FetchResource } from './fetch-resource.ts';
 import { DEFAULT_USER_AGENTS, PRODUCT_TOKEN } from './user-agents.ts';
+import type { Logger } from '../log.ts';
+import { ProxyRouter, type ProxyRoute } from './proxy-pools/proxy-router.ts';
+import { fetchThroughPools } from './proxy-pools/pooled-fetch.ts';
 
 export interface CrawlNetwork {
   policy: AddressPolicy;
@@ -21,10 +24,13 @@ export interface CrawlNetwork {
   fetchFile: FetchResource;
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
-  /** A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES. */
+  /**
+   * A page over HTTP (CRAWL_RENDERING=auto), with the crawl's headers, bodies up to CRAWL_MAX_PAGE_BYTES,
+   * through the proxy pools (`proxy`: the request's mode and country) when any is configured.
+   */
   fetchPage(
     url: string,
-    opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal },
+    opts: { headers?: Record<string, string>; timeoutMs: number; insecureTls?: boolean; signal?: AbortSignal; proxy?: ProxyRoute },
   ): Promise<GuardedFetchResult>;
   /** The first CRAWL_IMAGE_PROBE_BYTES of an image (a Range request, cut off there whatever the answer). */
   fetchImageHead(
@@ -33,15 +39,27 @@ export interface CrawlNetwork {
   ): Promise<GuardedFetchResult>;
   /**
    * The --proxy-server for Chromium (the guard proxy, started on first use). With `refusedHosts`,
-   * a guard proxy of its own that also refuses those hosts (blockAds' ad and tracker hosts).
+   * a guard proxy of its own that also refuses those hosts (blockAds' ad and tracker hosts). With
+   * pools configured, one per `proxy` route (mode and country; `basic` when not given) too, which
+   * sends each request through the proxy the router picks for its host.
    */
-  proxyServer(opts?: { refusedHosts?: RefusedHosts }): Promise<string>;
+  proxyServer(opts?: { refusedHosts?: RefusedHosts; proxy?: ProxyRoute }): Promise<string>;
+  /** Which proxy each host goes through (nothing configured: every request goes directly). */
+  proxies: ProxyRouter;
   /** Why a guard proxy refused or could not reach `url`: the one at `proxyServer` when given, else any. */
   explainFailure(url: string, proxyServer?: string): string | undefined;
   close(): Promise<void>;
 }
 
 export type RefusedHosts = NonNullable<GuardProxyOptions['refusedHosts']>;
+
+/** The guard proxy's per-request choice for one route: the router's pick, failures benched. */
+function pickFor(router: ProxyRouter, route: ProxyRoute): UpstreamRoute {
+  return (hostname, tried) => {
+    const entry = router.pick(route, hostname, tried);
+    return entry && { id: entry.id, upstream: entry.upstream, failed: (why) => router.failed(entry, why) };
+  };
+}
 
 const RESOURCE_TIMEOUT_MS = 30_000;
 const SITE_FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -51,7 +69,7 @@ export type CrawlNetworkConfig = EndpointSettings & {
   crawl: CrawlNetworkSettings & { maxFileBytes: number; maxPageBytes: number; imageProbeBytes: number };
 };
 
-export function createCrawlNetwork(config: CrawlNetworkConfig): CrawlNetwork {
+export function createCrawlNetwork(config: CrawlNetworkConfig, log?: Logger): CrawlNetwork {
   const policy: AddressPolicy = addressPolicyOf(config);
   const userAgents = {
     desktop: config.crawl.userAgent ?? DEFAULT_USER_AGENTS.desktop,
@@ -64,9 +82,12 @@ export function createCrawlNetwork(config: CrawlNetworkConfig): CrawlNetwork {
   ]) {
     if (!ua.includes(PRODUCT_TOKEN)) throw new Error(`${name} must contain ${PRODUCT_TOKEN}, the token robots.txt rules and site owners know the crawler by`);
   }
-  if (config.crawl.proxyUrl !== undefined && !/^http:\/\/[^/]+/.test(config.crawl.proxyUrl)) {
-    throw new Error(`CRAWL_PROXY_URL must be an http:// proxy URL (http://user:pass@host:port), got "${config.crawl.proxyUrl}"`);
-  }
+  const router = new ProxyRouter(config.crawl.proxyPools, { benchMs: config.crawl.proxyBenchMs, log });
+  // Country tags are the only part of a route that selects anything beyond the mode when some pool has them.
+  const routeOf = (route: ProxyRoute | undefined): ProxyRoute | undefined =>
+    router.configured
+      ? { mode: route?.mode ?? 'basic', ...(route?.country && router.pools.countries.size && { country: route.country.toUpperCase() }) }
+      : undefined;
   const fetchUpTo =
     (maxBytes: number, userAgent: string): FetchResource =>
     (url) =>
@@ -84,7 +105,17 @@ export function createCrawlNetwork(config: CrawlNetworkConfig): CrawlNetwork {
     fetch: fetchAs(userAgents.desktop),
     fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
     fetchAs,
-    fetchPage: (url, opts) => guardedFetch(url, { policy, userAgent: userAgents.desktop, maxBytes: config.crawl.maxPageBytes, agents: pageAgents, ...opts }),
+    fetchPage: (url, { proxy: route, ...opts }) =>
+      fetchThroughPools(router, routeOf(route) ?? { mode: 'basic' }, url, (proxy) =>
+        // Through a proxy, every fetch opens a connection of its own (the proxy is asked for the checked IP each time).
+        guardedFetch(url, {
+          policy,
+          userAgent: userAgents.desktop,
+          maxBytes: config.crawl.maxPageBytes,
+          ...(proxy ? { proxy } : { agents: pageAgents }),
+          ...opts,
+        }),
+      ),
     fetchImageHead: (url, { headers, ...opts }) =>
       guardedFetch(url, {
         policy,
@@ -99,11 +130,16 @@ export function createCrawlNetwork(config: CrawlNetworkConfig): CrawlNetwork {
         },
         ...opts,
       }),
-    async proxyServer({ refusedHosts } = {}) {
-      const key = JSON.stringify(refusedHosts ?? null);
+    proxies: router,
+    async proxyServer({ refusedHosts, proxy: requested } = {}) {
+      const route = routeOf(requested);
+      // Checked here, before a listener exists for the route: its requests then always find a proxy.
+      if (route) router.checkRoute(route);
+      const key = JSON.stringify([refusedHosts ?? null, route ?? null]);
       let proxy = proxies.get(key);
       if (!proxy) {
-        proxy = startGuardProxy({ policy, upstream: config.crawl.proxyUrl, refusedHosts }).then(
+        const pick = route && pickFor(router, route);
+        proxy = startGuardProxy({ policy, route: pick, refusedHosts }).then(
           (p) => (started.set(p.url, p), p),
           (err: unknown) => {
             proxies.delete(key);
