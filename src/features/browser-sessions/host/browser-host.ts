@@ -80,7 +80,7 @@ export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> 
       executeOnHost,
       sessions,
       sessionsDir,
-      proxyServer: ({ blockAds }) => network.proxyServer(blockAds ? { refusedHosts: AD_HOST_REFUSAL } : {}),
+      proxyServer: ({ blockAds, proxy }) => network.proxyServer({ proxy, ...(blockAds && { refusedHosts: AD_HOST_REFUSAL }) }),
     }),
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.

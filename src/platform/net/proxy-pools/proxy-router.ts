@@ -118,6 +118,13 @@ export class ProxyRouter {
     return true;
   }
 
+  /** As blocked(), for an answer that came through the proxy `host` is stuck to (a page Chromium loaded through the guard proxy). */
+  blockedHost(route: ProxyRoute, host: string): boolean {
+    const id = this.sticky.get(stickyKey(route, host));
+    const proxy = this.pools.proxies.find((p) => p.id === id);
+    return proxy ? this.blocked(route, host, proxy) : false;
+  }
+
   /** The proxy could not carry the request (connect error, 407, timeout): benched, its hosts rotate. */
   failed(proxy: ProxyEntry, why: string): void {
     const until = this.now() + this.opts.benchMs;
