@@ -15,7 +15,7 @@ function proxyPoolsConfig(): ProxyPools {
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new Error(`PROXY_POOLS_FILE names ${file}, which cannot be read: ${(err as Error).message}`);
+      throw new Error(`PROXY_POOLS_FILE names ${file}, which cannot be read: ${(err as Error).message}`, { cause: err });
     }
   }
   return parseProxyPools(text, file !== undefined ? `PROXY_POOLS_FILE (${file})` : 'PROXY_POOLS', str('CRAWL_PROXY_URL'));

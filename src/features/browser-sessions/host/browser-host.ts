@@ -51,7 +51,7 @@ export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> 
   const sessions: HostedSessions = new Map();
   const sessionsDir = join(tmpdir(), `browser-host-${hostId}`);
   mkdirSync(sessionsDir, { recursive: true, mode: 0o711 });
-  const network = createCrawlNetwork(config);
+  const network = createCrawlNetwork(config, log);
   const sandbox = createSandbox(config.sandbox, log);
   // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.
   const browserUids = runsAsRoot() ? new UidPool(settings.chromiumUidBase, config.sandbox.maxSessions, join(tmpdir(), 'browser-session-uids')) : undefined;

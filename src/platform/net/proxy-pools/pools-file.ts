@@ -79,7 +79,7 @@ export function parseProxyPools(text: string | undefined, source: string, single
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new Error(`${source} is not valid JSON: ${(err as Error).message}`);
+      throw new Error(`${source} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
   }
   const parsed = fileSchema.safeParse(json);

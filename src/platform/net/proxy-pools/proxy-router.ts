@@ -55,6 +55,8 @@ export class ProxyRouter {
   private readonly benchedUntil = new Map<string, number>();
   private readonly sticky = new BoundedMap<string, string>(MAX_REMEMBERED_HOSTS);
   private readonly learnedTier = new BoundedMap<string, number>(MAX_REMEMBERED_HOSTS);
+  /** The proxy a host's answer was last blocked through: its next pick goes elsewhere when the tier has another. */
+  private readonly blockedVia = new BoundedMap<string, string>(MAX_REMEMBERED_HOSTS);
   private readonly turn = new Map<string, number>();
   private readonly now: () => number;
 
@@ -82,8 +84,10 @@ export class ProxyRouter {
     const inTier = candidates.filter((p) => p.tier === tier && !avoid.has(p.id));
     if (inTier.length === 0) return undefined;
     const now = this.now();
-    const available = inTier.filter((p) => (this.benchedUntil.get(p.id) ?? 0) <= now);
     const key = stickyKey(route, host);
+    const unbenched = inTier.filter((p) => (this.benchedUntil.get(p.id) ?? 0) <= now);
+    const notBlocked = unbenched.filter((p) => p.id !== this.blockedVia.get(key));
+    const available = notBlocked.length ? notBlocked : unbenched;
     const stuck = available.find((p) => p.id === this.sticky.get(key));
     let chosen = stuck;
     if (!chosen && available.length) {
@@ -106,6 +110,7 @@ export class ProxyRouter {
   blocked(route: ProxyRoute, host: string, proxy: ProxyEntry): boolean {
     const key = stickyKey(route, host);
     if (this.sticky.get(key) === proxy.id) this.sticky.delete(key);
+    this.blockedVia.set(key, proxy.id);
     if (route.mode !== 'auto') return false;
     const next = this.candidateTiers(this.candidates(route)).find((t) => t > proxy.tier);
     if (next === undefined) return false;
