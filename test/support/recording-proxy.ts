@@ -33,7 +33,7 @@ export async function startRecordingProxy(name: string, opts: { credentials?: st
     requests.push({ method: req.method ?? '', target: req.url ?? '', host: req.headers.host, userAgent: req.headers['user-agent'] });
     if (!authorized(req)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
     const url = new URL(req.url ?? '');
-    const headers = { ...req.headers, via: `1.1 ${name}` };
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, via: `1.1 ${name}` };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const out = http.request(

@@ -85,6 +85,8 @@ export async function handleRequest(state: ProxyState, req: http.IncomingMessage
     }
   };
 
+  // A GET or HEAD body has no meaning and is not forwarded: drained, so the client's connection stays usable.
+  if (replayable) req.resume();
   const first = state.route?.(url.hostname, tried);
   if (first) tried.add(first.id);
   send(first);
