@@ -95,9 +95,7 @@ export function createCrawlNetwork(config: CrawlNetworkConfig, log?: Logger): Cr
   const fetchAs = (userAgent: string) => fetchUpTo(SITE_FILE_MAX_BYTES, userAgent);
   // Pages are fetched one after another from the same few hosts: their connections are kept open.
   const pageAgents = keepAliveAgents();
-  // One guard proxy per list of refused hosts (none, blockAds' list): a handful at most.
-  const proxies = new Map<string, Promise<GuardProxy>>();
-  const started = new Map<string, GuardProxy>();
+  const guards = guardProxies(policy, router, routeOf);
 
   return {
     policy,
@@ -131,15 +129,32 @@ export function createCrawlNetwork(config: CrawlNetworkConfig, log?: Logger): Cr
         ...opts,
       }),
     proxies: router,
-    async proxyServer({ refusedHosts, proxy: requested } = {}) {
+    proxyServer: guards.proxyServer,
+    explainFailure: guards.explainFailure,
+    async close() {
+      pageAgents.http.destroy();
+      pageAgents.https.destroy();
+      await guards.close();
+    },
+  };
+}
+
+/**
+ * The guard proxies Chromium goes through, started on first use: one per list of refused hosts
+ * (none, blockAds' list) and, with pools, per route (mode and country) in use: a handful at most.
+ */
+function guardProxies(policy: AddressPolicy, router: ProxyRouter, routeOf: (route: ProxyRoute | undefined) => ProxyRoute | undefined) {
+  const proxies = new Map<string, Promise<GuardProxy>>();
+  const started = new Map<string, GuardProxy>();
+  return {
+    async proxyServer({ refusedHosts, proxy: requested }: { refusedHosts?: RefusedHosts; proxy?: ProxyRoute } = {}): Promise<string> {
       const route = routeOf(requested);
       // Checked here, before a listener exists for the route: its requests then always find a proxy.
       if (route) router.checkRoute(route);
       const key = JSON.stringify([refusedHosts ?? null, route ?? null]);
       let proxy = proxies.get(key);
       if (!proxy) {
-        const pick = route && pickFor(router, route);
-        proxy = startGuardProxy({ policy, route: pick, refusedHosts }).then(
+        proxy = startGuardProxy({ policy, route: route && pickFor(router, route), refusedHosts }).then(
           (p) => (started.set(p.url, p), p),
           (err: unknown) => {
             proxies.delete(key);
@@ -150,16 +165,14 @@ export function createCrawlNetwork(config: CrawlNetworkConfig, log?: Logger): Cr
       }
       return (await proxy).url;
     },
-    explainFailure: (url, proxyServer) => {
+    explainFailure(url: string, proxyServer?: string): string | undefined {
       for (const p of proxyServer === undefined ? started.values() : [started.get(proxyServer)]) {
         const why = p?.blockedReason(url) ?? p?.failureReason(url);
         if (why) return why;
       }
       return undefined;
     },
-    async close() {
-      pageAgents.http.destroy();
-      pageAgents.https.destroy();
+    async close(): Promise<void> {
       await Promise.all([...proxies.values()].map(async (p) => (await p).close()));
     },
   };
