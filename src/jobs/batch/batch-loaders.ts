@@ -62,7 +62,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async file(target) {
       try {
-        return await loadFile(target.url, d.network.fetchFile, fileOptions);
+        return await loadFile(target.url, (url) => d.network.fetchFile(url, proxy), fileOptions);
       } catch (err) {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }

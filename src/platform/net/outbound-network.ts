@@ -20,8 +20,11 @@ export interface CrawlNetwork {
   userAgents: { desktop: string; mobile: string };
   /** GET outside the browser (robots.txt, sitemaps), every hop checked; bodies up to 50 MB, the sitemap protocol's cap. */
   fetch: FetchResource;
-  /** The same for files (PDFs, downloads), bodies up to CRAWL_MAX_FILE_BYTES (beyond: ResponseTooLargeError). */
-  fetchFile: FetchResource;
+  /**
+   * The same for files (PDFs, downloads), bodies up to CRAWL_MAX_FILE_BYTES (beyond: ResponseTooLargeError),
+   * through the proxy pools as a page with that `proxy` route is.
+   */
+  fetchFile(url: string, proxy?: ProxyRoute): ReturnType<FetchResource>;
   /** The same, sending another User-Agent (robots.txt with robotsUserAgent). */
   fetchAs(userAgent: string): FetchResource;
   /**
@@ -101,7 +104,16 @@ export function createCrawlNetwork(config: CrawlNetworkConfig, log?: Logger): Cr
     policy,
     userAgents,
     fetch: fetchAs(userAgents.desktop),
-    fetchFile: fetchUpTo(config.crawl.maxFileBytes, userAgents.desktop),
+    fetchFile: (url, route) =>
+      fetchThroughPools(router, routeOf(route) ?? { mode: 'basic' }, url, (proxy) =>
+        guardedFetch(url, {
+          policy,
+          userAgent: userAgents.desktop,
+          timeoutMs: RESOURCE_TIMEOUT_MS,
+          maxBytes: config.crawl.maxFileBytes,
+          ...(proxy && { proxy }),
+        }),
+      ),
     fetchAs,
     fetchPage: (url, { proxy: route, ...opts }) =>
       fetchThroughPools(router, routeOf(route) ?? { mode: 'basic' }, url, (proxy) =>
