@@ -32,6 +32,9 @@ export function proxyFailure(upstream: Upstream, what: string): ProxyFailureErro
   return new ProxyFailureError(proxyLabel(upstream), `The proxy ${proxyLabel(upstream)} ${what}`);
 }
 
+/** A proxy that has not answered a CONNECT by then is taken for a failed one: benched, and the tunnel tried through another. */
+export const CONNECT_TIMEOUT_MS = 20_000;
+
 /** Opens a tunnel through `upstream` to the checked `address`:`port`; rejects with ProxyFailureError when the proxy fails. */
 export function tunnelThrough(upstream: Upstream, address: LookupAddress, port: number, signal?: AbortSignal): Promise<{ socket: net.Socket; head: Buffer }> {
   const path = authority(address, port);
@@ -45,8 +48,10 @@ export function tunnelThrough(upstream: Upstream, address: LookupAddress, port: 
       signal,
       headers: { host: path, ...proxyAuthorization(upstream) },
     });
+    req.setTimeout(CONNECT_TIMEOUT_MS, () => req.destroy(new Error(`no answer to CONNECT within ${CONNECT_TIMEOUT_MS} ms`)));
     req.once('error', (err) => reject(signal?.aborted ? err : proxyFailure(upstream, `failed: ${networkFailure(err)}`)));
     req.once('connect', (res, socket, head) => {
+      socket.setTimeout(0);
       if (res.statusCode === 200) return resolve({ socket, head });
       socket.destroy();
       // 407: our credentials were refused. Any other answer is the proxy's view of the target (502, 504...).
