@@ -57,6 +57,7 @@ export async function startRecordingProxy(name: string, opts: { credentials?: st
       upstream.pipe(client).pipe(upstream);
     });
     upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
     client.on('error', () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -225,6 +225,7 @@ describe('fetches and the guard proxy through a real upstream proxy', () => {
 
   afterAll(async () => {
     await good.close();
+    site.closeAllConnections();
     await new Promise((resolve) => site.close(resolve));
   });
 
@@ -249,7 +250,8 @@ describe('fetches and the guard proxy through a real upstream proxy', () => {
     expect(await registry.metrics()).not.toContain(SECRET);
   });
 
-  it('routes the guard proxy per request, benching a dead upstream and going on through the next', async () => {
+  /** A guard proxy routed by a fresh router over [dead, good]: round-robin tries the dead one first. */
+  async function routedGuard() {
     const pools = parseProxyPools(
       JSON.stringify({ pools: [{ name: 'p', tier: 0, proxies: [`http://127.0.0.1:${dead.port}`, `http://user:${SECRET}@127.0.0.1:${good.port}`] }] }),
       'x',
@@ -262,6 +264,11 @@ describe('fetches and the guard proxy through a real upstream proxy', () => {
         return e && { id: e.id, upstream: e.upstream, failed: (why) => r.failed(e, why) };
       },
     });
+    return { r, guard };
+  }
+
+  it('routes the guard proxy per request, benching a dead upstream and going on through the next', async () => {
+    const { r, guard } = await routedGuard();
     try {
       const body = await new Promise<string>((resolve, reject) => {
         const url = new URL(`${siteUrl}/through-guard`);
@@ -276,6 +283,25 @@ describe('fetches and the guard proxy through a real upstream proxy', () => {
       expect(body).toBe('<p>via 1.1 good</p>');
       expect(good.requests.at(-1)?.target).toBe(`${siteUrl}/through-guard`);
       // Benched: the next request goes straight to the live one.
+      expect(r.pick({ mode: 'basic' }, 'other.test')!.id).toBe('p#2');
+    } finally {
+      await guard.close();
+    }
+  });
+
+  it('tunnels (what https pages use) the same way: past the dead upstream, to the checked IP', async () => {
+    const { r, guard } = await routedGuard();
+    try {
+      const site = new URL(siteUrl);
+      const status = await new Promise<number>((resolve, reject) => {
+        http
+          .request({ host: '127.0.0.1', port: guard.port, method: 'CONNECT', path: site.host, agent: false })
+          .on('connect', (res, socket) => (socket.destroy(), resolve(res.statusCode ?? 0)))
+          .on('error', reject)
+          .end();
+      });
+      expect(status).toBe(200);
+      expect(good.requests.at(-1)).toMatchObject({ method: 'CONNECT', target: site.host });
       expect(r.pick({ mode: 'basic' }, 'other.test')!.id).toBe('p#2');
     } finally {
       await guard.close();
