@@ -32,7 +32,7 @@ export type { ScrapeBatchInput, ScrapeBatchResult } from './batch/scrape-batch.t
 type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork };
 
 export function createCrawlActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork }) {
-  const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config) };
+  const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config, given.log) };
   /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
     withAttemptRecord(deps, {}, () => heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), work));

@@ -23,6 +23,7 @@ import { startCrawlWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
 import { checkModelFormats } from './job-model.ts';
+import { proxyCountryRefusal } from '../platform/net/proxy-pools/proxy-router.ts';
 import type { Logger } from '../platform/log.ts';
 import { threatPolicy, threatRefusal } from '../page/threat-policy.ts';
 
@@ -80,9 +81,14 @@ export async function checkAddress(url: string, config: EndpointSettings, refusa
   }
 }
 
-/** Refuses a job this deployment cannot run: a model format without a (fitting) model, a page that needs Chromium under CRAWL_RENDERING=http. */
+/**
+ * Refuses a job this deployment cannot run: a model format without a (fitting) model, a page that
+ * needs Chromium under CRAWL_RENDERING=http, a location.country no proxy pool is tagged with.
+ */
 export function checkServiceCanRun(config: Pick<JobSettings, 'llm' | 'crawl'>, options: CrawlRequest): void {
   checkModelFormats(options.scrapeOptions, options.zeroDataRetention, config.llm);
+  const noCountry = proxyCountryRefusal(config.crawl.proxyPools, options.scrapeOptions.location?.country);
+  if (noCountry) throw new DomainError('invalid', noCountry, 'PROXY_COUNTRY_NOT_CONFIGURED');
   const browserRequired = config.crawl.rendering === 'http' ? requestNeedsBrowser(options.scrapeOptions) : undefined;
   if (browserRequired) throw new DomainError('invalid', renderingRefusal(browserRequired), 'BROWSER_REQUIRED');
 }

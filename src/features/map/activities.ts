@@ -14,7 +14,7 @@ import { countJobEnded } from '../../jobs/job-metrics.ts';
 import type { MapFeatureSettings } from './config.ts';
 
 export function createMapActivities({ db, config, log }: ActivityDeps<MapFeatureSettings>) {
-  const network = createCrawlNetwork(config);
+  const network = createCrawlNetwork(config, log);
   return {
     async mapSite(mapId: string): Promise<void> {
       const job = await db.mapJob.findUnique({ where: { id: mapId } });

@@ -6,6 +6,7 @@ import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
 import type { CrawlSettings } from '../config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
+import { blockedAnswer } from '../../platform/net/proxy-pools/blocked-answer.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { Logger } from '../../platform/log.ts';
 import { AD_HOST_REFUSAL } from '../../page/ad-block.ts';
@@ -43,6 +44,8 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     images: parsesImages(so),
     ocr: { engine: d.ocr, budgetMs: Math.min(d.ocr.settings.documentTimeoutMs, so.timeout), signal: d.signal },
   };
+  // The pools this job's pages go through: its proxy mode and location's country.
+  const proxy = { mode: so.proxy, ...(so.location && { country: so.location.country }) };
   const pageFailure = (err: unknown, tooLarge: string) => {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
@@ -50,7 +53,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
   return {
     async overHttp(target) {
       try {
-        const opts = { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal: d.signal };
+        const opts = { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal: d.signal, proxy };
         return await loadOverHttp(target.url, d.network.fetchPage, opts, d.limits.rendering === 'http' ? 'http' : 'auto');
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
@@ -59,7 +62,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async file(target) {
       try {
-        return await loadFile(target.url, d.network.fetchFile, fileOptions);
+        return await loadFile(target.url, (url) => d.network.fetchFile(url, proxy), fileOptions);
       } catch (err) {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }
@@ -67,7 +70,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     async browser(targets, hooks) {
       const started = performance.now();
       // With blockAds, a guard proxy that also refuses the ad hosts: pages then need no blocking of their own.
-      const proxyServer = await d.network.proxyServer(so.blockAds ? { refusedHosts: AD_HOST_REFUSAL } : {});
+      const proxyServer = await d.network.proxyServer({ proxy, ...(so.blockAds && { refusedHosts: AD_HOST_REFUSAL }) });
       const explainFailure = (url: string) => d.network.explainFailure(url, proxyServer);
       await scrapeWithBrowser(targets, {
         browser: d.browser,
@@ -89,6 +92,9 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
           // then the page is the proxy's refusal, not the site's answer.
           const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
           if (failure) return hooks.failure(page.target, failure);
+          // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
+          if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml))
+            d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);
           const { target, actions, waitedMs, loadMs, ...load } = page;
           return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
         },

@@ -8,9 +8,9 @@
 // src/platform/browser/chromium-launch.ts does. The proxy refuses to connect to
 // itself, like to every other listener of the service.
 //
-// A proxy pool configured by environment is used as `upstream`: this proxy
-// still resolves and checks the target itself and then asks the upstream
-// proxy for the checked IP (CONNECT ip:port, or an absolute URI naming the IP
+// With proxy pools (`route`, or one fixed `upstream`), this proxy still
+// resolves and checks the target itself and then asks the upstream proxy
+// chosen for the target's host for the checked IP (CONNECT ip:port, or an absolute URI naming the IP
 // with the original Host header), so the upstream's own DNS never picks the
 // address.
 import http from 'node:http';
@@ -19,15 +19,18 @@ import type { AddressPolicy } from './address-policy.ts';
 import { urlPort } from './service-endpoints.ts';
 import { endpointKey, parseUpstream } from './guard-proxy/endpoints.ts';
 import { handleRequest } from './guard-proxy/forward.ts';
-import { createProxyState, track } from './guard-proxy/targets.ts';
+import { createProxyState, track, type UpstreamRoute } from './guard-proxy/targets.ts';
 import { handleConnect } from './guard-proxy/tunnel.ts';
 
 export { hostListed } from './guard-proxy/endpoints.ts';
+export type { RoutedUpstream, UpstreamRoute } from './guard-proxy/targets.ts';
 
 export interface GuardProxyOptions {
   policy: AddressPolicy;
   /** http://user:pass@host:port of an upstream HTTP proxy. */
   upstream?: string;
+  /** Chooses an upstream proxy per request (the proxy pools), instead of `upstream`. */
+  route?: UpstreamRoute;
   /** Interface to listen on; 127.0.0.1 unless set. */
   host?: string;
   /**
@@ -52,7 +55,8 @@ export interface GuardProxy {
 }
 
 export async function startGuardProxy(opts: GuardProxyOptions): Promise<GuardProxy> {
-  const state = createProxyState(opts.policy, opts.upstream ? parseUpstream(opts.upstream) : undefined, opts.refusedHosts);
+  const fixed = opts.upstream ? { id: 'upstream', upstream: parseUpstream(opts.upstream), failed: () => undefined } : undefined;
+  const state = createProxyState(opts.policy, opts.route ?? (fixed && ((_host, tried) => (tried.size ? undefined : fixed))), opts.refusedHosts);
   const { blocked, failures, refusals, sockets } = state;
 
   const server = http.createServer();

@@ -2,15 +2,19 @@
 // sitemaps, webhook deliveries). Every hop goes through the guarded lookup, so
 // the address checked is the address connected to, and redirects are followed
 // here rather than by a library so that each hop is checked too.
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { deadline } from '../deadline.ts';
 import { BlockedAddressError, type AddressPolicy } from './address-policy.ts';
 import { checkHostAllowed, createGuardedLookup } from './guarded-lookup.ts';
 import { urlPort } from './service-endpoints.ts';
+import { authority, type Upstream } from './guard-proxy/endpoints.ts';
+import { proxyAuthorization, proxyFailure, tunnelThrough } from './proxy-pools/upstream-tunnel.ts';
 
 export interface GuardedFetchOptions {
   policy: AddressPolicy;
@@ -34,6 +38,11 @@ export interface GuardedFetchOptions {
    * every hop opens a connection of its own.
    */
   agents?: ConnectionAgents;
+  /**
+   * An upstream proxy every hop goes through: the target is still resolved and checked here, and
+   * the proxy is asked for the checked IP. Its own failures (connect error, 407) throw ProxyFailureError.
+   */
+  proxy?: Upstream;
 }
 
 export interface ConnectionAgents {
@@ -137,30 +146,76 @@ async function decodeBody(res: RawResponse, url: string, maxBytes: number): Prom
   return decoded;
 }
 
-function requestOnce(
+/** How a hop connects: to the target (every address checked by `lookup`), or to a proxy asked for the checked `address`. */
+type Route = { lookup: LookupFunction } | { proxy: Upstream; address: LookupAddress };
+
+/** The request options of a hop through `proxy`: an absolute URI naming the IP (http), or a TLS session over a tunnel (https). */
+async function proxiedRequest(
   url: URL,
   headers: Record<string, string>,
-  lookup: LookupFunction,
+  proxy: Upstream,
+  address: LookupAddress,
+  opts: GuardedFetchOptions,
+  signal: AbortSignal,
+) {
+  const port = urlPort(url);
+  const common = { method: opts.method ?? 'GET', signal, headers: { ...headers, host: url.host } };
+  if (url.protocol === 'http:') {
+    return {
+      ...common,
+      host: proxy.host,
+      port: proxy.port,
+      path: `http://${authority(address, port)}${url.pathname}${url.search}`,
+      agent: false as const,
+      headers: { ...common.headers, ...proxyAuthorization(proxy) },
+    };
+  }
+  const { socket, head } = await tunnelThrough(proxy, address, port, signal);
+  if (head.length) socket.unshift(head);
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const secured = tls.connect({
+    socket,
+    servername: isIP(hostname) ? undefined : hostname,
+    rejectUnauthorized: !opts.insecureTls,
+    ALPNProtocols: ['http/1.1'],
+  });
+  return { ...common, path: `${url.pathname}${url.search}`, createConnection: (): Socket => secured };
+}
+
+async function requestOnce(
+  url: URL,
+  headers: Record<string, string>,
+  route: Route,
   opts: GuardedFetchOptions,
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<RawResponse> {
+  const proxied = 'proxy' in route ? await proxiedRequest(url, headers, route.proxy, route.address, opts, signal) : undefined;
   return new Promise((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.request({
-      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: opts.method ?? 'GET',
-      headers,
-      lookup,
-      signal,
-      // Without agents of the caller's, a fresh connection per hop: a shared pool's sockets were checked under other policies.
-      agent: opts.agents ? opts.agents[url.protocol === 'https:' ? 'https' : 'http'] : false,
-      rejectUnauthorized: !opts.insecureTls,
-    });
-    req.on('error', reject);
+    const client = url.protocol === 'https:' && !proxied ? https : http;
+    const req = client.request(
+      proxied ?? {
+        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: opts.method ?? 'GET',
+        headers,
+        lookup: (route as { lookup: LookupFunction }).lookup,
+        signal,
+        // Without agents of the caller's, a fresh connection per hop: a shared pool's sockets were checked under other policies.
+        agent: opts.agents ? opts.agents[url.protocol === 'https:' ? 'https' : 'http'] : false,
+        rejectUnauthorized: !opts.insecureTls,
+      },
+    );
+    // Over plain HTTP the proxy answers for the target (a 502): an error here is the proxy's own.
+    req.on('error', (err) =>
+      reject('proxy' in route && url.protocol === 'http:' && !signal.aborted ? proxyFailure(route.proxy, `failed: ${err.message}`) : err),
+    );
     req.on('response', (res) => {
+      if ('proxy' in route && url.protocol === 'http:' && res.statusCode === 407) {
+        req.destroy();
+        return reject(proxyFailure(route.proxy, 'refused the credentials configured for it (407)'));
+      }
       // Rejecting before destroying: a body already buffered in full would
       // otherwise still reach 'end' and resolve truncated.
       const refuseTooLarge = () => {
@@ -203,11 +258,18 @@ async function follow(url: string, opts: GuardedFetchOptions, signal: AbortSigna
   let current = parseTarget(url);
   for (;;) {
     try {
-      // Node connects to a literal IP without calling `lookup`, so it is checked here.
-      if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy, undefined, urlPort(current));
-      // Per hop: the lookup checks the port the hop connects to.
-      const lookup = createGuardedLookup(opts.policy, undefined, urlPort(current));
-      const res = await requestOnce(current, headers, lookup, opts, maxBytes, signal);
+      let route: Route;
+      if (opts.proxy) {
+        // The proxy connects where it is told: the target is resolved and checked here, and the proxy told the IP.
+        const [address] = await checkHostAllowed(current.hostname, opts.policy, undefined, urlPort(current));
+        route = { proxy: opts.proxy, address };
+      } else {
+        // Node connects to a literal IP without calling `lookup`, so it is checked here.
+        if (isIP(current.hostname.replace(/^\[(.*)\]$/, '$1'))) await checkHostAllowed(current.hostname, opts.policy, undefined, urlPort(current));
+        // Per hop: the lookup checks the port the hop connects to.
+        route = { lookup: createGuardedLookup(opts.policy, undefined, urlPort(current)) };
+      }
+      const res = await requestOnce(current, headers, route, opts, maxBytes, signal);
       const location = followRedirects && REDIRECT_STATUSES.has(res.status) ? res.headers.location : undefined;
       if (location === undefined) {
         const body = await decodeBody(res, current.href, maxBytes);

@@ -82,7 +82,10 @@ export const FIELDS: FieldTable = {
     fastMode: ok('no effect: pages load one way here'),
     useMock: cloud("replays Firecrawl's own recorded test answers"),
     blockAds: ok(),
-    proxy: ok('stored; selects nothing (no proxy pool)', each('basic', 'stealth', 'enhanced', 'auto')),
+    proxy: ok(
+      'the tier of the operator’s proxy pools (docs/operations.md, outbound proxy); direct without pools',
+      each('basic', 'stealth', 'enhanced', 'auto'),
+    ),
     maxAge: ok(),
     minAge: ok('cache only: a cached copy at least this old, else the page fails'),
     storeInCache: ok(),

@@ -34,18 +34,27 @@ describe('createSessionSchema: blockAds and location', () => {
   });
 
   it('still lets unknown fields through, as upstream', () => {
-    expect(createSessionSchema.parse({ proxy: 'stealth' })).not.toHaveProperty('proxy');
+    expect(createSessionSchema.parse({ recordings: true })).not.toHaveProperty('recordings');
+  });
+
+  it('takes a proxy mode as a scrape does, basic by default', () => {
+    expect(createSessionSchema.parse({}).proxy).toBe('basic');
+    expect(createSessionSchema.parse({ proxy: 'stealth' }).proxy).toBe('stealth');
+    expect(rejectMessage(createSessionSchema, { proxy: 'residential' }).error).toBe('proxy: proxy must be one of basic, stealth, enhanced, auto');
   });
 });
 
 describe('scrapeBrowsing', () => {
-  it('gives the session of a scrape interaction the scrape’s ad blocking and location', () => {
-    expect(scrapeBrowsing({ options: { url: 'http://a.test/', scrapeOptions: { blockAds: false, location: { country: 'DE' } } } })).toStrictEqual({
+  it('gives the session of a scrape interaction the scrape’s ad blocking, location and proxy', () => {
+    expect(
+      scrapeBrowsing({ options: { url: 'http://a.test/', scrapeOptions: { blockAds: false, location: { country: 'DE' }, proxy: 'stealth' } } }),
+    ).toStrictEqual({
       blockAds: false,
+      proxy: 'stealth',
       location: { country: 'DE' },
     });
-    expect(scrapeBrowsing({ options: { url: 'http://a.test/', scrapeOptions: { blockAds: true } } })).toStrictEqual({ blockAds: true });
+    expect(scrapeBrowsing({ options: { url: 'http://a.test/', scrapeOptions: { blockAds: true } } })).toStrictEqual({ blockAds: true, proxy: 'basic' });
     // A row stored before scrape options were kept whole: the scrape's default.
-    expect(scrapeBrowsing({ options: { url: 'http://a.test/' } })).toStrictEqual({ blockAds: true });
+    expect(scrapeBrowsing({ options: { url: 'http://a.test/' } })).toStrictEqual({ blockAds: true, proxy: 'basic' });
   });
 });

@@ -1,7 +1,7 @@
 // Bodies and query strings of the /v2/browser routes (also served as /v2/interact).
 import { z } from 'zod';
 import { integration, origin } from '../../../platform/http/common-schemas.ts';
-import { locationSchema } from '../../../page/scrape-options.ts';
+import { locationSchema, PROXY_MODES } from '../../../page/scrape-options.ts';
 
 export const MIN_TTL_SECONDS = 30;
 export const MAX_TTL_SECONDS = 3600;
@@ -46,7 +46,13 @@ export const createSessionSchema = z.object({
   location: locationSchema
     .optional()
     .describe(
-      "Browse as from this country: Accept-Language, navigator.languages and the time zone are the country's (or `languages`). The IP address stays the service's.",
+      "Browse as from this country: Accept-Language, navigator.languages and the time zone are the country's (or `languages`); with proxy pools tagged with countries, the browser also goes through one of that country's (a 400 when none is).",
+    ),
+  proxy: z
+    .enum(PROXY_MODES, { error: `proxy must be one of ${PROXY_MODES.join(', ')}` })
+    .default('basic')
+    .describe(
+      'Which proxy tier the browser goes through when proxy pools are configured: basic the base tier, stealth and enhanced theirs; auto starts at the base tier.',
     ),
   origin,
   integration,

@@ -10,6 +10,7 @@ import { destroySignal, readyUpdate, sessionWorkflowId, type PageOpening, type S
 import type { CreateSessionRequest } from './session-request.ts';
 import { createSessionRow } from './session-store.ts';
 import { countedStart } from './start-metrics.ts';
+import { proxyCountryRefusal } from '../../../platform/net/proxy-pools/proxy-router.ts';
 import type { browserSessionWorkflow } from '../workflow/workflow.ts';
 import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
@@ -65,6 +66,8 @@ async function launchSession(
   // From the arrival, so time spent waiting on a dependency before the workflow started counts too:
   // a repeat of the request (same idempotency key) waits for this one, and must not wait longer.
   const readyBy = arrivedAt + READY_TIMEOUT_MS;
+  const noCountry = proxyCountryRefusal(deps.config.crawl.proxyPools, req.location?.country);
+  if (noCountry) throw new DomainError('invalid', noCountry, 'PROXY_COUNTRY_NOT_CONFIGURED');
   const row = await createSessionRow(deps.db, team, apiKeyId, req, new Date(), { scrapeId: scrape?.scrapeId, id });
   onCreated(row.id);
   const input: SessionInput = {
@@ -77,6 +80,7 @@ async function launchSession(
     ...(req.profile && { profile: req.profile }),
     blockAds: req.blockAds,
     ...(req.location && { location: req.location }),
+    proxy: req.proxy,
     ...(scrape && { opening: scrape.opening }),
   };
   let ready;

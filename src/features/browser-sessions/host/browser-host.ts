@@ -51,7 +51,7 @@ export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> 
   const secret = randomBytes(32).toString('base64url');
   const sessions: HostedSessions = new Map();
   const sessionsDir = claimSessionsDir(tmpdir(), hostId, log);
-  const network = createCrawlNetwork(config);
+  const network = createCrawlNetwork(config, log);
   const sandbox = createSandbox(config.sandbox, log);
   // Machine-wide claims, as the sandbox's: hosts on one machine never give two browsers one uid.
   const browserUids = runsAsRoot() ? new UidPool(settings.chromiumUidBase, config.sandbox.maxSessions, join(tmpdir(), 'browser-session-uids')) : undefined;
@@ -80,7 +80,7 @@ export async function createBrowserHost(deps: ActivityDeps<BrowserHostSettings> 
       executeOnHost,
       sessions,
       sessionsDir,
-      proxyServer: ({ blockAds }) => network.proxyServer(blockAds ? { refusedHosts: AD_HOST_REFUSAL } : {}),
+      proxyServer: ({ blockAds, proxy }) => network.proxyServer({ proxy, ...(blockAds && { refusedHosts: AD_HOST_REFUSAL }) }),
     }),
     maxConcurrentActivityTaskExecutions: settings.maxSessionsPerHost * 4,
     // A watch never finishes on its own; nothing is worth waiting long for at shutdown.

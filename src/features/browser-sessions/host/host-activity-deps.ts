@@ -5,6 +5,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { UidPool } from '../sandbox/uid-pool.ts';
 import type { HostExecute } from './execute-on-host.ts';
 import type { HostedSessions } from './hosted-sessions.ts';
+import type { ProxyRoute } from '../../../platform/net/proxy-pools/proxy-router.ts';
 import type { BrowserSessionsFeatureSettings } from '../config.ts';
 
 export interface HostActivityDeps extends ActivityDeps<BrowserSessionsFeatureSettings> {
@@ -18,5 +19,5 @@ export interface HostActivityDeps extends ActivityDeps<BrowserSessionsFeatureSet
   /** Where session directories go (one per session, removed at close). */
   sessionsDir: string;
   /** The guard proxy a session's Chromium goes through: with blockAds, the one that also refuses the ad and tracker hosts. */
-  proxyServer(opts: { blockAds: boolean }): Promise<string>;
+  proxyServer(opts: { blockAds: boolean; proxy: ProxyRoute }): Promise<string>;
 }

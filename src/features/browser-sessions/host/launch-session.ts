@@ -8,7 +8,7 @@ import { locationSettings } from '../../../page/location.ts';
 import type { ScrapeLocation } from '../../../page/scrape-options.ts';
 import { eventually } from '../../../platform/retry-in-background.ts';
 import { heartbeatWhile } from '../../../platform/temporal/heartbeat-while.ts';
-import type { PageOpening, SessionProfile } from '../protocol/definitions.ts';
+import type { PageOpening, ProxyMode, SessionProfile } from '../protocol/definitions.ts';
 import type { HostActivityDeps } from './host-activity-deps.ts';
 import type { HostedSession } from './hosted-sessions.ts';
 import { openScrapedPage } from './open-scraped-page.ts';
@@ -23,6 +23,7 @@ export interface LaunchInput {
   /** Absent from workflows started before it existed: not blocked, as then. */
   blockAds?: boolean;
   location?: ScrapeLocation;
+  proxy?: ProxyMode;
 }
 
 /** Launches under way, by session id. */
@@ -53,7 +54,10 @@ async function launch(deps: HostActivityDeps, input: LaunchInput): Promise<Hoste
     chromium = await launchSessionChromium({
       settings,
       dir,
-      proxyServer: await deps.proxyServer({ blockAds: input.blockAds ?? false }),
+      proxyServer: await deps.proxyServer({
+        blockAds: input.blockAds ?? false,
+        proxy: { mode: input.proxy ?? 'basic', ...(input.location && { country: input.location.country }) },
+      }),
       ...(input.location && { location: locationSettings(input.location) }),
     });
   } catch (err) {

@@ -5,7 +5,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ExecuteLanguage } from './execute-limits.ts';
 import type { ExecuteResponse } from './execute-response.ts';
-import type { ScrapeAction, ScrapeLocation } from '../../../page/scrape-options.ts';
+import type { ScrapeAction, ScrapeLocation, ScrapeOptions } from '../../../page/scrape-options.ts';
+
+/** A request's proxy mode (the proxy pools' tier). */
+export type ProxyMode = ScrapeOptions['proxy'];
 
 export function sessionWorkflowId(sessionId: string): string {
   return `browser-${sessionId}`;
@@ -55,6 +58,8 @@ export interface SessionInput {
   blockAds?: boolean;
   /** The country (and languages) the browser's language and time zone are those of. */
   location?: ScrapeLocation;
+  /** The proxy tier the browser goes through (proxy pools). Absent in runs started before it existed: basic. */
+  proxy?: ProxyMode;
   /** Set by continue-as-new: the session is already running on this host. */
   running?: { hostId: string; taskQueue: string; lastActivityMs: number; executes: number };
 }

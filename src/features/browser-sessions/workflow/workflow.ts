@@ -197,6 +197,7 @@ async function launchBrowser(session: SessionRunState, input: SessionInput): Pro
       ...(input.opening && { opening: input.opening }),
       ...(input.blockAds !== undefined && { blockAds: input.blockAds }),
       ...(input.location && { location: input.location }),
+      ...(input.proxy && { proxy: input.proxy }),
     });
     session.openingWarning = launched?.openingWarning;
     setStatus(session, 'active');

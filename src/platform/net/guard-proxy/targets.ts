@@ -17,10 +17,26 @@ export interface Refusal {
   blocked?: BlockedAddressError;
 }
 
+/** The upstream proxy a request goes through, and how to report that it failed (to bench it). */
+export interface RoutedUpstream {
+  id: string;
+  upstream: Upstream;
+  failed(why: string): void;
+}
+
+/**
+ * The upstream proxy for a request to `hostname`, skipping the ones in `tried`; undefined when
+ * every candidate was tried, or (with none tried) when requests go directly.
+ */
+export type UpstreamRoute = (hostname: string, tried: ReadonlySet<string>) => RoutedUpstream | undefined;
+
+/** Attempts per request through upstream proxies that fail (each failure benches one). */
+export const MAX_UPSTREAM_ATTEMPTS = 3;
+
 export interface ProxyState {
   /** Completed with the proxy's own address once it listens. */
   policy: AddressPolicy;
-  upstream?: Upstream;
+  route?: UpstreamRoute;
   refusedHosts?: { hosts: readonly string[]; why: string };
   /** Why a host:port was blocked by the policy. */
   blocked: BoundedMap<string, BlockedAddressError>;
@@ -32,10 +48,10 @@ export interface ProxyState {
   sockets: Set<net.Socket>;
 }
 
-export function createProxyState(policy: AddressPolicy, upstream: Upstream | undefined, refusedHosts: ProxyState['refusedHosts']): ProxyState {
+export function createProxyState(policy: AddressPolicy, route: UpstreamRoute | undefined, refusedHosts: ProxyState['refusedHosts']): ProxyState {
   return {
     policy,
-    upstream,
+    route,
     refusedHosts,
     blocked: new BoundedMap(MAX_REMEMBERED_HOSTS),
     failures: new BoundedMap(MAX_REMEMBERED_HOSTS),

@@ -3,11 +3,12 @@
 // that IP) and spliced to the client.
 import http from 'node:http';
 import net from 'node:net';
+import { ProxyFailureError, tunnelThrough } from '../proxy-pools/upstream-tunnel.ts';
 import type { Duplex } from 'node:stream';
 import type { LookupAddress } from 'node:dns';
 import { splice } from '../splice.ts';
-import { authority, endpointKey, networkFailure, parseConnectTarget, unbracket, type Target } from './endpoints.ts';
-import { pinnedLookup, resolveTarget, track, type ProxyState, type Refusal } from './targets.ts';
+import { endpointKey, networkFailure, parseConnectTarget, unbracket, type Target } from './endpoints.ts';
+import { MAX_UPSTREAM_ATTEMPTS, pinnedLookup, resolveTarget, track, type ProxyState, type Refusal } from './targets.ts';
 
 function refuseTunnel(socket: Duplex, { status, message }: Refusal): void {
   const body = `${message}\n`;
@@ -16,7 +17,7 @@ function refuseTunnel(socket: Duplex, { status, message }: Refusal): void {
   );
 }
 
-type OnOpen = (socket: net.Socket, head: Buffer) => void;
+type OnOpen = (socket: Duplex, head: Buffer) => void;
 type OnFail = (message: string) => void;
 
 function connectDirectly(state: ProxyState, addresses: LookupAddress[], target: Target, onOpen: OnOpen, onFail: OnFail): void {
@@ -30,28 +31,29 @@ function connectDirectly(state: ProxyState, addresses: LookupAddress[], target: 
   });
 }
 
-function connectThroughUpstream(state: ProxyState, addresses: LookupAddress[], target: Target, onOpen: OnOpen, onFail: OnFail): void {
-  const upstream = state.upstream!;
-  const path = authority(addresses[0], target.port);
-  const req = http.request({
-    host: upstream.host,
-    port: upstream.port,
-    method: 'CONNECT',
-    path,
-    agent: false,
-    headers: { host: path, ...(upstream.authorization ? { 'proxy-authorization': upstream.authorization } : {}) },
-  });
-  req.on('socket', (socket) => track(state, socket));
-  req.once('error', (err) => onFail(`The upstream proxy failed to connect to ${path}: ${networkFailure(err)}`));
-  req.once('connect', (res, socket, head) => {
-    if (res.statusCode === 200) {
-      onOpen(socket as net.Socket, head);
-    } else {
-      socket.destroy();
-      onFail(`The upstream proxy answered ${res.statusCode} to CONNECT ${path}`);
+/**
+ * Through the upstream proxy chosen for the host (directly when the route chooses none); a proxy
+ * that fails is reported (benched) and the next one tried.
+ */
+async function connectRouted(state: ProxyState, addresses: LookupAddress[], target: Target, onOpen: OnOpen, onFail: OnFail): Promise<void> {
+  const tried = new Set<string>();
+  let lastFailure = 'no upstream proxy is available';
+  while (tried.size < MAX_UPSTREAM_ATTEMPTS) {
+    const choice = state.route?.(target.hostname, tried);
+    if (!choice && tried.size === 0) return connectDirectly(state, addresses, target, onOpen, onFail);
+    if (!choice) break;
+    tried.add(choice.id);
+    try {
+      const { socket, head } = await tunnelThrough(choice.upstream, addresses[0], target.port);
+      track(state, socket);
+      return onOpen(socket, head);
+    } catch (err) {
+      if (!(err instanceof ProxyFailureError)) return onFail((err as Error).message);
+      choice.failed(err.message);
+      lastFailure = err.message;
     }
-  });
-  req.end();
+  }
+  onFail(`Cannot connect to ${target.hostname}:${target.port}: ${lastFailure}`);
 }
 
 export async function handleConnect(state: ProxyState, req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -66,8 +68,7 @@ export async function handleConnect(state: ProxyState, req: http.IncomingMessage
     return refuseTunnel(client, addresses);
   }
   if (client.destroyed) return;
-  const open = state.upstream ? connectThroughUpstream : connectDirectly;
-  open(
+  void connectRouted(
     state,
     addresses,
     target,

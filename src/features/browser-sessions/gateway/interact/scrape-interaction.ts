@@ -51,9 +51,9 @@ export function pageOpening(job: Crawl): PageOpening {
 }
 
 /** The scrape's ad blocking and location, which the session browses with too. */
-export function scrapeBrowsing(job: Pick<Crawl, 'options'>): Pick<CreateSessionRequest, 'blockAds' | 'location'> {
+export function scrapeBrowsing(job: Pick<Crawl, 'options'>): Pick<CreateSessionRequest, 'blockAds' | 'location' | 'proxy'> {
   const so: Partial<ScrapeOptions> = crawlOptions(job).scrapeOptions ?? {};
-  return { blockAds: so.blockAds ?? true, ...(so.location && { location: so.location }) };
+  return { blockAds: so.blockAds ?? true, proxy: so.proxy ?? 'basic', ...(so.location && { location: so.location }) };
 }
 
 async function liveInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, scrapeId: string): Promise<BrowserSession | null> {
