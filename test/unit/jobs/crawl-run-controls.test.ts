@@ -44,7 +44,7 @@ describe('pause and resume', () => {
     expect(crawl.nextStep()).toBe('hold');
     expect(crawl.progress()).toMatchObject({ phase: 'paused', batchesInFlight: 0, paused: { sinceMs: 1_000, by: 'ops@host' } });
     expect(crawlDetails(crawl.progress())).toBe(
-      'paused since 1970-01-01T00:00:01.000Z by ops@host · 0 stored, 50 queued, 0 failed · holding nothing · 0 credits used',
+      'paused since 1970-01-01T00:00:01.000Z by ops@host · 4 stored, 19 queued, 0 failed · holding nothing · 0 credits used',
     );
   });
 
