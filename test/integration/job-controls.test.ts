@@ -186,6 +186,17 @@ describe('steering running jobs', () => {
     expect(fetched).toHaveLength(60);
     expect(fetched.every(([, hits]) => hits === 1)).toBe(true);
 
+    // A paused job is cancelled as any running one (DELETE /v2/crawl/{id}).
+    const third = await startCrawl(big, { limit: 30, maxConcurrency: 1 });
+    await waitFor('the third crawl scraping', async () => (await stored(third)) >= 1);
+    expect((await adminCli(h, ['jobs', 'pause', third])).code).toBe(0);
+    await paused(third);
+    expect((await (await h.api(`/v2/crawl/${third}`, { method: 'DELETE' })).json()).status).toBe('cancelled');
+    await waitFor('the paused crawl cancelled', async () => (await handleOf(third).describe()).status.name === 'CANCELLED');
+    const cancelled = await (await h.api(`/v2/crawl/${third}`)).json();
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.warning).toBeUndefined();
+
     const history = await handleOf(id).fetchHistory();
     const names = (history.events ?? []).flatMap(
       (e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
