@@ -24,7 +24,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { ApplicationFailure, CancelledFailure, HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure, HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
 import {
   adjustUpdate,
@@ -40,7 +40,7 @@ import {
   type CrawlWorkflowInput,
   type CrawlWorkflowResult,
 } from './definitions.ts';
-import { CrawlRunState, failureReason, type FinishOutcome } from './crawl-run-state.ts';
+import { CrawlRunState, failureReason, PAUSE_MAX_MS, type FinishOutcome } from './crawl-run-state.ts';
 import { crawlDetails } from './crawl-details.ts';
 import { durationText } from '../platform/duration-text.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
@@ -343,11 +343,24 @@ function setControlHandlers(run: CrawlRun): void {
   );
 }
 
-/** Holds a paused run (no batch in flight) until it is resumed or cancelled; cancels it once paused for CRAWL_PAUSE_MAX_HOURS. */
-async function holdWhilePaused(run: CrawlRun): Promise<void> {
+/**
+ * Holds a paused run (no batch in flight) until it is resumed or cancelled. Once paused for
+ * CRAWL_PAUSE_MAX_HOURS it ends as cancelled, with why in the job's error: the result; undefined
+ * while it goes on.
+ */
+async function holdWhilePaused(run: CrawlRun): Promise<CrawlWorkflowResult | undefined> {
   const { crawl } = run;
   const woken = await condition(() => !crawl.paused || crawl.failure !== undefined || crawl.pauseRecordDue(), crawl.pauseLeftMs(Date.now()));
-  if (!woken) throw new CancelledFailure(`paused for longer than ${durationText(run.limits.pauseMaxMs ?? crawl.pauseLeftMs(Date.now()))}`);
+  if (woken) return undefined;
+  crawl.stopping('cancelled');
+  report(run);
+  const done = await controlActivities('finish: cancelled (paused too long)', run.limits.heartbeatTimeoutMs).finishCrawl({
+    crawlId: crawl.crawlId,
+    status: 'cancelled',
+    error: `paused for longer than ${durationText(run.limits.pauseMaxMs ?? PAUSE_MAX_MS)} (CRAWL_PAUSE_MAX_HOURS) without a resume`,
+  });
+  upsertEnd(run, 'cancelled', done);
+  return { crawlId: crawl.crawlId, status: 'cancelled', pagesHandled: crawl.pagesHandled };
 }
 
 // The main loop awaits the state's conditions and each step's promise directly, as it did when it
@@ -381,7 +394,8 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         continue;
       }
       if (step === 'hold') {
-        await holdWhilePaused(run);
+        const expired = await holdWhilePaused(run);
+        if (expired) return expired;
         continue;
       }
       if (step === 'launch') {
