@@ -186,6 +186,11 @@ describe('steering running jobs', () => {
     expect(fetched).toHaveLength(60);
     expect(fetched.every(([, hits]) => hits === 1)).toBe(true);
 
+    // Only a running job is steered, and an adjustment must say what.
+    const ended = await adminCli(h, ['jobs', 'pause', id]);
+    expect([ended.code, ended.stderr]).toEqual([1, expect.stringMatching(/is completed: only a running job is paused, resumed or adjusted/)]);
+    expect((await adminCli(h, ['jobs', 'adjust', id])).code).toBe(2);
+
     // A paused job is cancelled as any running one (DELETE /v2/crawl/{id}).
     const third = await startCrawl(big, { limit: 30, maxConcurrency: 1 });
     await waitFor('the third crawl scraping', async () => (await stored(third)) >= 1);
