@@ -202,6 +202,24 @@ describe('steering running jobs', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.warning).toBeUndefined();
 
+    // A batch scrape pauses and resumes the same way; its status says so too.
+    const urls = Array.from({ length: 12 }, (_, i) => `${big.url}/p/${i + 1}`);
+    const batchRes = await h.api('/v2/batch/scrape', { method: 'POST', json: { urls, maxConcurrency: 1 } });
+    expect(batchRes.status).toBe(200);
+    const batchId = (await batchRes.json()).id;
+    await waitFor('the batch scrape scraping', async () => (await stored(batchId)) >= 1);
+    expect((await adminCli(h, ['jobs', 'pause', batchId, '--by', 'ops@example'])).code).toBe(0);
+    await paused(batchId);
+    const batchPaused = await (await h.api(`/v2/batch/scrape/${batchId}`)).json();
+    expect(batchPaused).toMatchObject({ status: 'scraping', warning: expect.stringMatching(/^Paused since .* by ops@example/) });
+    expect((await adminCli(h, ['jobs', 'adjust', batchId, '--limit', '5'])).stderr).toMatch(/a batch scrape has no limit or maxDiscoveryDepth/);
+    expect((await adminCli(h, ['jobs', 'resume', batchId])).code).toBe(0);
+    const batchDone = await waitFor('the batch scrape done', async () => {
+      const body = await (await h.api(`/v2/batch/scrape/${batchId}`)).json();
+      return body.status === 'completed' ? body : undefined;
+    });
+    expect(batchDone).toMatchObject({ completed: 12, total: 12, creditsUsed: 12 });
+
     const history = await handleOf(id).fetchHistory();
     const names = (history.events ?? []).flatMap(
       (e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
