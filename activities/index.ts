@@ -10,7 +10,7 @@ export function createActivities(deps: ToolDeps<Config>): Required<FeatureActivi
   const tools = toolRegistry(FEATURES.flatMap((feature) => feature.tools?.(deps) ?? []));
   const all: Required<FeatureActivities> = { control: {}, browser: {}, io: {} };
   for (const feature of FEATURES) {
-    const given = feature.activities?.({ db: deps.db, config: deps.config, log: deps.log, tools }) ?? {};
+    const given = feature.activities?.({ db: deps.db, config: deps.config, log: deps.log, tools, temporal: deps.temporal }) ?? {};
     for (const cls of ['control', 'browser', 'io'] as const) {
       for (const [name, fn] of Object.entries(given[cls] ?? {})) {
         if (Object.values(all).some((registered) => name in registered)) throw new Error(`activity ${name} is registered twice (feature ${feature.name})`);

@@ -4,7 +4,9 @@
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
 // the workflow, so retries and replays never duplicate a page or a charge.
 // This factory only wires: each activity's body is a named function of its own module.
+import type { Client } from '@temporalio/client';
 import { createScrapeBatch } from './batch/scrape-batch.ts';
+import { workflowBatchReporter } from './batch/batch-reports.ts';
 import { createCrawlNetwork, type CrawlNetwork } from '../platform/net/outbound-network.ts';
 import { chromiumLaunch } from '../platform/browser/chromium-launch.ts';
 import { createWarmBrowser } from '../platform/browser/warm-browser.ts';
@@ -22,6 +24,7 @@ import { openSingleScrape, type SingleScrapeStart } from './open-single-scrape.t
 import { queueForBrowser, type BrowserWait } from './queue-for-browser.ts';
 import { planCrawl } from './plan-crawl.ts';
 import { finishCrawl, type FinishCrawlInput } from './finish-crawl.ts';
+import { adjustJob, recordPause } from './job-controls.ts';
 // Declares the frontier's gauges in the processes that run these activities.
 import './frontier/frontier-metrics.ts';
 
@@ -29,9 +32,9 @@ export type { FinishCrawlInput, FinishCrawlResult } from './finish-crawl.ts';
 export { CREDITS_WARNING, ROBOTS_WARNING } from './finish-crawl.ts';
 export type { ScrapeBatchInput, ScrapeBatchResult } from './batch/scrape-batch.ts';
 
-type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork };
+type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork; temporal?: Client };
 
-export function createCrawlActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork }) {
+export function createCrawlActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork; temporal?: Client }) {
   const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config, given.log) };
   /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
@@ -47,11 +50,15 @@ export function createCrawlActivities(given: ActivityDeps<JobSettings> & { netwo
     planCrawl: (crawlId: string) => recorded(() => planCrawl(deps, crawlId)),
     scrapeBatch: batchScraper(deps),
     finishCrawl: (input: FinishCrawlInput) => recorded(() => finishCrawl(deps, input)),
+    /** Local activity: a pause or resume on the job's row (job-controls.ts). */
+    recordPause: (input: Parameters<typeof recordPause>[1]) => recordPause(deps, input),
+    /** Local activity: an `adjust` update's new options, checked against the database (job-controls.ts). */
+    adjustJob: (input: Parameters<typeof adjustJob>[1]) => adjustJob(deps, input),
   };
 }
 
 /** The scrapeBatch activity with the worker's page machinery: conversion threads, image probes, browsers, OCR. */
-function batchScraper({ db, config, log, network }: CrawlActivityDeps) {
+function batchScraper({ db, config, log, network, temporal }: CrawlActivityDeps) {
   // Pages are converted off the event loop (see conversion-pool.ts) unless CRAWL_CONVERSION_THREADS=0.
   const convertPage: HtmlConverter =
     config.crawl.conversionThreads > 0
@@ -73,6 +80,7 @@ function batchScraper({ db, config, log, network }: CrawlActivityDeps) {
     probeImages: createImageProbe(network.fetchImageHead, { timeoutMs: config.crawl.imageProbeTimeoutMs }),
     pageStore,
     ocr: createOcrEngine(config.ocr),
+    reporter: temporal && workflowBatchReporter(temporal),
   });
 }
 

@@ -12,6 +12,23 @@ import type { TemporalSettings, WorkerSettings } from '../platform/temporal/conf
 import type { OcrSettings } from '../page/ocr/config.ts';
 import type { WebhookSettings } from './webhooks/config.ts';
 
+/** How running jobs report their progress, and how long one may stay paused. */
+function progressAndPauseConfig() {
+  return {
+    /**
+     * How often a running batch reports the job's counts to its workflow (a signal, when its pages changed
+     * them) and asks whether to stop (pause, adjust; a query); the workflow upserts PagesCrawled and
+     * PagesQueued at most twice per interval (each is a history event). See docs/job-engine.md.
+     */
+    progressIntervalMs: int('CRAWL_PROGRESS_INTERVAL_MS', 10_000),
+    /**
+     * A paused crawl or batch scrape that is not resumed within this many hours is cancelled (and then
+     * expires CRAWL_RETENTION_HOURS later, as any ended job): a forgotten pause does not keep a job forever.
+     */
+    pauseMaxHours: positiveInt('CRAWL_PAUSE_MAX_HOURS', 72),
+  };
+}
+
 export function crawlConfig() {
   return {
     /** Most URLs one activity claims (as they are found); one browser serves the whole batch, so bigger batches spend less on browser start-up (bench/crawl.ts). */
@@ -20,8 +37,7 @@ export function crawlConfig() {
     pagesPerBrowser: int('CRAWL_PAGES_PER_BROWSER', 8),
     /** A crawl's workflow continues as new past this many history events (Temporal suggests it at 4,096). */
     historyEventBudget: int('CRAWL_HISTORY_EVENT_BUDGET', 3000),
-    /** Least time between two updates of a running crawl's PagesCrawled and PagesQueued search attributes (each is a history event). */
-    progressIntervalMs: int('CRAWL_PROGRESS_INTERVAL_MS', 10_000),
+    ...progressAndPauseConfig(),
     /**
      * A batch that has held its browser this long gives it up when a crawl whose share of browsers is
      * no bigger than its own has been waiting (a crawl with fewer browsers gets one at once).

@@ -28,6 +28,10 @@ export function crawlDetails(p: CrawlProgress): string {
     case 'scraping':
       parts.push(`scraping: ${counts(p)}`, batches(p), credits(p));
       break;
+    case 'paused':
+      parts.push(`paused since ${new Date(p.paused!.sinceMs).toISOString()} by ${p.paused!.by}`, counts(p));
+      parts.push(p.batchesInFlight > 0 ? `${plural(p.batchesInFlight, 'batch', 'batches')} finishing the pages in flight` : 'holding nothing', credits(p));
+      break;
     case 'delay':
       parts.push(`waiting ${durationText(p.delayMs ?? 0)} (delay between pages)`, counts(p), credits(p));
       break;

@@ -3,7 +3,18 @@
 // run continues as new or finishes. Pure (types only from Temporal's side): the workflow wires
 // these transitions to its commands, and they are tested without Temporal. Workflow code
 // imports this file, so it imports nothing with side effects.
-import type { CrawlPhase, CrawlProgress, CrawlStatus, CrawlWorkflowInput, JobCounts } from './definitions.ts';
+import {
+  ADJUSTABLE_FIELDS,
+  type BatchControl,
+  type BatchProgress,
+  type CrawlPhase,
+  type CrawlProgress,
+  type CrawlStatus,
+  type CrawlWorkflowInput,
+  type JobAdjustment,
+  type JobCounts,
+  type PauseState,
+} from './definitions.ts';
 
 /** Dispatch order on the browser queue: lower goes first (Temporal task-queue priority). */
 export const FIRST_BATCH_PRIORITY = 1;
@@ -14,6 +25,14 @@ export const AFTER_YIELD_PRIORITY = 4;
 /** Least time between two progress upserts of a run whose settings do not say (legacy input). */
 export const PROGRESS_INTERVAL_MS = 10_000;
 
+/** How long a job stays paused when its settings do not say (CRAWL_PAUSE_MAX_HOURS' default). */
+export const PAUSE_MAX_MS = 72 * 3_600_000;
+
+/** Who paused or resumed a job when the signal did not say. */
+export const UNKNOWN_SENDER = 'unknown';
+/** Longest `by` kept from a signal's input (it is shown in the UI and stored on the job's row). */
+const MAX_SENDER_LENGTH = 200;
+
 const NO_COUNTS: JobCounts = { completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0 };
 
 /** What the run's decisions need of its settings (worker-decided, or a legacy run's input). */
@@ -23,6 +42,12 @@ export interface CrawlRunLimits {
   historyEventBudget: number;
   delayMs?: number;
   progressIntervalMs?: number;
+  /** Pages open at once in one batch (a batch that runs more is told to stop after an adjustment). */
+  pagesPerBatch?: number;
+  discoversLinks?: boolean;
+  singleScrape?: boolean;
+  /** A job paused longer than this is cancelled. */
+  pauseMaxMs?: number;
 }
 
 /** The patches that change decisions (docs/patches.md), as this run answered them. */
@@ -31,6 +56,8 @@ export interface CrawlRunPatches {
   batchesWaitForWork: boolean;
   /** PagesCrawled and PagesQueued are upserted while the crawl runs. */
   progressUpserts: boolean;
+  /** Batches report the job's counts by signal while they run: upserts may come twice per interval, so none is more than one behind. */
+  batchReports?: boolean;
 }
 
 /** The size of the run's history, as workflowInfo() tells it. */
@@ -48,10 +75,17 @@ export interface BatchOutcome {
   starved?: boolean;
   outOfCredits: boolean;
   yielded?: boolean;
+  recalled?: boolean;
 }
 
 /** What the main loop does once woken. */
-export type CrawlStep = 'fail' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
+export type CrawlStep = 'fail' | 'record-pause' | 'hold' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
+
+/** A batch in flight: the pages it opens at once and the job's options it read. */
+interface BatchInFlight {
+  concurrency: number;
+  optionsVersion: number;
+}
 
 /** The search attributes a progress or end upsert carries. */
 export interface PagesUpsert {
@@ -88,6 +122,14 @@ export class CrawlRunState {
   starved = false;
   /** The last batch gave its browser up to another crawl: the next one queues behind. */
   yielded = false;
+  /** Set while paused (pause and resume signals). */
+  paused: PauseState | undefined;
+  /** The pause as the job's row last recorded it (null: not paused), or undefined before this run recorded anything. */
+  private pauseRecorded: PauseState | null | undefined;
+  /** Batches in flight by key, in launch order. */
+  private readonly batches = new Map<string, BatchInFlight>();
+  /** Bumped by an adjustment of the options batches read when they start (limit, maxDiscoveryDepth, delay). */
+  private optionsVersion = 0;
   private upserted: PagesUpsert | undefined;
   private upsertedAt: number | undefined;
   private limits: CrawlRunLimits | undefined;
@@ -105,6 +147,8 @@ export class CrawlRunState {
     this.countsKnown = input.counts !== undefined;
     this.phase = input.planned ? 'scraping' : 'planning';
     this.upserted = input.counts && { completed: input.counts.completed, queued: input.counts.queued };
+    this.paused = input.paused;
+    this.pauseRecorded = input.paused;
   }
 
   /** The run's settings are known: until planning says otherwise, every parallel slot may get a batch. */
@@ -125,14 +169,16 @@ export class CrawlRunState {
 
   /** The `progress` query's answer. */
   progress(): CrawlProgress {
+    const phase = this.paused && (this.phase === 'scraping' || this.phase === 'delay') ? 'paused' : this.phase;
     return {
       ...this.counts,
       status: this.status,
-      phase: this.phase,
+      phase,
       batchesInFlight: this.inFlight,
       batchesStarted: this.batchSeq,
       outOfCredits: this.outOfCredits,
-      ...(this.phase === 'delay' && { delayMs: this.delayMs }),
+      ...(phase === 'delay' && { delayMs: this.delayMs }),
+      ...(this.paused && { paused: this.paused }),
     };
   }
 
@@ -167,17 +213,22 @@ export class CrawlRunState {
   }
 
   canLaunch(): boolean {
-    return this.inFlight < this.run.parallelBatches && (this.queued > 0 || this.workMayCome()) && !this.outOfCredits && !this.historyFull();
+    return !this.paused && this.inFlight < this.run.parallelBatches && (this.queued > 0 || this.workMayCome()) && !this.outOfCredits && !this.historyFull();
   }
 
-  /** What the main loop waits for: a failure, the last batch's end, or room and work for another batch. */
+  /**
+   * What the main loop waits for: a failure, a pause or resume to record, the last batch's end, or
+   * room and work for another batch. A paused run waits for its batches to end, then holds.
+   */
   mayAct(): boolean {
-    return this.failure !== undefined || this.inFlight === 0 || this.canLaunch();
+    return this.failure !== undefined || this.pauseRecordDue() || this.inFlight === 0 || this.canLaunch();
   }
 
   /** What to do once woken: checked in this order, so a failure wins over everything. */
   nextStep(): CrawlStep {
     if (this.failure !== undefined) return 'fail';
+    if (this.pauseRecordDue()) return 'record-pause';
+    if (this.paused) return this.inFlight === 0 ? 'hold' : 'wait';
     if (this.canLaunch()) return 'launch';
     if (this.inFlight > 0) return 'wait';
     return this.historyFull() ? 'continue-as-new' : 'finish';
@@ -214,8 +265,9 @@ export class CrawlRunState {
   }
 
   /** Counted only once scheduled: a launch that failed before has no batch whose end would uncount it. */
-  batchScheduled(): void {
+  batchScheduled(batchKey?: string, concurrency?: number): void {
     this.inFlight++;
+    if (batchKey !== undefined && concurrency !== undefined) this.batches.set(batchKey, { concurrency, optionsVersion: this.optionsVersion });
   }
 
   batchSucceeded(r: BatchOutcome): void {
@@ -236,6 +288,8 @@ export class CrawlRunState {
       // The batch stopped early for another crawl: what it left is still to do.
       this.queued = Math.max(this.queued, 1);
     }
+    // Stopped by this workflow (a pause, an adjustment): what it left is still to do, for a batch launched under the settings now in force.
+    if (r.recalled) this.queued = Math.max(this.queued, 1);
   }
 
   /** The first failure is the run's: it ends the crawl `failed` once the batches in flight stopped. */
@@ -243,7 +297,8 @@ export class CrawlRunState {
     this.failure ??= err;
   }
 
-  batchEnded(now: number): void {
+  batchEnded(now: number, batchKey?: string): void {
+    if (batchKey !== undefined) this.batches.delete(batchKey);
     this.inFlight--;
     this.batchesEnded++;
     this.lastBatchEnded = now;
@@ -257,7 +312,8 @@ export class CrawlRunState {
     if (!this.patches.progressUpserts || !this.countsKnown || this.phase === 'ended') return undefined;
     const { completed, queued } = this.counts;
     if (this.upserted?.completed === completed && this.upserted.queued === queued) return undefined;
-    const interval = this.limits?.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    const every = this.limits?.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    const interval = this.patches.batchReports ? every / 2 : every;
     if (this.upsertedAt !== undefined && now < this.upsertedAt + interval) return undefined;
     this.upserted = { completed, queued };
     this.upsertedAt = now;
@@ -272,6 +328,7 @@ export class CrawlRunState {
       pagesHandled: this.pagesHandled,
       lastBatchEndedAt: this.lastBatchEnded,
       ...(this.patches.progressUpserts && { counts: this.counts }),
+      ...(this.paused && { paused: this.paused }),
     };
   }
 
@@ -283,6 +340,103 @@ export class CrawlRunState {
   workLeft(queued: number): void {
     this.queued = Math.max(queued, 1);
     this.phase = 'scraping';
+  }
+
+  /** A running batch's report of the job's counts (ignored once the run is past scraping). */
+  batchProgress(report: BatchProgress): void {
+    if (this.phase === 'ended' || this.phase === 'planning') return;
+    this.counts = report.counts;
+    this.countsKnown = true;
+  }
+
+  /**
+   * The `pause` signal: no batch launches and the batches in flight are told to stop. A second
+   * pause keeps the first's time and sender; a job past scraping (finishing, cancelling, ended)
+   * or a single scrape (its caller waits) is not paused. Answers whether it paused.
+   */
+  pause(input: unknown, now: number): boolean {
+    if (this.paused || this.limits?.singleScrape || !['planning', 'scraping', 'delay'].includes(this.phase)) return false;
+    this.paused = { sinceMs: now, by: senderOf(input) };
+    return true;
+  }
+
+  /** The `resume` signal: batches launch again from the frontier as it was left. Answers whether it was paused. */
+  resume(): boolean {
+    if (!this.paused) return false;
+    this.paused = undefined;
+    // The batches that stopped left their URLs in the frontier: there is work until a batch finds none.
+    this.queued = Math.max(this.queued, 1);
+    this.starved = false;
+    return true;
+  }
+
+  /** The pause or its end is not on the job's row yet (GET /v2/crawl/{id} reads it there). */
+  pauseRecordDue(): boolean {
+    return (this.paused ?? null) !== (this.pauseRecorded ?? null);
+  }
+
+  /** What to record on the job's row (null: not paused), marked as recorded. */
+  takePauseRecord(): PauseState | null {
+    this.pauseRecorded = this.paused ?? null;
+    return this.pauseRecorded;
+  }
+
+  /** How long the paused run may still hold before it is cancelled (at least 1 ms: a timer of 0 would not wait). */
+  pauseLeftMs(now: number): number {
+    const since = this.paused?.sinceMs ?? now;
+    return Math.max(1, since + (this.limits?.pauseMaxMs ?? PAUSE_MAX_MS) - now);
+  }
+
+  /**
+   * The answer to a running batch's `batchControl` query: stop while paused, or when an adjustment
+   * changed what it runs under (fewer pages at once, fewer batches, or options it read before).
+   */
+  control(batchKey: string): BatchControl {
+    if (this.paused) return { stop: true, why: 'paused' };
+    const batch = this.batches.get(batchKey);
+    if (!batch || !this.limits || this.phase === 'cancelling' || this.phase === 'failing') return { stop: false };
+    const rank = [...this.batches.keys()].indexOf(batchKey);
+    const stale =
+      batch.optionsVersion < this.optionsVersion ||
+      (this.limits.pagesPerBatch !== undefined && batch.concurrency > this.limits.pagesPerBatch) ||
+      rank >= this.limits.parallelBatches;
+    return stale ? { stop: true, why: 'adjusted' } : { stop: false };
+  }
+
+  /**
+   * Why the `adjust` update is refused from what the run knows (its validator: no history event),
+   * or undefined. The database checks the rest (stored pages, the team's limit) when it is applied.
+   */
+  adjustmentRefusal(input: unknown): string | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'an adjustment is a JSON object, e.g. {"limit": 5000}';
+    const entries = Object.entries(input);
+    const unknown = entries.map(([k]) => k).filter((k) => !(ADJUSTABLE_FIELDS as readonly string[]).includes(k));
+    if (unknown.length > 0) return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: only ${ADJUSTABLE_FIELDS.join(', ')} can be adjusted`;
+    if (entries.length === 0) return `nothing to adjust: give one of ${ADJUSTABLE_FIELDS.join(', ')}`;
+    const a = input as JobAdjustment;
+    const badInt = (v: unknown, min: number) => v !== undefined && !(Number.isInteger(v) && (v as number) >= min);
+    if (badInt(a.limit, 1)) return 'limit must be a positive integer';
+    if (badInt(a.maxConcurrency, 1)) return 'maxConcurrency must be a positive integer';
+    if (badInt(a.maxDiscoveryDepth, 0)) return 'maxDiscoveryDepth must be a non-negative integer';
+    if (a.delay !== undefined && !(typeof a.delay === 'number' && a.delay >= 0 && a.delay <= 60))
+      return 'delay must be a number of seconds from 0 (no delay) to 60';
+    if (this.limits?.singleScrape) return 'a single scrape cannot be adjusted';
+    if (this.phase === 'ended' || this.phase === 'finishing' || this.phase === 'cancelling' || this.phase === 'failing')
+      return `the job is ${this.phase === 'ended' ? this.status : this.phase}: nothing left to adjust`;
+    if (this.limits?.discoversLinks === false && (a.limit !== undefined || a.maxDiscoveryDepth !== undefined))
+      return 'a batch scrape has no limit or maxDiscoveryDepth: it scrapes the URLs it was given';
+    if (a.limit !== undefined && this.countsKnown && a.limit < this.counts.completed)
+      return `limit ${a.limit} is below the ${this.counts.completed} pages already stored`;
+    return undefined;
+  }
+
+  /** An adjustment was applied: the run goes on under its new settings, and batches that read the old options are told to stop. */
+  adjusted(limits: CrawlRunLimits, optionsChanged: boolean): void {
+    this.limits = limits;
+    if (optionsChanged) this.optionsVersion++;
+    // A raised limit or a lifted depth may have made work: batches launch until one finds none.
+    this.queued = Math.max(this.queued, 1);
+    this.starved = false;
   }
 
   /** A cancellation or failure: the run stops launching and waits for its batches. */
@@ -308,6 +462,13 @@ export class CrawlRunState {
  */
 function pagesCrawled(done: FinishOutcome, pagesHandled: number): number {
   return done.completed ?? pagesHandled;
+}
+
+/** Who sent a pause or resume: the signal input's `by`, or "unknown". */
+export function senderOf(input: unknown): string {
+  const by = (input as { by?: unknown } | undefined)?.by;
+  if (typeof by !== 'string' || by.trim() === '') return UNKNOWN_SENDER;
+  return by.trim().slice(0, MAX_SENDER_LENGTH);
 }
 
 /** The innermost message of an activity failure: what actually went wrong, for the status and the crawl.failed event. */

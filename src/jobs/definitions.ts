@@ -41,6 +41,8 @@ export interface CrawlRunSettings {
   progressIntervalMs?: number;
   /** A single scrape (POST /v2/scrape), answered while its caller waits: its plan runs as a local activity. */
   singleScrape?: boolean;
+  /** A job paused longer than this is cancelled (CRAWL_PAUSE_MAX_HOURS). */
+  pauseMaxMs?: number;
 }
 
 export interface CrawlWorkflowInput {
@@ -58,6 +60,8 @@ export interface CrawlWorkflowInput {
   lastBatchEndedAt?: number;
   /** The job's counts as the previous run last learnt them, so progress never reads 0 after continue-as-new. */
   counts?: JobCounts;
+  /** The previous run was paused (a pause outlives continue-as-new). */
+  paused?: PauseState;
   // Runs started before the worker decided these itself carried them in their input; their
   // histories replay with them (see docs/patches.md).
   parallelBatches?: number;
@@ -98,7 +102,13 @@ export interface JobCounts {
 }
 
 /** What the crawl workflow is doing: planning, scraping, waiting out `delay`, finishing, cancelling, or done. */
-export type CrawlPhase = 'planning' | 'scraping' | 'delay' | 'finishing' | 'cancelling' | 'failing' | 'ended';
+export type CrawlPhase = 'planning' | 'scraping' | 'delay' | 'paused' | 'finishing' | 'cancelling' | 'failing' | 'ended';
+
+/** Since when (epoch ms, workflow time) and by whom a job is paused. */
+export interface PauseState {
+  sinceMs: number;
+  by: string;
+}
 
 export interface CrawlProgress extends JobCounts {
   /** The job's status as GET /v2/crawl/{id} gives it. */
@@ -115,6 +125,8 @@ export interface CrawlProgress extends JobCounts {
   delayMs?: number;
   /** The team ran out of credits: the crawl stops after the batches in flight. */
   outOfCredits: boolean;
+  /** Set while the job is paused (its batches in flight may still be finishing their pages). */
+  paused?: PauseState;
 }
 
 /**
@@ -130,3 +142,60 @@ export const progressQuery = defineQuery<CrawlProgress>('progress');
  * caller gets its page without waiting for the job's finish, and without polling.
  */
 export const scrapeSettledUpdate = defineUpdate<boolean>('scrapeSettled');
+
+/**
+ * The input of the `pause` and `resume` signals. A signal handler learns nothing of its sender, so
+ * who sent it comes with it: our CLI sends `{ "by": "<user>@<host>" }`, an operator may type it in
+ * the Temporal UI's signal dialog or `temporal workflow signal --input`; without it, "unknown".
+ */
+export interface PauseSignalInput {
+  by?: string;
+}
+
+/**
+ * Pauses a running crawl or batch scrape: no batch is launched, the batches in flight finish the
+ * pages they have open and end (handing the rest back to the frontier), and the job then holds no
+ * team slot, browser or batch until `resume`.
+ */
+export const pauseSignal = defineSignal<[PauseSignalInput?]>('pause');
+export const resumeSignal = defineSignal<[PauseSignalInput?]>('resume');
+
+/** A running batch's report of the job's counts (read when its pages changed them), at most every CRAWL_PROGRESS_INTERVAL_MS. */
+export interface BatchProgress {
+  batchKey: string;
+  counts: JobCounts;
+}
+
+export const batchProgressSignal = defineSignal<[BatchProgress]>('batchProgress');
+
+/** What a running batch asks its workflow at each report: whether to stop now (paused, or an adjustment it does not run under). */
+export interface BatchControl {
+  stop: boolean;
+  why?: 'paused' | 'adjusted';
+}
+
+/** Asked by a running batch with its key (no history event: a query). */
+export const batchControlQuery = defineQuery<BatchControl, [string]>('batchControl');
+
+/** What the `adjust` update may change on a running crawl or batch scrape (delay 0 removes the delay). */
+export interface JobAdjustment {
+  limit?: number;
+  maxConcurrency?: number;
+  delay?: number;
+  maxDiscoveryDepth?: number;
+}
+
+export const ADJUSTABLE_FIELDS = ['limit', 'maxConcurrency', 'delay', 'maxDiscoveryDepth'] as const;
+
+/** The settings in force after an adjustment (absent: not set on the job). */
+export interface AdjustedSettings extends JobAdjustment {
+  /** Pages open at once, as the job now runs (maxConcurrency within the team's limit, 1 under a delay). */
+  pagesAtOnce: number;
+}
+
+/**
+ * Changes a running crawl's or batch scrape's limit, maxConcurrency, delay or maxDiscoveryDepth;
+ * answers the settings now in force, or fails with why not (its validator refuses what it can tell
+ * from the workflow alone, without a history event; the rest is checked against the database).
+ */
+export const adjustUpdate = defineUpdate<AdjustedSettings, [JobAdjustment]>('adjust');

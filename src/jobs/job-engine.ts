@@ -19,9 +19,9 @@ const ABANDONED_ATTEMPTS_INTERVAL_MS = 2_000;
 export const jobEngine: Feature<JobSettings> = {
   name: 'jobs',
   activities(deps) {
-    const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch } = createCrawlActivities(deps);
+    const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch, recordPause, adjustJob } = createCrawlActivities(deps);
     return {
-      control: { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl },
+      control: { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, recordPause, adjustJob },
       browser: { scrapeBatch },
     };
   },

@@ -18,7 +18,10 @@ export const jobStatusSchema = z.object({
   expiresAt: z.string().describe('When the job and its documents expire (ISO 8601).'),
   createdAt: z.string(),
   completedAt: z.string().optional(),
-  warning: z.string().optional().describe('Why the job ended short (robots.txt blocks, credits ran out).'),
+  warning: z
+    .string()
+    .optional()
+    .describe('Why the job ended short (robots.txt blocks, credits ran out), or, while it runs, that an operator paused it (status stays scraping).'),
   next: z.string().optional().describe('The URL of the next page of documents, while the job runs or documents remain.'),
   data: z.array(pageDocumentSchema),
 });

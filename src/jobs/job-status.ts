@@ -112,7 +112,14 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
     createdAt: crawl.createdAt.toISOString(),
     ...(crawl.completedAt && { completedAt: crawl.completedAt.toISOString() }),
     ...(crawl.status !== 'scraping' && crawl.warning && { warning: crawl.warning }),
+    // Paused by an operator: the status stays `scraping` (the only running status the SDKs know), and says so here.
+    ...(crawl.status === 'scraping' && crawl.pausedAt && { warning: pausedWarning(crawl.pausedAt, crawl.pausedBy) }),
     ...(more && { next: `${nextBase}?skip=${returnedUpTo}${limitParam}` }),
     data,
   };
+}
+
+/** The status's warning while an operator has the job paused. */
+export function pausedWarning(pausedAt: Date, pausedBy: string | null): string {
+  return `Paused since ${pausedAt.toISOString()} by ${pausedBy ?? 'unknown'}: no page is scraped until an operator resumes it.`;
 }

@@ -38,6 +38,7 @@ export function runSettings(config: Pick<JobSettings, 'crawl' | 'temporal'>, { c
     discoversLinks: discoversLinks(jobKind(crawl)),
     progressIntervalMs: config.crawl.progressIntervalMs,
     singleScrape: jobKind(crawl) === 'scrape',
+    pauseMaxMs: config.crawl.pauseMaxHours * 3_600_000,
   };
 }
 

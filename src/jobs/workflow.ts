@@ -24,10 +24,15 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure, HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
 import {
+  adjustUpdate,
+  batchControlQuery,
+  batchProgressSignal,
+  pauseSignal,
   progressQuery,
+  resumeSignal,
   scrapeSettledUpdate,
   urlsAddedSignal,
   type CrawlRunSettings,
@@ -35,7 +40,7 @@ import {
   type CrawlWorkflowInput,
   type CrawlWorkflowResult,
 } from './definitions.ts';
-import { CrawlRunState, failureReason, type FinishOutcome } from './crawl-run-state.ts';
+import { CrawlRunState, failureReason, PAUSE_MAX_MS, type FinishOutcome } from './crawl-run-state.ts';
 import { crawlDetails } from './crawl-details.ts';
 import { durationText } from '../platform/duration-text.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
@@ -63,6 +68,8 @@ const {
   queueForBrowser,
   planCrawl: planLocally,
   openSingleScrape,
+  recordPause,
+  adjustJob,
 } = proxyLocalActivities<CrawlActivities>({
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
@@ -125,6 +132,7 @@ function legacySettings(input: CrawlWorkflowInput) {
     discoversLinks: undefined,
     progressIntervalMs: undefined,
     singleScrape: undefined,
+    pauseMaxMs: undefined,
   };
 }
 
@@ -169,10 +177,12 @@ async function openRun(input: CrawlWorkflowInput, crawl: CrawlRunState): Promise
   const cancelWaitsForBatches = patched('cancel-waits-for-batches');
   // PagesCrawled and PagesQueued kept current while the crawl runs: upserts are commands.
   const progressUpserts = patched('progress-search-attributes');
+  // Batches report the job's counts by signal while they run: upserts may then come twice per interval.
+  const batchReports = patched('batch-progress-reports');
   // A single scrape plans in a local activity, within its first workflow task (no activity task and
   // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
   const localPlan = !opened && limits.singleScrape === true && patched('single-scrape-local-plan');
-  crawl.useSettings(limits, { batchesWaitForWork, progressUpserts });
+  crawl.useSettings(limits, { batchesWaitForWork, progressUpserts, batchReports });
   return { input, crawl, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '' };
 }
 
@@ -238,7 +248,7 @@ async function launch(run: CrawlRun): Promise<void> {
   }
   // Counted only once scheduled: a launch that failed or was cancelled above has no
   // batch whose end would uncount it, and the cleanup waits for no batch in flight.
-  crawl.batchScheduled();
+  crawl.batchScheduled(batchKey, limits.pagesPerBatch);
   scrapeActivity(
     settings,
     limits.heartbeatTimeoutMs,
@@ -249,7 +259,7 @@ async function launch(run: CrawlRun): Promise<void> {
     .then((r: ScrapeBatchResult) => crawl.batchSucceeded(r))
     .catch((err) => crawl.batchFailed(err))
     .finally(() => {
-      crawl.batchEnded(Date.now());
+      crawl.batchEnded(Date.now(), batchKey);
       report(run);
     });
   report(run);
@@ -295,6 +305,64 @@ async function stop(run: CrawlRun, err: unknown): Promise<never> {
   throw err;
 }
 
+/** Pause, resume, adjust, and the running batches' reports and questions: each only changes the state, which wakes the main loop. */
+function setControlHandlers(run: CrawlRun): void {
+  const { crawl } = run;
+  setHandler(pauseSignal, (input) => {
+    if (crawl.pause(input, Date.now())) report(run);
+  });
+  setHandler(resumeSignal, () => {
+    if (crawl.resume()) report(run);
+  });
+  setHandler(batchProgressSignal, (progress) => {
+    crawl.batchProgress(progress);
+    report(run);
+  });
+  setHandler(batchControlQuery, (batchKey) => crawl.control(batchKey));
+  setHandler(
+    adjustUpdate,
+    async (adjustment) => {
+      let applied: Awaited<ReturnType<typeof adjustJob>>;
+      try {
+        applied = await adjustJob({ crawlId: crawl.crawlId, adjustment });
+      } catch (err) {
+        throw ApplicationFailure.create({ message: failureReason(err), type: 'AdjustmentRefused', nonRetryable: true });
+      }
+      run.settings = applied.settings;
+      run.limits = applied.settings;
+      crawl.adjusted(applied.settings, applied.optionsChanged);
+      report(run);
+      return applied.inForce;
+    },
+    {
+      validator: (adjustment) => {
+        const refusal = run.settings ? crawl.adjustmentRefusal(adjustment) : 'this run started before adjustments existed';
+        if (refusal) throw new Error(refusal);
+      },
+    },
+  );
+}
+
+/**
+ * Holds a paused run (no batch in flight) until it is resumed or cancelled. Once paused for
+ * CRAWL_PAUSE_MAX_HOURS it ends as cancelled, with why in the job's error: the result; undefined
+ * while it goes on.
+ */
+async function holdWhilePaused(run: CrawlRun): Promise<CrawlWorkflowResult | undefined> {
+  const { crawl } = run;
+  const woken = await condition(() => !crawl.paused || crawl.failure !== undefined || crawl.pauseRecordDue(), crawl.pauseLeftMs(Date.now()));
+  if (woken) return undefined;
+  crawl.stopping('cancelled');
+  report(run);
+  const done = await controlActivities('finish: cancelled (paused too long)', run.limits.heartbeatTimeoutMs).finishCrawl({
+    crawlId: crawl.crawlId,
+    status: 'cancelled',
+    error: `paused for longer than ${durationText(run.limits.pauseMaxMs ?? PAUSE_MAX_MS)} (CRAWL_PAUSE_MAX_HOURS) without a resume`,
+  });
+  upsertEnd(run, 'cancelled', done);
+  return { crawlId: crawl.crawlId, status: 'cancelled', pagesHandled: crawl.pagesHandled };
+}
+
 // The main loop awaits the state's conditions and each step's promise directly, as it did when it
 // was one function: what else resolves in the same workflow task (a batch's end) then issues its
 // commands in the same order relative to the loop's, which replay compares.
@@ -316,16 +384,28 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   try {
     await startCrawl(run);
     setHandler(urlsAddedSignal, (added) => crawl.urlsAdded(added));
+    setControlHandlers(run);
     for (;;) {
       await condition(() => crawl.mayAct());
       const step = crawl.nextStep();
       if (step === 'fail') throw crawl.failure;
+      if (step === 'record-pause') {
+        await recordPause({ crawlId: crawl.crawlId, paused: crawl.takePauseRecord() });
+        continue;
+      }
+      if (step === 'hold') {
+        const expired = await holdWhilePaused(run);
+        if (expired) return expired;
+        continue;
+      }
       if (step === 'launch') {
         const wait = crawl.delayBefore(Date.now());
         if (wait !== undefined) {
           report(run);
           await delayTimer(run, wait);
           crawl.delayOver();
+          // Paused during the wait: the batch is not launched.
+          if (crawl.paused) continue;
         }
         await launch(run);
         continue;

@@ -29,6 +29,8 @@ export interface FeatureActivities {
 /** What activity factories receive in a worker: the activity deps and every feature's tools. */
 export interface FeatureActivityDeps<C = unknown> extends ActivityDeps<C> {
   tools: ToolRegistry;
+  /** For activities that talk to their own workflow (a running batch's progress reports). */
+  temporal?: Client;
 }
 
 export interface WorkerServiceDeps<C = unknown> extends ActivityDeps<C> {

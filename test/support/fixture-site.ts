@@ -26,6 +26,8 @@ export interface FixtureSite {
   times: Map<string, number[]>;
   /** The most requests ever in flight at once (robots.txt and sitemaps excluded). */
   maxInFlight(): number;
+  /** Starts counting maxInFlight again from the requests in flight now. */
+  resetMaxInFlight(): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startFixtureSite(resources: Record<string, FixtureResource
     headers,
     times,
     maxInFlight: () => maxInFlight,
+    resetMaxInFlight: () => void (maxInFlight = inFlight),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -40,6 +40,8 @@ export interface Harness {
   api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   newTeam(opts?: Partial<Parameters<typeof createTeam>[1]>): Promise<{ teamId: string; apiKey: string }>;
   startWorker(opts?: { services?: boolean; replace?: ReplacedActivities }): Promise<void>;
+  /** Shuts the in-process workers down, as a deploy does, and waits until they stopped. */
+  stopWorkers(): Promise<void>;
   /** `output` collects every line the worker prints on stdout and stderr, from its first. */
   /** `env` adds settings (e.g. WORKER_OPS_PORT, or a DATABASE_URL through a proxy). */
   /** `cwd` runs the worker of another copy of the code (a second build, as in a rolling deploy). */
@@ -153,6 +155,14 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
       // Background services (the crawl start reconciler) act on every team's rows, so only tests that need them run them.
       const services = opts.services ? FEATURES.flatMap((f) => f.workerServices?.({ db, config, log, temporal }) ?? []) : [];
       workers.push({ workers: started, services, running: Promise.all(started.map((w) => w.run())), connection: nativeConnection });
+    },
+    async stopWorkers() {
+      for (const w of workers.splice(0)) {
+        for (const worker of w.workers) worker.shutdown();
+        await w.running;
+        await Promise.all(w.services.map((s) => s.stop()));
+        await w.connection.close();
+      }
     },
     /** The real worker entry point in a child process: kill it with SIGKILL to test crashes. */
     async spawnWorker(opts = {}) {

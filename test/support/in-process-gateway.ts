@@ -116,6 +116,8 @@ export function inProcessGateway(): InProcessGateway {
     kind,
     resumeKey: null,
     resumableUntil: null,
+    pausedAt: null,
+    pausedBy: null,
   });
   const sessionRow = (id: string, status: string): BrowserSession => {
     const live = status === 'active';

@@ -24,6 +24,9 @@
 // single-scrape-one-local-activity.json: a single scrape started with its scrapeSettled update, its settings, plan and
 // browser demand one local activity ('single-scrape-one-local-activity'). single-scrape.json, recorded the same way
 // before that patch, plans in a local activity of its own ('single-scrape-local-plan').
+// RECORD_HISTORY_DIR=<dir> npm test -- test/integration/job-controls.test.ts records crawl-pause-adjust.json: a crawl
+// whose batches report progress by signal ('batch-progress-reports'), adjusted by `adjust` updates (one refused by the
+// database), paused and resumed twice by signals (local activities recording it, a held pause's timer), across a worker restart.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';

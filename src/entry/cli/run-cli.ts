@@ -10,11 +10,12 @@ import { createLogger } from '../../platform/log.ts';
 import { NotFoundError } from '../../platform/teams/teams.ts';
 import { UsageError, type Command } from './command.ts';
 import { JOB_COMMANDS } from './job-commands.ts';
+import { JOB_CONTROL_COMMANDS } from './job-controls.ts';
 import { SESSION_COMMANDS } from './session-commands.ts';
 import { TEAM_COMMANDS } from './team-commands.ts';
 import { lazyTemporal } from './temporal-access.ts';
 
-const COMMANDS: Record<string, Command> = { ...TEAM_COMMANDS, ...JOB_COMMANDS, ...SESSION_COMMANDS };
+const COMMANDS: Record<string, Command> = { ...TEAM_COMMANDS, ...JOB_COMMANDS, ...JOB_CONTROL_COMMANDS, ...SESSION_COMMANDS };
 
 /** Where a run of the CLI reads its settings and writes its lines. */
 export interface CliIo {

@@ -89,6 +89,7 @@ export class BatchLeases {
   #seq = 0;
   #excess = 0;
   #yieldingTo: string | undefined;
+  #recalled = false;
 
   constructor(opts: BatchLeasesOptions) {
     this.#opts = opts;
@@ -96,8 +97,19 @@ export class BatchLeases {
     this.#sleep = opts.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal }).catch(() => undefined));
   }
 
+  /** Giving the browser up (to another crawl, or because the batch's workflow recalled it): pages not opened yet go back. */
   get yielding(): boolean {
-    return this.#yieldingTo !== undefined;
+    return this.#yieldingTo !== undefined || this.#recalled;
+  }
+
+  /** The batch's workflow told it to stop (a pause, an adjustment): it stops as a yielding batch does. */
+  get recalled(): boolean {
+    return this.#recalled;
+  }
+
+  recall(): void {
+    this.#recalled = true;
+    this.#nudge();
   }
 
   state(): LeaseState {
@@ -161,7 +173,7 @@ export class BatchLeases {
 
   /** Asks whether another crawl should have this batch's browser; once yielding, stays so. */
   async checkYield(q: { sliceUsed: boolean; idle: boolean }): Promise<string | undefined> {
-    if (this.#yieldingTo !== undefined || !this.#opts.browser) return this.#yieldingTo;
+    if (this.yielding || !this.#opts.browser) return this.#yieldingTo;
     this.#yieldingTo = await this.#opts.browser.shouldYield(q);
     return this.#yieldingTo;
   }

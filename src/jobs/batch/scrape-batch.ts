@@ -38,6 +38,7 @@ import { storeFailedPage, storeScrapedPage, storeScrapedPages, type PageStoreDb,
 import { BATCH_RETRY } from '../retry-policies.ts';
 import { attemptEnd, type AttemptEnd } from './attempt-end.ts';
 import { BatchLeases } from './batch-leases.ts';
+import type { BatchReporter } from './batch-reports.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
 import { FrontierSource } from './frontier-source.ts';
@@ -70,6 +71,8 @@ export interface ScrapeBatchResult {
   starved?: boolean;
   /** The batch stopped claiming to give its browser to another crawl (fair share); its crawl has more to do. */
   yielded?: boolean;
+  /** Its workflow told the batch to stop (a pause, an adjustment): what it left is in the frontier. */
+  recalled?: boolean;
   /** The job's counts when the batch ended, for its workflow's progress (absent in results recorded before they were read). */
   counts?: JobCounts;
 }
@@ -103,6 +106,9 @@ const FAIR_SHARE_CHECK_MS = 500;
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;
 
+/** Least time between two reports of a batch to its workflow, whatever CRAWL_PROGRESS_INTERVAL_MS says (0 in tests). */
+const MIN_REPORT_MS = 250;
+
 export interface ScrapeBatchDeps extends ActivityDeps<JobSettings> {
   network: CrawlNetwork;
   browser: ChromiumLaunch;
@@ -113,6 +119,8 @@ export interface ScrapeBatchDeps extends ActivityDeps<JobSettings> {
   /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
   pageStore: PageStoreDb;
   ocr: OcrEngine;
+  /** Reports progress to the batch's workflow and asks it whether to stop; without it, a batch reports only its result. */
+  reporter?: BatchReporter;
 }
 
 /** How the running attempt ends its browser demand and lease (attempt-end.ts), from what Temporal says of it. */
@@ -222,6 +230,8 @@ class LeasedBatch {
   private readonly handler: PageHandler;
   private readonly scripted: Set<string>;
   private readonly rules: RoutingRules;
+  /** Pages handled when the batch last reported the job's counts. */
+  private reported = 0;
 
   constructor(private readonly a: BatchAttempt) {
     const { deps, input, job } = a;
@@ -315,10 +325,50 @@ class LeasedBatch {
         .catch((err) => log.warn('fair-share check failed', { error: describeError(err) }))
         .finally(() => (asking = false));
     }, FAIR_SHARE_CHECK_MS);
+    const reportTicker = this.startReports();
     return () => {
       clearInterval(ticker);
       clearInterval(fairShareTicker);
+      clearInterval(reportTicker);
     };
+  }
+
+  /**
+   * Every CRAWL_PROGRESS_INTERVAL_MS: the job's counts to the workflow when this batch's pages changed
+   * them, and whether to stop. A single scrape's caller waits for its one page: it reports nothing.
+   */
+  private startReports(): NodeJS.Timeout | undefined {
+    const { reporter, config } = this.a.deps;
+    if (!reporter || this.a.job.kind === 'scrape') return undefined;
+    let asking = false;
+    return setInterval(
+      () => {
+        if (asking) return;
+        asking = true;
+        this.reportAndAsk(reporter)
+          .catch((err) => this.log.warn('progress report to the workflow failed', { error: describeError(err) }))
+          .finally(() => (asking = false));
+      },
+      Math.max(MIN_REPORT_MS, config.crawl.progressIntervalMs),
+    );
+  }
+
+  private async reportAndAsk(reporter: BatchReporter): Promise<void> {
+    const { tally, leases, log } = this;
+    const { input, deps } = this.a;
+    const workflowId = this.activity.info.workflowExecution?.workflowId;
+    if (workflowId === undefined) return;
+    const handled = tally.handled;
+    if (handled !== this.reported) {
+      const counts = await jobCounts(deps.db, input.crawlId);
+      await reporter.progress(workflowId, { batchKey: input.batchKey, counts });
+      this.reported = handled;
+    }
+    if (leases.yielding) return;
+    const control = await reporter.control(workflowId, input.batchKey);
+    if (!control.stop) return;
+    log.info('batch stops: its workflow asks', { why: control.why, handled });
+    leases.recall();
   }
 
   parts(leaseBrowser: () => Promise<void>): BatchParts {
@@ -371,11 +421,15 @@ class LeasedBatch {
     const { claimed, succeeded, failed } = tally;
     // A single scrape's frontier is its one URL, settled here (or handed back by a yielding batch, which
     // its workflow counts as work left): nothing to count for it, and finishCrawl checks the frontier anyway.
-    if (job.kind === 'scrape')
-      return { claimed, succeeded, failed, queued: 0, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding };
+    if (job.kind === 'scrape') return { claimed, succeeded, failed, queued: 0, outOfCredits: source.outOfCredits, starved: source.starved, ...stopped(leases) };
     const counts = await jobCounts(deps.db, input.crawlId);
-    return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, yielded: leases.yielding, counts };
+    return { claimed, succeeded, failed, queued: counts.queued, outOfCredits: source.outOfCredits, starved: source.starved, ...stopped(leases), counts };
   }
+}
+
+/** Why the batch stopped early, if it did: it yielded to another crawl, or its workflow recalled it. */
+function stopped(leases: BatchLeases): Pick<ScrapeBatchResult, 'yielded' | 'recalled'> {
+  return leases.recalled ? { yielded: false, recalled: true } : { yielded: leases.yielding };
 }
 
 /** The browser loader, once the batch holds its browser lease. */

@@ -4,7 +4,7 @@ import { CREDITS_WARNING, ROBOTS_WARNING, finishWarning } from '../../../src/job
 import { sitemapUrlBudget } from '../../../src/jobs/plan-crawl.ts';
 
 const config = {
-  crawl: { pagesPerBrowser: 8, batchSize: 500, heartbeatTimeoutMs: 60_000, historyEventBudget: 3000, progressIntervalMs: 10_000 },
+  crawl: { pagesPerBrowser: 8, batchSize: 500, heartbeatTimeoutMs: 60_000, historyEventBudget: 3000, progressIntervalMs: 10_000, pauseMaxHours: 72 },
   temporal: { browserTaskQueue: 'browser' },
 } as Parameters<typeof runSettings>[0];
 
@@ -28,6 +28,7 @@ describe('runSettings', () => {
       discoversLinks: true,
       progressIntervalMs: 10_000,
       singleScrape: false,
+      pauseMaxMs: 72 * 3_600_000,
     });
   });
 

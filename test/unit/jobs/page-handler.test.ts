@@ -70,6 +70,8 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     kind,
     resumeKey: null,
     resumableUntil: null,
+    pausedAt: null,
+    pausedBy: null,
     team,
   };
   const robotsFetch = async () => {
