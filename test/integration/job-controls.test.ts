@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
+import { frontierUrlCounts } from '../../src/jobs/frontier/frontier-metrics.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { adminCli } from '../support/admin-cli.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -73,7 +74,7 @@ async function paused(id: string): Promise<CrawlProgress> {
 }
 
 describe('steering running jobs', () => {
-  it('adjusts, pauses and resumes a crawl while another shows its progress within one batch', { timeout: 90_000 }, async () => {
+  it('adjusts, pauses and resumes a crawl while another shows its progress within one batch', { timeout: 300_000 }, async () => {
     const id = await startCrawl(steered, { limit: 40, maxConcurrency: 2 });
     await waitFor('a few pages stored', async () => (await stored(id)) >= 4);
 
@@ -99,6 +100,10 @@ describe('steering running jobs', () => {
     expect(status).toMatchObject({ status: 'scraping' });
     expect(status.warning).toMatch(/^Paused since .* by ops@example/);
     expect(await h.db.teamSlot.count({ where: { teamId: h.teamId, holder: { not: null } } })).toBe(0);
+    // Its frontier counts as paused, not queued: the no-progress alert leaves it alone.
+    const pausedUrls = await h.db.crawlUrl.count({ where: { crawlId: id, state: 'queued' } });
+    expect(pausedUrls).toBeGreaterThan(0);
+    expect((await frontierUrlCounts(h.db)).find((r) => r.kind === 'crawl' && r.state === 'paused')?.n).toBeGreaterThanOrEqual(pausedUrls);
     const hitsWhenHeld = pageHits(steered);
     const storedWhenHeld = await stored(id);
 
