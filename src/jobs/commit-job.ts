@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { JobKind } from './job-kind.ts';
+import { newJobWorkflowId } from './definitions.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
 import type { CrawlRequest, JobOptions } from './crawl-request.ts';
 import type { JobSettings } from './config.ts';
@@ -113,11 +114,11 @@ const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a 
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
   const id = uuidv7();
-  await insertJob(deps, team, apiKeyId, { ...job, id }, false);
+  const { workflowId } = await insertJob(deps, team, apiKeyId, { ...job, id }, false);
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
-    await startCrawlWorkflow(deps, { id, teamId: team.id, url: job.url, limit: job.options.limit, kind: job.kind });
+    await startCrawlWorkflow(deps, { id, teamId: team.id, workflowId, url: job.url, limit: job.options.limit, kind: job.kind });
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }
@@ -127,8 +128,9 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
 /**
  * The checks and the transaction of commitJob, without the start, for a caller that starts the
  * job's workflow itself: a monitor check starts its jobs as child workflows, so `startedByCaller`
- * marks the row started and the reconciler leaves it alone. Returns false (and changes nothing)
- * when a job with that id exists already: the caller's retry after a commit it did not hear back from.
+ * marks the row started and the reconciler leaves it alone. Returns the row's workflow id (null: the
+ * legacy `crawl-<id>`) and whether it was inserted: not (and nothing changed) when a job with that id
+ * exists already, the caller's retry after a commit it did not hear back from.
  */
 export async function insertJob(
   deps: Pick<JobDeps, 'db' | 'config'>,
@@ -136,9 +138,11 @@ export async function insertJob(
   apiKeyId: string | null,
   job: JobToCommit & { id: string },
   startedByCaller: boolean,
-): Promise<boolean> {
+): Promise<{ inserted: boolean; workflowId: string | null }> {
   // Only such a caller reuses an id (commitJob's are new).
-  if (startedByCaller && (await deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }))) return false;
+  const existing = startedByCaller ? await deps.db.crawl.findUnique({ where: { id: job.id }, select: { workflowId: true } }) : null;
+  if (existing) return { inserted: false, workflowId: existing.workflowId };
+  const workflowId = newJobWorkflowId(job.kind, job.id);
   checkServiceCanRun(deps.config, job.options);
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   await deps.db.$transaction(async (tx) => {
@@ -156,6 +160,7 @@ export async function insertJob(
         status: 'scraping',
         taskQueue: deps.config.temporal.taskQueue,
         kind: job.kind,
+        workflowId,
         ...(job.resume && { resumeKey: job.resume.key }),
         ...(startedByCaller && { workflowStartedAt: new Date() }),
       },
@@ -164,5 +169,5 @@ export async function insertJob(
     await writeCrawlEvent(tx, job.id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
   });
   countJobStarted(job.kind);
-  return true;
+  return { inserted: true, workflowId };
 }

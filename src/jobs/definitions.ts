@@ -1,11 +1,23 @@
-// Names and payloads of the crawl workflow, shared by the gateway, the worker
-// and workflow code. Workflow code imports this file, so it may import nothing
-// with side effects.
+// Names and payloads of the job workflow (every job kind: crawl, batch scrape, scrape), shared by
+// the gateway, the worker and workflow code. Workflow code imports this file, so it may import
+// nothing with side effects.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-/** Operators find a crawl in the Temporal UI by this id. */
-export function crawlWorkflowId(crawlId: string): string {
-  return `crawl-${crawlId}`;
+/**
+ * The workflow id a new job gets, naming its kind: `crawl-<id>`, `batch-scrape-<id>`,
+ * `scrape-<id>`. Operators find a job in the Temporal UI by it. Stored on the job's row
+ * (`workflow_id`) when the row is created; read it back with jobWorkflowId.
+ */
+export function newJobWorkflowId(kind: string, jobId: string): string {
+  return `${kind.replaceAll('_', '-')}-${jobId}`;
+}
+
+/**
+ * The workflow id of a job's row: the one stored with it, or `crawl-<id>` for a row created
+ * before the column existed (every kind's workflow was `crawl-<id>` then).
+ */
+export function jobWorkflowId(job: { id: string; workflowId: string | null }): string {
+  return job.workflowId ?? `crawl-${job.id}`;
 }
 
 export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';

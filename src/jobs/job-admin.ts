@@ -4,7 +4,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Crawl } from '../generated/prisma/client.ts';
-import { crawlWorkflowId } from './definitions.ts';
+import { jobWorkflowId } from './definitions.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobErrors } from './job-responses.ts';
 
@@ -68,7 +68,7 @@ export async function cancelCrawl(db: Db, temporal: Client, crawl: Crawl): Promi
   if (crawl.status === 'failed') throw new DomainError('conflict', 'Crawl has already failed');
   if (crawl.status === 'cancelled') return;
   try {
-    await temporal.workflow.getHandle(crawlWorkflowId(crawl.id)).cancel();
+    await temporal.workflow.getHandle(jobWorkflowId(crawl)).cancel();
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) {
       throw new DomainError('unavailable', `The crawl could not be cancelled: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE');

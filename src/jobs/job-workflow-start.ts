@@ -9,14 +9,12 @@ import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
 import { scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
-import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from './job-workflow-options.ts';
-import type { crawlWorkflow } from './workflow.ts';
+import { JOB_WORKFLOW_TYPE, jobWorkflowOptions, type JobToStart } from './job-workflow-options.ts';
+import type { jobWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { jobKind, type JobKind } from './job-kind.ts';
 
-export interface CrawlToStart {
-  id: string;
-  teamId: string;
+export interface CrawlToStart extends JobToStart {
   url: string;
   limit: number;
   /** A crawl when absent. */
@@ -45,9 +43,7 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
   const timeoutMs = deps.config.crawl.startTimeoutMs;
   const deadline = Date.now() + timeoutMs;
   try {
-    await deps.temporal.connection.withDeadline(deadline, () =>
-      deps.temporal.workflow.start<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl)),
-    );
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.start<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl)));
   } catch (err) {
     // The crawl already ran to its end: it was started before, which is all this asks.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw startFailure(err as Error, Date.now() >= deadline, timeoutMs);
@@ -64,7 +60,7 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
  * a refused or failed start (which the reconciler repairs).
  */
 export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number, stored?: Promise<true>): Promise<boolean> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
@@ -83,7 +79,7 @@ function startOptions(deps: StartDeps, crawl: CrawlToStart) {
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary: summary(crawl),
-  } satisfies WorkflowStartOptions<typeof crawlWorkflow>;
+  } satisfies WorkflowStartOptions<typeof jobWorkflow>;
 }
 
 async function markStarted(deps: StartDeps, id: string): Promise<void> {
@@ -114,7 +110,7 @@ export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): P
       taskQueue: deps.config.temporal.taskQueue,
       createdAt: { lt: new Date(Date.now() - START_GRACE_MS) },
     },
-    select: { id: true, teamId: true, url: true, options: true, kind: true },
+    select: { id: true, teamId: true, url: true, options: true, kind: true, workflowId: true },
     orderBy: { createdAt: 'asc' },
     take: 100,
   });

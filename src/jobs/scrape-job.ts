@@ -18,7 +18,7 @@ import { scrapePageBudgetMs } from './scrape-resume-match.ts';
 import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
-import { crawlWorkflowId } from './definitions.ts';
+import { jobWorkflowId, newJobWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
 import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request.ts';
 
@@ -73,7 +73,8 @@ export async function commitScrape(
   scrape: PreparedScrape,
   opts: { id?: string; resume?: JobToCommit['resume'] } = {},
 ): Promise<ScrapeJob> {
-  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
+  const id = opts.id ?? uuidv7();
+  const job: ScrapeJob = { id, teamId: team.id, workflowId: newJobWorkflowId('scrape', id), url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
   const commit: JobToCommit & { id: string } = {
     kind: 'scrape',
     id: job.id,
@@ -82,11 +83,13 @@ export async function commitScrape(
     seed: [scrape.seed],
     resume: opts.resume,
   };
+  let earlier: { workflowId: string | null } | null = null;
   await createOnce(
     () => insertJob(deps, team, apiKeyId, commit, false),
-    opts.id ? () => deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }) : undefined,
+    opts.id ? async () => (earlier = await deps.db.crawl.findUnique({ where: { id: job.id }, select: { workflowId: true } })) : undefined,
   );
-  return job;
+  // A job committed earlier under this id keeps its own workflow id (null on a row from before the column).
+  return earlier ? { ...job, workflowId: (earlier as { workflowId: string | null }).workflowId } : job;
 }
 
 /** Validates, then commits the scrape's job (prepareScrape, commitScrape). */
@@ -131,7 +134,7 @@ async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stor
     );
   }
   try {
-    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(job.id)).result());
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(jobWorkflowId(job)).result());
   } catch (err) {
     // A failed workflow stored no page; scrapeAnswer reports the job's error.
     if (err instanceof WorkflowFailedError) return;

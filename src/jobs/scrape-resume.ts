@@ -39,13 +39,16 @@ export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: stri
   for (let look = 1; ; look++) {
     const row = await deps.db.crawl.findFirst({
       where: { teamId: team.id, resumeKey: key },
-      select: { id: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
+      select: { id: true, workflowId: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
     });
     const holder = row && { ...row, pageStored: row.pages.length > 0 };
     if (holder && resumeChoice(holder, new Date()) === 'attach') {
       const settled = holderSettled(holder);
       deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, settled });
-      return { job: { id: holder.id, teamId: team.id, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' }, settled };
+      return {
+        job: { id: holder.id, teamId: team.id, workflowId: holder.workflowId, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' },
+        settled,
+      };
     }
     try {
       const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });

@@ -1,4 +1,5 @@
-// One crawl = one workflow (id `crawl-<crawlId>`). The frontier and pages live
+// One job (a crawl, a batch scrape or a scrape) = one workflow of type jobWorkflow, with the id
+// its row holds (`crawl-<id>`, `batch-scrape-<id>`, `scrape-<id>`; see definitions.ts). The frontier and pages live
 // in PostgreSQL; this code only holds counters, keeps a sliding window of batch
 // activities in flight, and continues as new before its history grows large.
 // Control activities (plan, finish) run on this workflow's own task queue; scrape
@@ -40,7 +41,7 @@ import { crawlDetails } from './crawl-details.ts';
 import { durationText } from '../platform/duration-text.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
 import { BATCH_RETRY, CONTROL_RETRY } from './retry-policies.ts';
-import { crawlWebhooksWorkflowId } from './webhooks/definitions.ts';
+import { jobWebhooksWorkflowId } from './webhooks/definitions.ts';
 import { crawlWebhooksWorkflow } from './webhooks/workflow.ts';
 
 /**
@@ -99,7 +100,7 @@ function scrapeActivity(
 async function startWebhookDeliveries(crawlId: string, legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number }): Promise<void> {
   try {
     await startChild(crawlWebhooksWorkflow, {
-      workflowId: crawlWebhooksWorkflowId(crawlId),
+      workflowId: jobWebhooksWorkflowId(workflowInfo().workflowId, crawlId),
       args: [{ crawlId, ...(legacy.activityTaskQueue && legacy) }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       cancellationType: ChildWorkflowCancellationType.ABANDON,
@@ -298,7 +299,7 @@ async function stop(run: CrawlRun, err: unknown): Promise<never> {
 // The main loop awaits the state's conditions and each step's promise directly, as it did when it
 // was one function: what else resolves in the same workflow task (a batch's end) then issues its
 // commands in the same order relative to the loop's, which replay compares.
-export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+export async function jobWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   const crawl = new CrawlRunState(input, workflowInfo);
   // Answered from the first activation on, also while the settings are read.
   setHandler(progressQuery, () => crawl.progress());
@@ -331,7 +332,7 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         continue;
       }
       if (step === 'wait') continue;
-      if (step === 'continue-as-new') await continueAsNew<typeof crawlWorkflow>(crawl.continuedInput());
+      if (step === 'continue-as-new') await continueAsNew<typeof jobWorkflow>(crawl.continuedInput());
       const result = await finish(run);
       if (result) return result;
     }

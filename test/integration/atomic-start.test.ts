@@ -7,7 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
 import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
 import { createLogger } from '../../src/platform/log.ts';
@@ -32,16 +32,16 @@ async function setup() {
   return { h, site };
 }
 
-const describeWorkflow = (h: Harness, id: string) => h.temporal.workflow.getHandle(crawlWorkflowId(id)).describe();
+const describeWorkflow = (h: Harness, id: string) => h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id)).describe();
 const crawlRow = (h: Harness, id: string) => h.db.crawl.findUniqueOrThrow({ where: { id } });
 
 /** Every run of the crawl's workflow id, once visibility shows one as finished. */
 async function finishedRuns(h: Harness, id: string) {
   return waitFor(
-    `a finished run of ${crawlWorkflowId(id)} in visibility`,
+    `a finished run of ${newJobWorkflowId('crawl', id)} in visibility`,
     async () => {
       const runs: { runId: string; status: string }[] = [];
-      for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
+      for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${newJobWorkflowId('crawl', id)}'` })) {
         runs.push({ runId: wf.runId, status: wf.status.name });
       }
       return runs.some((r) => r.status !== 'RUNNING') ? runs : undefined;
@@ -239,7 +239,7 @@ it('starts a workflow once however often and whenever its start is repeated', as
       taskQueue: h.config.temporal.taskQueue,
     },
   });
-  const start = () => startCrawlWorkflow(h, { id: crawl.id, teamId: h.teamId, url: request.url, limit: request.limit });
+  const start = () => startCrawlWorkflow(h, { id: crawl.id, teamId: h.teamId, workflowId: null, url: request.url, limit: request.limit });
 
   // The gateway and a reconciler at the same time.
   await Promise.all([start(), start()]);

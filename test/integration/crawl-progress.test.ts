@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { adminCli } from '../support/admin-cli.ts';
@@ -38,7 +38,7 @@ async function startCrawl(body: Record<string, unknown>): Promise<string> {
   return (await res.json()).id;
 }
 
-const handleOf = (id: string) => h.temporal.workflow.getHandle(crawlWorkflowId(id));
+const handleOf = (id: string) => h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id));
 
 async function attributes(id: string) {
   const { typedSearchAttributes } = await handleOf(id).describe();
@@ -133,7 +133,7 @@ describe('crawl progress in the Temporal UI', () => {
     expect(upsertsOf(history, 'PagesQueued')).toBeGreaterThan(2);
 
     // The new commands replay; RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('crawl', id));
     if (process.env.RECORD_HISTORY_DIR) {
       mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
       writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'crawl-progress.json'), historyToJSON(history));

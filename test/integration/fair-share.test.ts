@@ -3,7 +3,7 @@
 // seconds (the big crawl's extra batch gives its slot up), and within one crawl
 // nothing is lost or fetched twice by the yielding.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -67,7 +67,7 @@ it('gives a new crawl of another team a browser within seconds while a big crawl
   expect(cancelled.status).toBe(200);
   // The status says cancelled at once; the workflow then waits for its batches to let go.
   await h.temporal.workflow
-    .getHandle(crawlWorkflowId(bigStart.id))
+    .getHandle(newJobWorkflowId('crawl', bigStart.id))
     .result()
     .catch(() => undefined);
   // Yielding never loads a page twice: every stored page was fetched once.

@@ -2,7 +2,7 @@
 // Temporal's history limits (it continues as new), every page is stored once,
 // and paging through the status with `next` hands out every page exactly once.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -35,7 +35,7 @@ it('crawls 800 pages with bounded history and pages through them exactly once', 
 
   // Every run of the workflow chain, oldest last.
   const runs: number[] = [];
-  for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
+  for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${newJobWorkflowId('crawl', id)}'` })) {
     const history = await h.temporal.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
     runs.push(history.events?.length ?? 0);
   }

@@ -2,7 +2,7 @@
 // successfully (the `completed` of GET /v2/crawl/{id}), however the crawl ended. A
 // cancelled crawl's batches never report to the workflow, yet their pages count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** Waits for the crawl's workflow to close and returns its status and PagesCrawled. */
 async function endedWorkflow(crawlId: string) {
-  const handle = h.temporal.workflow.getHandle(crawlWorkflowId(crawlId));
+  const handle = h.temporal.workflow.getHandle(newJobWorkflowId('crawl', crawlId));
   await handle.result().catch(() => undefined);
   const description = await handle.describe();
   return { status: description.status.name, pagesCrawled: description.typedSearchAttributes.get(PagesCrawledAttribute) };

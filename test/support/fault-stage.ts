@@ -26,7 +26,7 @@ import { startHarness, waitFor, type Harness } from './harness.ts';
 import { batchJob, crawlJob, scrapesJob, searchJob, sessionJob, type Api, type JobOutcome, type MixedJob } from './mixed-load-jobs.ts';
 import { startTeamSites, type TeamSites } from './mixed-load-sites.ts';
 import { loadSnapshot } from './load-snapshot.ts';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { jobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export type Dependency = 'postgres' | 'temporal';
@@ -298,8 +298,9 @@ async function linesOfUnendedJobs(stage: FaultStage, ids: string[], since: numbe
 async function workflowsOfUnendedJobs(stage: FaultStage, ids: string[]): Promise<string> {
   const described = await Promise.all(
     ids.map(async (id) => {
+      const row = await stage.h.db.crawl.findUnique({ where: { id }, select: { id: true, workflowId: true } });
       const d = await stage.h.temporal.workflow
-        .getHandle(crawlWorkflowId(id))
+        .getHandle(jobWorkflowId(row ?? { id, workflowId: null }))
         .describe()
         .catch((err: unknown) => err as Error);
       if (d instanceof Error) return `  crawl ${id}: ${d.message}`;

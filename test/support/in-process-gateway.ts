@@ -112,6 +112,7 @@ export function inProcessGateway(): InProcessGateway {
     robotsTxt: null,
     warning: null,
     workflowStartedAt: new Date(now),
+    workflowId: null,
     taskQueue: null,
     kind,
     resumeKey: null,

@@ -5,7 +5,7 @@
 import type { Crawl, MapJob } from '../../generated/prisma/client.ts';
 import { mapWorkflowId } from '../../features/map/definitions.ts';
 import { crawlDetails } from '../../jobs/crawl-details.ts';
-import { crawlWorkflowId, progressQuery, type CrawlStatus } from '../../jobs/definitions.ts';
+import { jobWorkflowId, progressQuery, type CrawlStatus } from '../../jobs/definitions.ts';
 import { cancelCrawl } from '../../jobs/job-admin.ts';
 import { JOB_KINDS } from '../../jobs/job-kind.ts';
 import { crawlCounts } from '../../jobs/job-status.ts';
@@ -169,7 +169,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
     creditsUsedByJob(db, job.id),
     db.webhookEvent.count({ where: { crawlId: job.id, state: 'pending' } }),
   ]);
-  const workflowId = crawlWorkflowId(job.id);
+  const workflowId = jobWorkflowId(job);
   const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
   // What the running workflow is doing now, as its current details in the Temporal UI say it.
   const progress = workflow.status === 'RUNNING' ? await queryWorkflow(ctx, workflowId, progressQuery) : undefined;

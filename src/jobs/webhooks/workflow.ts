@@ -1,4 +1,4 @@
-// The webhook deliveries of one crawl (id `crawl-webhooks-<crawlId>`), started by
+// The webhook deliveries of one job (id `<kind>-webhooks-<jobId>`, see definitions.ts), started by
 // the crawl's workflow and left running when the crawl ends, until every event of
 // the crawl's outbox was delivered or given up. The events, their order and their
 // retry times live in PostgreSQL; a long-running, heartbeating activity delivers

@@ -66,6 +66,7 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     robotsTxt,
     warning: null,
     workflowStartedAt: null,
+    workflowId: null,
     taskQueue: null,
     kind,
     resumeKey: null,
