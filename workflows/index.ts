@@ -8,7 +8,10 @@ export { jobWorkflow } from '../src/jobs/workflow.ts';
 // answers 0) and the fixtures recorded under it are re-recorded or dropped.
 export { jobWorkflow as crawlWorkflow } from '../src/jobs/workflow.ts';
 export { purgeExpiredWorkflow } from '../src/features/retention/workflow.ts';
-export { crawlWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
+export { jobWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
+// The job's webhook deliveries ran as crawlWebhooksWorkflow before the rename; it goes with
+// crawlWorkflow above, once no run of either type is open.
+export { jobWebhooksWorkflow as crawlWebhooksWorkflow } from '../src/jobs/webhooks/workflow.ts';
 export { mapWorkflow } from '../src/features/map/workflow.ts';
 export { browserSessionWorkflow } from '../src/features/browser-sessions/workflow/workflow.ts';
 export { monitorCheckWorkflow } from '../src/features/monitors/check-workflow.ts';

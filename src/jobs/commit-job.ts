@@ -20,7 +20,7 @@ import { insufficientCredits } from '../platform/usage/credits.ts';
 import { BlockedAddressError } from '../platform/net/address-policy.ts';
 import { checkHostAllowed } from '../platform/net/guarded-lookup.ts';
 import { addressPolicyOf, servesPort, urlPort, type EndpointSettings } from '../platform/net/service-endpoints.ts';
-import { startCrawlWorkflow } from './job-workflow-start.ts';
+import { startJobWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
 import { checkModelFormats } from './job-model.ts';
@@ -118,7 +118,7 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
-    await startCrawlWorkflow(deps, { id, teamId: team.id, workflowId, url: job.url, limit: job.options.limit, kind: job.kind });
+    await startJobWorkflow(deps, { id, teamId: team.id, workflowId, url: job.url, limit: job.options.limit, kind: job.kind });
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }

@@ -20,13 +20,13 @@ export function jobWorkflowId(job: { id: string; workflowId: string | null }): s
   return job.workflowId ?? `crawl-${job.id}`;
 }
 
-export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export type JobRunStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * How a crawl runs on this deployment, decided by the worker (local activity `crawlSettings`)
  * from its own configuration and the crawl's options, once per workflow run.
  */
-export interface CrawlRunSettings {
+export interface JobRunSettings {
   /** Batches scraped at the same time by this crawl. */
   parallelBatches: number;
   /** Most URLs one batch claims. */
@@ -55,7 +55,7 @@ export interface CrawlRunSettings {
   singleScrape?: boolean;
 }
 
-export interface CrawlWorkflowInput {
+export interface JobWorkflowInput {
   crawlId: string;
   /**
    * Set by the starter of a single scrape (kind scrape): its run opens with one local activity
@@ -81,9 +81,9 @@ export interface CrawlWorkflowInput {
   webhookTaskQueue?: string;
 }
 
-export interface CrawlWorkflowResult {
+export interface JobWorkflowResult {
   crawlId: string;
-  status: CrawlStatus;
+  status: JobRunStatus;
   pagesHandled: number;
 }
 
@@ -110,12 +110,12 @@ export interface JobCounts {
 }
 
 /** What the crawl workflow is doing: planning, scraping, waiting out `delay`, finishing, cancelling, or done. */
-export type CrawlPhase = 'planning' | 'scraping' | 'delay' | 'finishing' | 'cancelling' | 'failing' | 'ended';
+export type JobPhase = 'planning' | 'scraping' | 'delay' | 'finishing' | 'cancelling' | 'failing' | 'ended';
 
-export interface CrawlProgress extends JobCounts {
+export interface JobProgress extends JobCounts {
   /** The job's status as GET /v2/crawl/{id} gives it. */
-  status: CrawlStatus;
-  phase: CrawlPhase;
+  status: JobRunStatus;
+  phase: JobPhase;
   /**
    * Batch activities scheduled on the browser queue: running, or waiting for a worker's browser
    * (the workflow cannot tell which; the Temporal UI's pending activities can).
@@ -133,7 +133,7 @@ export interface CrawlProgress extends JobCounts {
  * The crawl's counts as of its last activity result, and what it is doing now
  * (`temporal workflow query --name progress -w crawl-<id>`).
  */
-export const progressQuery = defineQuery<CrawlProgress>('progress');
+export const progressQuery = defineQuery<JobProgress>('progress');
 
 /**
  * Answers once the job's first batch has ended or the run ended: true when its pages (a single

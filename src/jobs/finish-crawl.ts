@@ -8,7 +8,7 @@ import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import type { Tx } from '../platform/db/prisma.ts';
 import { storableText } from '../platform/db/storable.ts';
 import { forgetBrowserGroup } from '../platform/browser/browser-share.ts';
-import type { CrawlStatus, JobCounts } from './definitions.ts';
+import type { JobRunStatus, JobCounts } from './definitions.ts';
 import type { JobSettings } from './config.ts';
 import { frontierCounts, releaseClaims, skipQueued } from './frontier/frontier.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
@@ -20,7 +20,7 @@ import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 
 export interface FinishCrawlInput {
   crawlId: string;
-  status: Exclude<CrawlStatus, 'scraping'>;
+  status: Exclude<JobRunStatus, 'scraping'>;
   error?: string;
   outOfCredits?: boolean;
 }

@@ -5,7 +5,7 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { patched, startChild, type ChildWorkflowOptions } from '@temporalio/workflow';
 import { CrawlIdAttribute, CrawlStatusAttribute, TeamIdAttribute } from '../platform/temporal/search-attribute-keys.ts';
-import { jobWorkflowId, type CrawlWorkflowInput } from './definitions.ts';
+import { jobWorkflowId, type JobWorkflowInput } from './definitions.ts';
 import type { jobWorkflow } from './workflow.ts';
 
 /** The workflow type every job (crawl, batch scrape, single scrape) runs as. */
@@ -31,7 +31,7 @@ export interface JobToStart {
  */
 export function jobWorkflowOptions(
   job: JobToStart,
-  { input = { crawlId: job.id }, attributes = [] }: { input?: CrawlWorkflowInput; attributes?: SearchAttributePair[] } = {},
+  { input = { crawlId: job.id }, attributes = [] }: { input?: JobWorkflowInput; attributes?: SearchAttributePair[] } = {},
 ) {
   const typedSearchAttributes: SearchAttributePair[] = [
     { key: TeamIdAttribute, value: job.teamId },
@@ -39,7 +39,7 @@ export function jobWorkflowOptions(
     { key: CrawlStatusAttribute, value: 'scraping' },
     ...attributes,
   ];
-  return { workflowId: jobWorkflowId(job), args: [input] as [CrawlWorkflowInput], typedSearchAttributes };
+  return { workflowId: jobWorkflowId(job), args: [input] as [JobWorkflowInput], typedSearchAttributes };
 }
 
 /**

@@ -8,13 +8,13 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type 
 import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
-import { scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
+import { scrapeSettledUpdate, type JobWorkflowInput } from './definitions.ts';
 import { JOB_WORKFLOW_TYPE, jobWorkflowOptions, type JobToStart } from './job-workflow-options.ts';
 import type { jobWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { jobKind, type JobKind } from './job-kind.ts';
 
-export interface CrawlToStart extends JobToStart {
+export interface StartableJob extends JobToStart {
   url: string;
   limit: number;
   /** A crawl when absent. */
@@ -22,7 +22,7 @@ export interface CrawlToStart extends JobToStart {
 }
 
 /** What the Temporal UI shows for the job's workflow. */
-function summary(crawl: CrawlToStart): string {
+function summary(crawl: StartableJob): string {
   if (crawl.kind === 'scrape') return `Scrape of ${crawl.url}`;
   if (crawl.kind === 'batch_scrape') return `Batch scrape starting with ${crawl.url}`;
   return `Crawl of ${crawl.url} (limit ${crawl.limit})`;
@@ -39,7 +39,7 @@ export interface StartDeps {
  * a deadline the client retries an unreachable Temporal for ~20 s and waits on a silent network
  * for minutes, and the caller of POST /v2/crawl, whose crawl is already committed, would wait as long.
  */
-export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): Promise<void> {
+export async function startJobWorkflow(deps: StartDeps, crawl: StartableJob): Promise<void> {
   const timeoutMs = deps.config.crawl.startTimeoutMs;
   const deadline = Date.now() + timeoutMs;
   try {
@@ -59,7 +59,7 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
  * false when the run's end must tell. Throws what the client throws: the caller tells a timeout from
  * a refused or failed start (which the reconciler repairs).
  */
-export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number, stored?: Promise<true>): Promise<boolean> {
+export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: StartableJob, deadline: number, stored?: Promise<true>): Promise<boolean> {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
@@ -71,8 +71,8 @@ export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToSta
   return answer;
 }
 
-function startOptions(deps: StartDeps, crawl: CrawlToStart) {
-  const input: CrawlWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
+function startOptions(deps: StartDeps, crawl: StartableJob) {
+  const input: JobWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
     ...jobWorkflowOptions(crawl, { input }),
     taskQueue: deps.config.temporal.taskQueue,
@@ -101,7 +101,7 @@ export const START_GRACE_MS = 5_000;
  * every worker at once. Returns how many were (re)started. A crawl cancelled before its workflow
  * started is started too: its run plans nothing and only ends it (expiry, crawl.completed event).
  */
-export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): Promise<number> {
+export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Promise<number> {
   const pending = await deps.db.crawl.findMany({
     where: {
       status: { in: ['scraping', 'cancelled'] },
@@ -123,7 +123,7 @@ export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): P
   let started = 0;
   for (const crawl of pending) {
     try {
-      await startCrawlWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
+      await startJobWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
       started++;
       deps.log.info('crawl workflow started by the reconciler', { crawlId: crawl.id });
     } catch (err) {

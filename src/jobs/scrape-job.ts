@@ -15,7 +15,7 @@ import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions,
 import type { CrawlRequest } from './crawl-request.ts';
 import type { NewFrontierUrl } from './frontier/frontier.ts';
 import { scrapePageBudgetMs } from './scrape-resume-match.ts';
-import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
+import { startJobWorkflow, startScrapeAndAwaitPage, type StartableJob } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
 import { jobWorkflowId, newJobWorkflowId } from './definitions.ts';
@@ -25,7 +25,7 @@ import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request
 type Deps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 /** A committed scrape job: what starting its workflow needs. */
-export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
+export type ScrapeJob = StartableJob & { kind: 'scrape' };
 
 /** A scrape request that passed its checks: what committing its job needs. */
 export interface PreparedScrape {
@@ -129,7 +129,7 @@ async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stor
     // server refused the call (a cluster without update-with-start): a plain start, which leaves an
     // existing run alone, then the run's end tells. A start that fails here is the reconciler's.
     deps.log.warn('scrape update-with-start failed; starting the workflow and waiting for its end', { crawlId: job.id, error: (err as Error).message });
-    await startCrawlWorkflow(deps, job).catch((startErr: unknown) =>
+    await startJobWorkflow(deps, job).catch((startErr: unknown) =>
       deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: job.id, error: (startErr as Error).message }),
     );
   }

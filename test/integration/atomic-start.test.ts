@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
-import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
+import { startJobWorkflow } from '../../src/jobs/job-workflow-start.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from '../../src/platform/temporal/heartbeat-while.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -239,7 +239,7 @@ it('starts a workflow once however often and whenever its start is repeated', as
       taskQueue: h.config.temporal.taskQueue,
     },
   });
-  const start = () => startCrawlWorkflow(h, { id: crawl.id, teamId: h.teamId, workflowId: null, url: request.url, limit: request.limit });
+  const start = () => startJobWorkflow(h, { id: crawl.id, teamId: h.teamId, workflowId: null, url: request.url, limit: request.limit });
 
   // The gateway and a reconciler at the same time.
   await Promise.all([start(), start()]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newJobWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId, progressQuery, type JobProgress } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { adminCli } from '../support/admin-cli.ts';
@@ -46,7 +46,7 @@ async function attributes(id: string) {
 }
 
 /** The numbers GET /v2/crawl/{id} and the progress query both give. */
-const statusCounts = ({ status, completed, total, creditsUsed }: Pick<CrawlProgress, 'status' | 'completed' | 'total' | 'creditsUsed'>) => ({
+const statusCounts = ({ status, completed, total, creditsUsed }: Pick<JobProgress, 'status' | 'completed' | 'total' | 'creditsUsed'>) => ({
   status,
   completed,
   total,
@@ -57,7 +57,7 @@ const statusCounts = ({ status, completed, total, creditsUsed }: Pick<CrawlProgr
  * The progress query of a closed run. A replay that failed once in a full run (a nondeterminism at
  * the `batches-wait-for-work` marker, never seen alone) reports the history's events with the error.
  */
-async function queryClosed(handle: ReturnType<typeof handleOf>): Promise<CrawlProgress> {
+async function queryClosed(handle: ReturnType<typeof handleOf>): Promise<JobProgress> {
   try {
     return await handle.query(progressQuery);
   } catch (err) {

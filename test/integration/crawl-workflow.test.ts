@@ -13,7 +13,7 @@ import type { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/jobs/activities.ts';
-import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/jobs/definitions.ts';
+import type { JobRunSettings, JobWorkflowInput, JobWorkflowResult } from '../../src/jobs/definitions.ts';
 import { BATCH_RETRY } from '../../src/jobs/retry-policies.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -97,7 +97,7 @@ interface BatchCall extends Call {
 }
 
 interface Script {
-  settings?: Partial<CrawlRunSettings>;
+  settings?: Partial<JobRunSettings>;
   frontier: Frontier;
   /** One call per batch attempt; `n` counts attempts from 0. */
   scrapeBatch(input: ScrapeBatchInput, n: number, crawl: StubCrawl): Promise<ScrapeBatchResult>;
@@ -109,7 +109,7 @@ interface Script {
 interface StubCrawl {
   crawlId: string;
   handle: WorkflowHandleWithFirstExecutionRunId;
-  settings: CrawlRunSettings;
+  settings: JobRunSettings;
   calls: {
     crawlSettings: Call[];
     planCrawl: Call[];
@@ -131,7 +131,7 @@ const call = (): Call => ({ seq: seq++, at: Date.now() });
 async function startCrawl(script: Script): Promise<StubCrawl> {
   const taskQueue = `wf-test-${randomUUID()}`;
   const crawlId = randomUUID();
-  const settings: CrawlRunSettings = {
+  const settings: JobRunSettings = {
     parallelBatches: 1,
     batchSize: 10,
     pagesPerBatch: 2,
@@ -202,7 +202,7 @@ async function startCrawl(script: Script): Promise<StubCrawl> {
   const handle = await client.workflow.start('crawlWorkflow', {
     taskQueue,
     workflowId: `crawl-${crawlId}`,
-    args: [{ crawlId } satisfies CrawlWorkflowInput],
+    args: [{ crawlId } satisfies JobWorkflowInput],
   });
   const history = async () => (await client.workflow.getHandle(handle.workflowId).fetchHistory()).events ?? [];
   return Object.assign(crawl, {
@@ -283,7 +283,7 @@ describe('crawlWorkflow with stub activities', () => {
         return plainBatch(frontier)(input);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 26 });
     expect(crawl.maxRunning()).toBe(3);
 
@@ -320,7 +320,7 @@ describe('crawlWorkflow with stub activities', () => {
         return stored(frontier, claimed);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 20 });
     expect(frontier.queued).toBe(10);
     expect(crawl.calls.batches).toHaveLength(2);
@@ -337,7 +337,7 @@ describe('crawlWorkflow with stub activities', () => {
       frontier,
       scrapeBatch: plainBatch(frontier),
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 4 });
     const batches = crawl.calls.batches;
     expect(batches).toHaveLength(4);
@@ -417,10 +417,10 @@ describe('crawlWorkflow with stub activities', () => {
       frontier,
       scrapeBatch: plainBatch(frontier),
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 20 });
 
-    const inputs: CrawlWorkflowInput[] = [];
+    const inputs: JobWorkflowInput[] = [];
     const runIds = [crawl.handle.firstExecutionRunId];
     for (;;) {
       const events = (await client.workflow.getHandle(crawl.handle.workflowId, runIds.at(-1)).fetchHistory()).events!;
@@ -519,7 +519,7 @@ describe('crawlWorkflow with stub activities', () => {
         return plainBatch(frontier)(input);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 1 });
 
     const schedulings = batchSchedulings(await crawl.history());

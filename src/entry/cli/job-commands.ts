@@ -4,8 +4,8 @@
 // Searches keep no job row, so they are not listed.
 import type { Crawl, MapJob } from '../../generated/prisma/client.ts';
 import { mapWorkflowId } from '../../features/map/definitions.ts';
-import { crawlDetails } from '../../jobs/crawl-details.ts';
-import { jobWorkflowId, progressQuery, type CrawlStatus } from '../../jobs/definitions.ts';
+import { jobDetails } from '../../jobs/job-details.ts';
+import { jobWorkflowId, progressQuery, type JobRunStatus } from '../../jobs/definitions.ts';
 import { cancelCrawl } from '../../jobs/job-admin.ts';
 import { JOB_KINDS } from '../../jobs/job-kind.ts';
 import { crawlCounts } from '../../jobs/job-status.ts';
@@ -17,10 +17,10 @@ import { oneOf, positiveInt, uuidArg, type CliContext, type Command } from './co
 import { describeWorkflow, queryWorkflow } from './temporal-access.ts';
 import { age, table } from './table.ts';
 
-const STATUSES: readonly CrawlStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
+const STATUSES: readonly JobRunStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
 const KINDS = [...JOB_KINDS, 'map'] as const;
 /** A map row says running where a crawl says scraping; a map is never cancelled. */
-const MAP_STATUS: Record<CrawlStatus, string | undefined> = { scraping: 'running', completed: 'completed', failed: 'failed', cancelled: undefined };
+const MAP_STATUS: Record<JobRunStatus, string | undefined> = { scraping: 'running', completed: 'completed', failed: 'failed', cancelled: undefined };
 const DEFAULT_LIST_LIMIT = 50;
 
 type Named<T> = T & { team: { name: string } };
@@ -191,7 +191,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
       line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
       line('credits', credits),
       line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
-      ...(progress ? [line('now', 'answer' in progress ? crawlDetails(progress.answer) : progress.note)] : []),
+      ...(progress ? [line('now', 'answer' in progress ? jobDetails(progress.answer) : progress.note)] : []),
       line('webhooks', `${webhookBacklog} pending deliveries`),
     ],
   };

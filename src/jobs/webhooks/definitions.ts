@@ -13,14 +13,14 @@ export function jobWebhooksWorkflowId(jobWorkflowId: string, jobId: string): str
   return `${prefix}-webhooks-${jobId}`;
 }
 
-export interface CrawlWebhooksInput {
+export interface JobWebhooksInput {
   crawlId: string;
   /** Set by runs started before the worker read these itself (kept for their replay). */
   activityTaskQueue?: string;
   heartbeatTimeoutMs?: number;
 }
 
-export interface CrawlWebhooksResult {
+export interface JobWebhooksResult {
   crawlId: string;
   delivered: number;
   failed: number;

@@ -1,9 +1,9 @@
-// What one run of the crawl workflow knows and decides: its counters, the batches in flight,
+// What one run of the job workflow knows and decides: its counters, the batches in flight,
 // what the progress query answers, when a batch may launch, when to wait out `delay`, when the
 // run continues as new or finishes. Pure (types only from Temporal's side): the workflow wires
 // these transitions to its commands, and they are tested without Temporal. Workflow code
 // imports this file, so it imports nothing with side effects.
-import type { CrawlPhase, CrawlProgress, CrawlStatus, CrawlWorkflowInput, JobCounts } from './definitions.ts';
+import type { JobPhase, JobProgress, JobRunStatus, JobWorkflowInput, JobCounts } from './definitions.ts';
 
 /** Dispatch order on the browser queue: lower goes first (Temporal task-queue priority). */
 export const FIRST_BATCH_PRIORITY = 1;
@@ -17,7 +17,7 @@ export const PROGRESS_INTERVAL_MS = 10_000;
 const NO_COUNTS: JobCounts = { completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0 };
 
 /** What the run's decisions need of its settings (worker-decided, or a legacy run's input). */
-export interface CrawlRunLimits {
+export interface JobRunLimits {
   parallelBatches: number;
   batchSize: number;
   historyEventBudget: number;
@@ -26,7 +26,7 @@ export interface CrawlRunLimits {
 }
 
 /** The patches that change decisions (docs/patches.md), as this run answered them. */
-export interface CrawlRunPatches {
+export interface JobRunPatches {
   /** Batches claim URLs as they are found: while one runs, every parallel slot gets one. */
   batchesWaitForWork: boolean;
   /** PagesCrawled and PagesQueued are upserted while the crawl runs. */
@@ -51,7 +51,7 @@ export interface BatchOutcome {
 }
 
 /** What the main loop does once woken. */
-export type CrawlStep = 'fail' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
+export type JobStep = 'fail' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
 
 /** The search attributes a progress or end upsert carries. */
 export interface PagesUpsert {
@@ -65,7 +65,7 @@ export interface FinishOutcome {
   counts?: JobCounts;
 }
 
-export class CrawlRunState {
+export class JobRunState {
   readonly crawlId: string;
   /** Pages handled by earlier runs, so the scrapeSettled update tells this run's own. */
   private readonly handledBefore: number;
@@ -79,8 +79,8 @@ export class CrawlRunState {
   counts: JobCounts;
   /** Until an activity reported them, the counts are placeholders, not worth an upsert. */
   countsKnown: boolean;
-  status: CrawlStatus = 'scraping';
-  phase: CrawlPhase;
+  status: JobRunStatus = 'scraping';
+  phase: JobPhase;
   delayMs: number | undefined;
   /** URLs the run believes wait in the frontier (a hint for launching, not a count to report). */
   queued = 0;
@@ -90,11 +90,11 @@ export class CrawlRunState {
   yielded = false;
   private upserted: PagesUpsert | undefined;
   private upsertedAt: number | undefined;
-  private limits: CrawlRunLimits | undefined;
-  private patches: CrawlRunPatches = { batchesWaitForWork: false, progressUpserts: false };
+  private limits: JobRunLimits | undefined;
+  private patches: JobRunPatches = { batchesWaitForWork: false, progressUpserts: false };
 
   constructor(
-    input: CrawlWorkflowInput,
+    input: JobWorkflowInput,
     private readonly history: () => RunHistory,
   ) {
     this.crawlId = input.crawlId;
@@ -108,14 +108,14 @@ export class CrawlRunState {
   }
 
   /** The run's settings are known: until planning says otherwise, every parallel slot may get a batch. */
-  useSettings(limits: CrawlRunLimits, patches: CrawlRunPatches): void {
+  useSettings(limits: JobRunLimits, patches: JobRunPatches): void {
     this.limits = limits;
     this.patches = patches;
     this.queued = limits.parallelBatches * limits.batchSize;
   }
 
-  private get run(): CrawlRunLimits {
-    if (!this.limits) throw new Error('crawl run state: settings not known yet');
+  private get run(): JobRunLimits {
+    if (!this.limits) throw new Error('job run state: settings not known yet');
     return this.limits;
   }
 
@@ -124,7 +124,7 @@ export class CrawlRunState {
   }
 
   /** The `progress` query's answer. */
-  progress(): CrawlProgress {
+  progress(): JobProgress {
     return {
       ...this.counts,
       status: this.status,
@@ -176,7 +176,7 @@ export class CrawlRunState {
   }
 
   /** What to do once woken: checked in this order, so a failure wins over everything. */
-  nextStep(): CrawlStep {
+  nextStep(): JobStep {
     if (this.failure !== undefined) return 'fail';
     if (this.canLaunch()) return 'launch';
     if (this.inFlight > 0) return 'wait';
@@ -265,7 +265,7 @@ export class CrawlRunState {
   }
 
   /** The input of the next run, which asks the worker for its settings (also when this one had them in its input). */
-  continuedInput(): CrawlWorkflowInput {
+  continuedInput(): JobWorkflowInput {
     return {
       crawlId: this.crawlId,
       planned: true,
@@ -291,7 +291,7 @@ export class CrawlRunState {
   }
 
   /** The run ended: its final search attributes (PagesQueued only from runs that keep it). */
-  ended(status: Exclude<CrawlStatus, 'scraping'>, done: FinishOutcome): { pagesCrawled: number; pagesQueued?: number } {
+  ended(status: Exclude<JobRunStatus, 'scraping'>, done: FinishOutcome): { pagesCrawled: number; pagesQueued?: number } {
     if (done.counts) this.counts = done.counts;
     this.status = status;
     this.phase = 'ended';
