@@ -140,7 +140,7 @@ export async function insertJob(
   startedByCaller: boolean,
 ): Promise<{ inserted: boolean; workflowId: string | null }> {
   // Only such a caller reuses an id (commitJob's are new).
-  const existing = startedByCaller ? await deps.db.crawl.findUnique({ where: { id: job.id }, select: { workflowId: true } }) : null;
+  const existing = startedByCaller ? await deps.db.job.findUnique({ where: { id: job.id }, select: { workflowId: true } }) : null;
   if (existing) return { inserted: false, workflowId: existing.workflowId };
   const workflowId = newJobWorkflowId(job.kind, job.id);
   checkServiceCanRun(deps.config, job.options);
@@ -149,8 +149,8 @@ export async function insertJob(
     // A single scrape is answered while the caller waits; it is no crawl to cap.
     if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
     // The old holder's row lock orders two takeovers: the second finds the key gone and its insert fails.
-    if (job.resume?.replaces) await tx.crawl.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
-    await tx.crawl.create({
+    if (job.resume?.replaces) await tx.job.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
+    await tx.job.create({
       data: {
         id: job.id,
         teamId: team.id,

@@ -83,7 +83,7 @@ function startOptions(deps: StartDeps, crawl: StartableJob) {
 }
 
 async function markStarted(deps: StartDeps, id: string): Promise<void> {
-  await deps.db.crawl.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+  await deps.db.job.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
 }
 
 /** The client's "Failed to start Workflow" says nothing; the log should say why. */
@@ -102,7 +102,7 @@ export const START_GRACE_MS = 5_000;
  * started is started too: its run plans nothing and only ends it (expiry, crawl.completed event).
  */
 export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Promise<number> {
-  const pending = await deps.db.crawl.findMany({
+  const pending = await deps.db.job.findMany({
     where: {
       status: { in: ['scraping', 'cancelled'] },
       workflowStartedAt: null,
@@ -116,7 +116,7 @@ export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Pro
   });
   // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
   // heard back) was started: the end proves it, and Temporal would only refuse a new start.
-  await deps.db.crawl.updateMany({
+  await deps.db.job.updateMany({
     where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
     data: { workflowStartedAt: new Date() },
   });

@@ -9,7 +9,7 @@ import type { JobSettings } from './config.ts';
 import { createOnce, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
-import type { Crawl, Team } from '../generated/prisma/client.ts';
+import type { Job, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
 import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, checkThreatProtection, insertJob, type JobToCommit } from './commit-job.ts';
 import type { CrawlRequest } from './crawl-request.ts';
@@ -86,7 +86,7 @@ export async function commitScrape(
   let earlier: { workflowId: string | null } | null = null;
   await createOnce(
     () => insertJob(deps, team, apiKeyId, commit, false),
-    opts.id ? async () => (earlier = await deps.db.crawl.findUnique({ where: { id: job.id }, select: { workflowId: true } })) : undefined,
+    opts.id ? async () => (earlier = await deps.db.job.findUnique({ where: { id: job.id }, select: { workflowId: true } })) : undefined,
   );
   // A job committed earlier under this id keeps its own workflow id (null on a row from before the column).
   return earlier ? { ...job, workflowId: (earlier as { workflowId: string | null }).workflowId } : job;
@@ -162,12 +162,12 @@ export function isScrapeTimeout(err: unknown): err is DomainError {
 type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
 
 function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
-  return db.crawlPage.findFirst({ where: { crawlId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+  return db.jobPage.findFirst({ where: { jobId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
 }
 
 /** The answer of POST /v2/scrape once its wait is over: the job's row and its page are read at once. */
 export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<string, unknown>> {
-  const [job, page] = await Promise.all([db.crawl.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
+  const [job, page] = await Promise.all([db.job.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
   return answerWith(db, job, page);
 }
 
@@ -175,11 +175,11 @@ export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<stri
  * The document of a finished scrape, with its id in metadata.scrapeId (where the SDKs look), or
  * the error its page or job ended with. A zero-data-retention scrape hands its document out once.
  */
-export async function scrapeAnswer(db: Db, job: Crawl): Promise<Record<string, unknown>> {
+export async function scrapeAnswer(db: Db, job: Job): Promise<Record<string, unknown>> {
   return answerWith(db, job, await readScrapePage(db, job.id));
 }
 
-async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<string, unknown>> {
+async function answerWith(db: Db, job: Job, page: ScrapePage): Promise<Record<string, unknown>> {
   if (!page) {
     if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
     throw new DomainError('job-failed', job.error ?? `The scrape ended (${job.status}) without a page`, 'SCRAPE_FAILED');
@@ -188,7 +188,7 @@ async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<
   if (page.purgedAt) throw new DomainError('not-found', 'The scrape had zero data retention: its document was handed out once and erased', 'ZDR_PURGED');
   const document = page.document as { metadata?: Record<string, unknown> };
   if (isZeroDataRetention(job)) {
-    await db.crawlPage.updateMany({ where: { id: page.id, purgedAt: null }, data: { document: {}, sizeBytes: 0, purgedAt: new Date() } });
+    await db.jobPage.updateMany({ where: { id: page.id, purgedAt: null }, data: { document: {}, sizeBytes: 0, purgedAt: new Date() } });
   }
   return { ...document, metadata: { ...document.metadata, scrapeId: job.id } };
 }

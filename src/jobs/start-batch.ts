@@ -110,7 +110,7 @@ async function appendToBatch(deps: Deps, team: Team, batchId: string, rows: NewF
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const added = await deps.db.$transaction(async (tx) => {
     const [batch] = await tx.$queryRaw<{ status: string; workflow_id: string | null }[]>`
-      SELECT status, workflow_id FROM crawl WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;
+      SELECT status, workflow_id FROM job WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;
     if (!batch) throw new DomainError('not-found', 'Job not found');
     if (batch.status !== 'scraping')
       throw new DomainError('conflict', `The batch scrape has ended (${batch.status}); URLs can only be added to a running batch`);

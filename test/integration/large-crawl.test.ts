@@ -27,9 +27,9 @@ it('crawls 800 pages with bounded history and pages through them exactly once', 
   const res = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: `${site.url}/`, limit: PAGES, sitemap: 'skip' } });
   const { id } = await res.json();
   const status = await waitForCrawl(h, id, 900_000, apiKey);
-  expect(status.status, (await h.db.crawl.findUniqueOrThrow({ where: { id } })).error ?? '').toBe('completed');
+  expect(status.status, (await h.db.job.findUniqueOrThrow({ where: { id } })).error ?? '').toBe('completed');
   expect(status.completed).toBe(PAGES);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
   for (let i = 0; i < PAGES; i++) expect(site.hits.get(i === 0 ? '/' : `/p/${i}`)).toBe(1);
   expect(teamId).toBeTruthy();
 

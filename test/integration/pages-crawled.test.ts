@@ -37,7 +37,7 @@ async function endedWorkflow(crawlId: string) {
   return { status: description.status.name, pagesCrawled: description.typedSearchAttributes.get(PagesCrawledAttribute) };
 }
 
-const storedPages = (crawlId: string) => h.db.crawlPage.count({ where: { crawlId, success: true } });
+const storedPages = (crawlId: string) => h.db.jobPage.count({ where: { jobId: crawlId, success: true } });
 
 describe('PagesCrawled', () => {
   it('of a crawl cancelled while its batch runs is the pages it stored', async () => {
@@ -57,7 +57,7 @@ describe('PagesCrawled', () => {
     const { id } = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${broken.url}/`, sitemap: 'skip', limit: 100 } })).json();
     const body = await waitForCrawl(h, id);
     expect(body).toMatchObject({ status: 'completed', completed: 3 });
-    expect(await h.db.crawlPage.count({ where: { crawlId: id, success: false } })).toBe(1);
+    expect(await h.db.jobPage.count({ where: { jobId: id, success: false } })).toBe(1);
 
     const { status, pagesCrawled } = await endedWorkflow(id);
     expect(status).toBe('COMPLETED');

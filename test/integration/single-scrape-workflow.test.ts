@@ -83,7 +83,7 @@ it('answers once the page is stored, opens in one local activity, completes its 
   );
   // Shown in the Temporal UI as every job is, and finished in the database.
   expect(await (await handle.describe()).staticSummary()).toBe(`Scrape of ${site.url}/`);
-  expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).status).toBe('completed');
+  expect((await h.db.job.findUniqueOrThrow({ where: { id } })).status).toBe('completed');
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
 
   await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('scrape', id));
@@ -107,7 +107,7 @@ it('survives a worker killed with SIGKILL while it loads the page: stored and ch
   expect(body.data.markdown).toContain('# Slow');
   const id = body.data.metadata.scrapeId as string;
   expect(await h.temporal.workflow.getHandle(newJobWorkflowId('scrape', id)).result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(1);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(1);
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
   releaseSlow();
 });

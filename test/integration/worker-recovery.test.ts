@@ -45,10 +45,10 @@ async function heldByTeam(teamId: string): Promise<{ slots: number; leases: numb
 
 async function expectEveryPageOnce(id: string, status: { status: string; completed?: unknown }): Promise<void> {
   expect(status.status).toBe('completed');
-  expect(await h.db.crawlPage.findMany({ where: { crawlId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
+  expect(await h.db.jobPage.findMany({ where: { jobId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
   expect(status.completed).toBe(PAGES);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
-  expect(await h.db.crawlUrl.count({ where: { crawlId: id, state: { not: 'done' } } })).toBe(0);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
+  expect(await h.db.jobUrl.count({ where: { jobId: id, state: { not: 'done' } } })).toBe(0);
 }
 
 it('resumes the crawls of two teams within seconds of a kill -9 of their worker, every page once', async () => {
@@ -64,8 +64,8 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
     'pages stored while both crawls have batches in flight',
     async () => {
       for (const id of ids) {
-        if ((await h.db.crawlPage.count({ where: { crawlId: id } })) < 3) return false;
-        if ((await h.db.crawlUrl.count({ where: { crawlId: id, state: 'claimed' } })) === 0) return false;
+        if ((await h.db.jobPage.count({ where: { jobId: id } })) < 3) return false;
+        if ((await h.db.jobUrl.count({ where: { jobId: id, state: 'claimed' } })) === 0) return false;
       }
       return true;
     },
@@ -75,7 +75,7 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   const killedAt = Date.now();
-  const storedAtKill = await Promise.all(ids.map((id) => h.db.crawlPage.count({ where: { crawlId: id } })));
+  const storedAtKill = await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })));
   expect(storedAtKill.every((n) => n < PAGES)).toBe(true);
 
   await h.spawnWorker();
@@ -94,7 +94,7 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   for (const message of failures) expect(message).toMatch(/^worker process [0-9a-f-]+ stopped heartbeating \d+ s ago$/);
   await waitFor(
     'a page stored after the kill by each crawl',
-    async () => (await Promise.all(ids.map((id) => h.db.crawlPage.count({ where: { crawlId: id } })))).every((n, i) => n > storedAtKill[i]!),
+    async () => (await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })))).every((n, i) => n > storedAtKill[i]!),
     HEARTBEAT_TIMEOUT_MS,
     50,
   );

@@ -9,7 +9,7 @@ sharedGauge({
   async query(db) {
     const rows = await db.$queryRaw<{ kind: string; state: string; n: bigint }[]>`
       SELECT c.kind, u.state, count(*) AS n
-        FROM crawl c JOIN crawl_url u ON u.crawl_id = c.id AND u.state IN ('queued', 'claimed')
+        FROM job c JOIN job_url u ON u.job_id = c.id AND u.state IN ('queued', 'claimed')
        WHERE c.status = 'scraping'
        GROUP BY c.kind, u.state`;
     return rows.map((r) => ({ labels: { kind: r.kind, state: r.state }, value: Number(r.n) }));
