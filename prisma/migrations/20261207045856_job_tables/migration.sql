@@ -44,6 +44,10 @@ CREATE VIEW "crawl" AS
 CREATE VIEW "crawl_url" AS
   SELECT "id", "job_id" AS "crawl_id", "url_key", "url", "depth", "state", "claimed_by", "claimed_at", "created_at"
   FROM "job_url";
+-- The previous release stores pages with INSERT ... ON CONFLICT DO UPDATE ... RETURNING (xmax = 0),
+-- which tells an inserted row from an updated one; a view has no system columns, so crawl_page
+-- carries the table's xmax as a read-only column of that name.
 CREATE VIEW "crawl_page" AS
-  SELECT "id", "job_id" AS "crawl_id", "url_key", "url", "success", "status_code", "error", "document", "size_bytes", "purged_at", "created_at"
+  SELECT "id", "job_id" AS "crawl_id", "url_key", "url", "success", "status_code", "error", "document", "size_bytes", "purged_at", "created_at",
+         "xmax"
   FROM "job_page";
