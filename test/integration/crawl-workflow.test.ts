@@ -1,4 +1,4 @@
-// crawlWorkflow against the shared Temporal dev server, with stub activities that model
+// jobWorkflow (the workflow of every job kind) against the shared Temporal dev server, with stub activities that model
 // the frontier as counters in memory: no database, no browser. The control stubs run on
 // the workflow's task queue and scrapeBatch on a second worker's browser queue, as in
 // production; each test scripts its batches and checks the calls and the history.
@@ -14,6 +14,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/jobs/activities.ts';
 import type { JobRunSettings, JobWorkflowInput, JobWorkflowResult } from '../../src/jobs/definitions.ts';
+import { JOB_WORKFLOW_TYPE } from '../../src/jobs/job-workflow-options.ts';
 import { BATCH_RETRY } from '../../src/jobs/retry-policies.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -199,7 +200,7 @@ async function startCrawl(script: Script): Promise<StubCrawl> {
     }),
   ]);
   running.push({ workers, done: Promise.all(workers.map((w) => w.run())) });
-  const handle = await client.workflow.start('crawlWorkflow', {
+  const handle = await client.workflow.start(JOB_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: `crawl-${crawlId}`,
     args: [{ crawlId } satisfies JobWorkflowInput],
@@ -257,7 +258,7 @@ async function replays(crawl: StubCrawl, runId?: string) {
   await Worker.runReplayHistory({ workflowBundle: bundle }, history);
 }
 
-describe('crawlWorkflow with stub activities', () => {
+describe('jobWorkflow with stub activities', () => {
   it('keeps every slot busy while a batch may find links, and after a starved batch waits for one that reports some', async () => {
     const frontier = new Frontier(1);
     let firstBatch = '';
@@ -392,10 +393,11 @@ describe('crawlWorkflow with stub activities', () => {
     await until('the third batch to be scheduled', async () => batchSchedulings(await crawl.history()).length === 3);
     await crawl.handle.cancel();
     const err = await crawl.handle.result().catch((e) => e);
-    // RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts.
+    // RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts
+    // (job-cancelled.json, type jobWorkflow; crawl-cancelled.json is the same run recorded as crawlWorkflow).
     if (process.env.RECORD_HISTORY_DIR) {
       const history = await client.workflow.getHandle(crawl.handle.workflowId).fetchHistory();
-      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'crawl-cancelled.json'), historyToJSON(history));
+      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'job-cancelled.json'), historyToJSON(history));
     }
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect(err.cause).toBeInstanceOf(CancelledFailure);
