@@ -35,8 +35,8 @@ ALTER SEQUENCE "crawl_page_id_seq" RENAME TO "job_page_id_seq";
 -- INSERT (with ON CONFLICT on the old column names, and RETURNING), UPDATE, DELETE and SELECT ...
 -- FOR UPDATE reach the table, and an INSERT that leaves a column out gets the table's default.
 -- test/integration/job-tables-views.test.ts runs the previous release's statements through them.
--- The next release drops the three views (docs/operations.md, "Upgrading"): by then no process of
--- this release's predecessor is left.
+-- The next release drops the three views (docs/operations.md, "Upgrading to the job names"): by
+-- then no process of this release's predecessor is left.
 CREATE VIEW "crawl" AS
   SELECT "id", "team_id", "api_key_id", "url", "options", "status", "error", "created_at", "completed_at", "expires_at",
          "robots_txt", "warning", "workflow_started_at", "task_queue", "kind", "resume_key", "resumable_until", "workflow_id"
