@@ -83,13 +83,13 @@ export async function commitScrape(
     seed: [scrape.seed],
     resume: opts.resume,
   };
-  let earlier: { workflowId: string | null } | null = null;
+  let earlier = null as { workflowId: string | null } | null;
   await createOnce(
     () => insertJob(deps, team, apiKeyId, commit, false),
     opts.id ? async () => (earlier = await deps.db.job.findUnique({ where: { id: job.id }, select: { workflowId: true } })) : undefined,
   );
   // A job committed earlier under this id keeps its own workflow id (null on a row from before the column).
-  return earlier ? { ...job, workflowId: (earlier as { workflowId: string | null }).workflowId } : job;
+  return earlier ? { ...job, workflowId: earlier.workflowId } : job;
 }
 
 /** Validates, then commits the scrape's job (prepareScrape, commitScrape). */
