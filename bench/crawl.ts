@@ -298,8 +298,8 @@ async function main() {
 
 /** Where a service round's time went: before its first page, between its first and last, and after its last. */
 async function printCrawlTimeline(db: ReturnType<typeof createDb>, crawlId: string, started: number, seen: number) {
-  const crawl = await db.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { createdAt: true, completedAt: true } });
-  const pages = await db.crawlPage.aggregate({ where: { crawlId }, _min: { createdAt: true }, _max: { createdAt: true } });
+  const crawl = await db.job.findUniqueOrThrow({ where: { id: crawlId }, select: { createdAt: true, completedAt: true } });
+  const pages = await db.jobPage.aggregate({ where: { jobId: crawlId }, _min: { createdAt: true }, _max: { createdAt: true } });
   const at = (date: Date | null | undefined) => (date ? `${date.getTime() - started} ms` : 'n/a');
   console.log(
     `  timeline: job row ${at(crawl.createdAt)}, first page ${at(pages._min.createdAt)}, last page ${at(pages._max.createdAt)}, ` +
@@ -388,7 +388,7 @@ async function fairnessFigure(db: ReturnType<typeof createDb>, gateway: string) 
         mark('queued', (await db.browserDemand.count({ where: { groupId: small.id } })) > 0);
         mark('givenUp', (await leases(big.id)) < 2);
         mark('started', (await leases(small.id)) > 0);
-        mark('firstPage', (await db.crawlPage.count({ where: { crawlId: small.id } })) > 0);
+        mark('firstPage', (await db.jobPage.count({ where: { jobId: small.id } })) > 0);
         mark('done', (await as(smallKey, `/v2/crawl/${small.id}?limit=1`)).status !== 'scraping');
         return at.done !== undefined;
       },

@@ -28,7 +28,7 @@ import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { convertHtml } from '../src/page/conversion/html-conversion.ts';
 import { scrapeRequestOptions, scrapeRequestSchema } from '../src/page/scrape-request.ts';
-import { crawlWorkflowId } from '../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../src/jobs/definitions.ts';
 import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
@@ -127,7 +127,7 @@ async function main() {
 
     /** The median scrape's workflow history, each event at its time since the request was sent. */
     const printTimeline = async (id: string, sentAt: number, ms: number) => {
-      const history = await temporal.workflow.getHandle(crawlWorkflowId(id)).fetchHistory();
+      const history = await temporal.workflow.getHandle(newJobWorkflowId('scrape', id)).fetchHistory();
       console.log(`  timeline of scrape ${id} (${ms.toFixed(0)} ms; times since the request was sent):`);
       for (const e of history.events ?? []) {
         const at = Number(e.eventTime!.seconds) * 1000 + Math.round(e.eventTime!.nanos! / 1e6) - sentAt;
@@ -142,7 +142,7 @@ async function main() {
      * batch, until the workflow task that answers the update completed, and after it (the answer).
      */
     const phasesOf = async (id: string, sentAt: number, ms: number): Promise<number[]> => {
-      const handle = temporal.workflow.getHandle(crawlWorkflowId(id));
+      const handle = temporal.workflow.getHandle(newJobWorkflowId('scrape', id));
       // The caller may have had its page before the batch ended.
       await handle.result();
       const history = await handle.fetchHistory();

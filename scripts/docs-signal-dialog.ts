@@ -13,7 +13,7 @@ import { chromium } from 'playwright';
 import { createActivities } from '../activities/index.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { FEATURES } from '../src/features/index.ts';
-import { crawlWorkflowId, progressQuery } from '../src/jobs/definitions.ts';
+import { jobWorkflowId, progressQuery } from '../src/jobs/definitions.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createDb } from '../src/platform/db/prisma.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
@@ -85,14 +85,15 @@ async function main(): Promise<void> {
       body: JSON.stringify({ url: `${site.url}/`, sitemap: 'skip', limit: 400 }),
     });
     const { id } = (await res.json()) as { id: string };
-    const handle = temporal.workflow.getHandle(crawlWorkflowId(id));
+    const workflowId = jobWorkflowId(await db.job.findUniqueOrThrow({ where: { id }, select: { id: true, workflowId: true } }));
+    const handle = temporal.workflow.getHandle(workflowId);
     stops.unshift(() => handle.terminate('screenshot taken'));
     for (let p = await handle.query(progressQuery); p.completed < 6; p = await handle.query(progressQuery)) await new Promise((r) => setTimeout(r, 500));
 
     const browser = await chromium.launch(chromiumLaunch(config.chromium).launchOptions(undefined));
     stops.unshift(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${temporalServer.uiUrl}/namespaces/default/workflows/${crawlWorkflowId(id)}`);
+    await page.goto(`${temporalServer.uiUrl}/namespaces/default/workflows/${workflowId}`);
     await page
       .getByText(/batch 1: up to \d+ pages of 127\.0\.0\.1:\d+/)
       .first()

@@ -12,7 +12,7 @@ import type { Tx } from '../platform/db/prisma.ts';
 export async function checkActiveCrawlCap(tx: Tx, teamId: string, cap: number): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`crawl-start:${teamId}`}, 0))`;
   // Batch scrapes hold the same work as crawls; single scrapes end while their caller waits.
-  const active = await tx.crawl.count({ where: { teamId, status: 'scraping', kind: { not: 'scrape' } } });
+  const active = await tx.job.count({ where: { teamId, status: 'scraping', kind: { not: 'scrape' } } });
   if (active >= cap) {
     throw new DomainError(
       'limit-reached',

@@ -1,4 +1,4 @@
-// Activities of crawlWorkflow, the workflow of every job kind: its settings,
+// Activities of jobWorkflow, the workflow of every job kind: its settings,
 // plan the frontier, scrape a batch (batch/scrape-batch.ts), finish. Each is
 // idempotent: rows are keyed by (crawl, url key) and written with upserts,
 // charges by (crawl, url key) in the ledger, and a batch's claim is keyed by
@@ -34,7 +34,7 @@ export type { ScrapeBatchInput, ScrapeBatchResult } from './batch/scrape-batch.t
 
 type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork; temporal?: Client };
 
-export function createCrawlActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork; temporal?: Client }) {
+export function createJobActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork; temporal?: Client }) {
   const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config, given.log) };
   /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
@@ -84,4 +84,4 @@ function batchScraper({ db, config, log, network, temporal }: CrawlActivityDeps)
   });
 }
 
-export type CrawlActivities = ReturnType<typeof createCrawlActivities>;
+export type JobActivities = ReturnType<typeof createJobActivities>;

@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 import type { JobKind } from './job-kind.ts';
+import { newJobWorkflowId } from './definitions.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
 import type { CrawlRequest, JobOptions } from './crawl-request.ts';
 import type { JobSettings } from './config.ts';
@@ -19,7 +20,7 @@ import { insufficientCredits } from '../platform/usage/credits.ts';
 import { BlockedAddressError } from '../platform/net/address-policy.ts';
 import { checkHostAllowed } from '../platform/net/guarded-lookup.ts';
 import { addressPolicyOf, servesPort, urlPort, type EndpointSettings } from '../platform/net/service-endpoints.ts';
-import { startCrawlWorkflow } from './job-workflow-start.ts';
+import { startJobWorkflow } from './job-workflow-start.ts';
 import { checkActiveCrawlCap } from './active-crawl-cap.ts';
 import { countJobStarted } from './job-metrics.ts';
 import { checkModelFormats } from './job-model.ts';
@@ -119,11 +120,11 @@ const JOB_NAMES: Record<JobKind, string> = { crawl: 'a crawl', batch_scrape: 'a 
 
 export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job: JobToCommit): Promise<{ id: string }> {
   const id = uuidv7();
-  await insertJob(deps, team, apiKeyId, { ...job, id }, false);
+  const { workflowId } = await insertJob(deps, team, apiKeyId, { ...job, id }, false);
   // From here the job exists: if the start fails or its answer is lost, the reconciler
   // starts it (same workflow id, so at most once), and the caller still gets its id.
   try {
-    await startCrawlWorkflow(deps, { id, teamId: team.id, url: job.url, limit: job.options.limit, kind: job.kind });
+    await startJobWorkflow(deps, { id, teamId: team.id, workflowId, url: job.url, limit: job.options.limit, kind: job.kind });
   } catch (err) {
     deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: id, error: (err as Error).message });
   }
@@ -133,8 +134,9 @@ export async function commitJob(deps: JobDeps, team: Team, apiKeyId: string, job
 /**
  * The checks and the transaction of commitJob, without the start, for a caller that starts the
  * job's workflow itself: a monitor check starts its jobs as child workflows, so `startedByCaller`
- * marks the row started and the reconciler leaves it alone. Returns false (and changes nothing)
- * when a job with that id exists already: the caller's retry after a commit it did not hear back from.
+ * marks the row started and the reconciler leaves it alone. Returns the row's workflow id (null: the
+ * legacy `crawl-<id>`) and whether it was inserted: not (and nothing changed) when a job with that id
+ * exists already, the caller's retry after a commit it did not hear back from.
  */
 export async function insertJob(
   deps: Pick<JobDeps, 'db' | 'config'>,
@@ -142,17 +144,19 @@ export async function insertJob(
   apiKeyId: string | null,
   job: JobToCommit & { id: string },
   startedByCaller: boolean,
-): Promise<boolean> {
+): Promise<{ inserted: boolean; workflowId: string | null }> {
   // Only such a caller reuses an id (commitJob's are new).
-  if (startedByCaller && (await deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }))) return false;
+  const existing = startedByCaller ? await deps.db.job.findUnique({ where: { id: job.id }, select: { workflowId: true } }) : null;
+  if (existing) return { inserted: false, workflowId: existing.workflowId };
+  const workflowId = newJobWorkflowId(job.kind, job.id);
   checkServiceCanRun(deps.config, job.options);
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, JOB_NAMES[job.kind]);
   await deps.db.$transaction(async (tx) => {
     // A single scrape is answered while the caller waits; it is no crawl to cap.
     if (job.kind !== 'scrape') await checkActiveCrawlCap(tx, team.id, deps.config.crawl.maxActivePerTeam);
     // The old holder's row lock orders two takeovers: the second finds the key gone and its insert fails.
-    if (job.resume?.replaces) await tx.crawl.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
-    await tx.crawl.create({
+    if (job.resume?.replaces) await tx.job.updateMany({ where: { id: job.resume.replaces, resumeKey: job.resume.key }, data: { resumeKey: null } });
+    await tx.job.create({
       data: {
         id: job.id,
         teamId: team.id,
@@ -162,6 +166,7 @@ export async function insertJob(
         status: 'scraping',
         taskQueue: deps.config.temporal.taskQueue,
         kind: job.kind,
+        workflowId,
         ...(job.resume && { resumeKey: job.resume.key }),
         ...(startedByCaller && { workflowStartedAt: new Date() }),
       },
@@ -170,5 +175,5 @@ export async function insertJob(
     await writeCrawlEvent(tx, job.id, crawlWebhook(job.options, job.kind), { type: 'crawl.started', success: true, data: [] });
   });
   countJobStarted(job.kind);
-  return true;
+  return { inserted: true, workflowId };
 }

@@ -1,20 +1,32 @@
-// Names and payloads of the crawl workflow, shared by the gateway, the worker
-// and workflow code. Workflow code imports this file, so it may import nothing
-// with side effects.
+// Names and payloads of the job workflow (every job kind: crawl, batch scrape, scrape), shared by
+// the gateway, the worker and workflow code. Workflow code imports this file, so it may import
+// nothing with side effects.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
-/** Operators find a crawl in the Temporal UI by this id. */
-export function crawlWorkflowId(crawlId: string): string {
-  return `crawl-${crawlId}`;
+/**
+ * The workflow id a new job gets, naming its kind: `crawl-<id>`, `batch-scrape-<id>`,
+ * `scrape-<id>`. Operators find a job in the Temporal UI by it. Stored on the job's row
+ * (`workflow_id`) when the row is created; read it back with jobWorkflowId.
+ */
+export function newJobWorkflowId(kind: string, jobId: string): string {
+  return `${kind.replaceAll('_', '-')}-${jobId}`;
 }
 
-export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+/**
+ * The workflow id of a job's row: the one stored with it, or `crawl-<id>` for a row created
+ * before the column existed (every kind's workflow was `crawl-<id>` then).
+ */
+export function jobWorkflowId(job: { id: string; workflowId: string | null }): string {
+  return job.workflowId ?? `crawl-${job.id}`;
+}
+
+export type JobRunStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * How a crawl runs on this deployment, decided by the worker (local activity `crawlSettings`)
  * from its own configuration and the crawl's options, once per workflow run.
  */
-export interface CrawlRunSettings {
+export interface JobRunSettings {
   /** Batches scraped at the same time by this crawl. */
   parallelBatches: number;
   /** Most URLs one batch claims. */
@@ -45,7 +57,7 @@ export interface CrawlRunSettings {
   pauseMaxMs?: number;
 }
 
-export interface CrawlWorkflowInput {
+export interface JobWorkflowInput {
   crawlId: string;
   /**
    * Set by the starter of a single scrape (kind scrape): its run opens with one local activity
@@ -73,9 +85,9 @@ export interface CrawlWorkflowInput {
   webhookTaskQueue?: string;
 }
 
-export interface CrawlWorkflowResult {
+export interface JobWorkflowResult {
   crawlId: string;
-  status: CrawlStatus;
+  status: JobRunStatus;
   pagesHandled: number;
 }
 
@@ -102,7 +114,7 @@ export interface JobCounts {
 }
 
 /** What the crawl workflow is doing: planning, scraping, waiting out `delay`, finishing, cancelling, or done. */
-export type CrawlPhase = 'planning' | 'scraping' | 'delay' | 'paused' | 'finishing' | 'cancelling' | 'failing' | 'ended';
+export type JobPhase = 'planning' | 'scraping' | 'delay' | 'paused' | 'finishing' | 'cancelling' | 'failing' | 'ended';
 
 /** Since when (epoch ms, workflow time) and by whom a job is paused. */
 export interface PauseState {
@@ -110,10 +122,10 @@ export interface PauseState {
   by: string;
 }
 
-export interface CrawlProgress extends JobCounts {
+export interface JobProgress extends JobCounts {
   /** The job's status as GET /v2/crawl/{id} gives it. */
-  status: CrawlStatus;
-  phase: CrawlPhase;
+  status: JobRunStatus;
+  phase: JobPhase;
   /**
    * Batch activities scheduled on the browser queue: running, or waiting for a worker's browser
    * (the workflow cannot tell which; the Temporal UI's pending activities can).
@@ -133,7 +145,7 @@ export interface CrawlProgress extends JobCounts {
  * The crawl's counts as of its last activity result, and what it is doing now
  * (`temporal workflow query --name progress -w crawl-<id>`).
  */
-export const progressQuery = defineQuery<CrawlProgress>('progress');
+export const progressQuery = defineQuery<JobProgress>('progress');
 
 /**
  * Answers once the job's first batch has ended or the run ended: true when its pages (a single

@@ -8,7 +8,7 @@ import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import type { Tx } from '../platform/db/prisma.ts';
 import { storableText } from '../platform/db/storable.ts';
 import { forgetBrowserGroup } from '../platform/browser/browser-share.ts';
-import type { CrawlStatus, JobCounts } from './definitions.ts';
+import type { JobRunStatus, JobCounts } from './definitions.ts';
 import type { JobSettings } from './config.ts';
 import { frontierCounts, releaseClaims, skipQueued } from './frontier/frontier.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
@@ -20,7 +20,7 @@ import { crawlWebhook, writeCrawlEvent } from './webhooks/crawl-events.ts';
 
 export interface FinishCrawlInput {
   crawlId: string;
-  status: Exclude<CrawlStatus, 'scraping'>;
+  status: Exclude<JobRunStatus, 'scraping'>;
   error?: string;
   outOfCredits?: boolean;
 }
@@ -88,20 +88,20 @@ async function endJob(tx: Tx, input: FinishCrawlInput, { warning, completedAt, e
   const { crawlId } = input;
   // URLs appended to a batch (appendToId) are added under this row lock while the batch
   // is scraping: either they are in the frontier now, or the batch is over when they come.
-  await tx.$queryRaw`SELECT id FROM crawl WHERE id = ${crawlId}::uuid FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM job WHERE id = ${crawlId}::uuid FOR UPDATE`;
   if (completes(input)) {
-    const queued = await tx.crawlUrl.count({ where: { crawlId, state: FrontierState.queued } });
+    const queued = await tx.jobUrl.count({ where: { jobId: crawlId, state: FrontierState.queued } });
     if (queued > 0) return { appended: queued };
   }
-  const ending = await tx.crawl.updateMany({
+  const ending = await tx.job.updateMany({
     where: { id: crawlId, status: 'scraping' },
     // A batch's last error may quote what a page or the database said about it.
     data: { status: input.status, error: input.error === undefined ? null : storableText(input.error), warning, completedAt, expiresAt },
   });
   // A crawl cancelled through the API already says so; it still gets its expiry.
-  const cancelled = await tx.crawl.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
-  const final = await tx.crawl.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
-  const completed = await tx.crawlPage.count({ where: { crawlId, success: true } });
+  const cancelled = await tx.job.updateMany({ where: { id: crawlId, expiresAt: null }, data: { expiresAt } });
+  const final = await tx.job.findUniqueOrThrow({ where: { id: crawlId }, select: { status: true, error: true, options: true, kind: true } });
+  const completed = await tx.jobPage.count({ where: { jobId: crawlId, success: true } });
   // A cancelled crawl ends with crawl.completed too; its status says how it ended.
   await writeCrawlEvent(tx, crawlId, crawlWebhook(final.options, jobKind(final)), {
     type: final.status === 'failed' ? 'crawl.failed' : 'crawl.completed',

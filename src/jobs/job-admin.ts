@@ -3,8 +3,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Db } from '../platform/db/prisma.ts';
-import type { Crawl } from '../generated/prisma/client.ts';
-import { crawlWorkflowId } from './definitions.ts';
+import type { Job } from '../generated/prisma/client.ts';
+import { jobWorkflowId } from './definitions.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobErrors } from './job-responses.ts';
 
@@ -36,7 +36,7 @@ function redactHeaders(headers: Record<string, string> | undefined): Record<stri
   return headers && Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
 }
 
-export function activeCrawlRecord(crawl: Crawl) {
+export function activeCrawlRecord(crawl: Job) {
   const options = crawlOptions(crawl);
   const scrapeOptions = options.scrapeOptions && { ...options.scrapeOptions, headers: redactHeaders(options.scrapeOptions.headers) };
   return {
@@ -52,7 +52,7 @@ export function activeCrawlRecord(crawl: Crawl) {
 }
 
 export async function activeCrawls(db: Db, teamId: string) {
-  const crawls = await db.crawl.findMany({ where: { teamId, status: 'scraping', kind: 'crawl' }, orderBy: { createdAt: 'asc' } });
+  const crawls = await db.job.findMany({ where: { teamId, status: 'scraping', kind: 'crawl' }, orderBy: { createdAt: 'asc' } });
   return crawls.map(activeCrawlRecord);
 }
 
@@ -63,30 +63,30 @@ export async function activeCrawls(db: Db, teamId: string) {
  * marked: the workflow the reconciler (or a late gateway start) runs for it plans
  * nothing and records the end.
  */
-export async function cancelCrawl(db: Db, temporal: Client, crawl: Crawl): Promise<void> {
+export async function cancelCrawl(db: Db, temporal: Client, crawl: Job): Promise<void> {
   if (crawl.status === 'completed') throw new DomainError('conflict', 'Crawl is already completed');
   if (crawl.status === 'failed') throw new DomainError('conflict', 'Crawl has already failed');
   if (crawl.status === 'cancelled') return;
   try {
-    await temporal.workflow.getHandle(crawlWorkflowId(crawl.id)).cancel();
+    await temporal.workflow.getHandle(jobWorkflowId(crawl)).cancel();
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) {
       throw new DomainError('unavailable', `The crawl could not be cancelled: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE');
     }
   }
-  const { count } = await db.crawl.updateMany({
+  const { count } = await db.job.updateMany({
     where: { id: crawl.id, status: 'scraping' },
     data: { status: 'cancelled', completedAt: new Date() },
   });
   if (count === 0) {
-    const now = await db.crawl.findUniqueOrThrow({ where: { id: crawl.id } });
+    const now = await db.job.findUniqueOrThrow({ where: { id: crawl.id } });
     if (now.status === 'completed') throw new DomainError('conflict', 'Crawl is already completed');
   }
 }
 
 export async function crawlErrors(db: Db, crawlId: string): Promise<JobErrors> {
   const [failed, blocked] = await Promise.all([
-    db.crawlPage.findMany({ where: { crawlId, success: false }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, createdAt: true } }),
+    db.jobPage.findMany({ where: { jobId: crawlId, success: false }, orderBy: { id: 'asc' }, select: { id: true, url: true, error: true, createdAt: true } }),
     db.crawlRobotsBlocked.findMany({ where: { crawlId }, orderBy: { createdAt: 'asc' }, select: { url: true } }),
   ]);
   return {

@@ -28,7 +28,7 @@ export interface JobContextDeps {
 }
 
 export async function readJob({ db, network }: JobContextDeps, crawlId: string) {
-  const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
+  const crawl = await db.job.findUnique({ where: { id: crawlId }, include: { team: true } });
   if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
   const options = crawlOptions(crawl);
   // robotsUserAgent both fetches and is evaluated against robots.txt.

@@ -7,7 +7,7 @@ import type { Db } from '../platform/db/prisma.ts';
 import type { JobSettings } from './config.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { MAX_CRAWL_LIMIT } from './crawl-request.ts';
-import type { AdjustedSettings, CrawlRunSettings, JobAdjustment, PauseState } from './definitions.ts';
+import type { AdjustedSettings, JobRunSettings, JobAdjustment, PauseState } from './definitions.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
 import { runSettings } from './run-settings.ts';
 
@@ -19,7 +19,7 @@ interface ControlDeps {
 /** Puts the pause (or its end: null) on the job's row, where GET /v2/crawl/{id} reads it. */
 export async function recordPause({ db }: ControlDeps, input: { crawlId: string; paused: PauseState | null }): Promise<void> {
   const { crawlId, paused } = input;
-  await db.crawl.updateMany({
+  await db.job.updateMany({
     where: { id: crawlId },
     data: paused ? { pausedAt: new Date(paused.sinceMs), pausedBy: paused.by } : { pausedAt: null, pausedBy: null },
   });
@@ -27,7 +27,7 @@ export async function recordPause({ db }: ControlDeps, input: { crawlId: string;
 
 export interface AppliedAdjustment {
   /** The run's settings under the new options. */
-  settings: CrawlRunSettings;
+  settings: JobRunSettings;
   /** Batches read the limit, maxDiscoveryDepth and delay when they start: those running are told to stop. */
   optionsChanged: boolean;
   inForce: AdjustedSettings;
@@ -48,7 +48,7 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
   return deps.db.$transaction(async (tx) => {
     // The frontier's admissions take this lock too (frontier.ts): no URL is admitted under the old limit meanwhile.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
-    const crawl = await tx.crawl.findUnique({ where: { id: crawlId }, include: { team: true } });
+    const crawl = await tx.job.findUnique({ where: { id: crawlId }, include: { team: true } });
     if (!crawl) refuse(`job ${crawlId} does not exist`);
     if (crawl.status !== 'scraping') refuse(`the job is ${crawl.status}: nothing left to adjust`);
     const limit = crawl.team.concurrencyLimit;
@@ -56,7 +56,7 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
       refuse(`maxConcurrency ${a.maxConcurrency} is above the team's concurrency limit of ${limit} pages at once`);
     if (a.limit !== undefined && a.limit > MAX_CRAWL_LIMIT) refuse(`limit must not exceed ${MAX_CRAWL_LIMIT}`);
     if (a.limit !== undefined) {
-      const rows = await tx.crawlUrl.groupBy({ by: ['state'], where: { crawlId, state: { not: FrontierState.redirect } }, _count: { _all: true } });
+      const rows = await tx.jobUrl.groupBy({ by: ['state'], where: { jobId: crawlId, state: { not: FrontierState.redirect } }, _count: { _all: true } });
       const count = (state: string) => rows.find((r) => r.state === state)?._count._all ?? 0;
       const scraped = count(FrontierState.done) + count(FrontierState.claimed);
       if (a.limit < scraped) refuse(`limit ${a.limit} is below the ${scraped} pages already scraped or being scraped`);
@@ -64,8 +64,8 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
       const excess = rows.reduce((n, r) => n + r._count._all, 0) - a.limit;
       if (excess > 0) {
         await tx.$executeRaw`
-          DELETE FROM crawl_url WHERE id IN (
-            SELECT id FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued} ORDER BY id DESC LIMIT ${excess}
+          DELETE FROM job_url WHERE id IN (
+            SELECT id FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued} ORDER BY id DESC LIMIT ${excess}
           )`;
       }
     }
@@ -73,7 +73,7 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
     const options = { ...before, ...a };
     // delay 0: no delay at all (the API's delay must be above 0).
     if (a.delay === 0) delete options.delay;
-    await tx.crawl.update({ where: { id: crawlId }, data: { options } });
+    await tx.job.update({ where: { id: crawlId }, data: { options } });
     const settings = runSettings(deps.config, { crawl, options });
     return {
       settings,

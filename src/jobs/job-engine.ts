@@ -5,9 +5,9 @@
 // features only commit jobs (commit-job.ts) and read them back.
 import { everyInterval, type Feature } from '../platform/feature.ts';
 import type { JobSettings } from './config.ts';
-import { createCrawlActivities } from './activities.ts';
+import { createJobActivities } from './activities.ts';
 import { forgetAbandonedBrowserDemand } from './batch/browser-demand.ts';
-import { reconcileCrawlStarts } from './job-workflow-start.ts';
+import { reconcileJobStarts } from './job-workflow-start.ts';
 import { forgetLongDeadProcesses, WORKER_HEARTBEAT_MS, WORKER_PROCESS_ID, workerLiveness } from '../platform/process/worker-liveness.ts';
 import { failAbandonedAttempts, forgetOldAttemptRecords } from '../platform/temporal/abandoned-attempts.ts';
 
@@ -19,7 +19,7 @@ const ABANDONED_ATTEMPTS_INTERVAL_MS = 2_000;
 export const jobEngine: Feature<JobSettings> = {
   name: 'jobs',
   activities(deps) {
-    const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch, recordPause, adjustJob } = createCrawlActivities(deps);
+    const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch, recordPause, adjustJob } = createJobActivities(deps);
     return {
       control: { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, recordPause, adjustJob },
       browser: { scrapeBatch },
@@ -30,7 +30,7 @@ export const jobEngine: Feature<JobSettings> = {
     const { deadAfterMs } = deps.config.worker;
     return [
       everyInterval('job start reconciler', RECONCILE_INTERVAL_MS, deps, async () => {
-        await reconcileCrawlStarts(deps);
+        await reconcileJobStarts(deps);
         await forgetAbandonedBrowserDemand(deps.db);
       }),
       liveness,

@@ -127,8 +127,8 @@ async function openFeedClient(
 
 /** Reads a stored page once and hands its document to the job's listeners that want it. */
 async function sendDocument(db: Db, listeners: JobListeners, jobId: string, pageId: bigint): Promise<void> {
-  const page = await db.crawlPage.findUnique({ where: { id: pageId }, select: { crawlId: true, success: true, document: true } });
-  if (!page?.success || page.crawlId !== jobId) return;
+  const page = await db.jobPage.findUnique({ where: { id: pageId }, select: { jobId: true, success: true, document: true } });
+  if (!page?.success || page.jobId !== jobId) return;
   listeners.page(jobId, pageId, page.document);
 }
 

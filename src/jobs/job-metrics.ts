@@ -35,7 +35,7 @@ sharedGauge({
   labelNames: ['kind'],
   async query(db) {
     const rows = await db.$queryRaw<{ kind: string; n: bigint }[]>`
-      SELECT kind, count(*) AS n FROM crawl WHERE status = 'scraping' GROUP BY kind
+      SELECT kind, count(*) AS n FROM job WHERE status = 'scraping' GROUP BY kind
       UNION ALL
       SELECT 'map', count(*) FROM map_job WHERE status = 'running'`;
     return rows.map((r) => ({ labels: { kind: r.kind }, value: Number(r.n) }));

@@ -40,7 +40,7 @@ export function jobIdParam(raw: string): string {
 /** The caller's job of this kind (or of one of these kinds), or the same 404 for unknown, foreign, other-kind and expired ids. */
 export async function ownJob(db: Db, rawId: string, teamId: string, kind: JobKind | readonly JobKind[]) {
   const id = jobIdParam(rawId);
-  const job = await db.crawl.findFirst({ where: { id, teamId, kind: typeof kind === 'string' ? kind : { in: [...kind] } } });
+  const job = await db.job.findFirst({ where: { id, teamId, kind: typeof kind === 'string' ? kind : { in: [...kind] } } });
   if (!job || (job.expiresAt && job.expiresAt.getTime() <= Date.now())) throw notFound();
   return job;
 }

@@ -6,7 +6,7 @@
 // document out once: it is erased as it is read.
 import { creditsUsedByJob } from '../platform/usage/credits.ts';
 import type { Db } from '../platform/db/prisma.ts';
-import type { Crawl } from '../generated/prisma/client.ts';
+import type { Job } from '../generated/prisma/client.ts';
 import type { PageDocument } from '../page/document-schema.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobStatus } from './job-responses.ts';
@@ -27,8 +27,8 @@ const TOTAL_STATES: string[] = [FrontierState.queued, FrontierState.claimed, Fro
 
 export async function crawlCounts(db: Db, crawlId: string) {
   const [completed, total] = await Promise.all([
-    db.crawlPage.count({ where: { crawlId, success: true } }),
-    db.crawlUrl.count({ where: { crawlId, state: { in: TOTAL_STATES } } }),
+    db.jobPage.count({ where: { jobId: crawlId, success: true } }),
+    db.jobUrl.count({ where: { jobId: crawlId, state: { in: TOTAL_STATES } } }),
   ]);
   return { completed, total };
 }
@@ -40,10 +40,10 @@ export async function crawlCounts(db: Db, crawlId: string) {
 export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
   const [row] = await db.$queryRaw<{ completed: bigint; failed: bigint; total: bigint; queued: bigint; credits: bigint }[]>`
     SELECT
-      (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND success) AS completed,
-      (SELECT count(*) FROM crawl_page WHERE crawl_id = ${crawlId}::uuid AND NOT success) AS failed,
-      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])) AS total,
-      (SELECT count(*) FROM crawl_url WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
+      (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND success) AS completed,
+      (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND NOT success) AS failed,
+      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])) AS total,
+      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
       (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;
   return {
     completed: Number(row.completed),
@@ -54,11 +54,11 @@ export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
   };
 }
 
-export function isZeroDataRetention(crawl: Crawl): boolean {
+export function isZeroDataRetention(crawl: Job): boolean {
   return crawlOptions(crawl).zeroDataRetention === true;
 }
 
-export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()): Promise<JobStatus> {
+export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()): Promise<JobStatus> {
   const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
   // A zero-data-retention crawl hands documents out once; while it still runs
   // it hands out none, so a client polling until the end (as the SDKs do)
@@ -67,8 +67,8 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   // Sizes first, documents second: only the documents that fit the response are ever loaded.
   const rows = withheld
     ? []
-    : await db.crawlPage.findMany({
-        where: { crawlId: crawl.id, success: true },
+    : await db.jobPage.findMany({
+        where: { jobId: crawl.id, success: true },
         orderBy: { id: 'asc' },
         skip: page.skip,
         take: page.limit,
@@ -87,7 +87,7 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
   const documents =
     chosen.length === 0
       ? []
-      : await db.crawlPage.findMany({
+      : await db.jobPage.findMany({
           // A concurrent zero-data-retention read may have erased one since: it is not handed out twice.
           where: { id: { in: chosen }, purgedAt: null },
           orderBy: { id: 'asc' },
@@ -95,7 +95,7 @@ export async function crawlStatusBody(db: Db, crawl: Crawl, page: StatusPage, ne
         });
   const data = documents.map((d) => d.document as PageDocument);
   if (isZeroDataRetention(crawl) && documents.length > 0) {
-    await db.crawlPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
+    await db.jobPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
   }
   const returnedUpTo = page.skip + consumed;
   const more = crawl.status === 'scraping' || returnedUpTo < completed;

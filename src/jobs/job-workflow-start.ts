@@ -8,15 +8,13 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type 
 import type { JobSettings } from './config.ts';
 import type { Db } from '../platform/db/prisma.ts';
 import type { Logger } from '../platform/log.ts';
-import { scrapeSettledUpdate, type CrawlWorkflowInput } from './definitions.ts';
-import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from './job-workflow-options.ts';
-import type { crawlWorkflow } from './workflow.ts';
+import { scrapeSettledUpdate, type JobWorkflowInput } from './definitions.ts';
+import { JOB_WORKFLOW_TYPE, jobWorkflowOptions, type JobToStart } from './job-workflow-options.ts';
+import type { jobWorkflow } from './workflow.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { jobKind, type JobKind } from './job-kind.ts';
 
-export interface CrawlToStart {
-  id: string;
-  teamId: string;
+export interface StartableJob extends JobToStart {
   url: string;
   limit: number;
   /** A crawl when absent. */
@@ -24,7 +22,7 @@ export interface CrawlToStart {
 }
 
 /** What the Temporal UI shows for the job's workflow. */
-function summary(crawl: CrawlToStart): string {
+function summary(crawl: StartableJob): string {
   if (crawl.kind === 'scrape') return `Scrape of ${crawl.url}`;
   if (crawl.kind === 'batch_scrape') return `Batch scrape starting with ${crawl.url}`;
   return `Crawl of ${crawl.url} (limit ${crawl.limit})`;
@@ -41,13 +39,11 @@ export interface StartDeps {
  * a deadline the client retries an unreachable Temporal for ~20 s and waits on a silent network
  * for minutes, and the caller of POST /v2/crawl, whose crawl is already committed, would wait as long.
  */
-export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): Promise<void> {
+export async function startJobWorkflow(deps: StartDeps, crawl: StartableJob): Promise<void> {
   const timeoutMs = deps.config.crawl.startTimeoutMs;
   const deadline = Date.now() + timeoutMs;
   try {
-    await deps.temporal.connection.withDeadline(deadline, () =>
-      deps.temporal.workflow.start<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl)),
-    );
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.start<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl)));
   } catch (err) {
     // The crawl already ran to its end: it was started before, which is all this asks.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw startFailure(err as Error, Date.now() >= deadline, timeoutMs);
@@ -63,8 +59,8 @@ export async function startCrawlWorkflow(deps: StartDeps, crawl: CrawlToStart): 
  * false when the run's end must tell. Throws what the client throws: the caller tells a timeout from
  * a refused or failed start (which the reconciler repairs).
  */
-export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToStart, deadline: number, stored?: Promise<true>): Promise<boolean> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof crawlWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
+export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: StartableJob, deadline: number, stored?: Promise<true>): Promise<boolean> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
@@ -75,19 +71,19 @@ export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: CrawlToSta
   return answer;
 }
 
-function startOptions(deps: StartDeps, crawl: CrawlToStart) {
-  const input: CrawlWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
+function startOptions(deps: StartDeps, crawl: StartableJob) {
+  const input: JobWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
     ...jobWorkflowOptions(crawl, { input }),
     taskQueue: deps.config.temporal.taskQueue,
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary: summary(crawl),
-  } satisfies WorkflowStartOptions<typeof crawlWorkflow>;
+  } satisfies WorkflowStartOptions<typeof jobWorkflow>;
 }
 
 async function markStarted(deps: StartDeps, id: string): Promise<void> {
-  await deps.db.crawl.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
+  await deps.db.job.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: new Date() } });
 }
 
 /** The client's "Failed to start Workflow" says nothing; the log should say why. */
@@ -105,8 +101,8 @@ export const START_GRACE_MS = 5_000;
  * every worker at once. Returns how many were (re)started. A crawl cancelled before its workflow
  * started is started too: its run plans nothing and only ends it (expiry, crawl.completed event).
  */
-export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): Promise<number> {
-  const pending = await deps.db.crawl.findMany({
+export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Promise<number> {
+  const pending = await deps.db.job.findMany({
     where: {
       status: { in: ['scraping', 'cancelled'] },
       workflowStartedAt: null,
@@ -114,20 +110,20 @@ export async function reconcileCrawlStarts(deps: StartDeps & { log: Logger }): P
       taskQueue: deps.config.temporal.taskQueue,
       createdAt: { lt: new Date(Date.now() - START_GRACE_MS) },
     },
-    select: { id: true, teamId: true, url: true, options: true, kind: true },
+    select: { id: true, teamId: true, url: true, options: true, kind: true, workflowId: true },
     orderBy: { createdAt: 'asc' },
     take: 100,
   });
   // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
   // heard back) was started: the end proves it, and Temporal would only refuse a new start.
-  await deps.db.crawl.updateMany({
+  await deps.db.job.updateMany({
     where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
     data: { workflowStartedAt: new Date() },
   });
   let started = 0;
   for (const crawl of pending) {
     try {
-      await startCrawlWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
+      await startJobWorkflow(deps, { ...crawl, limit: crawlOptions(crawl).limit, kind: jobKind(crawl) });
       started++;
       deps.log.info('crawl workflow started by the reconciler', { crawlId: crawl.id });
     } catch (err) {

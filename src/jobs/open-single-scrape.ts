@@ -1,7 +1,7 @@
 // The whole first step of a single scrape's run in one local activity: its settings, its plan
 // (stale claims released, its counts) and the browser demand of its first batch (`holder`), so
 // that its first workflow task schedules that batch right away.
-import type { CrawlRunSettings, JobCounts } from './definitions.ts';
+import type { JobRunSettings, JobCounts } from './definitions.ts';
 import { readJob, type JobContextDeps } from './job-context.ts';
 import { releaseClaims } from './frontier/frontier.ts';
 import { requestJobBrowser } from './batch/browser-demand.ts';
@@ -14,7 +14,7 @@ export interface SingleScrapeStart {
 }
 
 export interface SingleScrapeOpened {
-  settings: CrawlRunSettings;
+  settings: JobRunSettings;
   planned: { queued: number; counts?: JobCounts };
 }
 

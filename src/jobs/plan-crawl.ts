@@ -54,7 +54,7 @@ async function readRobotsTxt({ db, config }: JobContextDeps, read: JobRow): Prom
   const startOrigin = new URL(options.url).origin;
   const robotsBody = options.ignoreRobotsTxt ? null : await fetchRobotsTxt(startOrigin, read.robotsFetch, config.crawl.robotsMaxBytes);
   const robotsTxt = robotsBody === null ? null : storableText(robotsBody);
-  await db.crawl.update({ where: { id: read.crawl.id }, data: { robotsTxt } });
+  await db.job.update({ where: { id: read.crawl.id }, data: { robotsTxt } });
   return jobContext({ config }, { ...read, crawl: { ...read.crawl, robotsTxt } });
 }
 

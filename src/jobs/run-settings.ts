@@ -1,6 +1,6 @@
 // How this deployment runs a job: from the worker's own settings and the job's options (the
 // gateway decides none of it). Read once per workflow run, by crawlSettings or openSingleScrape.
-import type { CrawlRunSettings } from './definitions.ts';
+import type { JobRunSettings } from './definitions.ts';
 import type { JobSettings } from './config.ts';
 import { readJob, type JobContextDeps } from './job-context.ts';
 import type { JobOptions } from './crawl-request.ts';
@@ -13,7 +13,7 @@ export interface RunSettingsJob {
   options: Pick<JobOptions, 'delay' | 'maxConcurrency' | 'webhook'>;
 }
 
-export function runSettings(config: Pick<JobSettings, 'crawl' | 'temporal'>, { crawl, options }: RunSettingsJob): CrawlRunSettings {
+export function runSettings(config: Pick<JobSettings, 'crawl' | 'temporal'>, { crawl, options }: RunSettingsJob): JobRunSettings {
   const delay = options.delay;
   const { parallelBatches, pagesPerBatch } = crawlConcurrency({
     teamLimit: crawl.team.concurrencyLimit,
@@ -43,6 +43,6 @@ export function runSettings(config: Pick<JobSettings, 'crawl' | 'temporal'>, { c
 }
 
 /** The crawlSettings activity: the job's run settings, read from its row. */
-export async function crawlSettings(deps: JobContextDeps, crawlId: string): Promise<CrawlRunSettings> {
+export async function crawlSettings(deps: JobContextDeps, crawlId: string): Promise<JobRunSettings> {
   return runSettings(deps.config, await readJob(deps, crawlId));
 }

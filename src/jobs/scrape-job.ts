@@ -9,23 +9,23 @@ import type { JobSettings } from './config.ts';
 import { createOnce, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
-import type { Crawl, Team } from '../generated/prisma/client.ts';
+import type { Job, Team } from '../generated/prisma/client.ts';
 import { v7 as uuidv7 } from 'uuid';
 import { checkAddress, checkSelectors, checkServiceCanRun, checkTeamPermissions, checkThreatProtection, insertJob, type JobToCommit } from './commit-job.ts';
 import type { CrawlRequest } from './crawl-request.ts';
 import type { NewFrontierUrl } from './frontier/frontier.ts';
 import { scrapePageBudgetMs } from './scrape-resume-match.ts';
-import { startCrawlWorkflow, startScrapeAndAwaitPage, type CrawlToStart } from './job-workflow-start.ts';
+import { startJobWorkflow, startScrapeAndAwaitPage, type StartableJob } from './job-workflow-start.ts';
 import type { JobFeed } from './job-feed.ts';
 import { jobOptions, seedRow } from './job-options.ts';
-import { crawlWorkflowId } from './definitions.ts';
+import { jobWorkflowId, newJobWorkflowId } from './definitions.ts';
 import { isZeroDataRetention } from './job-status.ts';
 import { scrapeRequestOptions, type ScrapeRequest } from '../page/scrape-request.ts';
 
 type Deps = { db: Db; temporal: Client; config: JobSettings; log: Logger };
 
 /** A committed scrape job: what starting its workflow needs. */
-export type ScrapeJob = CrawlToStart & { kind: 'scrape' };
+export type ScrapeJob = StartableJob & { kind: 'scrape' };
 
 /** A scrape request that passed its checks: what committing its job needs. */
 export interface PreparedScrape {
@@ -73,7 +73,8 @@ export async function commitScrape(
   scrape: PreparedScrape,
   opts: { id?: string; resume?: JobToCommit['resume'] } = {},
 ): Promise<ScrapeJob> {
-  const job: ScrapeJob = { id: opts.id ?? uuidv7(), teamId: team.id, url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
+  const id = opts.id ?? uuidv7();
+  const job: ScrapeJob = { id, teamId: team.id, workflowId: newJobWorkflowId('scrape', id), url: scrape.url, limit: scrape.options.limit, kind: 'scrape' };
   const commit: JobToCommit & { id: string } = {
     kind: 'scrape',
     id: job.id,
@@ -82,11 +83,13 @@ export async function commitScrape(
     seed: [scrape.seed],
     resume: opts.resume,
   };
+  let earlier = null as { workflowId: string | null } | null;
   await createOnce(
     () => insertJob(deps, team, apiKeyId, commit, false),
-    opts.id ? () => deps.db.crawl.findUnique({ where: { id: job.id }, select: { id: true } }) : undefined,
+    opts.id ? async () => (earlier = await deps.db.job.findUnique({ where: { id: job.id }, select: { workflowId: true } })) : undefined,
   );
-  return job;
+  // A job committed earlier under this id keeps its own workflow id (null on a row from before the column).
+  return earlier ? { ...job, workflowId: earlier.workflowId } : job;
 }
 
 /** Validates, then commits the scrape's job (prepareScrape, commitScrape). */
@@ -126,12 +129,12 @@ async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stor
     // server refused the call (a cluster without update-with-start): a plain start, which leaves an
     // existing run alone, then the run's end tells. A start that fails here is the reconciler's.
     deps.log.warn('scrape update-with-start failed; starting the workflow and waiting for its end', { crawlId: job.id, error: (err as Error).message });
-    await startCrawlWorkflow(deps, job).catch((startErr: unknown) =>
+    await startJobWorkflow(deps, job).catch((startErr: unknown) =>
       deps.log.warn('crawl workflow start failed; the reconciler will start it', { crawlId: job.id, error: (startErr as Error).message }),
     );
   }
   try {
-    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(crawlWorkflowId(job.id)).result());
+    await deps.temporal.connection.withDeadline(deadline, () => deps.temporal.workflow.getHandle(jobWorkflowId(job)).result());
   } catch (err) {
     // A failed workflow stored no page; scrapeAnswer reports the job's error.
     if (err instanceof WorkflowFailedError) return;
@@ -159,12 +162,12 @@ export function isScrapeTimeout(err: unknown): err is DomainError {
 type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
 
 function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
-  return db.crawlPage.findFirst({ where: { crawlId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+  return db.jobPage.findFirst({ where: { jobId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
 }
 
 /** The answer of POST /v2/scrape once its wait is over: the job's row and its page are read at once. */
 export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<string, unknown>> {
-  const [job, page] = await Promise.all([db.crawl.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
+  const [job, page] = await Promise.all([db.job.findUniqueOrThrow({ where: { id: jobId } }), readScrapePage(db, jobId)]);
   return answerWith(db, job, page);
 }
 
@@ -172,11 +175,11 @@ export async function scrapeAnswerOf(db: Db, jobId: string): Promise<Record<stri
  * The document of a finished scrape, with its id in metadata.scrapeId (where the SDKs look), or
  * the error its page or job ended with. A zero-data-retention scrape hands its document out once.
  */
-export async function scrapeAnswer(db: Db, job: Crawl): Promise<Record<string, unknown>> {
+export async function scrapeAnswer(db: Db, job: Job): Promise<Record<string, unknown>> {
   return answerWith(db, job, await readScrapePage(db, job.id));
 }
 
-async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<string, unknown>> {
+async function answerWith(db: Db, job: Job, page: ScrapePage): Promise<Record<string, unknown>> {
   if (!page) {
     if (job.status === 'scraping') throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
     throw new DomainError('job-failed', job.error ?? `The scrape ended (${job.status}) without a page`, 'SCRAPE_FAILED');
@@ -185,7 +188,7 @@ async function answerWith(db: Db, job: Crawl, page: ScrapePage): Promise<Record<
   if (page.purgedAt) throw new DomainError('not-found', 'The scrape had zero data retention: its document was handed out once and erased', 'ZDR_PURGED');
   const document = page.document as { metadata?: Record<string, unknown> };
   if (isZeroDataRetention(job)) {
-    await db.crawlPage.updateMany({ where: { id: page.id, purgedAt: null }, data: { document: {}, sizeBytes: 0, purgedAt: new Date() } });
+    await db.jobPage.updateMany({ where: { id: page.id, purgedAt: null }, data: { document: {}, sizeBytes: 0, purgedAt: new Date() } });
   }
   return { ...document, metadata: { ...document.metadata, scrapeId: job.id } };
 }

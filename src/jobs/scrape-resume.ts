@@ -37,15 +37,18 @@ export interface ResumableScrape {
 export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, key: string): Promise<ResumableScrape> {
   const prepared = await prepareScrape(deps, team, req, deps.config.scrape.pageBudgetMs);
   for (let look = 1; ; look++) {
-    const row = await deps.db.crawl.findFirst({
+    const row = await deps.db.job.findFirst({
       where: { teamId: team.id, resumeKey: key },
-      select: { id: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
+      select: { id: true, workflowId: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
     });
     const holder = row && { ...row, pageStored: row.pages.length > 0 };
     if (holder && resumeChoice(holder, new Date()) === 'attach') {
       const settled = holderSettled(holder);
       deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, settled });
-      return { job: { id: holder.id, teamId: team.id, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' }, settled };
+      return {
+        job: { id: holder.id, teamId: team.id, workflowId: holder.workflowId, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' },
+        settled,
+      };
     }
     try {
       const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });
@@ -67,7 +70,7 @@ async function markResumable(db: Db, jobId: string, key: string, windowSeconds: 
   const until = new Date(Date.now() + windowSeconds * 1000).toISOString();
   // GREATEST keeps a later mark (another gateway's clock, a longer window before a settings change).
   const updated = await db.$executeRaw`
-    UPDATE crawl SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
+    UPDATE job SET resumable_until = GREATEST(resumable_until, ${until}::timestamptz) WHERE id = ${jobId}::uuid AND resume_key = ${key}`;
   return updated === 1;
 }
 

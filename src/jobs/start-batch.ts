@@ -12,7 +12,7 @@ import { insufficientCredits } from '../platform/usage/credits.ts';
 import { checkAddress, checkSelectors, checkTeamPermissions, commitJob } from './commit-job.ts';
 import { addToFrontier, type NewFrontierUrl } from './frontier/frontier.ts';
 import { jobOptions, seedRow } from './job-options.ts';
-import { crawlWorkflowId, urlsAddedSignal } from './definitions.ts';
+import { jobWorkflowId, urlsAddedSignal } from './definitions.ts';
 import { MAX_CRAWL_LIMIT, type JobExtras } from './crawl-request.ts';
 import { batchScrapeOptions, type BatchScrapeRequest } from './batch-request.ts';
 
@@ -109,17 +109,17 @@ export async function startBatchScrape(deps: Deps, team: Team, apiKeyId: string,
 async function appendToBatch(deps: Deps, team: Team, batchId: string, rows: NewFrontierUrl[]): Promise<string> {
   if (team.creditBalance < 1) throw insufficientCredits(team.creditBalance, 'a batch scrape');
   const added = await deps.db.$transaction(async (tx) => {
-    const [batch] = await tx.$queryRaw<{ status: string }[]>`
-      SELECT status FROM crawl WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;
+    const [batch] = await tx.$queryRaw<{ status: string; workflow_id: string | null }[]>`
+      SELECT status, workflow_id FROM job WHERE id = ${batchId}::uuid AND team_id = ${team.id}::uuid AND kind = 'batch_scrape' FOR UPDATE`;
     if (!batch) throw new DomainError('not-found', 'Job not found');
     if (batch.status !== 'scraping')
       throw new DomainError('conflict', `The batch scrape has ended (${batch.status}); URLs can only be added to a running batch`);
-    return addToFrontier(tx, batchId, rows, MAX_CRAWL_LIMIT);
+    return { count: await addToFrontier(tx, batchId, rows, MAX_CRAWL_LIMIT), workflowId: batch.workflow_id };
   });
-  if (added > 0) {
+  if (added.count > 0) {
     await deps.temporal.workflow
-      .getHandle(crawlWorkflowId(batchId))
-      .signal(urlsAddedSignal, added)
+      .getHandle(jobWorkflowId({ id: batchId, workflowId: added.workflowId }))
+      .signal(urlsAddedSignal, added.count)
       .catch((err: unknown) =>
         deps.log.warn('urlsAdded signal failed; the batch finds the URLs when it would finish', { crawlId: batchId, error: (err as Error).message }),
       );

@@ -1,9 +1,10 @@
-// One crawl = one workflow (id `crawl-<crawlId>`). The frontier and pages live
+// One job (a crawl, a batch scrape or a scrape) = one workflow of type jobWorkflow, with the id
+// its row holds (`crawl-<id>`, `batch-scrape-<id>`, `scrape-<id>`; see definitions.ts). The frontier and pages live
 // in PostgreSQL; this code only holds counters, keeps a sliding window of batch
 // activities in flight, and continues as new before its history grows large.
 // Control activities (plan, finish) run on this workflow's own task queue; scrape
 // batches on the browser queue, where each waits for a worker's browser slot.
-// What the run knows and decides lives in CrawlRunState (crawl-run-state.ts, tested
+// What the run knows and decides lives in JobRunState (job-run-state.ts, tested
 // without Temporal); this file wires its transitions to Temporal's commands.
 import {
   ActivityCancellationType,
@@ -25,7 +26,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { ApplicationFailure, HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
+import type { JobActivities, ScrapeBatchResult } from './activities.ts';
 import {
   adjustUpdate,
   batchControlQuery,
@@ -35,18 +36,18 @@ import {
   resumeSignal,
   scrapeSettledUpdate,
   urlsAddedSignal,
-  type CrawlRunSettings,
-  type CrawlStatus,
-  type CrawlWorkflowInput,
-  type CrawlWorkflowResult,
+  type JobRunSettings,
+  type JobRunStatus,
+  type JobWorkflowInput,
+  type JobWorkflowResult,
 } from './definitions.ts';
-import { CrawlRunState, failureReason, PAUSE_MAX_MS, type FinishOutcome } from './crawl-run-state.ts';
-import { crawlDetails } from './crawl-details.ts';
+import { JobRunState, failureReason, PAUSE_MAX_MS, type FinishOutcome } from './job-run-state.ts';
+import { jobDetails } from './job-details.ts';
 import { durationText } from '../platform/duration-text.ts';
 import { CrawlStatusAttribute, PagesCrawledAttribute, PagesQueuedAttribute } from '../platform/temporal/search-attribute-keys.ts';
 import { BATCH_RETRY, CONTROL_RETRY } from './retry-policies.ts';
-import { crawlWebhooksWorkflowId } from './webhooks/definitions.ts';
-import { crawlWebhooksWorkflow } from './webhooks/workflow.ts';
+import { jobWebhooksWorkflowId } from './webhooks/definitions.ts';
+import type { jobWebhooksWorkflow } from './webhooks/workflow.ts';
 
 /**
  * Control activities (plan, finish), with the line the Temporal UI shows for this call. They
@@ -54,7 +55,7 @@ import { crawlWebhooksWorkflow } from './webhooks/workflow.ts';
  * heartbeat timeout, as its batches are.
  */
 function controlActivities(summary: string, heartbeatTimeoutMs: number) {
-  return proxyActivities<CrawlActivities>({
+  return proxyActivities<JobActivities>({
     // Planning fetches robots.txt and up to 20 sitemaps.
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout: heartbeatTimeoutMs,
@@ -70,19 +71,19 @@ const {
   openSingleScrape,
   recordPause,
   adjustJob,
-} = proxyLocalActivities<CrawlActivities>({
+} = proxyLocalActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
   retry: CONTROL_RETRY,
 });
 
 function scrapeActivity(
-  settings: CrawlRunSettings | undefined,
+  settings: JobRunSettings | undefined,
   heartbeatTimeoutMs: number,
   priorityKey: number | undefined,
   waitForCancellation: boolean,
   summary: string,
 ) {
-  return proxyActivities<CrawlActivities>({
+  return proxyActivities<JobActivities>({
     summary,
     startToCloseTimeout: '30 minutes',
     // A batch on a dead worker is noticed after this long and retried elsewhere.
@@ -105,8 +106,10 @@ function scrapeActivity(
  */
 async function startWebhookDeliveries(crawlId: string, legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number }): Promise<void> {
   try {
-    await startChild(crawlWebhooksWorkflow, {
-      workflowId: crawlWebhooksWorkflowId(crawlId),
+    // Histories recorded before the rename started their deliveries as crawlWebhooksWorkflow (the
+    // type is part of what a replay compares); workflows/index.ts registers both names.
+    await startChild<typeof jobWebhooksWorkflow>(patched('job-webhooks-type') ? 'jobWebhooksWorkflow' : 'crawlWebhooksWorkflow', {
+      workflowId: jobWebhooksWorkflowId(workflowInfo().workflowId, crawlId),
       args: [{ crawlId, ...(legacy.activityTaskQueue && legacy) }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       cancellationType: ChildWorkflowCancellationType.ABANDON,
@@ -119,7 +122,7 @@ async function startWebhookDeliveries(crawlId: string, legacy: { activityTaskQue
 }
 
 /** What a run started before the worker decided its settings carries in its input. */
-function legacySettings(input: CrawlWorkflowInput) {
+function legacySettings(input: JobWorkflowInput) {
   if (input.parallelBatches === undefined) return undefined;
   return {
     parallelBatches: input.parallelBatches,
@@ -141,15 +144,15 @@ function pages(n: number): string {
 }
 
 /** How this run goes, decided at its start: its settings, what its first local activity did, and the patches it answered. */
-interface CrawlRun {
-  input: CrawlWorkflowInput;
-  crawl: CrawlRunState;
+interface JobRun {
+  input: JobWorkflowInput;
+  job: JobRunState;
   /** Absent in a run started before the worker decided its settings (legacy input). */
-  settings: CrawlRunSettings | undefined;
+  settings: JobRunSettings | undefined;
   /** The settings, or a legacy run's input. */
-  limits: CrawlRunSettings | NonNullable<ReturnType<typeof legacySettings>>;
+  limits: JobRunSettings | NonNullable<ReturnType<typeof legacySettings>>;
   /** A single scrape's settings, plan and first batch's browser demand, read in one local activity. */
-  opened: Awaited<ReturnType<CrawlActivities['openSingleScrape']>> | undefined;
+  opened: Awaited<ReturnType<JobActivities['openSingleScrape']>> | undefined;
   /** The key of the batch whose browser openSingleScrape asked for. */
   askedFor: string | undefined;
   localPlan: boolean;
@@ -161,7 +164,7 @@ interface CrawlRun {
 const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
 
 /** Reads the run's settings (with a single scrape's plan, when its starter marked it) and answers the run's patches, in their order. */
-async function openRun(input: CrawlWorkflowInput, crawl: CrawlRunState): Promise<CrawlRun> {
+async function openRun(input: JobWorkflowInput, job: JobRunState): Promise<JobRun> {
   const { crawlId } = input;
   const legacy = legacySettings(input);
   // A single scrape its starter marked as such: settings, plan and its first batch's browser demand
@@ -182,14 +185,14 @@ async function openRun(input: CrawlWorkflowInput, crawl: CrawlRunState): Promise
   // A single scrape plans in a local activity, within its first workflow task (no activity task and
   // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
   const localPlan = !opened && limits.singleScrape === true && patched('single-scrape-local-plan');
-  crawl.useSettings(limits, { batchesWaitForWork, progressUpserts, batchReports });
-  return { input, crawl, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '' };
+  job.useSettings(limits, { batchesWaitForWork, progressUpserts, batchReports });
+  return { input, job, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '' };
 }
 
 /** Shows the progress as current details, and upserts its search attributes when due. */
-function report({ crawl }: CrawlRun): void {
-  setCurrentDetails(crawlDetails(crawl.progress()));
-  const due = crawl.progressUpsertDue(Date.now());
+function report({ job }: JobRun): void {
+  setCurrentDetails(jobDetails(job.progress()));
+  const due = job.progressUpsertDue(Date.now());
   if (!due) return;
   upsertSearchAttributes([
     { key: PagesCrawledAttribute, value: due.completed },
@@ -198,8 +201,8 @@ function report({ crawl }: CrawlRun): void {
 }
 
 /** The final search attributes. */
-function upsertEnd(run: CrawlRun, ended: Exclude<CrawlStatus, 'scraping'>, done: FinishOutcome): void {
-  const { pagesCrawled, pagesQueued } = run.crawl.ended(ended, done);
+function upsertEnd(run: JobRun, ended: Exclude<JobRunStatus, 'scraping'>, done: FinishOutcome): void {
+  const { pagesCrawled, pagesQueued } = run.job.ended(ended, done);
   upsertSearchAttributes([
     { key: CrawlStatusAttribute, value: ended },
     { key: PagesCrawledAttribute, value: pagesCrawled },
@@ -209,8 +212,8 @@ function upsertEnd(run: CrawlRun, ended: Exclude<CrawlStatus, 'scraping'>, done:
 }
 
 /** A first run's start: its status attribute, its webhook deliveries, and its plan (robots.txt, sitemaps, the first URLs). */
-async function startCrawl(run: CrawlRun): Promise<void> {
-  const { input, settings, limits, opened, crawl } = run;
+async function startJob(run: JobRun): Promise<void> {
+  const { input, settings, limits, opened, job } = run;
   if (input.planned) return;
   upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
   if (settings?.hasWebhook) await startWebhookDeliveries(input.crawlId, {});
@@ -224,79 +227,79 @@ async function startCrawl(run: CrawlRun): Promise<void> {
           limits.discoversLinks === false ? 'plan: count the URLs to scrape' : `plan: robots.txt and sitemaps${run.site}`,
           limits.heartbeatTimeoutMs,
         ).planCrawl(input.crawlId);
-  crawl.planned(planned);
+  job.planned(planned);
   report(run);
 }
 
 /** The durable timer of `delay` between pages (visible in the UI). */
-function delayTimer(run: CrawlRun, ms: number): Promise<void> {
+function delayTimer(run: JobRun, ms: number): Promise<void> {
   return sleep(ms, { summary: `delay ${durationText(run.limits.delayMs!)} between pages` });
 }
 
 /** Schedules the next batch; its end is counted in the state, which wakes the main loop. */
-async function launch(run: CrawlRun): Promise<void> {
-  const { crawl, settings, limits } = run;
-  const seq = crawl.takeBatch();
+async function launch(run: JobRun): Promise<void> {
+  const { job, settings, limits } = run;
+  const seq = job.takeBatch();
   const batchKey = batchKeyOf(seq);
   const summary = `batch ${seq + 1}: up to ${pages(limits.batchSize)}${run.site}`;
   let priorityKey: number | undefined;
   if (settings) {
-    priorityKey = crawl.takePriority();
+    priorityKey = job.takePriority();
     // Running batches of other crawls see this and may give their browser up (fair share).
     // A single scrape's first batch asked for it in openSingleScrape.
-    if (batchKey !== run.askedFor) await queueForBrowser({ holder: batchKey, crawlId: crawl.crawlId, teamId: settings.teamId });
+    if (batchKey !== run.askedFor) await queueForBrowser({ holder: batchKey, crawlId: job.crawlId, teamId: settings.teamId });
   }
   // Counted only once scheduled: a launch that failed or was cancelled above has no
   // batch whose end would uncount it, and the cleanup waits for no batch in flight.
-  crawl.batchScheduled(batchKey, limits.pagesPerBatch);
+  job.batchScheduled(batchKey, limits.pagesPerBatch);
   scrapeActivity(
     settings,
     limits.heartbeatTimeoutMs,
     priorityKey,
     run.cancelWaitsForBatches,
     summary,
-  )({ crawlId: crawl.crawlId, batchKey, size: limits.batchSize, concurrency: limits.pagesPerBatch })
-    .then((r: ScrapeBatchResult) => crawl.batchSucceeded(r))
-    .catch((err) => crawl.batchFailed(err))
+  )({ crawlId: job.crawlId, batchKey, size: limits.batchSize, concurrency: limits.pagesPerBatch })
+    .then((r: ScrapeBatchResult) => job.batchSucceeded(r))
+    .catch((err) => job.batchFailed(err))
     .finally(() => {
-      crawl.batchEnded(Date.now(), batchKey);
+      job.batchEnded(Date.now(), batchKey);
       report(run);
     });
   report(run);
 }
 
 /** The job's finish once no batch has work: the result when it finished, undefined when it found work left. */
-async function finish(run: CrawlRun): Promise<CrawlWorkflowResult | undefined> {
-  const { crawl } = run;
-  crawl.finishing();
+async function finish(run: JobRun): Promise<JobWorkflowResult | undefined> {
+  const { job } = run;
+  job.finishing();
   report(run);
   const done = await controlActivities('finish: completed', run.limits.heartbeatTimeoutMs).finishCrawl({
-    crawlId: crawl.crawlId,
+    crawlId: job.crawlId,
     status: 'completed',
-    outOfCredits: crawl.outOfCredits,
+    outOfCredits: job.outOfCredits,
   });
   if (done.finished) {
     upsertEnd(run, 'completed', done);
-    return { crawlId: crawl.crawlId, status: 'completed', pagesHandled: crawl.pagesHandled };
+    return { crawlId: job.crawlId, status: 'completed', pagesHandled: job.pagesHandled };
   }
   // Another batch's late snapshot hid work still in the frontier.
-  crawl.workLeft(done.queued);
+  job.workLeft(done.queued);
   report(run);
   return undefined;
 }
 
 /** A cancelled or failed run: waits for its batches to stop, records the end, and ends as it was ended. */
-async function stop(run: CrawlRun, err: unknown): Promise<never> {
+async function stop(run: JobRun, err: unknown): Promise<never> {
   // continueAsNew ends this run by throwing; the crawl goes on in the next one.
   if (err instanceof ContinueAsNew) throw err;
-  const { crawl } = run;
+  const { job } = run;
   const ended = isCancellation(err) ? 'cancelled' : 'failed';
-  crawl.stopping(ended);
+  job.stopping(ended);
   report(run);
   await CancellationScope.nonCancellable(async () => {
-    await condition(() => crawl.inFlight === 0);
+    await condition(() => job.inFlight === 0);
     const done = await controlActivities(`finish: ${ended}`, run.limits.heartbeatTimeoutMs).finishCrawl({
-      crawlId: crawl.crawlId,
+      crawlId: job.crawlId,
       status: ended,
       error: ended === 'failed' ? failureReason(err) : undefined,
     });
@@ -306,37 +309,37 @@ async function stop(run: CrawlRun, err: unknown): Promise<never> {
 }
 
 /** Pause, resume, adjust, and the running batches' reports and questions: each only changes the state, which wakes the main loop. */
-function setControlHandlers(run: CrawlRun): void {
-  const { crawl } = run;
+function setControlHandlers(run: JobRun): void {
+  const { job } = run;
   setHandler(pauseSignal, (input) => {
-    if (crawl.pause(input, Date.now())) report(run);
+    if (job.pause(input, Date.now())) report(run);
   });
   setHandler(resumeSignal, () => {
-    if (crawl.resume()) report(run);
+    if (job.resume()) report(run);
   });
   setHandler(batchProgressSignal, (progress) => {
-    crawl.batchProgress(progress);
+    job.batchProgress(progress);
     report(run);
   });
-  setHandler(batchControlQuery, (batchKey) => crawl.control(batchKey));
+  setHandler(batchControlQuery, (batchKey) => job.control(batchKey));
   setHandler(
     adjustUpdate,
     async (adjustment) => {
       let applied: Awaited<ReturnType<typeof adjustJob>>;
       try {
-        applied = await adjustJob({ crawlId: crawl.crawlId, adjustment });
+        applied = await adjustJob({ crawlId: job.crawlId, adjustment });
       } catch (err) {
         throw ApplicationFailure.create({ message: failureReason(err), type: 'AdjustmentRefused', nonRetryable: true });
       }
       run.settings = applied.settings;
       run.limits = applied.settings;
-      crawl.adjusted(applied.settings, applied.optionsChanged);
+      job.adjusted(applied.settings, applied.optionsChanged);
       report(run);
       return applied.inForce;
     },
     {
       validator: (adjustment) => {
-        const refusal = run.settings ? crawl.adjustmentRefusal(adjustment) : 'this run started before adjustments existed';
+        const refusal = run.settings ? job.adjustmentRefusal(adjustment) : 'this run started before adjustments existed';
         if (refusal) throw new Error(refusal);
       },
     },
@@ -348,49 +351,49 @@ function setControlHandlers(run: CrawlRun): void {
  * CRAWL_PAUSE_MAX_HOURS it ends as cancelled, with why in the job's error: the result; undefined
  * while it goes on.
  */
-async function holdWhilePaused(run: CrawlRun): Promise<CrawlWorkflowResult | undefined> {
-  const { crawl } = run;
-  const woken = await condition(() => !crawl.paused || crawl.failure !== undefined || crawl.pauseRecordDue(), crawl.pauseLeftMs(Date.now()));
+async function holdWhilePaused(run: JobRun): Promise<JobWorkflowResult | undefined> {
+  const { job } = run;
+  const woken = await condition(() => !job.paused || job.failure !== undefined || job.pauseRecordDue(), job.pauseLeftMs(Date.now()));
   if (woken) return undefined;
-  crawl.stopping('cancelled');
+  job.stopping('cancelled');
   report(run);
   const done = await controlActivities('finish: cancelled (paused too long)', run.limits.heartbeatTimeoutMs).finishCrawl({
-    crawlId: crawl.crawlId,
+    crawlId: job.crawlId,
     status: 'cancelled',
     error: `paused for longer than ${durationText(run.limits.pauseMaxMs ?? PAUSE_MAX_MS)} (CRAWL_PAUSE_MAX_HOURS) without a resume`,
   });
   upsertEnd(run, 'cancelled', done);
-  return { crawlId: crawl.crawlId, status: 'cancelled', pagesHandled: crawl.pagesHandled };
+  return { crawlId: job.crawlId, status: 'cancelled', pagesHandled: job.pagesHandled };
 }
 
 // The main loop awaits the state's conditions and each step's promise directly, as it did when it
 // was one function: what else resolves in the same workflow task (a batch's end) then issues its
 // commands in the same order relative to the loop's, which replay compares.
-export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
-  const crawl = new CrawlRunState(input, workflowInfo);
+export async function jobWorkflow(input: JobWorkflowInput): Promise<JobWorkflowResult> {
+  const job = new JobRunState(input, workflowInfo);
   // Answered from the first activation on, also while the settings are read.
-  setHandler(progressQuery, () => crawl.progress());
+  setHandler(progressQuery, () => job.progress());
   // No command of its own: a run nobody asks keeps its history; one that ends first answers too.
   setHandler(
     scrapeSettledUpdate,
     async () => {
-      await condition(() => crawl.firstBatchSettled());
-      return crawl.pagesSettled();
+      await condition(() => job.firstBatchSettled());
+      return job.pagesSettled();
     },
     { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
   );
-  const run = await openRun(input, crawl);
+  const run = await openRun(input, job);
   report(run);
   try {
-    await startCrawl(run);
-    setHandler(urlsAddedSignal, (added) => crawl.urlsAdded(added));
+    await startJob(run);
+    setHandler(urlsAddedSignal, (added) => job.urlsAdded(added));
     setControlHandlers(run);
     for (;;) {
-      await condition(() => crawl.mayAct());
-      const step = crawl.nextStep();
-      if (step === 'fail') throw crawl.failure;
+      await condition(() => job.mayAct());
+      const step = job.nextStep();
+      if (step === 'fail') throw job.failure;
       if (step === 'record-pause') {
-        await recordPause({ crawlId: crawl.crawlId, paused: crawl.takePauseRecord() });
+        await recordPause({ crawlId: job.crawlId, paused: job.takePauseRecord() });
         continue;
       }
       if (step === 'hold') {
@@ -399,19 +402,19 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
         continue;
       }
       if (step === 'launch') {
-        const wait = crawl.delayBefore(Date.now());
+        const wait = job.delayBefore(Date.now());
         if (wait !== undefined) {
           report(run);
           await delayTimer(run, wait);
-          crawl.delayOver();
+          job.delayOver();
           // Paused during the wait: the batch is not launched.
-          if (crawl.paused) continue;
+          if (job.paused) continue;
         }
         await launch(run);
         continue;
       }
       if (step === 'wait') continue;
-      if (step === 'continue-as-new') await continueAsNew<typeof crawlWorkflow>(crawl.continuedInput());
+      if (step === 'continue-as-new') await continueAsNew<typeof jobWorkflow>(job.continuedInput());
       const result = await finish(run);
       if (result) return result;
     }

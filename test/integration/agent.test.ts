@@ -379,7 +379,7 @@ describe('POST /v2/agent', () => {
       expect(theirs).toMatchObject({ status: 'completed', data: { title: 'Widget catalogue' }, creditsUsed: 1 });
       expect((await waitForCrawl(h, crawl.id)).status).toBe('completed');
       // Each team was charged for its own agent's scrape.
-      const scrapes = await h.db.crawl.findMany({ where: { kind: 'scrape', teamId: other.teamId } });
+      const scrapes = await h.db.job.findMany({ where: { kind: 'scrape', teamId: other.teamId } });
       expect(scrapes).toHaveLength(1);
       for (const teamId of [h.teamId, other.teamId]) {
         await waitFor('the team to hold no slot and no browser lease', async () => {
@@ -462,7 +462,7 @@ describe('an agent whose worker is killed with SIGKILL mid-step', () => {
     const entries = await h2.db.usageEntry.findMany({ where: { jobId: id, endpoint: 'agent' } });
     expect(entries.map((e) => e.itemKey).sort()).toEqual(['step-1', 'step-2', 'step-3']);
     // Step 2's scrape, run again by the second worker, is the same job: two scrapes, each charged once.
-    const scrapes = await h2.db.crawl.findMany({ where: { teamId: h2.teamId, kind: 'scrape' }, select: { id: true } });
+    const scrapes = await h2.db.job.findMany({ where: { teamId: h2.teamId, kind: 'scrape' }, select: { id: true } });
     expect(scrapes).toHaveLength(2);
     const charged = await h2.db.usageEntry.findMany({ where: { jobId: { in: scrapes.map((s) => s.id) } } });
     expect(charged.map((c) => c.credits)).toEqual([1, 1]);

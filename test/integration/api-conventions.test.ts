@@ -172,7 +172,7 @@ describe('x-idempotency-key', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await again.json()).toEqual(answer);
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(1);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(1);
 
     // Keys are per team: another team's same key is its own.
     const other = await h.newTeam();
@@ -183,7 +183,7 @@ describe('x-idempotency-key', () => {
     const { teamId, apiKey } = await h.newTeam();
     const answers = await Promise.all(Array.from({ length: 8 }, () => crawl(apiKey, 'together').then((r) => r.json())));
     expect(new Set(answers.map((a) => a.id)).size).toBe(1);
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(1);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(1);
   });
 
   it('refuses the same key with another body, and a key past its bound', async () => {
@@ -201,7 +201,7 @@ describe('x-idempotency-key', () => {
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', error: 'x-idempotency-key must be 1 to 256 characters, got 257' });
     expect((await crawl(apiKey, 'k'.repeat(256))).status).toBe(200);
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(2);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(2);
   });
 
   it('takes keys in another order as the same body, and a body nested deeper than any stack as a 400', async () => {
@@ -230,7 +230,7 @@ describe('x-idempotency-key', () => {
       headers: { 'x-idempotency-key': 'deep', 'content-type': 'application/json' },
     });
     expect(refused.status).toBe(400);
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(1);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(1);
   });
 
   it('frees a key whose first request failed, and forgets a key after IDEMPOTENCY_KEY_WINDOW_HOURS', async () => {
@@ -249,7 +249,7 @@ describe('x-idempotency-key', () => {
     const first = await (await send(['http://127.0.0.1:9/a'])).json();
     expect(await (await send(['http://127.0.0.1:9/a'])).json()).toEqual(first);
     expect((await send(['http://127.0.0.1:9/b'])).status).toBe(409);
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(1);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(1);
   });
 });
 

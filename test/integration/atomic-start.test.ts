@@ -7,9 +7,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { crawlRequestSchema } from '../../src/jobs/crawl-request.ts';
-import { startCrawlWorkflow } from '../../src/jobs/job-workflow-start.ts';
+import { startJobWorkflow } from '../../src/jobs/job-workflow-start.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from '../../src/platform/temporal/heartbeat-while.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
@@ -32,16 +32,16 @@ async function setup() {
   return { h, site };
 }
 
-const describeWorkflow = (h: Harness, id: string) => h.temporal.workflow.getHandle(crawlWorkflowId(id)).describe();
-const crawlRow = (h: Harness, id: string) => h.db.crawl.findUniqueOrThrow({ where: { id } });
+const describeWorkflow = (h: Harness, id: string) => h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id)).describe();
+const crawlRow = (h: Harness, id: string) => h.db.job.findUniqueOrThrow({ where: { id } });
 
 /** Every run of the crawl's workflow id, once visibility shows one as finished. */
 async function finishedRuns(h: Harness, id: string) {
   return waitFor(
-    `a finished run of ${crawlWorkflowId(id)} in visibility`,
+    `a finished run of ${newJobWorkflowId('crawl', id)} in visibility`,
     async () => {
       const runs: { runId: string; status: string }[] = [];
-      for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
+      for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${newJobWorkflowId('crawl', id)}'` })) {
         runs.push({ runId: wf.runId, status: wf.status.name });
       }
       return runs.some((r) => r.status !== 'RUNNING') ? runs : undefined;
@@ -89,7 +89,7 @@ async function postThroughStalledGateway(h: Harness, held: HoldDirections, body:
     (res) => res.json() as Promise<Record<string, unknown>>,
     (err: Error) => err,
   );
-  const row = await waitFor('the crawl row', () => h.db.crawl.findFirst({ where: { teamId: h.teamId } }).then((r) => r ?? undefined), 30_000, 20);
+  const row = await waitFor('the crawl row', () => h.db.job.findFirst({ where: { teamId: h.teamId } }).then((r) => r ?? undefined), 30_000, 20);
   return { id: row.id, proxy, gateway, answer };
 }
 
@@ -193,7 +193,7 @@ it(
     // Cancelled long before a worker came back, and its crawl.completed written only after
     // crawl.started was delivered: the end is still reported (it was lost while the grace
     // for a missing final event counted from the cancel).
-    await h.db.crawl.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
+    await h.db.job.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
     const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }), temporal: h.temporal }).control;
     // Heartbeats while it waits, as the real one does: finishCrawl runs under the crawl's heartbeat timeout.
     const finishAfterStarted = (input: Parameters<typeof finishCrawl>[0]) =>
@@ -228,7 +228,7 @@ it(
 it('starts a workflow once however often and whenever its start is repeated', async () => {
   const { h, site } = await setup();
   const request = crawlRequestSchema.parse({ url: `${site.url}/`, limit: 100 });
-  const crawl = await h.db.crawl.create({
+  const crawl = await h.db.job.create({
     data: {
       id: uuidv7(),
       teamId: h.teamId,
@@ -239,7 +239,7 @@ it('starts a workflow once however often and whenever its start is repeated', as
       taskQueue: h.config.temporal.taskQueue,
     },
   });
-  const start = () => startCrawlWorkflow(h, { id: crawl.id, teamId: h.teamId, url: request.url, limit: request.limit });
+  const start = () => startJobWorkflow(h, { id: crawl.id, teamId: h.teamId, workflowId: null, url: request.url, limit: request.limit });
 
   // The gateway and a reconciler at the same time.
   await Promise.all([start(), start()]);

@@ -91,7 +91,7 @@ describe('batch scrape', () => {
     const [a, b] = await Promise.all([send(), send()]);
     const [first, second] = [await a.json(), await b.json()];
     expect(second.id).toBe(first.id);
-    expect(await h.db.crawl.count({ where: { teamId: mine.teamId } })).toBe(1);
+    expect(await h.db.job.count({ where: { teamId: mine.teamId } })).toBe(1);
     // Keys are per team.
     const other = await h.newTeam();
     const theirs = await (

@@ -36,13 +36,13 @@ it('finishes a 500-URL batch whose worker was killed with SIGKILL mid-batch, eve
 
   await waitFor(
     'pages stored while a batch is in flight',
-    async () => (await h.db.crawlPage.count({ where: { crawlId: id } })) >= 20 && (await h.db.crawlUrl.count({ where: { crawlId: id, state: 'claimed' } })) > 0,
+    async () => (await h.db.jobPage.count({ where: { jobId: id } })) >= 20 && (await h.db.jobUrl.count({ where: { jobId: id, state: 'claimed' } })) > 0,
     120_000,
     50,
   );
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
-  const storedAtKill = await h.db.crawlPage.count({ where: { crawlId: id } });
+  const storedAtKill = await h.db.jobPage.count({ where: { jobId: id } });
   expect(storedAtKill).toBeLessThan(URLS);
 
   await h.spawnWorker();
@@ -56,13 +56,13 @@ it('finishes a 500-URL batch whose worker was killed with SIGKILL mid-batch, eve
     1000,
   );
   expect(status.status).toBe('completed');
-  expect(await h.db.crawlPage.findMany({ where: { crawlId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
+  expect(await h.db.jobPage.findMany({ where: { jobId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
   expect(status.completed).toBe(URLS);
   const sources = status.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL);
   expect(sources).toHaveLength(URLS);
   expect(new Set(sources)).toEqual(new Set(urls));
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(URLS);
-  expect(await h.db.crawlUrl.count({ where: { crawlId: id, state: { not: 'done' } } })).toBe(0);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(URLS);
+  expect(await h.db.jobUrl.count({ where: { jobId: id, state: { not: 'done' } } })).toBe(0);
   // One charge and one webhook event per URL, whatever the retries.
   expect(await h.db.usageEntry.count({ where: { jobId: id, endpoint: 'batch_scrape' } })).toBe(URLS);
   expect(status.creditsUsed).toBe(URLS);

@@ -270,7 +270,7 @@ describe('snapshots in the page store', () => {
     };
   }
   const stored = async (write: PageWrite) =>
-    (await h.db.crawlPage.findFirstOrThrow({ where: { crawlId: write.page.crawlId, urlKey: write.page.urlKey } })).document as {
+    (await h.db.jobPage.findFirstOrThrow({ where: { jobId: write.page.crawlId, urlKey: write.page.urlKey } })).document as {
       changeTracking: { changeStatus: string };
     };
 

@@ -132,7 +132,7 @@ describe('jobs', () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/^error: .*already completed/);
     }
-    expect((await h.db.crawl.findUniqueOrThrow({ where: { id: crawlId } })).status).toBe('completed');
+    expect((await h.db.job.findUniqueOrThrow({ where: { id: crawlId } })).status).toBe('completed');
     const map = await cli('jobs', 'cancel', mapId);
     expect(map.code).toBe(1);
     expect(map.stderr).toMatch(/^error: A map is not cancelled/);
@@ -150,10 +150,10 @@ describe('jobs', () => {
     const unreachable = await adminCli(h, ['jobs', 'cancel', id], NOWHERE);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^error: Temporal is not reachable at 127\.0\.0\.1:1/);
-    expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).status).toBe('scraping');
+    expect((await h.db.job.findUniqueOrThrow({ where: { id } })).status).toBe('scraping');
 
     expect(await json('jobs', 'cancel', id)).toEqual({ id, status: 'cancelled' });
-    expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).status).toBe('cancelled');
+    expect((await h.db.job.findUniqueOrThrow({ where: { id } })).status).toBe('cancelled');
     expect((await (await h.api(`/v2/crawl/${id}`, { key: team.apiKey })).json()).status).toBe('cancelled');
     await waitFor('the workflow to end', async () => (await h.temporal.workflow.getHandle(`crawl-${id}`).describe()).status.name !== 'RUNNING');
     expect((await h.temporal.workflow.getHandle(`crawl-${id}`).describe()).status.name).toBe('CANCELLED');

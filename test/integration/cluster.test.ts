@@ -73,8 +73,8 @@ it('keeps every crawl and the surviving sessions going when one gateway, one wor
   await waitFor(
     'pages of every crawl stored while batches are in flight',
     async () => {
-      const stored = await Promise.all(crawls.map(({ id }) => h.db.crawlPage.count({ where: { crawlId: id } })));
-      const claimed = await h.db.crawlUrl.count({ where: { crawlId: { in: crawls.map((c) => c.id) }, state: 'claimed' } });
+      const stored = await Promise.all(crawls.map(({ id }) => h.db.jobPage.count({ where: { jobId: id } })));
+      const claimed = await h.db.jobUrl.count({ where: { jobId: { in: crawls.map((c) => c.id) }, state: 'claimed' } });
       seen = `pages stored per crawl ${stored.join(', ')}; URLs claimed ${claimed}`;
       return stored.every((n) => n >= 2) && claimed > 0;
     },
@@ -91,7 +91,7 @@ it('keeps every crawl and the surviving sessions going when one gateway, one wor
     expect(done.status).toBe('completed');
     expect(done.completed).toBe(PAGES);
     expect(new Set(done.data.map((d) => d.metadata.sourceURL)).size).toBe(PAGES);
-    expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
+    expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
   }
 
   // The killed host stops heartbeating; its two sessions end `error` (which ones tells which host it ran), the others answer executes.

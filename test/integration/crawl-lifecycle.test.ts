@@ -107,7 +107,7 @@ describe('zero data retention', () => {
     const res = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/p/1`, zeroDataRetention: true, sitemap: 'skip' }, key: team.apiKey });
     const { id } = await res.json();
     // Polling the status would consume the documents: wait on the row instead.
-    await waitFor('the crawl to end', async () => (await h.db.crawl.findUniqueOrThrow({ where: { id } })).status !== 'scraping');
+    await waitFor('the crawl to end', async () => (await h.db.job.findUniqueOrThrow({ where: { id } })).status !== 'scraping');
     const status = await (await h.api(`/v2/crawl/${id}`, { key: team.apiKey })).json();
     expect(status.completed).toBeGreaterThan(0);
     expect(status.data).toHaveLength(status.completed as number);
@@ -115,7 +115,7 @@ describe('zero data retention', () => {
     expect(status.creditsUsed).toBe(2 * (status.completed as number));
     const second = await (await h.api(`/v2/crawl/${id}`, { key: team.apiKey })).json();
     expect(second.data).toEqual([]);
-    const rows = await h.db.crawlPage.findMany({ where: { crawlId: id, success: true } });
+    const rows = await h.db.jobPage.findMany({ where: { jobId: id, success: true } });
     expect(rows.every((r) => r.purgedAt !== null && JSON.stringify(r.document) === '{}')).toBe(true);
     expect(await h.db.pageCache.count({ where: { teamId: team.teamId } })).toBe(0);
   });
@@ -156,14 +156,14 @@ describe('expiry', () => {
   it('answers 404 once a crawl expired, and the scheduled purge deletes it', async () => {
     const { start } = await run({ url: `${site.url}/p/2` });
     expect((await h.api(`/v2/crawl/${start.id}`)).status).toBe(200);
-    await h.db.crawl.update({ where: { id: start.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.job.update({ where: { id: start.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const gone = await h.api(`/v2/crawl/${start.id}`);
     expect(gone.status).toBe(404);
     expect((await h.api(`/v2/crawl/${start.id}/errors`)).status).toBe(404);
     const { purgeExpired } = createRetentionActivities({ db: h.db, config: h.config, log: createLogger('warn') });
     expect((await purgeExpired()).crawls).toBeGreaterThanOrEqual(1);
-    expect(await h.db.crawl.findUnique({ where: { id: start.id } })).toBeNull();
-    expect(await h.db.crawlPage.count({ where: { crawlId: start.id } })).toBe(0);
+    expect(await h.db.job.findUnique({ where: { id: start.id } })).toBeNull();
+    expect(await h.db.jobPage.count({ where: { jobId: start.id } })).toBe(0);
     // The bill outlives the data.
     expect(await h.db.usageEntry.count({ where: { jobId: start.id } })).toBeGreaterThan(0);
   });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId, progressQuery, type JobProgress } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { adminCli } from '../support/admin-cli.ts';
@@ -38,7 +38,7 @@ async function startCrawl(body: Record<string, unknown>): Promise<string> {
   return (await res.json()).id;
 }
 
-const handleOf = (id: string) => h.temporal.workflow.getHandle(crawlWorkflowId(id));
+const handleOf = (id: string) => h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id));
 
 async function attributes(id: string) {
   const { typedSearchAttributes } = await handleOf(id).describe();
@@ -46,7 +46,7 @@ async function attributes(id: string) {
 }
 
 /** The numbers GET /v2/crawl/{id} and the progress query both give. */
-const statusCounts = ({ status, completed, total, creditsUsed }: Pick<CrawlProgress, 'status' | 'completed' | 'total' | 'creditsUsed'>) => ({
+const statusCounts = ({ status, completed, total, creditsUsed }: Pick<JobProgress, 'status' | 'completed' | 'total' | 'creditsUsed'>) => ({
   status,
   completed,
   total,
@@ -57,7 +57,7 @@ const statusCounts = ({ status, completed, total, creditsUsed }: Pick<CrawlProgr
  * The progress query of a closed run. A replay that failed once in a full run (a nondeterminism at
  * the `batches-wait-for-work` marker, never seen alone) reports the history's events with the error.
  */
-async function queryClosed(handle: ReturnType<typeof handleOf>): Promise<CrawlProgress> {
+async function queryClosed(handle: ReturnType<typeof handleOf>): Promise<JobProgress> {
   try {
     return await handle.query(progressQuery);
   } catch (err) {
@@ -133,7 +133,7 @@ describe('crawl progress in the Temporal UI', () => {
     expect(upsertsOf(history, 'PagesQueued')).toBeGreaterThan(2);
 
     // The new commands replay; RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('crawl', id));
     if (process.env.RECORD_HISTORY_DIR) {
       mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
       writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'crawl-progress.json'), historyToJSON(history));

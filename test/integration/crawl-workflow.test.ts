@@ -1,4 +1,4 @@
-// crawlWorkflow against the shared Temporal dev server, with stub activities that model
+// jobWorkflow (the workflow of every job kind) against the shared Temporal dev server, with stub activities that model
 // the frontier as counters in memory: no database, no browser. The control stubs run on
 // the workflow's task queue and scrapeBatch on a second worker's browser queue, as in
 // production; each test scripts its batches and checks the calls and the history.
@@ -13,7 +13,8 @@ import type { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FinishCrawlInput, ScrapeBatchInput, ScrapeBatchResult } from '../../src/jobs/activities.ts';
-import type { CrawlRunSettings, CrawlWorkflowInput, CrawlWorkflowResult } from '../../src/jobs/definitions.ts';
+import type { JobRunSettings, JobWorkflowInput, JobWorkflowResult } from '../../src/jobs/definitions.ts';
+import { JOB_WORKFLOW_TYPE } from '../../src/jobs/job-workflow-options.ts';
 import { BATCH_RETRY } from '../../src/jobs/retry-policies.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -97,7 +98,7 @@ interface BatchCall extends Call {
 }
 
 interface Script {
-  settings?: Partial<CrawlRunSettings>;
+  settings?: Partial<JobRunSettings>;
   frontier: Frontier;
   /** One call per batch attempt; `n` counts attempts from 0. */
   scrapeBatch(input: ScrapeBatchInput, n: number, crawl: StubCrawl): Promise<ScrapeBatchResult>;
@@ -109,7 +110,7 @@ interface Script {
 interface StubCrawl {
   crawlId: string;
   handle: WorkflowHandleWithFirstExecutionRunId;
-  settings: CrawlRunSettings;
+  settings: JobRunSettings;
   calls: {
     crawlSettings: Call[];
     planCrawl: Call[];
@@ -131,7 +132,7 @@ const call = (): Call => ({ seq: seq++, at: Date.now() });
 async function startCrawl(script: Script): Promise<StubCrawl> {
   const taskQueue = `wf-test-${randomUUID()}`;
   const crawlId = randomUUID();
-  const settings: CrawlRunSettings = {
+  const settings: JobRunSettings = {
     parallelBatches: 1,
     batchSize: 10,
     pagesPerBatch: 2,
@@ -199,10 +200,10 @@ async function startCrawl(script: Script): Promise<StubCrawl> {
     }),
   ]);
   running.push({ workers, done: Promise.all(workers.map((w) => w.run())) });
-  const handle = await client.workflow.start('crawlWorkflow', {
+  const handle = await client.workflow.start(JOB_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: `crawl-${crawlId}`,
-    args: [{ crawlId } satisfies CrawlWorkflowInput],
+    args: [{ crawlId } satisfies JobWorkflowInput],
   });
   const history = async () => (await client.workflow.getHandle(handle.workflowId).fetchHistory()).events ?? [];
   return Object.assign(crawl, {
@@ -257,7 +258,7 @@ async function replays(crawl: StubCrawl, runId?: string) {
   await Worker.runReplayHistory({ workflowBundle: bundle }, history);
 }
 
-describe('crawlWorkflow with stub activities', () => {
+describe('jobWorkflow with stub activities', () => {
   it('keeps every slot busy while a batch may find links, and after a starved batch waits for one that reports some', async () => {
     const frontier = new Frontier(1);
     let firstBatch = '';
@@ -283,7 +284,7 @@ describe('crawlWorkflow with stub activities', () => {
         return plainBatch(frontier)(input);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 26 });
     expect(crawl.maxRunning()).toBe(3);
 
@@ -320,7 +321,7 @@ describe('crawlWorkflow with stub activities', () => {
         return stored(frontier, claimed);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 20 });
     expect(frontier.queued).toBe(10);
     expect(crawl.calls.batches).toHaveLength(2);
@@ -337,7 +338,7 @@ describe('crawlWorkflow with stub activities', () => {
       frontier,
       scrapeBatch: plainBatch(frontier),
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 4 });
     const batches = crawl.calls.batches;
     expect(batches).toHaveLength(4);
@@ -392,10 +393,11 @@ describe('crawlWorkflow with stub activities', () => {
     await until('the third batch to be scheduled', async () => batchSchedulings(await crawl.history()).length === 3);
     await crawl.handle.cancel();
     const err = await crawl.handle.result().catch((e) => e);
-    // RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts.
+    // RECORD_HISTORY_DIR=<dir> keeps the history as a fixture for test/unit/workflow-replay.test.ts
+    // (job-cancelled.json, type jobWorkflow; crawl-cancelled.json is the same run recorded as crawlWorkflow).
     if (process.env.RECORD_HISTORY_DIR) {
       const history = await client.workflow.getHandle(crawl.handle.workflowId).fetchHistory();
-      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'crawl-cancelled.json'), historyToJSON(history));
+      writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'job-cancelled.json'), historyToJSON(history));
     }
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect(err.cause).toBeInstanceOf(CancelledFailure);
@@ -417,10 +419,10 @@ describe('crawlWorkflow with stub activities', () => {
       frontier,
       scrapeBatch: plainBatch(frontier),
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 20 });
 
-    const inputs: CrawlWorkflowInput[] = [];
+    const inputs: JobWorkflowInput[] = [];
     const runIds = [crawl.handle.firstExecutionRunId];
     for (;;) {
       const events = (await client.workflow.getHandle(crawl.handle.workflowId, runIds.at(-1)).fetchHistory()).events!;
@@ -519,7 +521,7 @@ describe('crawlWorkflow with stub activities', () => {
         return plainBatch(frontier)(input);
       },
     });
-    const result: CrawlWorkflowResult = await crawl.handle.result();
+    const result: JobWorkflowResult = await crawl.handle.result();
     expect(result).toEqual({ crawlId: crawl.crawlId, status: 'completed', pagesHandled: 1 });
 
     const schedulings = batchSchedulings(await crawl.history());

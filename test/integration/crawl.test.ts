@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -74,7 +74,7 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
     // crawlEntireDomain is false: only pages below /docs/ are followed.
     expect(status.data.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(['/docs/', '/docs/a']);
 
-    const handle = h.temporal.workflow.getHandle(crawlWorkflowId(started.id));
+    const handle = h.temporal.workflow.getHandle(newJobWorkflowId('crawl', started.id));
     // The status reads completed once finishCrawl wrote it; the workflow returns right after.
     expect(await handle.result()).toMatchObject({ crawlId: started.id, status: 'completed', pagesHandled: 2 });
     const description = await handle.describe();
@@ -82,7 +82,7 @@ describe('POST /v2/crawl then GET /v2/crawl/{id}', () => {
     expect(description.typedSearchAttributes.get({ name: 'TeamId', type: 'KEYWORD' } as never)).toBe(h.teamId);
 
     const history = await handle.fetchHistory();
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(started.id));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('crawl', started.id));
     // RECORD_HISTORY=<file> saves it as a fixture for the offline replay test (test/unit/workflow-replay.test.ts).
     if (process.env.RECORD_HISTORY) writeFileSync(process.env.RECORD_HISTORY, historyToJSON(history));
   });

@@ -4,7 +4,7 @@
 // starts the idle clock again, even for an execute that ran past activityTtl.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { admitExecuteUpdate, executeEndedSignal, sessionWorkflowId, stateQuery } from '../../src/features/browser-sessions/protocol/definitions.ts';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { executeInSession, isUnknownUpdate } from '../../src/features/browser-sessions/gateway/execute-in-session.ts';
 import { EXECUTE_ANSWER_GRACE_MS } from '../../src/features/browser-sessions/protocol/execute-limits.ts';
 import { createLogger } from '../../src/platform/log.ts';
@@ -105,7 +105,7 @@ it('tells a workflow without admitExecute (a worker of the build before) by its 
   try {
     const crawl = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 1 } })).json();
     expect(crawl.success, JSON.stringify(crawl)).toBe(true);
-    const refusal = await admit(h.temporal.workflow.getHandle(crawlWorkflowId(crawl.id)), 'x', 1000).catch((err: unknown) => err);
+    const refusal = await admit(h.temporal.workflow.getHandle(newJobWorkflowId('crawl', crawl.id)), 'x', 1000).catch((err: unknown) => err);
     expect(isUnknownUpdate(refusal), String(refusal)).toBe(true);
     await h.api(`/v2/crawl/${crawl.id}`, { method: 'DELETE' });
   } finally {

@@ -141,9 +141,9 @@ describe('an extract', () => {
     expect(done.status).toBe('completed');
     const row = await h.db.extractJob.findUniqueOrThrow({ where: { id: start.body.id } });
     expect(row.jobIds).toHaveLength(1);
-    const job = await h.db.crawl.findUniqueOrThrow({ where: { id: row.jobIds[0] } });
+    const job = await h.db.job.findUniqueOrThrow({ where: { id: row.jobIds[0] } });
     expect(job).toMatchObject({ kind: 'crawl', teamId: team.teamId, status: 'completed' });
-    const pages = await h.db.crawlPage.count({ where: { crawlId: job.id, success: true } });
+    const pages = await h.db.jobPage.count({ where: { jobId: job.id, success: true } });
     expect(pages).toBe(4);
     const sent = llm.requests.slice(before);
     // Each page's text alone is near the budget: a chunk per page, then the merge.
@@ -252,12 +252,12 @@ describe('cancellation', () => {
       const team = await h.newTeam({ credits: 1000 });
       const start = await post({ urls: [`${slow.url}/*`], prompt: 'titles' }, team.apiKey);
       const jobId = await waitFor('the extract’s crawl', async () => (await h.db.extractJob.findUnique({ where: { id: start.body.id } }))?.jobIds[0]);
-      await waitFor('a page stored', async () => (await h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 1, 60_000, 50);
+      await waitFor('a page stored', async () => (await h.db.jobPage.count({ where: { jobId: jobId } })) >= 1, 60_000, 50);
       const before = llm.requests.length;
       await h.temporal.workflow.getHandle(extractWorkflowId(start.body.id)).cancel();
       const done = await finished(start.body.id, team.apiKey);
       expect(done).toMatchObject({ status: 'cancelled', error: 'The extract was cancelled.', data: null });
-      await waitFor('the crawl to end cancelled', async () => (await h.db.crawl.findUnique({ where: { id: jobId } }))?.status === 'cancelled');
+      await waitFor('the crawl to end cancelled', async () => (await h.db.job.findUnique({ where: { id: jobId } }))?.status === 'cancelled');
       expect(llm.requests.length).toBe(before);
       await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(h, team.teamId));
     } finally {
@@ -331,7 +331,7 @@ describe('requests refused', () => {
       expect(await again.json()).toMatchObject({ code: 'ZDR_PURGED' });
       const row = await h.db.extractJob.findUniqueOrThrow({ where: { id } });
       expect(row).toMatchObject({ data: null, sources: null, purgedAt: expect.any(Date) });
-      const pages = await h.db.crawlPage.findMany({ where: { crawlId: { in: row.jobIds } } });
+      const pages = await h.db.jobPage.findMany({ where: { jobId: { in: row.jobIds } } });
       expect(pages).toHaveLength(1);
       expect(pages[0]).toMatchObject({ document: {}, purgedAt: expect.any(Date) });
     } finally {
@@ -429,17 +429,17 @@ describe('a worker killed mid-extract', () => {
     const first = await stage.h.spawnWorker({ env });
     const start = await (await stage.h.api('/v2/extract', { method: 'POST', json: { urls: [`${stage.site.url}/*`], prompt: 'titles' } })).json();
     const jobId = await waitFor('the extract’s crawl', async () => (await stage.h.db.extractJob.findUnique({ where: { id: start.id } }))?.jobIds[0]);
-    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 2, 60_000, 50);
+    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.jobPage.count({ where: { jobId: jobId } })) >= 2, 60_000, 50);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
+    expect(await stage.h.db.jobPage.count({ where: { jobId: jobId } })).toBeLessThan(PAGES);
 
     await stage.h.spawnWorker({ env });
     const done = await finished(start.id, stage.h.apiKey, stage.h);
     expect(done.status).toBe('completed');
-    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
+    expect(await stage.h.db.jobPage.count({ where: { jobId: jobId } })).toBe(PAGES);
     // One job, whatever the retries: its id derives from the extract's; each page fetched once.
-    expect(await stage.h.db.crawl.count({ where: { teamId: stage.h.teamId } })).toBe(1);
+    expect(await stage.h.db.job.count({ where: { teamId: stage.h.teamId } })).toBe(1);
     expect(done.creditsUsed).toBe(PAGES + PAGES * 4);
     await waitFor('the team to hold no slot and no browser lease', () => holdsNothing(stage.h, stage.h.teamId, true));
   });

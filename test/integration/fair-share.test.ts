@@ -3,7 +3,7 @@
 // seconds (the big crawl's extra batch gives its slot up), and within one crawl
 // nothing is lost or fetched twice by the yielding.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -39,7 +39,7 @@ it('gives a new crawl of another team a browser within seconds while a big crawl
   ).json();
   await waitFor(
     'the big crawl to hold both browser slots',
-    async () => (await leases(bigStart.id)) === 2 && (await h.db.crawlPage.count({ where: { crawlId: bigStart.id } })) >= 20,
+    async () => (await leases(bigStart.id)) === 2 && (await h.db.jobPage.count({ where: { jobId: bigStart.id } })) >= 20,
     120_000,
     100,
   );
@@ -48,7 +48,7 @@ it('gives a new crawl of another team a browser within seconds while a big crawl
   const smallStart = await (
     await h.api('/v2/crawl', { method: 'POST', key: smallTeam.apiKey, json: { url: `${small.url}/`, limit: 5, sitemap: 'skip' } })
   ).json();
-  await waitFor('the small crawl to store its first page', async () => (await h.db.crawlPage.count({ where: { crawlId: smallStart.id } })) > 0, 60_000, 50);
+  await waitFor('the small crawl to store its first page', async () => (await h.db.jobPage.count({ where: { jobId: smallStart.id } })) > 0, 60_000, 50);
   const firstPageMs = Date.now() - started;
   const done = await waitForCrawl(h, smallStart.id, 60_000, smallTeam.apiKey);
   const completeMs = Date.now() - started;
@@ -67,11 +67,11 @@ it('gives a new crawl of another team a browser within seconds while a big crawl
   expect(cancelled.status).toBe(200);
   // The status says cancelled at once; the workflow then waits for its batches to let go.
   await h.temporal.workflow
-    .getHandle(crawlWorkflowId(bigStart.id))
+    .getHandle(newJobWorkflowId('crawl', bigStart.id))
     .result()
     .catch(() => undefined);
   // Yielding never loads a page twice: every stored page was fetched once.
-  const stored = await h.db.crawlPage.findMany({ where: { crawlId: bigStart.id }, select: { url: true } });
+  const stored = await h.db.jobPage.findMany({ where: { jobId: bigStart.id }, select: { url: true } });
   for (const { url } of stored) expect(big.hits.get(new URL(url).pathname), url).toBe(1);
   const demand = await h.db.browserDemand.findMany({ where: { groupId: { in: [bigStart.id, smallStart.id] } } });
   expect(demand, JSON.stringify(demand)).toEqual([]);

@@ -131,14 +131,14 @@ describe('POST /v2/scrape', () => {
   });
 
   it('refuses an attributes selector the parser cannot run, before any job exists', async () => {
-    const before = await h.db.crawl.count({ where: { teamId: h.teamId } });
+    const before = await h.db.job.count({ where: { teamId: h.teamId } });
     const { status, body } = await scrape({
       url: `${site.url}/static`,
       formats: [{ type: 'attributes', selectors: [{ selector: 'div[[', attribute: 'id' }] }],
     });
     expect(status).toBe(400);
     expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'formats.0.selectors.0.selector: Invalid CSS selector: "div[["' });
-    expect(await h.db.crawl.count({ where: { teamId: h.teamId } })).toBe(before);
+    expect(await h.db.job.count({ where: { teamId: h.teamId } })).toBe(before);
   });
 });
 
@@ -217,13 +217,13 @@ describe('@mendable/firecrawl-js', () => {
 
   it('crawlParamsPreview() answers the options the prompt produced, and starts nothing', async () => {
     llm.script = () => JSON.stringify({ includePaths: ['^/blog/'], limit: 5, maxDepth: 3 });
-    const crawlsBefore = await h.db.crawl.count({ where: { teamId: h.teamId } });
+    const crawlsBefore = await h.db.job.count({ where: { teamId: h.teamId } });
     const sent = llm.requests.length;
     const preview = await client.crawlParamsPreview(`${site.url}/`, 'only the blog, five pages');
     expect(preview).toEqual({ url: `${site.url}/`, includePaths: ['^/blog/'], limit: 5 });
     expect(llm.requests).toHaveLength(sent + 1);
     expect(JSON.stringify(llm.requests.at(-1))).toContain('only the blog, five pages');
-    expect(await h.db.crawl.count({ where: { teamId: h.teamId } })).toBe(crawlsBefore);
+    expect(await h.db.job.count({ where: { teamId: h.teamId } })).toBe(crawlsBefore);
   });
 
   it('Python firecrawl: crawl_params_preview and get_active_crawls', async () => {

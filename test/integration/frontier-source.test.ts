@@ -58,7 +58,7 @@ const store = (crawlId: string, r: { url: string; urlKey: string }) =>
 
 const byKey = <T extends { key: string }>(targets: T[]) => targets.toSorted((a, b) => a.key.localeCompare(b.key));
 
-const rowOf = (crawlId: string, urlKey: string) => db.crawlUrl.findUniqueOrThrow({ where: { crawlId_urlKey: { crawlId, urlKey } } });
+const rowOf = (crawlId: string, urlKey: string) => db.jobUrl.findUniqueOrThrow({ where: { jobId_urlKey: { jobId: crawlId, urlKey } } });
 
 describe('FrontierSource.claim', () => {
   it('claims up to `room`, shallowest first, never more than `size` in all, then null', async () => {
@@ -109,7 +109,7 @@ describe('FrontierSource.claim', () => {
     const earlier = await claimMore(db, crawlId, batchKey, 3);
     expect(earlier.map((r) => r.urlKey).sort()).toEqual(['site.test/a', 'site.test/b', 'site.test/c']);
     await store(crawlId, at('/a', 1));
-    await db.crawlPage.create({ data: { crawlId, urlKey: 'site.test/b', url: `${SITE}/b`, success: true, statusCode: 200, document: { metadata: {} } } });
+    await db.jobPage.create({ data: { jobId: crawlId, urlKey: 'site.test/b', url: `${SITE}/b`, success: true, statusCode: 200, document: { metadata: {} } } });
     // Found since, and shallower: still the held rows come first.
     await addToFrontier(db, crawlId, [at('/', 0)], 1000);
 
@@ -146,8 +146,8 @@ describe('FrontierSource.claim', () => {
     let failures = 1;
     const flaky = new Proxy(db, {
       get(target, prop, receiver) {
-        if (prop !== 'crawlUrl') return Reflect.get(target, prop, receiver);
-        return new Proxy(target.crawlUrl, {
+        if (prop !== 'jobUrl') return Reflect.get(target, prop, receiver);
+        return new Proxy(target.jobUrl, {
           get(model, name, r) {
             if (name === 'findMany' && failures > 0) {
               failures--;

@@ -32,7 +32,7 @@ afterAll(() => db?.$disconnect());
 
 async function newCrawl(): Promise<string> {
   const id = randomUUID();
-  await db.crawl.create({ data: { id, teamId, url: 'http://site.test/', options: {} } });
+  await db.job.create({ data: { id, teamId, url: 'http://site.test/', options: {} } });
   return id;
 }
 
@@ -45,7 +45,7 @@ describe('frontier', () => {
     // 20 writers, overlapping URL sets, limit 50.
     const inserted = await Promise.all(Array.from({ length: 20 }, (_, w) => db.$transaction((tx) => addToFrontier(tx, crawlId, urls(`p${w % 5}-`, 20), 50))));
     expect(inserted.reduce((a, b) => a + b, 0)).toBe(50);
-    expect(await db.crawlUrl.count({ where: { crawlId } })).toBe(50);
+    expect(await db.jobUrl.count({ where: { jobId: crawlId } })).toBe(50);
   });
 
   it('gives a retried batch the same rows, and releases stale claims', async () => {
@@ -64,7 +64,7 @@ describe('frontier', () => {
   it('claims no more rows than the team can pay for, less the credits already spoken for', async () => {
     const poor = (await createTeam(db, { name: `frontier-poor-${randomUUID()}`, credits: 5 })).id;
     const crawlId = randomUUID();
-    await db.crawl.create({ data: { id: crawlId, teamId: poor, url: 'http://site.test/', options: {} } });
+    await db.job.create({ data: { id: crawlId, teamId: poor, url: 'http://site.test/', options: {} } });
     await addToFrontier(db, crawlId, urls('b', 10), 100);
     expect(await claimMore(db, crawlId, 'run:0', 10, { teamId: poor, inFlight: 2 })).toHaveLength(3);
     expect(await claimMore(db, crawlId, 'run:0', 10, { teamId: poor, inFlight: 5 })).toHaveLength(0);
@@ -88,8 +88,8 @@ describe('frontier', () => {
     await Promise.all(rows.map(store));
     // A retried activity stores the same pages again: nothing changes, nothing is billed twice.
     await Promise.all(rows.map(store));
-    expect(await db.crawlPage.count({ where: { crawlId } })).toBe(24);
-    expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(24);
+    expect(await db.jobPage.count({ where: { jobId: crawlId } })).toBe(24);
+    expect(await db.jobUrl.count({ where: { jobId: crawlId, state: 'done' } })).toBe(24);
     expect(await creditsUsedByJob(db, crawlId)).toBe(48);
     expect((await db.team.findUniqueOrThrow({ where: { id: teamId } })).creditBalance).toBe(before - 48);
   });
@@ -113,12 +113,12 @@ describe('frontier', () => {
       },
     });
     const outcome = async (crawlId: string) => ({
-      pages: await db.crawlPage.findMany({
-        where: { crawlId },
+      pages: await db.jobPage.findMany({
+        where: { jobId: crawlId },
         orderBy: { id: 'asc' },
         select: { urlKey: true, statusCode: true, document: true, success: true },
       }),
-      frontier: await db.crawlUrl.findMany({ where: { crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, depth: true, state: true } }),
+      frontier: await db.jobUrl.findMany({ where: { jobId: crawlId }, orderBy: { id: 'asc' }, select: { urlKey: true, depth: true, state: true } }),
       blocked: await db.crawlRobotsBlocked.count({ where: { crawlId } }),
       credits: await creditsUsedByJob(db, crawlId),
     });
@@ -195,7 +195,7 @@ describe('frontier', () => {
     // A copy the cache refuses (no such team): the page is stored all the same, the failure is told.
     await storeScrapedPages(db, [{ page: page(c!), next: { ...next, cache: copy(c!, randomUUID()) } }], (e) => failures.push(e));
     expect(failures).toHaveLength(1);
-    expect(await db.crawlPage.count({ where: { crawlId, success: true } })).toBe(3);
+    expect(await db.jobPage.count({ where: { jobId: crawlId, success: true } })).toBe(3);
     expect(await db.pageCache.count({ where: { cacheKey: copy(c!).key } })).toBe(0);
   });
 
@@ -248,12 +248,12 @@ describe('frontier', () => {
     await store(failedFirst);
     // One failed row was written; the failure that found a scraped page, and the repeated one, wrote none.
     expect((await counted('pages_failed_total', { kind: 'crawl', reason: 'other' })) - failedBefore).toBe(1);
-    const pages = await db.crawlPage.findMany({ where: { crawlId }, select: { success: true, error: true } });
+    const pages = await db.jobPage.findMany({ where: { jobId: crawlId }, select: { success: true, error: true } });
     expect(pages).toEqual([
       { success: true, error: null },
       { success: true, error: null },
     ]);
-    expect(await db.crawlUrl.count({ where: { crawlId, state: 'done' } })).toBe(2);
+    expect(await db.jobUrl.count({ where: { jobId: crawlId, state: 'done' } })).toBe(2);
   });
 });
 

@@ -175,7 +175,7 @@ describe('active crawls per team', () => {
         'Too many active crawls: this team has 2 crawls running or waiting and may have at most 2 at once (TEAM_MAX_ACTIVE_CRAWLS). Start this one when another has finished, or cancel one.',
       requestId: refusal.headers.get('x-request-id'),
     });
-    expect(await h.db.crawl.count({ where: { teamId } })).toBe(2);
+    expect(await h.db.job.count({ where: { teamId } })).toBe(2);
 
     const [first] = await Promise.all(answers.filter((r) => r.status === 200).map((r) => r.json()));
     expect((await call(base, `/v2/crawl/${first.id}`, apiKey, { method: 'DELETE' })).status).toBe(200);
@@ -254,7 +254,7 @@ describe('webhook delivery', () => {
       const { teamId } = await h.newTeam();
       const crawlId = randomUUID();
       const eventId = randomUUID();
-      await h.db.crawl.create({ data: { id: crawlId, teamId, url: 'http://127.0.0.1:9/', options: {}, status: 'completed', completedAt: new Date() } });
+      await h.db.job.create({ data: { id: crawlId, teamId, url: 'http://127.0.0.1:9/', options: {}, status: 'completed', completedAt: new Date() } });
       // As a row written before headers were validated could hold it.
       await h.db.webhookEvent.create({
         data: { id: eventId, crawlId, type: 'crawl.completed', itemKey: '', url: receiver.url, headers: { 'X-Token': 'a\r\nX-Injected: 1' }, body: '{}' },

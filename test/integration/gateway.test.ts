@@ -76,7 +76,7 @@ describe('error envelope', () => {
   it('answers an unexpected failure with 500, an error id, and nothing internal', async () => {
     const failingDb = new Proxy(h.db, {
       get(target, prop) {
-        if (prop === 'crawl') return { findFirst: () => Promise.reject(new Error('secret connection string postgres://x:y@db')) };
+        if (prop === 'job') return { findFirst: () => Promise.reject(new Error('secret connection string postgres://x:y@db')) };
         return Reflect.get(target, prop);
       },
     }) as Db;
@@ -123,9 +123,9 @@ describe('crawl request validation (400 with a readable message and zod details)
   }
 
   it('rejects an invalid CSS selector before starting anything', async () => {
-    const before = await h.db.crawl.count({ where: { teamId: h.teamId } });
+    const before = await h.db.job.count({ where: { teamId: h.teamId } });
     await expectError(await crawl({ url: 'http://a.test', scrapeOptions: { includeTags: ['div[['] } }), 400, /includeTags/);
-    expect(await h.db.crawl.count({ where: { teamId: h.teamId } })).toBe(before);
+    expect(await h.db.job.count({ where: { teamId: h.teamId } })).toBe(before);
   });
 
   it('accepts the origin field the official SDKs add', async () => {

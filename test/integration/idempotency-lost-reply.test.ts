@@ -47,7 +47,7 @@ it('serves the request sent again after the answer to its claim was lost', async
   const body = await again.json();
   expect({ status: again.status, body }).toMatchObject({ status: 200, body: { success: true } });
   expect((await waitForCrawl(h, body.id)).status).toBe('completed');
-  expect(await h.db.crawl.count({ where: { teamId: h.teamId } })).toBe(1);
+  expect(await h.db.job.count({ where: { teamId: h.teamId } })).toBe(1);
   expect(await h.db.idempotencyKey.findMany({ where: { teamId: h.teamId }, select: { key: true, statusCode: true } })).toEqual([
     { key: 'claim-answer-lost', statusCode: 200 },
   ]);

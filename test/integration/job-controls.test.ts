@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId, progressQuery, type CrawlProgress } from '../../src/jobs/definitions.ts';
+import { jobWorkflowId, progressQuery, type JobProgress } from '../../src/jobs/definitions.ts';
 import { frontierUrlCounts } from '../../src/jobs/frontier/frontier-metrics.ts';
 import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { adminCli } from '../support/admin-cli.ts';
@@ -49,9 +49,10 @@ async function startCrawl(site: FixtureSite, body: Record<string, unknown>): Pro
   return (await res.json()).id;
 }
 
-const handleOf = (id: string) => h.temporal.workflow.getHandle(crawlWorkflowId(id));
-const progress = (id: string): Promise<CrawlProgress> => handleOf(id).query(progressQuery);
-const stored = (id: string) => h.db.crawlPage.count({ where: { crawlId: id, success: true } });
+const workflowIdOf = async (id: string) => jobWorkflowId(await h.db.job.findUniqueOrThrow({ where: { id }, select: { id: true, workflowId: true } }));
+const handleOf = async (id: string) => h.temporal.workflow.getHandle(await workflowIdOf(id));
+const progress = async (id: string): Promise<JobProgress> => (await handleOf(id)).query(progressQuery);
+const stored = (id: string) => h.db.jobPage.count({ where: { jobId: id, success: true } });
 const pageHits = (site: FixtureSite) => [...site.hits].filter(([path]) => path !== '/robots.txt').reduce((n, [, hits]) => n + hits, 0);
 
 /** The Temporal CLI against the harness's server, as an operator runs it. */
@@ -66,7 +67,7 @@ async function temporalCli(args: string[]): Promise<{ code: number; out: string 
   }
 }
 
-async function paused(id: string): Promise<CrawlProgress> {
+async function paused(id: string): Promise<JobProgress> {
   return waitFor(`crawl ${id} paused with no batch left`, async () => {
     const p = await progress(id);
     return p.phase === 'paused' && p.batchesInFlight === 0 ? p : undefined;
@@ -95,13 +96,13 @@ describe('steering running jobs', () => {
     expect(paused1.code, paused1.stderr).toBe(0);
     const held = await paused(id);
     expect(held.paused?.by).toBe('ops@example');
-    expect(await currentDetails(handleOf(id))).toMatch(/^paused since \d{4}-\d\d-\d\dT[\d:.]+Z by ops@example · \d+ stored/);
+    expect(await currentDetails(await handleOf(id))).toMatch(/^paused since \d{4}-\d\d-\d\dT[\d:.]+Z by ops@example · \d+ stored/);
     const status = await (await h.api(`/v2/crawl/${id}`)).json();
     expect(status).toMatchObject({ status: 'scraping' });
     expect(status.warning).toMatch(/^Paused since .* by ops@example/);
     expect(await h.db.teamSlot.count({ where: { teamId: h.teamId, holder: { not: null } } })).toBe(0);
     // Its frontier counts as paused, not queued: the no-progress alert leaves it alone.
-    const pausedUrls = await h.db.crawlUrl.count({ where: { crawlId: id, state: 'queued' } });
+    const pausedUrls = await h.db.jobUrl.count({ where: { jobId: id, state: 'queued' } });
     expect(pausedUrls).toBeGreaterThan(0);
     expect((await frontierUrlCounts(h.db)).find((r) => r.kind === 'crawl' && r.state === 'paused')?.n).toBeGreaterThanOrEqual(pausedUrls);
     const hitsWhenHeld = pageHits(steered);
@@ -117,9 +118,9 @@ describe('steering running jobs', () => {
     const other = await startCrawl(big, { limit: 150, maxConcurrency: 4 });
     const samples: { at: number; attr: number; details: string; stored: number }[] = [];
     for (;;) {
-      const [d, count] = await Promise.all([handleOf(other).describe(), stored(other)]);
+      const [d, count] = await Promise.all([(await handleOf(other)).describe(), stored(other)]);
       const attr = d.typedSearchAttributes.get(PagesCrawledAttribute) ?? 0;
-      const details = await currentDetails(handleOf(other));
+      const details = await currentDetails(await handleOf(other));
       samples.push({ at: Date.now(), attr, details, stored: count });
       if (d.status.name !== 'RUNNING') break;
       await new Promise((r) => setTimeout(r, 250));
@@ -128,7 +129,7 @@ describe('steering running jobs', () => {
     expect(final).toMatchObject({ status: 'completed', completed: 150 });
     expect(big.maxInFlight()).toBe(4);
     const running = samples.slice(0, -1);
-    expect((await handleOf(other).describe()).typedSearchAttributes.get(PagesQueuedAttribute)).toBe(0);
+    expect((await (await handleOf(other)).describe()).typedSearchAttributes.get(PagesQueuedAttribute)).toBe(0);
     // One batch, and yet the attribute and the details moved at least three times before its end.
     expect((await progress(other)).batchesStarted).toBe(1);
     expect(new Set(running.map((s) => s.attr).filter((n) => n > 0 && n < 150)).size).toBeGreaterThanOrEqual(3);
@@ -150,10 +151,10 @@ describe('steering running jobs', () => {
     expect(below.stderr).toMatch(/limit 2 is below the \d+ pages already (stored|scraped)/);
     const above = await adminCli(h, ['jobs', 'adjust', id, '--max-concurrency', '99']);
     expect(above.stderr).toMatch(/maxConcurrency 99 is above the team's concurrency limit of 4/);
-    const unknown = await temporalCli(['workflow', 'update', 'execute', '--workflow-id', crawlWorkflowId(id), '--name', 'adjust', '--input', '{"depth":3}']);
+    const unknown = await temporalCli(['workflow', 'update', 'execute', '--workflow-id', await workflowIdOf(id), '--name', 'adjust', '--input', '{"depth":3}']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.out).toMatch(/unknown field depth/);
-    const row = await h.db.crawl.findUniqueOrThrow({ where: { id } });
+    const row = await h.db.job.findUniqueOrThrow({ where: { id } });
     expect(row.options).toMatchObject({ limit: 40, maxConcurrency: 1 });
 
     // Raise the limit and the concurrency again (`temporal workflow update`, while paused).
@@ -162,7 +163,7 @@ describe('steering running jobs', () => {
       'update',
       'execute',
       '--workflow-id',
-      crawlWorkflowId(id),
+      await workflowIdOf(id),
       '--name',
       'adjust',
       '--input',
@@ -172,13 +173,13 @@ describe('steering running jobs', () => {
     expect(raised.out).toMatch(/limit:60 maxConcurrency:4 pagesAtOnce:4/);
 
     // Resumed by `temporal workflow signal`.
-    const resumed = await temporalCli(['workflow', 'signal', '--workflow-id', crawlWorkflowId(id), '--name', 'resume', '--input', '{"by":"temporal-cli"}']);
+    const resumed = await temporalCli(['workflow', 'signal', '--workflow-id', await workflowIdOf(id), '--name', 'resume', '--input', '{"by":"temporal-cli"}']);
     expect(resumed.code, resumed.out).toBe(0);
     await waitFor('the crawl scraping again', async () => (await stored(id)) > storedWhenHeld);
     expect((await (await h.api(`/v2/crawl/${id}`)).json()).warning).toBeUndefined();
 
     // Paused again by `temporal` with no input (sender unknown), resumed by our CLI.
-    const pause2 = await temporalCli(['workflow', 'signal', '--workflow-id', crawlWorkflowId(id), '--name', 'pause']);
+    const pause2 = await temporalCli(['workflow', 'signal', '--workflow-id', await workflowIdOf(id), '--name', 'pause']);
     expect(pause2.code, pause2.out).toBe(0);
     expect((await paused(id)).paused?.by).toBe('unknown');
     const resume2 = await adminCli(h, ['jobs', 'resume', id]);
@@ -202,7 +203,7 @@ describe('steering running jobs', () => {
     expect((await adminCli(h, ['jobs', 'pause', third])).code).toBe(0);
     await paused(third);
     expect((await (await h.api(`/v2/crawl/${third}`, { method: 'DELETE' })).json()).status).toBe('cancelled');
-    await waitFor('the paused crawl cancelled', async () => (await handleOf(third).describe()).status.name === 'CANCELLED');
+    await waitFor('the paused crawl cancelled', async () => (await (await handleOf(third)).describe()).status.name === 'CANCELLED');
     const cancelled = await (await h.api(`/v2/crawl/${third}`)).json();
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.warning).toBeUndefined();
@@ -225,7 +226,7 @@ describe('steering running jobs', () => {
     });
     expect(batchDone).toMatchObject({ completed: 12, total: 12, creditsUsed: 12 });
 
-    const history = await handleOf(id).fetchHistory();
+    const history = await (await handleOf(id)).fetchHistory();
     const names = (history.events ?? []).flatMap(
       (e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
     );

@@ -27,10 +27,10 @@ it('finishes a crawl whose gateway was killed with SIGKILL', async () => {
   const started = await call(first.baseUrl, '/v2/crawl', { method: 'POST', body: JSON.stringify({ url: `${site.url}/`, limit: 100 }) });
   expect(started.success).toBe(true);
   const { id } = started;
-  await waitFor('some pages', async () => (await h.db.crawlPage.count({ where: { crawlId: id } })) >= 3, 60_000, 50);
+  await waitFor('some pages', async () => (await h.db.jobPage.count({ where: { jobId: id } })) >= 3, 60_000, 50);
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBeLessThan(PAGES);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBeLessThan(PAGES);
 
   const second = await h.spawnGateway();
   const status = await waitFor(

@@ -40,16 +40,16 @@ afterAll(async () => {
 
 it('finishes a crawl whose Temporal server was killed with SIGKILL and restarted', async () => {
   const { id } = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 100 } })).json();
-  await waitFor('some pages', async () => (await h.db.crawlPage.count({ where: { crawlId: id } })) >= 3, 60_000, 50);
+  await waitFor('some pages', async () => (await h.db.jobPage.count({ where: { jobId: id } })) >= 3, 60_000, 50);
   const pid = Number(readFileSync(join(dir, 'temporal.pid'), 'utf8'));
   process.kill(-pid, 'SIGKILL');
   await waitFor('the server to die', async () => !pidAlive(pid), 10_000, 50);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBeLessThan(PAGES);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBeLessThan(PAGES);
   temporal = await startTemporal();
 
   const status = await waitForCrawl(h, id, 240_000);
   expect(status.status).toBe('completed');
   expect(status.completed).toBe(PAGES);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
   for (let i = 0; i < PAGES; i++) expect(site.hits.get(i === 0 ? '/' : `/p/${i}`)).toBe(1);
 });

@@ -2,7 +2,7 @@
 // Temporal's history limits (it continues as new), every page is stored once,
 // and paging through the status with `next` hands out every page exactly once.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -27,15 +27,15 @@ it('crawls 800 pages with bounded history and pages through them exactly once', 
   const res = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: `${site.url}/`, limit: PAGES, sitemap: 'skip' } });
   const { id } = await res.json();
   const status = await waitForCrawl(h, id, 900_000, apiKey);
-  expect(status.status, (await h.db.crawl.findUniqueOrThrow({ where: { id } })).error ?? '').toBe('completed');
+  expect(status.status, (await h.db.job.findUniqueOrThrow({ where: { id } })).error ?? '').toBe('completed');
   expect(status.completed).toBe(PAGES);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
   for (let i = 0; i < PAGES; i++) expect(site.hits.get(i === 0 ? '/' : `/p/${i}`)).toBe(1);
   expect(teamId).toBeTruthy();
 
   // Every run of the workflow chain, oldest last.
   const runs: number[] = [];
-  for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${crawlWorkflowId(id)}'` })) {
+  for await (const wf of h.temporal.workflow.list({ query: `WorkflowId = '${newJobWorkflowId('crawl', id)}'` })) {
     const history = await h.temporal.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
     runs.push(history.events?.length ?? 0);
   }

@@ -51,7 +51,7 @@ describe('migrate', () => {
       files.map((f) => [f.name, f.checksum, true, 1]),
     );
     const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
-    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['team', 'api_key', 'crawl', 'crawl_url', 'crawl_page', 'activity_log']));
+    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['team', 'api_key', 'job', 'job_url', 'job_page', 'activity_log']));
   });
 
   it('is safe when several replicas start at the same time', async () => {

@@ -51,7 +51,7 @@ it('runs every job of three teams started together to its end, exactly, and free
     const mine = outcomes.filter((_, k) => runs[k]!.team === i);
     // Each job of the crawl pipeline stored exactly its pages, each in one row.
     for (const { jobId, urls } of mine.flatMap((o) => o.stored)) {
-      const rows = await h.db.crawlPage.findMany({ where: { crawlId: jobId }, select: { url: true, success: true } });
+      const rows = await h.db.jobPage.findMany({ where: { jobId: jobId }, select: { url: true, success: true } });
       expect(rows.map((r) => r.url).sort(), jobId).toEqual([...urls].sort());
       expect(
         rows.every((r) => r.success),

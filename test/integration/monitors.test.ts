@@ -382,19 +382,19 @@ describe('a check whose worker is killed with SIGKILL halfway', () => {
       const check = await stage.h.db.monitorCheck.findUnique({ where: { id: queued.id } });
       return (check?.targetResults as { crawlId?: string }[] | undefined)?.[0]?.crawlId;
     });
-    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })) >= 3, 60_000, 50);
+    await waitFor('pages stored while the crawl runs', async () => (await stage.h.db.jobPage.count({ where: { jobId: jobId } })) >= 3, 60_000, 50);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBeLessThan(PAGES);
+    expect(await stage.h.db.jobPage.count({ where: { jobId: jobId } })).toBeLessThan(PAGES);
 
     await stage.h.spawnWorker();
     const check = await waitForCheck(monitor.id, queued.id, sdk);
     expect(check.status).toBe('completed');
     expect(check.summary).toEqual({ totalPages: PAGES, same: 0, changed: 0, new: PAGES, removed: 0, error: 0 });
-    expect(await stage.h.db.crawlPage.count({ where: { crawlId: jobId } })).toBe(PAGES);
+    expect(await stage.h.db.jobPage.count({ where: { jobId: jobId } })).toBe(PAGES);
     expect(await stage.h.db.monitorCheckPage.count({ where: { checkId: check.id } })).toBe(PAGES);
     // One job for the target, whatever the retries: its id is derived from the check.
-    expect(await stage.h.db.crawl.count({ where: { teamId: stage.h.teamId } })).toBe(1);
+    expect(await stage.h.db.job.count({ where: { teamId: stage.h.teamId } })).toBe(1);
     expect(check.actualCredits).toBe(PAGES);
     // The killed worker's slots and browser leases are given back: the team holds none once the check ended.
     await waitFor('the team to hold no slot and no browser lease', async () => {

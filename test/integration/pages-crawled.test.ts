@@ -2,7 +2,7 @@
 // successfully (the `completed` of GET /v2/crawl/{id}), however the crawl ended. A
 // cancelled crawl's batches never report to the workflow, yet their pages count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { PagesCrawledAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -31,13 +31,13 @@ afterAll(async () => {
 
 /** Waits for the crawl's workflow to close and returns its status and PagesCrawled. */
 async function endedWorkflow(crawlId: string) {
-  const handle = h.temporal.workflow.getHandle(crawlWorkflowId(crawlId));
+  const handle = h.temporal.workflow.getHandle(newJobWorkflowId('crawl', crawlId));
   await handle.result().catch(() => undefined);
   const description = await handle.describe();
   return { status: description.status.name, pagesCrawled: description.typedSearchAttributes.get(PagesCrawledAttribute) };
 }
 
-const storedPages = (crawlId: string) => h.db.crawlPage.count({ where: { crawlId, success: true } });
+const storedPages = (crawlId: string) => h.db.jobPage.count({ where: { jobId: crawlId, success: true } });
 
 describe('PagesCrawled', () => {
   it('of a crawl cancelled while its batch runs is the pages it stored', async () => {
@@ -57,7 +57,7 @@ describe('PagesCrawled', () => {
     const { id } = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${broken.url}/`, sitemap: 'skip', limit: 100 } })).json();
     const body = await waitForCrawl(h, id);
     expect(body).toMatchObject({ status: 'completed', completed: 3 });
-    expect(await h.db.crawlPage.count({ where: { crawlId: id, success: false } })).toBe(1);
+    expect(await h.db.jobPage.count({ where: { jobId: id, success: false } })).toBe(1);
 
     const { status, pagesCrawled } = await endedWorkflow(id);
     expect(status).toBe('COMPLETED');

@@ -311,7 +311,7 @@ describe('model formats, credits and zero data retention', () => {
     expect(doc.markdown).toBe('secret words');
     expect(await ledger(team.teamId)).toEqual([{ endpoint: 'parse', credits: 2, tokens: 30, itemKey: 'file' }]);
     // No job, page or activity row holds anything of it.
-    expect(await h.db.crawl.count({ where: { teamId: team.teamId } })).toBe(0);
+    expect(await h.db.job.count({ where: { teamId: team.teamId } })).toBe(0);
     expect(await h.db.activityLog.count({ where: { teamId: team.teamId } })).toBe(0);
     const model = await parse({ name: 'a.txt', bytes: 'secret' }, { zeroDataRetention: true, formats: [{ type: 'question', question: 'why?' }] }, team.apiKey);
     expect(model.status).toBe(400);

@@ -54,7 +54,7 @@ afterAll(async () => {
 
 /** What the job's page rows hold, as stored. */
 async function storedPages(crawlId: string) {
-  const rows = await h.db.crawlPage.findMany({ where: { crawlId }, select: { url: true, error: true, document: true } });
+  const rows = await h.db.jobPage.findMany({ where: { jobId: crawlId }, select: { url: true, error: true, document: true } });
   expect(rows.length).toBeGreaterThan(0);
   return rows;
 }
@@ -145,7 +145,7 @@ describe('redactPII', () => {
         /redactPII: the model that finds PERSON failed: the answer is not valid JSON \(after one retry\); the page is not handed out unredacted/,
       );
       expectNoPii(body, 'the failure');
-      const job = await h.db.crawl.findFirstOrThrow({ where: { teamId: team.teamId } });
+      const job = await h.db.job.findFirstOrThrow({ where: { teamId: team.teamId } });
       expectNoPii(await storedPages(job.id), 'the failed page row');
       expect(await creditsLeft(team.apiKey)).toBe(100);
     } finally {

@@ -4,7 +4,7 @@
 // included, is one JSON object.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { mapWorkflowId } from '../../src/features/map/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -53,7 +53,7 @@ describe('request ids', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const { id } = (await res.json()) as { id: string };
 
-    const description = await h.temporal.workflow.getHandle(crawlWorkflowId(id)).describe();
+    const description = await h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id)).describe();
     expect(description.memo).toMatchObject({ requestId });
     expect((await waitForCrawl(h, id)).status).toBe('completed');
 
@@ -66,7 +66,10 @@ describe('request ids', () => {
       return lines.some((line) => line.msg === 'request') ? lines : undefined;
     });
     expect(gatewayLines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', path: '/v2/crawl', status: 200, jobId: id });
-    expect(gatewayLines.find((line) => line.msg === 'workflow started')).toMatchObject({ workflowId: crawlWorkflowId(id), workflowType: 'crawlWorkflow' });
+    expect(gatewayLines.find((line) => line.msg === 'workflow started')).toMatchObject({
+      workflowId: newJobWorkflowId('crawl', id),
+      workflowType: 'jobWorkflow',
+    });
   });
 
   it('follow a map, whose workflow another module starts, into its workflow', async () => {

@@ -48,7 +48,7 @@ function makeBuildB(): string {
   edit(join(dir, 'src/jobs/workflow.ts'), [
     ['  patched,\n', '  patched,\n  upsertMemo,\n'],
     // Evaluated in a run's first task: true only for runs B starts.
-    ['  setHandler(progressQuery, () => crawl.progress());\n', `  ${memo('startedOn')}\n  setHandler(progressQuery, () => crawl.progress());\n`],
+    ['  setHandler(progressQuery, () => job.progress());\n', `  ${memo('startedOn')}\n  setHandler(progressQuery, () => job.progress());\n`],
     // Reached by a running crawl after the switch: true there too, and the marker is recorded then.
     [
       "  const done = await controlActivities('finish: completed', run.limits.heartbeatTimeoutMs)",
@@ -126,8 +126,8 @@ describe('a rolling deploy of changed workflow code', () => {
     await waitFor(
       'the crawl to stop at the gated pages',
       async () =>
-        (await h.db.crawlPage.count({ where: { crawlId: crawl.id } })) >= GATED_FROM &&
-        (await h.db.crawlUrl.count({ where: { crawlId: crawl.id, state: 'claimed' } })) > 0,
+        (await h.db.jobPage.count({ where: { jobId: crawl.id } })) >= GATED_FROM &&
+        (await h.db.jobUrl.count({ where: { jobId: crawl.id, state: 'claimed' } })) > 0,
       120_000,
       100,
     );
@@ -137,7 +137,7 @@ describe('a rolling deploy of changed workflow code', () => {
     await exited(a);
     expect(a.exitCode).toBe(0);
     const switchedAt = Date.now();
-    expect(await h.db.crawlPage.count({ where: { crawlId: crawl.id } })).toBeLessThan(PAGES);
+    expect(await h.db.jobPage.count({ where: { jobId: crawl.id } })).toBeLessThan(PAGES);
     openGate();
 
     const after = await (await h.api(`/v2/browser/${session.id}/execute`, { method: 'POST', json: { code: 'await page.title()' } })).json();
@@ -145,10 +145,10 @@ describe('a rolling deploy of changed workflow code', () => {
 
     const status = await waitForCrawl(h, crawl.id, 240_000);
     expect(status.status).toBe('completed');
-    expect(await h.db.crawlPage.findMany({ where: { crawlId: crawl.id, success: false }, select: { url: true, error: true } })).toEqual([]);
+    expect(await h.db.jobPage.findMany({ where: { jobId: crawl.id, success: false }, select: { url: true, error: true } })).toEqual([]);
     expect(status.completed).toBe(PAGES);
     expect(new Set(status.data.map((d) => d.metadata.sourceURL as string)).size).toBe(PAGES);
-    expect(await h.db.crawlPage.count({ where: { crawlId: crawl.id } })).toBe(PAGES);
+    expect(await h.db.jobPage.count({ where: { jobId: crawl.id } })).toBe(PAGES);
 
     const deleted = await (await h.api(`/v2/browser/${session.id}`, { method: 'DELETE' })).json();
     expect(deleted.success, JSON.stringify(deleted)).toBe(true);

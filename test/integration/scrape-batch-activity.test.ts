@@ -123,7 +123,7 @@ async function leftBehind(teamId: string, batchKey: string) {
 
 const pagesOf = async (crawlId: string) =>
   Object.fromEntries(
-    (await db.crawlPage.findMany({ where: { crawlId }, select: { url: true, success: true } })).map((p) => [new URL(p.url).pathname, p.success]),
+    (await db.jobPage.findMany({ where: { jobId: crawlId }, select: { url: true, success: true } })).map((p) => [new URL(p.url).pathname, p.success]),
   );
 
 describe('scrapeBatch', () => {
@@ -145,7 +145,7 @@ describe('scrapeBatch', () => {
     });
     expect(await pagesOf(crawlId)).toEqual({ '/': true, '/a': true, '/b': true });
     // Their links are in the frontier: /broken from the start page, /c from /a (and / only once).
-    const frontier = await db.crawlUrl.findMany({ where: { crawlId }, select: { urlKey: true, depth: true, state: true } });
+    const frontier = await db.jobUrl.findMany({ where: { jobId: crawlId }, select: { urlKey: true, depth: true, state: true } });
     expect(frontier.map((r) => [new URL(`http://${r.urlKey}`).pathname, r.depth, r.state]).sort()).toEqual([
       ['/', 0, 'done'],
       ['/a', 1, 'done'],
@@ -212,7 +212,7 @@ describe('scrapeBatch', () => {
     // The slow pages are not lost: still in the frontier, queued or held under the batch key for the crawl to release.
     const { queued, claimed } = await frontierCounts(db, crawlId);
     expect(queued + claimed).toBe(4);
-    expect(await db.crawlUrl.count({ where: { crawlId, state: 'claimed', NOT: { claimedBy: batchKey } } })).toBe(0);
+    expect(await db.jobUrl.count({ where: { jobId: crawlId, state: 'claimed', NOT: { claimedBy: batchKey } } })).toBe(0);
 
     // Its retry (same batch key, next attempt) takes the held rows back, the stored start page included, and finishes the rest.
     slowPages = false;
@@ -249,7 +249,7 @@ describe('scrapeBatch', () => {
 
   it("a single scrape's batch meets its browser demand, holds no browser lease for a page fetched over HTTP, and counts nothing", async () => {
     const { crawlId, teamId } = await plannedCrawl('/slow/5');
-    await db.crawl.update({ where: { id: crawlId }, data: { kind: 'scrape' } });
+    await db.job.update({ where: { id: crawlId }, data: { kind: 'scrape' } });
     const batchKey = `${crawlId}:batch:0`;
     // As openSingleScrape leaves it: the batch's demand for a browser slot, waiting.
     await db.browserDemand.create({ data: { holder: batchKey, pool: 'test-pool', teamId, groupId: crawlId } });

@@ -66,10 +66,10 @@ afterAll(async () => {
 
 /** The scrape of `path` once a 408 of it was answered (its row marked resumable before the 408 leaves). */
 const timedOut = (path: string) =>
-  waitFor(`the 408 of ${path}`, () => h.db.crawl.findFirst({ where: { url: `${site.url}${path}`, resumableUntil: { not: null } } }), 30_000, 50);
+  waitFor(`the 408 of ${path}`, () => h.db.job.findFirst({ where: { url: `${site.url}${path}`, resumableUntil: { not: null } } }), 30_000, 50);
 
 const ended = (id: string) =>
-  waitFor(`scrape ${id} to end`, async () => (await h.db.crawl.findUniqueOrThrow({ where: { id } })).status !== 'scraping', 60_000, 100);
+  waitFor(`scrape ${id} to end`, async () => (await h.db.job.findUniqueOrThrow({ where: { id } })).status !== 'scraping', 60_000, 100);
 
 const charges = (jobId: string) => h.db.usageEntry.findMany({ where: { jobId }, select: { endpoint: true, credits: true } });
 
@@ -184,7 +184,7 @@ describe('the Python SDK (firecrawl)', () => {
       expect(result.scrape_id).toBe(auto.id);
       expect(site.hits.get('/py-auto')).toBe(1);
       expect(await charges(auto.id)).toEqual([{ endpoint: 'scrape', credits: 1 }]);
-      expect(await h.db.crawl.count({ where: { url: `${site.url}/py-auto` } })).toBe(1);
+      expect(await h.db.job.count({ where: { url: `${site.url}/py-auto` } })).toBe(1);
     } finally {
       await forwarder.close();
     }
@@ -229,15 +229,15 @@ describe('which request is the same scrape', () => {
     expect(site.hits.get('/window')).toBe(1);
 
     // The window has passed: the same request scrapes again, and that scrape takes the key over.
-    await h.db.crawl.update({ where: { id }, data: { resumableUntil: new Date(Date.now() - 1000) } });
+    await h.db.job.update({ where: { id }, data: { resumableUntil: new Date(Date.now() - 1000) } });
     const later = await post(body);
     // A 200, or a 408 on a machine slower than the 1 s timeout: either way a new scrape answers.
     const laterId = later.status === 200 ? (await later.json()).data.metadata.scrapeId : (await later.json()).details.id;
     expect(laterId).not.toBe(id);
     await ended(laterId);
     expect(site.hits.get('/window')).toBe(2);
-    expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).resumeKey).toBeNull();
-    expect((await h.db.crawl.findUniqueOrThrow({ where: { id: laterId } })).resumeKey).not.toBeNull();
+    expect((await h.db.job.findUniqueOrThrow({ where: { id } })).resumeKey).toBeNull();
+    expect((await h.db.job.findUniqueOrThrow({ where: { id: laterId } })).resumeKey).not.toBeNull();
 
     // A scrape answered in time owes nothing: the same request right after it is a new scrape (maxAge: 0 fetches).
     const fresh = { url: `${site.url}/fresh`, maxAge: 0 };
@@ -254,7 +254,7 @@ describe('which request is the same scrape', () => {
     // A gateway whose database drops once, while it reads the finished scrape (PostgreSQL killed at that moment).
     let armed = true;
     const lost = new Error('Connection terminated unexpectedly');
-    const crawls = new Proxy(h.db.crawl, {
+    const crawls = new Proxy(h.db.job, {
       get: (target, prop, receiver) =>
         prop === 'findUniqueOrThrow' && armed
           ? () => {
@@ -263,7 +263,7 @@ describe('which request is the same scrape', () => {
             }
           : (Reflect.get(target, prop, receiver) as unknown),
     });
-    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'crawl' ? crawls : Reflect.get(target, prop, receiver)) });
+    const db = new Proxy(h.db, { get: (target, prop, receiver) => (prop === 'job' ? crawls : Reflect.get(target, prop, receiver)) });
     const app = createApp({ db, temporal: h.temporal, config: h.config, log: createLogger('error', { process: 'test' }) }, FEATURES);
     const server = await new Promise<HttpServer>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -306,7 +306,7 @@ describe('which request is the same scrape', () => {
     expect(resumed.status).toBe(500);
     expect(await resumed.json()).toMatchObject({ success: false, code: 'SCRAPE_FAILED' });
     expect(await charges(id)).toEqual([]);
-    expect(await h.db.crawl.count({ where: { url: `${site.url}/fails` } })).toBe(1);
+    expect(await h.db.job.count({ where: { url: `${site.url}/fails` } })).toBe(1);
   });
 
   it('a zero data retention scrape is never shared: its 408 offers no resume', async () => {

@@ -107,9 +107,9 @@ describe('@mendable/firecrawl-js', () => {
         60_000,
       );
       // Cancelled means no more scraping.
-      const pages = await h.db.crawlPage.count({ where: { crawlId: started.id } });
+      const pages = await h.db.jobPage.count({ where: { jobId: started.id } });
       await new Promise((r) => setTimeout(r, 3000));
-      expect(await h.db.crawlPage.count({ where: { crawlId: started.id } })).toBe(pages);
+      expect(await h.db.jobPage.count({ where: { jobId: started.id } })).toBe(pages);
     } finally {
       await slowSite.close();
     }

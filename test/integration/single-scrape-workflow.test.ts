@@ -11,7 +11,7 @@ import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import protos from '@temporalio/proto';
 import { afterAll, beforeAll, expect, inject, it, onTestFinished } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 
@@ -59,7 +59,7 @@ it('answers once the page is stored, opens in one local activity, completes its 
   const body = await res.json();
   expect(body.data.markdown).toContain('# Hello');
   const id = body.data.metadata.scrapeId as string;
-  const handle = h.temporal.workflow.getHandle(crawlWorkflowId(id));
+  const handle = h.temporal.workflow.getHandle(newJobWorkflowId('scrape', id));
   expect(await handle.result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
 
   const history = await handle.fetchHistory();
@@ -83,10 +83,10 @@ it('answers once the page is stored, opens in one local activity, completes its 
   );
   // Shown in the Temporal UI as every job is, and finished in the database.
   expect(await (await handle.describe()).staticSummary()).toBe(`Scrape of ${site.url}/`);
-  expect((await h.db.crawl.findUniqueOrThrow({ where: { id } })).status).toBe('completed');
+  expect((await h.db.job.findUniqueOrThrow({ where: { id } })).status).toBe('completed');
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
 
-  await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, crawlWorkflowId(id));
+  await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('scrape', id));
   if (process.env.RECORD_HISTORY_DIR) {
     mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
     writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape-one-local-activity.json'), historyToJSON(history));
@@ -106,8 +106,8 @@ it('survives a worker killed with SIGKILL while it loads the page: stored and ch
   const body = await res.json();
   expect(body.data.markdown).toContain('# Slow');
   const id = body.data.metadata.scrapeId as string;
-  expect(await h.temporal.workflow.getHandle(crawlWorkflowId(id)).result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(1);
+  expect(await h.temporal.workflow.getHandle(newJobWorkflowId('scrape', id)).result()).toMatchObject({ status: 'completed', pagesHandled: 1 });
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(1);
   expect(await h.db.usageEntry.count({ where: { jobId: id } })).toBe(1);
   releaseSlow();
 });

@@ -109,9 +109,9 @@ describe('queue status and concurrency', () => {
     expect(idle).toEqual({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: 3, mostRecentSuccess: null });
     const [running, waiting] = [randomUUID(), randomUUID()];
     for (const id of [running, waiting]) {
-      await h.db.crawl.create({ data: { id, teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/' }, status: 'scraping' } });
+      await h.db.job.create({ data: { id, teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/' }, status: 'scraping' } });
     }
-    await h.db.crawl.create({ data: { id: randomUUID(), teamId: team.teamId, url: 'http://example.com/', options: {}, status: 'completed' } });
+    await h.db.job.create({ data: { id: randomUUID(), teamId: team.teamId, url: 'http://example.com/', options: {}, status: 'completed' } });
     await h.db.teamSlot.createMany({
       data: [
         { teamId: team.teamId, slot: 0, holder: 'page-a', holderGroup: running, leasedUntil: new Date(Date.now() + 60_000) },

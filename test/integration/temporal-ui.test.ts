@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlWorkflowId, progressQuery } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId, progressQuery } from '../../src/jobs/definitions.ts';
 import { chromiumLaunch } from '../../src/platform/browser/chromium-launch.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { freePort } from '../../src/platform/process/ports.ts';
@@ -47,7 +47,7 @@ describe('the Temporal Web UI', () => {
     const res = await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, sitemap: 'skip', limit: 40, delay: 3 } });
     expect(res.status).toBe(200);
     const { id } = await res.json();
-    const handle = h.temporal.workflow.getHandle(crawlWorkflowId(id));
+    const handle = h.temporal.workflow.getHandle(newJobWorkflowId('crawl', id));
     await waitFor('the crawl waiting out its delay after a few pages', async () => {
       const p = await handle.query(progressQuery);
       return p.phase === 'delay' && p.completed >= 3;
@@ -55,7 +55,7 @@ describe('the Temporal Web UI', () => {
 
     const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
     try {
-      await page.goto(`${temporal.uiUrl}/namespaces/default/workflows/${crawlWorkflowId(id)}`);
+      await page.goto(`${temporal.uiUrl}/namespaces/default/workflows/${newJobWorkflowId('crawl', id)}`);
       // The timeline labels each activity and timer with its summary.
       await page
         .getByText(/batch \d+: up to 1 page of 127\.0\.0\.1:\d+/)

@@ -56,7 +56,7 @@ it('scrape: the repeated call reads the first call’s job, fetched and charged 
   const again = await call('scrape', { url: `${site.url}/quokkas` }, callId);
   expect(again).toEqual(first);
   expect((first.output as { title: string }).title).toBe('Quokka facts');
-  expect(await h.db.crawl.count({ where: { id: callId } })).toBe(1);
+  expect(await h.db.job.count({ where: { id: callId } })).toBe(1);
   expect(site.hits.get('/quokkas')).toBe(1);
   expect((await charges(callId)).map((c) => c.credits)).toEqual([1]);
 

@@ -187,26 +187,26 @@ describe('frontier rows and credits', () => {
     expect(status.status).toBe('completed');
     expect(status.completed).toBe(1);
     // The start URL, plus at most CRAWL_QUEUED_URLS_PER_CREDIT (2) per credit of the balance.
-    expect(await h.db.crawlUrl.count({ where: { crawlId: id } })).toBeLessThanOrEqual(3);
+    expect(await h.db.jobUrl.count({ where: { jobId: id } })).toBeLessThanOrEqual(3);
   });
 });
 
 describe('GET /v2/crawl/{id}', () => {
   it('loads no more documents than the 10 MB it returns, whatever their number', async () => {
     const crawlId = randomUUID();
-    await h.db.crawl.create({ data: { id: crawlId, teamId: h.teamId, url: 'http://big.test/', options: {}, status: 'completed', completedAt: new Date() } });
+    await h.db.job.create({ data: { id: crawlId, teamId: h.teamId, url: 'http://big.test/', options: {}, status: 'completed', completedAt: new Date() } });
     const rows = Array.from({ length: 30 }, (_, i) => {
       const { document, sizeBytes } = prepareDocument({
         markdown: `${i} `.padEnd(MB, 'x'),
         metadata: { sourceURL: `http://big.test/${i}`, url: `http://big.test/${i}`, statusCode: 200 },
       });
-      return { crawlId, urlKey: `big.test/${i}`, url: `http://big.test/${i}`, success: true, statusCode: 200, document: document as object, sizeBytes };
+      return { jobId: crawlId, urlKey: `big.test/${i}`, url: `http://big.test/${i}`, success: true, statusCode: 200, document: document as object, sizeBytes };
     });
-    await h.db.crawlPage.createMany({ data: rows });
+    await h.db.jobPage.createMany({ data: rows });
     let loadedBytes = 0;
     const counting = h.db.$extends({
       query: {
-        crawlPage: {
+        jobPage: {
           async findMany({ args, query }) {
             const result = await query(args);
             for (const row of result as { document?: unknown }[])
@@ -216,7 +216,7 @@ describe('GET /v2/crawl/{id}', () => {
         },
       },
     }) as unknown as Db;
-    const crawl = await h.db.crawl.findUniqueOrThrow({ where: { id: crawlId } });
+    const crawl = await h.db.job.findUniqueOrThrow({ where: { id: crawlId } });
     const body = await crawlStatusBody(counting, crawl, { skip: 0, limit: 1000 }, 'http://gw/v2/crawl/x', 24);
     const returned = body.data.reduce((sum: number, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
     expect(body.data).toHaveLength(9);

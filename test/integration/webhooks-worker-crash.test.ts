@@ -2,7 +2,7 @@
 // restart every event arrives, and the only duplicates are retries of the same
 // webhookId with the same bytes.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
+import { jobWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -37,7 +37,7 @@ it('delivers every event exactly once per webhookId (retries aside) across a wor
 
   const status = await waitForCrawl(h, id, 180_000);
   expect(status.status).toBe('completed');
-  await h.temporal.workflow.getHandle(crawlWebhooksWorkflowId(id)).result();
+  await h.temporal.workflow.getHandle(jobWebhooksWorkflowId(`crawl-${id}`, id)).result();
 
   const events = r.acknowledged();
   expect(acknowledgedBeforeKill).toBeLessThan(PAGES + 2);

@@ -7,8 +7,8 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
-import { crawlWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
+import { jobWebhooksWorkflowId } from '../../src/jobs/webhooks/definitions.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
 import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
@@ -48,7 +48,7 @@ async function startCrawl(webhook: unknown, key = h.apiKey): Promise<string> {
 const EXPECTED_EVENTS = 1 + PAGES + 1 + 1;
 
 async function deliveriesDrained(id: string, key = h.apiKey) {
-  await h.temporal.workflow.getHandle(crawlWebhooksWorkflowId(id)).result();
+  await h.temporal.workflow.getHandle(jobWebhooksWorkflowId(`crawl-${id}`, id)).result();
   return (await (await h.api(`/v2/crawl/${id}/webhooks`, { key })).json()).data as {
     webhookId: string;
     type: string;
@@ -103,8 +103,8 @@ describe('crawl webhooks', () => {
     // Both workflows replay deterministically; RECORD_HISTORY_DIR=<dir> keeps them as fixtures
     // for the offline replay test (test/unit/workflow-replay.test.ts).
     for (const [workflowId, file] of [
-      [crawlWorkflowId(id), 'crawl-with-webhook.json'],
-      [crawlWebhooksWorkflowId(id), 'crawl-webhooks.json'],
+      [newJobWorkflowId('crawl', id), 'crawl-with-webhook.json'],
+      [jobWebhooksWorkflowId(`crawl-${id}`, id), 'crawl-webhooks.json'],
     ] as const) {
       const history = await h.temporal.workflow.getHandle(workflowId).fetchHistory();
       await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId);

@@ -28,26 +28,25 @@ describe.each(['browser', 'auto'] as const)('CRAWL_RENDERING=%s', (rendering) =>
 
     await waitFor(
       'pages stored while a batch is in flight',
-      async () =>
-        (await h.db.crawlPage.count({ where: { crawlId: id } })) >= 3 && (await h.db.crawlUrl.count({ where: { crawlId: id, state: 'claimed' } })) > 0,
+      async () => (await h.db.jobPage.count({ where: { jobId: id } })) >= 3 && (await h.db.jobUrl.count({ where: { jobId: id, state: 'claimed' } })) > 0,
       60_000,
       50,
     );
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    const storedAtKill = await h.db.crawlPage.count({ where: { crawlId: id } });
+    const storedAtKill = await h.db.jobPage.count({ where: { jobId: id } });
     expect(storedAtKill).toBeLessThan(PAGES);
 
     await h.spawnWorker();
     const status = await waitForCrawl(h, id, 180_000);
     expect(status.status).toBe('completed');
-    const failures = await h.db.crawlPage.findMany({ where: { crawlId: id, success: false }, select: { url: true, error: true } });
+    const failures = await h.db.jobPage.findMany({ where: { jobId: id, success: false }, select: { url: true, error: true } });
     expect(failures).toEqual([]);
     expect(status.completed).toBe(PAGES);
     const urls = status.data.map((d) => d.metadata.sourceURL as string);
     expect(new Set(urls).size).toBe(PAGES);
-    expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
-    expect(await h.db.crawlUrl.count({ where: { crawlId: id, state: { not: 'done' } } })).toBe(0);
+    expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
+    expect(await h.db.jobUrl.count({ where: { jobId: id, state: { not: 'done' } } })).toBe(0);
     // Which path the pages took: Chromium marks its navigations with Sec-Fetch-Dest, the HTTP path sends none.
     const fromBrowser = urls.filter((u) => site.headers.get(new URL(u).pathname)?.['sec-fetch-dest'] === 'document');
     expect(fromBrowser).toHaveLength(rendering === 'browser' ? PAGES : 0);

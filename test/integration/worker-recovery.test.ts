@@ -5,7 +5,7 @@
 // live are never judged dead, however long their batches run.
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { newJobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startFixtureSite, treeSite, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 
@@ -27,13 +27,13 @@ afterAll(async () => {
 
 /** Every attempt number of the crawl's activities that Temporal started, from its workflow's history. */
 async function startedAttempts(temporal: Client, crawlId: string): Promise<number[]> {
-  const history = await temporal.workflow.getHandle(crawlWorkflowId(crawlId)).fetchHistory();
+  const history = await temporal.workflow.getHandle(newJobWorkflowId('crawl', crawlId)).fetchHistory();
   return (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt ?? 1] : []));
 }
 
 /** The failures that made the crawl's running activities retry, while they are pending. */
 async function retryFailures(temporal: Client, crawlId: string): Promise<string[]> {
-  const { raw } = await temporal.workflow.getHandle(crawlWorkflowId(crawlId)).describe();
+  const { raw } = await temporal.workflow.getHandle(newJobWorkflowId('crawl', crawlId)).describe();
   return (raw.pendingActivities ?? []).filter((a) => (a.attempt ?? 1) > 1).map((a) => a.lastFailure?.message ?? '');
 }
 
@@ -45,10 +45,10 @@ async function heldByTeam(teamId: string): Promise<{ slots: number; leases: numb
 
 async function expectEveryPageOnce(id: string, status: { status: string; completed?: unknown }): Promise<void> {
   expect(status.status).toBe('completed');
-  expect(await h.db.crawlPage.findMany({ where: { crawlId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
+  expect(await h.db.jobPage.findMany({ where: { jobId: id, success: false }, select: { url: true, error: true } })).toEqual([]);
   expect(status.completed).toBe(PAGES);
-  expect(await h.db.crawlPage.count({ where: { crawlId: id } })).toBe(PAGES);
-  expect(await h.db.crawlUrl.count({ where: { crawlId: id, state: { not: 'done' } } })).toBe(0);
+  expect(await h.db.jobPage.count({ where: { jobId: id } })).toBe(PAGES);
+  expect(await h.db.jobUrl.count({ where: { jobId: id, state: { not: 'done' } } })).toBe(0);
 }
 
 it('resumes the crawls of two teams within seconds of a kill -9 of their worker, every page once', async () => {
@@ -64,8 +64,8 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
     'pages stored while both crawls have batches in flight',
     async () => {
       for (const id of ids) {
-        if ((await h.db.crawlPage.count({ where: { crawlId: id } })) < 3) return false;
-        if ((await h.db.crawlUrl.count({ where: { crawlId: id, state: 'claimed' } })) === 0) return false;
+        if ((await h.db.jobPage.count({ where: { jobId: id } })) < 3) return false;
+        if ((await h.db.jobUrl.count({ where: { jobId: id, state: 'claimed' } })) === 0) return false;
       }
       return true;
     },
@@ -75,7 +75,7 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   const killedAt = Date.now();
-  const storedAtKill = await Promise.all(ids.map((id) => h.db.crawlPage.count({ where: { crawlId: id } })));
+  const storedAtKill = await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })));
   expect(storedAtKill.every((n) => n < PAGES)).toBe(true);
 
   await h.spawnWorker();
@@ -94,7 +94,7 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   for (const message of failures) expect(message).toMatch(/^worker process [0-9a-f-]+ stopped heartbeating \d+ s ago$/);
   await waitFor(
     'a page stored after the kill by each crawl',
-    async () => (await Promise.all(ids.map((id) => h.db.crawlPage.count({ where: { crawlId: id } })))).every((n, i) => n > storedAtKill[i]!),
+    async () => (await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })))).every((n, i) => n > storedAtKill[i]!),
     HEARTBEAT_TIMEOUT_MS,
     50,
   );
@@ -111,7 +111,7 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   for (const [i, id] of ids.entries()) await expectEveryPageOnce(id, statuses[i]!);
   // Nothing is left held: the dead attempts' slots were freed, the retries gave theirs back.
   for (const team of teams) expect(await heldByTeam(team.teamId)).toEqual({ slots: 0, leases: 0 });
-  expect(await h.db.activityAttempt.count({ where: { workflowId: { in: ids.map(crawlWorkflowId) } } })).toBe(0);
+  expect(await h.db.activityAttempt.count({ where: { workflowId: { in: ids.map((id) => newJobWorkflowId('crawl', id)) } } })).toBe(0);
 });
 
 it('never fails a batch on a live worker: two workers, long batches, no attempt beyond the first', async () => {
@@ -128,7 +128,10 @@ it('never fails a batch on a live worker: two workers, long batches, no attempt 
   }
   // The reconcilers had something to judge: the running batches are recorded against live worker processes.
   await waitFor('batches recorded against their worker processes', async () => {
-    const recorded = await h.db.activityAttempt.findMany({ where: { workflowId: { in: ids.map(crawlWorkflowId) } }, select: { workerProcess: true } });
+    const recorded = await h.db.activityAttempt.findMany({
+      where: { workflowId: { in: ids.map((id) => newJobWorkflowId('crawl', id)) } },
+      select: { workerProcess: true },
+    });
     const live = await h.db.workerProcess.count({ where: { id: { in: recorded.map((r) => r.workerProcess) } } });
     return recorded.length > 0 && live > 0;
   });

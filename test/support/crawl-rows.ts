@@ -18,7 +18,7 @@ export async function testTeam(db: Db, opts: Partial<Parameters<typeof createTea
 export async function insertCrawl(db: Db, teamId: string, request: CrawlRequestInput): Promise<{ id: string; options: CrawlRequest }> {
   const options = crawlRequestSchema.parse(request);
   const id = uuidv7();
-  await db.crawl.create({ data: { id, teamId, url: options.url, options: options as object, status: 'scraping', kind: 'crawl' } });
+  await db.job.create({ data: { id, teamId, url: options.url, options: options as object, status: 'scraping', kind: 'crawl' } });
   return { id, options };
 }
 

@@ -26,7 +26,7 @@ import { startHarness, waitFor, type Harness } from './harness.ts';
 import { batchJob, crawlJob, scrapesJob, searchJob, sessionJob, type Api, type JobOutcome, type MixedJob } from './mixed-load-jobs.ts';
 import { startTeamSites, type TeamSites } from './mixed-load-sites.ts';
 import { loadSnapshot } from './load-snapshot.ts';
-import { crawlWorkflowId } from '../../src/jobs/definitions.ts';
+import { jobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export type Dependency = 'postgres' | 'temporal';
@@ -298,8 +298,9 @@ async function linesOfUnendedJobs(stage: FaultStage, ids: string[], since: numbe
 async function workflowsOfUnendedJobs(stage: FaultStage, ids: string[]): Promise<string> {
   const described = await Promise.all(
     ids.map(async (id) => {
+      const row = await stage.h.db.job.findUnique({ where: { id }, select: { id: true, workflowId: true } });
       const d = await stage.h.temporal.workflow
-        .getHandle(crawlWorkflowId(id))
+        .getHandle(jobWorkflowId(row ?? { id, workflowId: null }))
         .describe()
         .catch((err: unknown) => err as Error);
       if (d instanceof Error) return `  crawl ${id}: ${d.message}`;
@@ -316,7 +317,7 @@ async function workflowsOfUnendedJobs(stage: FaultStage, ids: string[]): Promise
 
 /** Why a case's jobs did not end, its summary last: a run's log is often read from its end. */
 async function unendedReport(stage: FaultStage, fault: Fault, failures: string[], teamIds: string[], faultStart: number): Promise<string> {
-  const running = await stage.h.db.crawl.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true } });
+  const running = await stage.h.db.job.findMany({ where: { teamId: { in: teamIds }, status: 'scraping' }, select: { id: true } });
   const ids = running.map((c) => c.id);
   const summary = `${fault.name}: ${failures.length} job(s) did not end as they must:\n${failures.join('\n')}`;
   return [
@@ -412,7 +413,7 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     // Every job exact: its pages once, charged once, one webhook delivery per page.
     const outcomes = settled.map((s) => (s as PromiseFulfilledResult<JobOutcome>).value);
     for (const { jobId, urls } of outcomes.flatMap((o) => o.stored)) {
-      const rows = await h.db.crawlPage.findMany({ where: { crawlId: jobId }, select: { url: true } });
+      const rows = await h.db.jobPage.findMany({ where: { jobId: jobId }, select: { url: true } });
       expect(rows.map((r) => r.url).sort(), jobId).toEqual([...urls].sort());
     }
     for (const [i, team] of teams.entries()) {
@@ -424,12 +425,12 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     }
     // Nothing is left running or held.
     const released = async () =>
-      (await h.db.crawl.count({ where: { teamId: { in: teamIds }, status: 'scraping' } })) === 0 &&
+      (await h.db.job.count({ where: { teamId: { in: teamIds }, status: 'scraping' } })) === 0 &&
       // A release lost with its connection is made again once the database is back (team-slot-store.ts), not left to lapse.
       (await h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null } } })) === 0 &&
       (await h.db.browserLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
       (await h.db.browserDemand.count({ where: { teamId: { in: teamIds } } })) === 0 &&
-      (await h.db.crawlUrl.count({ where: { crawl: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0 &&
+      (await h.db.jobUrl.count({ where: { job: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0 &&
       (await h.db.browserSession.count({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } })) === 0;
     await waitFor('every job to let go of what it held', released, 30_000).catch(async (err) => {
       throw new Error(`${(err as Error).message}\n${await loadSnapshot(h.db, teamIds)}`);

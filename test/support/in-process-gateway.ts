@@ -9,7 +9,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Client } from '@temporalio/client';
-import type { BrowserSession, Crawl, Team } from '../../src/generated/prisma/client.ts';
+import type { BrowserSession, Job, Team } from '../../src/generated/prisma/client.ts';
 import { FEATURES } from '../../src/features/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/platform/db/prisma.ts';
@@ -98,7 +98,7 @@ export function inProcessGateway(): InProcessGateway {
   const answering = (method: string, impl: (args: any) => Promise<unknown>) =>
     new Proxy(store, { get: (_target, name) => (name === method ? impl : store[name]) });
   // Without the idempotency key, which no route fuzzed here reads of a found crawl.
-  const crawlRow = (id: string, kind: string, status: string): Omit<Crawl, 'idempotencyKey'> => ({
+  const crawlRow = (id: string, kind: string, status: string): Omit<Job, 'idempotencyKey'> => ({
     id,
     teamId: team.id,
     apiKeyId: null,
@@ -112,6 +112,7 @@ export function inProcessGateway(): InProcessGateway {
     robotsTxt: null,
     warning: null,
     workflowStartedAt: new Date(now),
+    workflowId: null,
     taskQueue: null,
     kind,
     resumeKey: null,
@@ -154,7 +155,7 @@ export function inProcessGateway(): InProcessGateway {
     // Written after the answer is ready, for every job-creating request: not a sign of a valid one.
     activityLog: answering('create', async () => ({})),
     // The id routes find the fixtures' rows; what they then read is the store's.
-    crawl: answering('findFirst', async ({ where }) => {
+    job: answering('findFirst', async ({ where }) => {
       const job = jobs.get(where.id);
       // A kind, or `{ in: kinds }` (the /v1 routes read crawls and batches alike).
       const kindMatches = job && (typeof where.kind === 'string' ? job.kind === where.kind : (where.kind?.in as string[] | undefined)?.includes(job.kind));

@@ -8,7 +8,7 @@ import type { Db } from '../../src/platform/db/prisma.ts';
 export async function nothingHeld(db: Db, teamIds: string[]): Promise<boolean> {
   const teamId = { in: teamIds };
   const counts = await Promise.all([
-    db.crawl.count({ where: { teamId, status: 'scraping' } }),
+    db.job.count({ where: { teamId, status: 'scraping' } }),
     db.teamSlot.count({ where: { teamId, holder: { not: null } } }),
     db.browserLease.count({ where: { teamId } }),
     db.browserDemand.count({ where: { teamId } }),
@@ -19,16 +19,16 @@ export async function nothingHeld(db: Db, teamIds: string[]): Promise<boolean> {
 
 export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
   const now = new Date();
-  const running = await db.crawl.findMany({
+  const running = await db.job.findMany({
     where: { teamId: { in: teamIds }, status: 'scraping' },
     select: { id: true, teamId: true, kind: true, url: true, createdAt: true },
   });
   const lines = [`snapshot at ${now.toISOString()}: ${running.length} job(s) of these teams still scraping`];
   for (const c of running) {
     const [pages, frontier, open] = await Promise.all([
-      db.crawlPage.count({ where: { crawlId: c.id } }),
-      db.crawlUrl.groupBy({ by: ['state'], where: { crawlId: c.id }, _count: true }),
-      db.crawlUrl.findMany({ where: { crawlId: c.id, state: { not: 'done' } }, select: { url: true, state: true, claimedBy: true }, take: 10 }),
+      db.jobPage.count({ where: { jobId: c.id } }),
+      db.jobUrl.groupBy({ by: ['state'], where: { jobId: c.id }, _count: true }),
+      db.jobUrl.findMany({ where: { jobId: c.id, state: { not: 'done' } }, select: { url: true, state: true, claimedBy: true }, take: 10 }),
     ]);
     const states = frontier.map((f) => `${f.state} ${f._count}`).join(', ');
     lines.push(
@@ -55,14 +55,14 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
     ...demand.map((d) => `  ${d.groupId} (${d.holder}) since ${d.requestedAt.toISOString()}${d.servedBy ? `, promised by ${d.servedBy}` : ''}`),
   );
   const [claimed, sessions] = await Promise.all([
-    db.crawlUrl.findMany({
-      where: { crawl: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } },
-      select: { crawlId: true, url: true, state: true, claimedBy: true },
+    db.jobUrl.findMany({
+      where: { job: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } },
+      select: { jobId: true, url: true, state: true, claimedBy: true },
       take: 10,
     }),
     db.browserSession.findMany({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } }),
   ]);
-  lines.push(`claimed frontier rows not done: ${claimed.length}`, ...claimed.map((u) => `  ${u.crawlId} ${u.state} ${u.url} by ${u.claimedBy}`));
+  lines.push(`claimed frontier rows not done: ${claimed.length}`, ...claimed.map((u) => `  ${u.jobId} ${u.state} ${u.url} by ${u.claimedBy}`));
   lines.push(
     `browser sessions starting or active: ${sessions.length}`,
     ...sessions.map((s) => `  ${s.id} ${s.status} since ${s.createdAt.toISOString()}, expires ${s.expiresAt.toISOString()}`),
@@ -74,7 +74,7 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
 /** Pages these teams stored that their search index lacks (it is written in the pages' own transaction). */
 async function unindexedPages(db: Db, teamIds: string[]): Promise<string[]> {
   const rows = await db.$queryRaw<{ team_id: string; crawl_id: string; kind: string; url: string; url_key: string }[]>`
-    SELECT c.team_id, c.id AS crawl_id, c.kind, p.url, p.url_key FROM crawl_page p JOIN crawl c ON c.id = p.crawl_id
+    SELECT c.team_id, c.id AS crawl_id, c.kind, p.url, p.url_key FROM job_page p JOIN job c ON c.id = p.job_id
     WHERE c.team_id = ANY(${teamIds}::uuid[]) AND p.success
       AND NOT EXISTS (SELECT 1 FROM search_page s WHERE s.team_id = c.team_id AND s.url_key = p.url_key)
     LIMIT 10`;

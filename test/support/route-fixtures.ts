@@ -20,7 +20,7 @@ export async function insertRouteFixtures(h: Harness): Promise<RouteFixtures> {
     { id: randomUUID(), status: 'failed', completedAt: new Date(now), expiresAt: new Date(now + 86_400_000), error: 'boom' },
   ];
   for (const c of crawls) {
-    await h.db.crawl.create({
+    await h.db.job.create({
       data: { teamId: team.teamId, url: 'http://example.com/', options: { url: 'http://example.com/', scrapeOptions: { headers: { Cookie: 'x' } } }, ...c },
     });
     ids.push(c.id);
@@ -31,7 +31,7 @@ export async function insertRouteFixtures(h: Harness): Promise<RouteFixtures> {
   ] as const) {
     for (const status of ['completed', 'scraping']) {
       const id = randomUUID();
-      await h.db.crawl.create({
+      await h.db.job.create({
         data: {
           id,
           kind,
@@ -45,14 +45,14 @@ export async function insertRouteFixtures(h: Harness): Promise<RouteFixtures> {
       list.push(id);
     }
   }
-  await h.db.crawlPage.create({
-    data: { crawlId: scrapeIds[0], urlKey: 'k', url: 'http://example.com/', success: true, statusCode: 200, document: { markdown: '# s' }, sizeBytes: 10 },
+  await h.db.jobPage.create({
+    data: { jobId: scrapeIds[0], urlKey: 'k', url: 'http://example.com/', success: true, statusCode: 200, document: { markdown: '# s' }, sizeBytes: 10 },
   });
   const [done] = crawls;
-  await h.db.crawlPage.createMany({
+  await h.db.jobPage.createMany({
     data: [
       ...Array.from({ length: 5 }, (_, i) => ({
-        crawlId: done.id,
+        jobId: done.id,
         urlKey: `k${i}`,
         url: `http://example.com/${i}`,
         success: true,
@@ -60,7 +60,7 @@ export async function insertRouteFixtures(h: Harness): Promise<RouteFixtures> {
         document: { markdown: `# ${i}` },
         sizeBytes: 10,
       })),
-      { crawlId: done.id, urlKey: 'bad', url: 'http://example.com/bad', success: false, statusCode: 500, error: 'HTTP 500' },
+      { jobId: done.id, urlKey: 'bad', url: 'http://example.com/bad', success: false, statusCode: 500, error: 'HTTP 500' },
     ],
   });
   for (const status of ['destroyed', 'error', 'active']) {

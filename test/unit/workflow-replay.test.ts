@@ -5,6 +5,10 @@
 // (a crawl with a webhook, and its delivery workflow) or RECORD_HISTORY_DIR=<dir> npm test --
 // test/integration/crawl-workflow.test.ts (a crawl cancelled while batches run, stub activities).
 // crawl-cancelled-before-patch.json was recorded before the 'cancel-waits-for-batches' patch.
+// The job workflow ran as type crawlWorkflow before it was named jobWorkflow: the fixtures recorded then say
+// crawlWorkflow (workflows/index.ts still registers that name for the runs open at the upgrade), and each of
+// them also replays as jobWorkflow, the same function. job-cancelled.json is recorded under the new type
+// (RECORD_HISTORY_DIR=<dir> npm test -- test/integration/crawl-workflow.test.ts).
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/browser-sessions.test.ts records a browser session
 // (CDP touches, an execute Update, the destroy signal). RECORD_HISTORY_DIR=<dir> npm test --
 // test/integration/browser-session-crash.test.ts records browser-session-host-lost.json: a session whose host was
@@ -32,9 +36,18 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorkflows } from '../../src/platform/temporal/workflow-code.ts';
+import * as workflows from '../../workflows/index.ts';
+import { JOB_WORKFLOW_TYPE, LEGACY_JOB_WORKFLOW_TYPE } from '../../src/jobs/job-workflow-options.ts';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'histories');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
+
+interface HistoryJson {
+  events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[];
+}
+const read = (file: string): HistoryJson => JSON.parse(readFileSync(join(DIR, file), 'utf8'));
+const typeOf = (history: HistoryJson) => history.events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+const legacyJobFiles = files.filter((f) => typeOf(read(f)) === LEGACY_JOB_WORKFLOW_TYPE);
 
 describe('workflow replay', () => {
   // One bundle for every history, as a worker has (with the workers' workflow interceptors, which must leave
@@ -50,8 +63,22 @@ describe('workflow replay', () => {
 
   for (const file of files) {
     it(`replays ${file}`, { timeout: 60_000 }, async () => {
-      const history = JSON.parse(readFileSync(join(DIR, file), 'utf8'));
-      await Worker.runReplayHistory({ workflowBundle: { code } }, history, file);
+      await Worker.runReplayHistory({ workflowBundle: { code } }, read(file), file);
+    });
+  }
+
+  it('registers the job workflow under its old type too, as the same function', () => {
+    expect(workflows.crawlWorkflow).toBe(workflows.jobWorkflow);
+    expect(workflows.crawlWebhooksWorkflow).toBe(workflows.jobWebhooksWorkflow);
+    expect(legacyJobFiles.length).toBeGreaterThan(0);
+    expect(files.filter((f) => typeOf(read(f)) === JOB_WORKFLOW_TYPE)).not.toEqual([]);
+  });
+
+  for (const file of legacyJobFiles) {
+    it(`replays ${file} as ${JOB_WORKFLOW_TYPE}`, { timeout: 60_000 }, async () => {
+      const history = read(file);
+      history.events[0]!.workflowExecutionStartedEventAttributes!.workflowType!.name = JOB_WORKFLOW_TYPE;
+      await Worker.runReplayHistory({ workflowBundle: { code } }, history, `${file} as ${JOB_WORKFLOW_TYPE}`);
     });
   }
 });

@@ -2,10 +2,10 @@
 // scrapes) and maps. List, inspect, cancel; cancelling goes through the engine's
 // own cancelCrawl, as DELETE /v2/crawl/{id} and DELETE /v2/batch/scrape/{id} do.
 // Searches keep no job row, so they are not listed.
-import type { Crawl, MapJob } from '../../generated/prisma/client.ts';
+import type { Job, MapJob } from '../../generated/prisma/client.ts';
 import { mapWorkflowId } from '../../features/map/definitions.ts';
-import { crawlDetails } from '../../jobs/crawl-details.ts';
-import { crawlWorkflowId, progressQuery, type CrawlStatus } from '../../jobs/definitions.ts';
+import { jobDetails } from '../../jobs/job-details.ts';
+import { jobWorkflowId, progressQuery, type JobRunStatus } from '../../jobs/definitions.ts';
 import { cancelCrawl } from '../../jobs/job-admin.ts';
 import { JOB_KINDS } from '../../jobs/job-kind.ts';
 import { crawlCounts } from '../../jobs/job-status.ts';
@@ -17,17 +17,17 @@ import { oneOf, positiveInt, uuidArg, type CliContext, type Command } from './co
 import { describeWorkflow, queryWorkflow } from './temporal-access.ts';
 import { age, table } from './table.ts';
 
-const STATUSES: readonly CrawlStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
+const STATUSES: readonly JobRunStatus[] = ['scraping', 'completed', 'failed', 'cancelled'];
 const KINDS = [...JOB_KINDS, 'map'] as const;
 /** A map row says running where a crawl says scraping; a map is never cancelled. */
-const MAP_STATUS: Record<CrawlStatus, string | undefined> = { scraping: 'running', completed: 'completed', failed: 'failed', cancelled: undefined };
+const MAP_STATUS: Record<JobRunStatus, string | undefined> = { scraping: 'running', completed: 'completed', failed: 'failed', cancelled: undefined };
 const DEFAULT_LIST_LIMIT = 50;
 
 type Named<T> = T & { team: { name: string } };
 
-async function jobById(db: Db, id: string): Promise<{ crawl: Named<Crawl> } | { map: Named<MapJob> }> {
+async function jobById(db: Db, id: string): Promise<{ crawl: Named<Job> } | { map: Named<MapJob> }> {
   const where = { where: { id: uuidArg(id, 'job') }, include: { team: { select: { name: true } } } };
-  const crawl = await db.crawl.findUnique(where);
+  const crawl = await db.job.findUnique(where);
   if (crawl) return { crawl };
   const map = await db.mapJob.findUnique(where);
   if (map) return { map };
@@ -37,14 +37,14 @@ async function jobById(db: Db, id: string): Promise<{ crawl: Named<Crawl> } | { 
 /** Pages stored, pages in the total GET /v2/crawl/{id} reports, and credits, of each listed job at once. */
 async function listCounts(db: Db, ids: string[]) {
   const [stored, total, credits] = await Promise.all([
-    db.crawlPage.groupBy({ by: ['crawlId'], where: { crawlId: { in: ids }, success: true }, _count: { _all: true } }),
-    db.crawlUrl.groupBy({ by: ['crawlId'], where: { crawlId: { in: ids }, state: { in: ['queued', 'claimed', 'done'] } }, _count: { _all: true } }),
+    db.jobPage.groupBy({ by: ['jobId'], where: { jobId: { in: ids }, success: true }, _count: { _all: true } }),
+    db.jobUrl.groupBy({ by: ['jobId'], where: { jobId: { in: ids }, state: { in: ['queued', 'claimed', 'done'] } }, _count: { _all: true } }),
     db.usageEntry.groupBy({ by: ['jobId'], where: { jobId: { in: ids } }, _sum: { credits: true } }),
   ]);
   const of = <T extends { _count: { _all: number } }>(rows: T[], key: (r: T) => string) => new Map(rows.map((r) => [key(r), r._count._all]));
   return {
-    stored: of(stored, (r) => r.crawlId),
-    total: of(total, (r) => r.crawlId),
+    stored: of(stored, (r) => r.jobId),
+    total: of(total, (r) => r.jobId),
     credits: new Map(credits.map((r) => [r.jobId, r._sum.credits ?? 0])),
   };
 }
@@ -79,7 +79,7 @@ const jobsLs: Command = {
     const [crawls, maps] = await Promise.all([
       kind === 'map'
         ? []
-        : db.crawl.findMany({
+        : db.job.findMany({
             where: { ...teamWhere, ...(status && { status }), ...(kind && { kind }) },
             orderBy: { createdAt: 'desc' },
             take: limit,
@@ -137,7 +137,7 @@ const jobsLs: Command = {
 const line = (label: string, value: unknown) => `${`${label}:`.padEnd(14)}${value}`;
 
 /** What `jobs show` says of any job: who, what, and when. */
-function jobHeader(job: Named<Crawl | MapJob>, kind: string) {
+function jobHeader(job: Named<Job | MapJob>, kind: string) {
   const data = {
     id: job.id,
     kind,
@@ -160,16 +160,16 @@ function jobHeader(job: Named<Crawl | MapJob>, kind: string) {
   return { data, text };
 }
 
-async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
+async function showCrawl(ctx: CliContext, job: Named<Job>) {
   const { db } = ctx;
   const [{ completed, total }, queued, failed, credits, webhookBacklog] = await Promise.all([
     crawlCounts(db, job.id),
-    db.crawlUrl.count({ where: { crawlId: job.id, state: { in: ['queued', 'claimed'] } } }),
-    db.crawlPage.count({ where: { crawlId: job.id, success: false } }),
+    db.jobUrl.count({ where: { jobId: job.id, state: { in: ['queued', 'claimed'] } } }),
+    db.jobPage.count({ where: { jobId: job.id, success: false } }),
     creditsUsedByJob(db, job.id),
     db.webhookEvent.count({ where: { crawlId: job.id, state: 'pending' } }),
   ]);
-  const workflowId = crawlWorkflowId(job.id);
+  const workflowId = jobWorkflowId(job);
   const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
   // What the running workflow is doing now, as its current details in the Temporal UI say it.
   const progress = workflow.status === 'RUNNING' ? await queryWorkflow(ctx, workflowId, progressQuery) : undefined;
@@ -191,7 +191,7 @@ async function showCrawl(ctx: CliContext, job: Named<Crawl>) {
       line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
       line('credits', credits),
       line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
-      ...(progress ? [line('now', 'answer' in progress ? crawlDetails(progress.answer) : progress.note)] : []),
+      ...(progress ? [line('now', 'answer' in progress ? jobDetails(progress.answer) : progress.note)] : []),
       line('webhooks', `${webhookBacklog} pending deliveries`),
     ],
   };

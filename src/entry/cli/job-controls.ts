@@ -4,8 +4,8 @@
 // who sent it, which a workflow cannot otherwise learn.
 import { userInfo, hostname } from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import type { Crawl } from '../../generated/prisma/client.ts';
-import { adjustUpdate, crawlWorkflowId, pauseSignal, resumeSignal, type JobAdjustment, type PauseSignalInput } from '../../jobs/definitions.ts';
+import type { Job } from '../../generated/prisma/client.ts';
+import { adjustUpdate, jobWorkflowId, pauseSignal, resumeSignal, type JobAdjustment, type PauseSignalInput } from '../../jobs/definitions.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { NotFoundError } from '../../platform/teams/teams.ts';
 import { nonNegativeInt, positiveInt, UsageError, uuidArg, type CliContext, type Command } from './command.ts';
@@ -19,17 +19,17 @@ function operator(given: unknown): string {
   return `${userInfo().username}@${hostname()} (cli)`;
 }
 
-async function runningJob(ctx: CliContext, id: string): Promise<Crawl> {
-  const job = await ctx.db.crawl.findUnique({ where: { id: uuidArg(id, 'job') } });
+async function runningJob(ctx: CliContext, id: string): Promise<Job> {
+  const job = await ctx.db.job.findUnique({ where: { id: uuidArg(id, 'job') } });
   if (!job) throw new NotFoundError(`no crawl or batch scrape ${id}`);
   if (job.kind === 'scrape') throw new DomainError('conflict', `Job ${job.id} is a single scrape: only crawls and batch scrapes are paused or adjusted`);
   if (job.status !== 'scraping') throw new DomainError('conflict', `Job ${job.id} is ${job.status}: only a running job is paused, resumed or adjusted`);
   return job;
 }
 
-async function signalJob(ctx: CliContext, job: Crawl, signal: typeof pauseSignal, input: PauseSignalInput): Promise<void> {
+async function signalJob(ctx: CliContext, job: Job, signal: typeof pauseSignal, input: PauseSignalInput): Promise<void> {
   try {
-    await (await ctx.temporal()).workflow.getHandle(crawlWorkflowId(job.id)).signal(signal, input);
+    await (await ctx.temporal()).workflow.getHandle(jobWorkflowId(job)).signal(signal, input);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new DomainError('conflict', `Job ${job.id} has no running workflow`);
     throw err;
@@ -75,7 +75,7 @@ const jobsAdjust: Command = {
     let inForce;
     try {
       inForce = await temporal.connection.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
-        temporal.workflow.getHandle(crawlWorkflowId(job.id)).executeUpdate(adjustUpdate, { args: [adjustment] }),
+        temporal.workflow.getHandle(jobWorkflowId(job)).executeUpdate(adjustUpdate, { args: [adjustment] }),
       );
     } catch (err) {
       throw refusal(job, err);
@@ -86,7 +86,7 @@ const jobsAdjust: Command = {
 };
 
 /** The workflow's refusal (its validator's rejection, or the database's check failing the update) as the operator's error. */
-function refusal(job: Crawl, err: unknown): Error {
+function refusal(job: Job, err: unknown): Error {
   if (err instanceof WorkflowNotFoundError) return new DomainError('conflict', `Job ${job.id} has no running workflow`);
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError)
     return new DomainError('unavailable', `Job ${job.id}'s workflow did not answer in time (is a worker running?)`);

@@ -33,7 +33,7 @@ async function readPages(db: Db, runs: ExtractJobRun[], chars: number): Promise<
     rows.push(
       ...(await db.$queryRaw<PageRow[]>`
         SELECT url, success, error, left(document->>'markdown', ${chars}::int) AS markdown
-        FROM crawl_page WHERE crawl_id = ${run.jobId}::uuid AND purged_at IS NULL ORDER BY id`),
+        FROM job_page WHERE job_id = ${run.jobId}::uuid AND purged_at IS NULL ORDER BY id`),
     );
   }
   return rows;
@@ -51,8 +51,8 @@ async function endWith(
     creditsUsed: await extractCredits(deps.db, extract.id, runs),
   });
   if (!(extract.options as unknown as ExtractRequest).zeroDataRetention) return;
-  await deps.db.crawlPage.updateMany({
-    where: { crawlId: { in: runs.map((r) => r.jobId) }, purgedAt: null },
+  await deps.db.jobPage.updateMany({
+    where: { jobId: { in: runs.map((r) => r.jobId) }, purgedAt: null },
     data: { document: {}, sizeBytes: 0, purgedAt: new Date() },
   });
 }

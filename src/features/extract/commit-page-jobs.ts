@@ -4,6 +4,7 @@ import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { storableText } from '../../platform/db/storable.ts';
 import { insertJob } from '../../jobs/commit-job.ts';
+import { jobWorkflowId } from '../../jobs/definitions.ts';
 import { seedRow } from '../../jobs/job-options.ts';
 import type { NewFrontierUrl } from '../../jobs/frontier/frontier.ts';
 import type { CommittedExtractJobs, ExtractJobRun } from './definitions.ts';
@@ -32,14 +33,21 @@ export async function commitPageJobs(
       return 'row' in seeded ? [seeded.row] : [];
     });
     if (seed?.length === 0) continue;
+    let workflowId: string | null;
     try {
-      await insertJob({ db, config }, extract.team, extract.apiKeyId, { id: job.id, kind: job.kind, url: job.url, options: job.options, seed }, true);
+      ({ workflowId } = await insertJob(
+        { db, config },
+        extract.team,
+        extract.apiKeyId,
+        { id: job.id, kind: job.kind, url: job.url, options: job.options, seed },
+        true,
+      ));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       refused = err.message;
       break;
     }
-    runs.push({ jobId: job.id, kind: job.kind, teamId: extract.teamId, url: job.url });
+    runs.push({ jobId: job.id, workflowId: jobWorkflowId({ id: job.id, workflowId }), kind: job.kind, teamId: extract.teamId, url: job.url });
   }
   await db.extractJob.update({
     where: { id: extract.id },

@@ -19,6 +19,8 @@ export interface ExtractWorkflowInput {
 /** One engine job that fetches pages for the extract. */
 export interface ExtractJobRun {
   jobId: string;
+  /** The job's workflow id; absent in histories recorded before it named the kind (then `crawl-<jobId>`). */
+  workflowId?: string;
   kind: 'batch_scrape' | 'crawl';
   teamId: string;
   url: string;

@@ -4,8 +4,8 @@
 // model. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice. Cancelled from
 // the Temporal UI, it cancels its jobs and its row ends `cancelled`.
-import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
-import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from '../../jobs/job-workflow-options.ts';
+import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import { startJobChild } from '../../jobs/job-workflow-options.ts';
 import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
 import type { ExtractActivities } from './activities.ts';
 import type { createExtractNotificationActivities } from './notifications.ts';
@@ -75,11 +75,14 @@ function rethrowCancellation(err: unknown): void {
 }
 
 function startJob(run: ExtractJobRun) {
-  return startChild(JOB_WORKFLOW_TYPE, {
-    ...jobWorkflowOptions({ id: run.jobId, teamId: run.teamId }),
-    // The jobs serve only this extract: cancelling it cancels them, and they end by their own rules otherwise.
-    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-    cancellationType: ChildWorkflowCancellationType.TRY_CANCEL,
-    staticSummary: `${run.kind === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for an extract`,
-  });
+  // A run from a history recorded before workflow ids named the job's kind carries no workflowId: `crawl-<id>`.
+  return startJobChild(
+    { id: run.jobId, teamId: run.teamId, workflowId: run.workflowId ?? null },
+    {
+      // The jobs serve only this extract: cancelling it cancels them, and they end by their own rules otherwise.
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      cancellationType: ChildWorkflowCancellationType.TRY_CANCEL,
+      staticSummary: `${run.kind === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for an extract`,
+    },
+  );
 }

@@ -37,7 +37,7 @@ export function jobWatchRoutes(deps: GatewayDeps<JobSettings>): WebSocketRoute[]
       if (!apiKey || apiKey.revokedAt) return refuseUpgrade(socket, 401, 'Unauthorized: Invalid token', 'UNAUTHORIZED');
       const id = upgrade.params.id;
       if (!UUID.test(id)) return refuseUpgrade(socket, 400, 'Invalid job ID format. Job ID must be a valid UUID.', 'BAD_REQUEST');
-      const job = await deps.db.crawl.findFirst({ where: { id: id.toLowerCase(), teamId: apiKey.teamId, kind: { in: kinds } } });
+      const job = await deps.db.job.findFirst({ where: { id: id.toLowerCase(), teamId: apiKey.teamId, kind: { in: kinds } } });
       if (!job || (job.expiresAt && job.expiresAt.getTime() <= Date.now())) return refuseUpgrade(socket, 404, 'Job not found', 'NOT_FOUND');
       if (isZeroDataRetention(job)) {
         return refuseUpgrade(

@@ -6,7 +6,7 @@
 // The /v1 clients' watchers also read the end from the close frame's reason.
 import type { WebSocket } from 'ws';
 import type { Db } from '../../platform/db/prisma.ts';
-import type { Crawl } from '../../generated/prisma/client.ts';
+import type { Job } from '../../generated/prisma/client.ts';
 import { creditsUsedByJob } from '../../platform/usage/credits.ts';
 import { crawlCounts, MAX_RESPONSE_BYTES } from '../../jobs/job-status.ts';
 import type { JobFeed } from '../../jobs/job-feed.ts';
@@ -52,25 +52,25 @@ export function idsWithin(rows: { id: bigint; sizeBytes: number }[], maxBytes: n
 
 /** The job's successful, unpurged pages with ids above `after`, at most MAX_RESPONSE_BYTES of them (at least one). */
 async function nextChunk(db: Db, crawlId: string, after: bigint): Promise<{ id: bigint; document: unknown }[]> {
-  const sizes = await db.crawlPage.findMany({
-    where: { crawlId, success: true, purgedAt: null, id: { gt: after } },
+  const sizes = await db.jobPage.findMany({
+    where: { jobId: crawlId, success: true, purgedAt: null, id: { gt: after } },
     orderBy: { id: 'asc' },
     take: 1000,
     select: { id: true, sizeBytes: true },
   });
   const ids = idsWithin(sizes, MAX_RESPONSE_BYTES);
   if (ids.length === 0) return [];
-  return db.crawlPage.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { id: true, document: true } });
+  return db.jobPage.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, select: { id: true, document: true } });
 }
 
 /** The job's status as the SDK's watcher reads it in `catchup` and `done`. */
-async function snapshot(db: Db, row: Crawl, retentionHours: number) {
+async function snapshot(db: Db, row: Job, retentionHours: number) {
   const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, row.id), creditsUsedByJob(db, row.id)]);
   const expiresAt = row.expiresAt ?? new Date(Date.now() + retentionHours * 3_600_000);
   return { success: true, status: row.status, completed, total, creditsUsed, expiresAt: expiresAt.toISOString() };
 }
 
-export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Promise<void> {
+export async function watchJob(ws: WebSocket, job: Job, deps: SessionDeps): Promise<void> {
   const { db } = deps;
   const sent = new Set<bigint>();
   let chain: Promise<void> = Promise.resolve();
@@ -108,7 +108,7 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
 
   async function finish(): Promise<void> {
     await sendMissing();
-    const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
+    const row = await db.job.findUniqueOrThrow({ where: { id: job.id } });
     finished = true;
     const end = row.status === 'failed' ? ({ type: 'error', error: row.error ?? 'The job failed' } as const) : ({ type: 'done' } as const);
     await send(end.type === 'done' ? { ...end, data: { ...(await snapshot(db, row, deps.retentionHours)), data: [] } } : end);
@@ -128,7 +128,7 @@ export async function watchJob(ws: WebSocket, job: Crawl, deps: SessionDeps): Pr
   ws.once('close', unsubscribe);
 
   // Subscribed first, read second: a page stored in between is both read here and announced, and sent once.
-  const row = await db.crawl.findUniqueOrThrow({ where: { id: job.id } });
+  const row = await db.job.findUniqueOrThrow({ where: { id: job.id } });
   const first = await nextChunk(db, job.id, 0n);
   first.forEach((p) => sent.add(p.id));
   await send({ type: 'catchup', data: { ...(await snapshot(db, row, deps.retentionHours)), data: first.map((p) => p.document) } });

@@ -22,7 +22,7 @@ export async function currentPages({ db }: Pick<ActivityDeps<MonitorsFeatureSett
     if (!run.jobId) continue;
     const rows = await db.$queryRaw<
       StoredPage[]
-    >`SELECT url_key, url, success, status_code, error, document->'changeTracking' AS ct FROM crawl_page WHERE crawl_id = ${run.jobId}::uuid ORDER BY id`;
+    >`SELECT url_key, url, success, status_code, error, document->'changeTracking' AS ct FROM job_page WHERE job_id = ${run.jobId}::uuid ORDER BY id`;
     for (const r of rows) {
       pages.push({
         targetId: run.targetId,
@@ -38,7 +38,7 @@ export async function currentPages({ db }: Pick<ActivityDeps<MonitorsFeatureSett
       });
     }
     if (rows.length === 0) {
-      const job = await db.crawl.findUnique({ where: { id: run.jobId }, select: { url: true, status: true, error: true } });
+      const job = await db.job.findUnique({ where: { id: run.jobId }, select: { url: true, status: true, error: true } });
       if (job && job.status === 'failed') {
         pages.push({
           targetId: run.targetId,

@@ -5,8 +5,8 @@
 // the check (its final status) and notifies. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
-import { JOB_WORKFLOW_TYPE, jobWorkflowOptions } from '../../jobs/job-workflow-options.ts';
+import { ParentClosePolicy, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { startJobChild } from '../../jobs/job-workflow-options.ts';
 import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
 import { MonitorIdAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import type { MonitorCheckActivities } from './check-activities.ts';
@@ -43,12 +43,16 @@ export async function monitorCheckWorkflow(input: MonitorCheckInput): Promise<Ch
     committed.runs.flatMap((run) =>
       run.jobId
         ? [
-            startChild(JOB_WORKFLOW_TYPE, {
-              ...jobWorkflowOptions({ id: run.jobId, teamId: run.teamId! }, { attributes: [{ key: MonitorIdAttribute, value: input.monitorId }] }),
-              // The job is the team's like any other: it ends by its own rules even if the check is terminated.
-              parentClosePolicy: ParentClosePolicy.ABANDON,
-              staticSummary: `${run.type === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for monitor check ${opened.checkId}`,
-            }),
+            // A run from a history recorded before workflow ids named the job's kind carries no workflowId: `crawl-<id>`.
+            startJobChild(
+              { id: run.jobId, teamId: run.teamId!, workflowId: run.workflowId ?? null },
+              {
+                attributes: [{ key: MonitorIdAttribute, value: input.monitorId }],
+                // The job is the team's like any other: it ends by its own rules even if the check is terminated.
+                parentClosePolicy: ParentClosePolicy.ABANDON,
+                staticSummary: `${run.type === 'crawl' ? 'Crawl' : 'Batch scrape'} of ${run.url} for monitor check ${opened.checkId}`,
+              },
+            ),
           ]
         : [],
     ),

@@ -2,6 +2,7 @@
 // job is (fair share, credits and limits apply), with an id derived from the check and
 // the target so a retry commits none twice.
 import { insertJob } from '../../jobs/commit-job.ts';
+import { jobWorkflowId } from '../../jobs/definitions.ts';
 import { seedRow } from '../../jobs/job-options.ts';
 import type { NewFrontierUrl } from '../../jobs/frontier/frontier.ts';
 import { DomainError } from '../../platform/domain-error.ts';
@@ -34,14 +35,21 @@ export async function commitCheckJobs({ db, config }: Pick<ActivityDeps<Monitors
       const seeded = seedRow(url, config);
       return 'row' in seeded ? [seeded.row] : [];
     });
+    let workflowId: string | null;
     try {
-      await insertJob({ db, config }, monitor.team, monitor.apiKeyId, { id: jobId, kind: job.kind, url: job.url, options: job.options, seed }, true);
+      ({ workflowId } = await insertJob(
+        { db, config },
+        monitor.team,
+        monitor.apiKeyId,
+        { id: jobId, kind: job.kind, url: job.url, options: job.options, seed },
+        true,
+      ));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       refused = err.message;
       break;
     }
-    runs.push({ targetId: target.id, type: target.type, jobId, teamId: monitor.teamId, url: job.url });
+    runs.push({ targetId: target.id, type: target.type, jobId, workflowId: jobWorkflowId({ id: jobId, workflowId }), teamId: monitor.teamId, url: job.url });
   }
   await db.monitorCheck.update({ where: { id: check.id }, data: { targetResults: committedTargetResults(runs) as object[], updatedAt: new Date() } });
   return { runs, ...(refused !== undefined && { refused }) };

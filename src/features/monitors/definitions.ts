@@ -26,6 +26,8 @@ export interface TargetRun {
   type: 'scrape' | 'crawl' | 'search';
   /** The job of the engine that ran the target (absent for a search target, run through the search tool). */
   jobId?: string;
+  /** The job's workflow id; absent in histories recorded before it named the kind (then `crawl-<jobId>`). */
+  workflowId?: string;
   teamId?: string;
   url?: string;
 }

@@ -37,7 +37,7 @@ export async function finishCheck({ db, log }: Pick<ActivityDeps<MonitorsFeature
   let actualCredits = 0;
   for (const run of input.runs) if (run.jobId) actualCredits += await creditsUsedByJob(db, run.jobId);
   for (const r of searched) actualCredits += r.searchCredits;
-  const jobs = await db.crawl.findMany({ where: { id: { in: input.runs.flatMap((r) => (r.jobId ? [r.jobId] : [])) } }, select: { status: true } });
+  const jobs = await db.job.findMany({ where: { id: { in: input.runs.flatMap((r) => (r.jobId ? [r.jobId] : [])) } }, select: { status: true } });
   const status = checkStatus(
     jobs.map((j) => j.status),
     unknown.size,

@@ -71,7 +71,7 @@ export async function judgeCheck({ db, config, log }: ActivityDeps<MonitorsFeatu
       });
       await db.monitorCheckPage.update({ where: { id: page.id }, data: { judgment: answer.value as object } });
       if (page.currentScrapeId) {
-        const job = await db.crawl.findUnique({ where: { id: page.currentScrapeId }, select: { kind: true } });
+        const job = await db.job.findUnique({ where: { id: page.currentScrapeId }, select: { kind: true } });
         await recordModelTokens(
           db,
           {

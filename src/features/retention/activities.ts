@@ -25,7 +25,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps<Rete
   return {
     async purgeExpired(): Promise<PurgeResult> {
       const now = Date.now();
-      const crawls = await db.crawl.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
+      const crawls = await db.job.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const cache = await db.pageCache.deleteMany({ where: { createdAt: { lt: new Date(now - config.crawl.cacheRetentionHours * 3_600_000) } } });
       const activity = await db.activityLog.deleteMany({ where: { createdAt: { lt: new Date(now - config.activityLog.retentionHours * 3_600_000) } } });
       const maps = await db.mapJob.deleteMany({ where: { createdAt: { lt: new Date(now - config.scrape.mapRetentionHours * 3_600_000) } } });

@@ -26,7 +26,7 @@ export function scrapeTool(deps: ToolDeps<SingleScrapeFeatureSettings>): Tool {
       const scrape = await createScrape(deps, team, ctx.apiKeyId, request, { id: ctx.callId });
       const id = scrape.id;
       // A repeated call finds its scrape: one that ended is only read (a start would run it again).
-      const { status } = await deps.db.crawl.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      const { status } = await deps.db.job.findUniqueOrThrow({ where: { id }, select: { status: true } });
       if (status === 'scraping') await awaitScrape(deps, scrape, deps.config.agent.toolTimeoutMs);
       const answer = await scrapeAnswerOf(deps.db, id);
       const metadata = (answer.metadata ?? {}) as Record<string, unknown>;

@@ -24,7 +24,7 @@ export async function queueStatus(db: Db, team: { id: string; concurrencyLimit: 
            count(*) FILTER (WHERE EXISTS (
              SELECT 1 FROM team_slot s WHERE s.team_id = c.team_id AND s.holder_group = c.id::text AND s.leased_until > now()
            )) AS active
-    FROM crawl c WHERE c.team_id = ${team.id}::uuid AND c.status = 'scraping'`;
+    FROM job c WHERE c.team_id = ${team.id}::uuid AND c.status = 'scraping'`;
   // A successful page is a charged one (a crawl prompt's 0-credit token row is none): the ledger's
   // (team, created_at) index finds the newest at once.
   const [last] = await db.$queryRaw<{ at: Date }[]>`

@@ -9,7 +9,7 @@ import type { Db } from '../../platform/db/prisma.ts';
 export async function requestJobBrowser(db: Db, work: { holder: string; pool: string; crawlId: string }): Promise<void> {
   await db.$executeRaw`
     INSERT INTO browser_demand (holder, pool, team_id, group_id)
-    SELECT ${work.holder}::text, ${work.pool}::text, c.team_id, c.id::text FROM crawl c WHERE c.id = ${work.crawlId}::uuid AND c.status = 'scraping'
+    SELECT ${work.holder}::text, ${work.pool}::text, c.team_id, c.id::text FROM job c WHERE c.id = ${work.crawlId}::uuid AND c.status = 'scraping'
     ON CONFLICT (holder) DO NOTHING`;
 }
 
@@ -17,5 +17,5 @@ export async function forgetAbandonedBrowserDemand(db: Db): Promise<number> {
   return db.$executeRaw`
     DELETE FROM browser_demand d
     WHERE d.requested_at < now() - interval '1 minute'
-      AND NOT EXISTS (SELECT 1 FROM crawl c WHERE c.id::text = d.group_id AND c.status = 'scraping')`;
+      AND NOT EXISTS (SELECT 1 FROM job c WHERE c.id::text = d.group_id AND c.status = 'scraping')`;
 }

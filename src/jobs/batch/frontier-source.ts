@@ -125,10 +125,10 @@ export class FrontierSource {
   async #unstored(rows: FrontierRow[]): Promise<FrontierRow[]> {
     const { db, crawlId } = this.#o;
     const stored = new Set(
-      (await db.crawlPage.findMany({ where: { crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
+      (await db.jobPage.findMany({ where: { jobId: crawlId, urlKey: { in: rows.map((r) => r.urlKey) } }, select: { urlKey: true } })).map((p) => p.urlKey),
     );
     for (const r of rows.filter((r) => stored.has(r.urlKey) && r.state === FrontierState.claimed)) {
-      await db.crawlUrl.update({ where: { id: r.id }, data: { state: FrontierState.done } });
+      await db.jobUrl.update({ where: { id: r.id }, data: { state: FrontierState.done } });
     }
     return rows.filter((r) => !stored.has(r.urlKey) && r.state !== FrontierState.done && r.state !== FrontierState.failed);
   }

@@ -8,7 +8,7 @@ import { sharedGauge } from '../../platform/metrics/shared-gauges.ts';
 export async function frontierUrlCounts(db: Db): Promise<{ kind: string; state: string; n: number }[]> {
   const rows = await db.$queryRaw<{ kind: string; state: string; n: bigint }[]>`
     SELECT c.kind, CASE WHEN u.state = 'queued' AND c.paused_at IS NOT NULL THEN 'paused' ELSE u.state END AS state, count(*) AS n
-      FROM crawl c JOIN crawl_url u ON u.crawl_id = c.id AND u.state IN ('queued', 'claimed')
+      FROM job c JOIN job_url u ON u.job_id = c.id AND u.state IN ('queued', 'claimed')
      WHERE c.status = 'scraping'
      GROUP BY 1, 2`;
   return rows.map((r) => ({ kind: r.kind, state: r.state, n: Number(r.n) }));

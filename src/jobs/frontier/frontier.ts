@@ -43,26 +43,26 @@ export async function addToFrontier(tx: SqlTx, crawlId: string, urls: NewFrontie
     WITH n AS (
       SELECT count(*) FILTER (WHERE state <> 'redirect') AS admitted,
              count(*) FILTER (WHERE state IN ('queued', 'claimed')) AS waiting
-      FROM crawl_url WHERE crawl_id = ${crawlId}::uuid
+      FROM job_url WHERE job_id = ${crawlId}::uuid
     ), balance AS (
-      SELECT GREATEST(t.credit_balance, 0)::bigint AS credits FROM crawl c JOIN team t ON t.id = c.team_id WHERE c.id = ${crawlId}::uuid
+      SELECT GREATEST(t.credit_balance, 0)::bigint AS credits FROM job c JOIN team t ON t.id = c.team_id WHERE c.id = ${crawlId}::uuid
     )
-    INSERT INTO crawl_url (crawl_id, url, url_key, depth)
+    INSERT INTO job_url (job_id, url, url_key, depth)
     SELECT ${crawlId}::uuid, u.url, u.url_key, u.depth
     FROM unnest(${unique.map((u) => u.url)}::text[], ${unique.map((u) => u.urlKey)}::text[], ${unique.map((u) => u.depth)}::int[])
       WITH ORDINALITY AS u(url, url_key, depth, n)
-    WHERE NOT EXISTS (SELECT 1 FROM crawl_url c WHERE c.crawl_id = ${crawlId}::uuid AND c.url_key = u.url_key)
+    WHERE NOT EXISTS (SELECT 1 FROM job_url c WHERE c.job_id = ${crawlId}::uuid AND c.url_key = u.url_key)
     ORDER BY u.n
     LIMIT GREATEST(0, LEAST(
       ${limit}::bigint - (SELECT admitted FROM n),
       ${queuedPerCredit ?? null}::bigint * (SELECT credits FROM balance) - (SELECT waiting FROM n)
     ))
-    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+    ON CONFLICT (job_id, url_key) DO NOTHING`;
 }
 
 /** The rows `batchKey` holds already: what an earlier attempt of the batch claimed, which its retry takes over. */
 export async function heldClaims(db: Db, crawlId: string, batchKey: string): Promise<FrontierRow[]> {
-  const held = await db.crawlUrl.findMany({ where: { crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
+  const held = await db.jobUrl.findMany({ where: { jobId: crawlId, claimedBy: batchKey }, orderBy: { id: 'asc' } });
   // The column holds only FrontierState values (every write goes through this module and page-store.ts).
   return held.map((r) => ({ ...r, state: r.state as FrontierState }));
 }
@@ -83,10 +83,10 @@ export async function claimMore(db: Db, crawlId: string, batchKey: string, size:
     ? Prisma.sql`LEAST(${size}::int, GREATEST(0, (SELECT credit_balance FROM team WHERE id = ${budget.teamId}::uuid) - ${budget.inFlight}::int))`
     : Prisma.sql`${size}::int`;
   return db.$queryRaw<FrontierRow[]>`
-    UPDATE crawl_url SET state = ${FrontierState.claimed}, claimed_by = ${batchKey}, claimed_at = now()
+    UPDATE job_url SET state = ${FrontierState.claimed}, claimed_by = ${batchKey}, claimed_at = now()
     WHERE id IN (
-      SELECT id FROM crawl_url
-      WHERE crawl_id = ${crawlId}::uuid AND state = ${FrontierState.queued}
+      SELECT id FROM job_url
+      WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}
       ORDER BY depth, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
@@ -96,8 +96,8 @@ export async function claimMore(db: Db, crawlId: string, batchKey: string, size:
 
 /** Hands one row a batch claimed but did not start back to the queue. */
 export async function returnClaim(db: Db, crawlId: string, batchKey: string, urlKey: string): Promise<number> {
-  const { count } = await db.crawlUrl.updateMany({
-    where: { crawlId, urlKey, claimedBy: batchKey, state: FrontierState.claimed },
+  const { count } = await db.jobUrl.updateMany({
+    where: { jobId: crawlId, urlKey, claimedBy: batchKey, state: FrontierState.claimed },
     data: { state: FrontierState.queued, claimedBy: null, claimedAt: null },
   });
   return count;
@@ -105,17 +105,17 @@ export async function returnClaim(db: Db, crawlId: string, batchKey: string, url
 
 /** Puts rows claimed by batches that can no longer be running back in the queue. */
 export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
-  const { count } = await db.crawlUrl.updateMany({
-    where: { crawlId, state: FrontierState.claimed },
+  const { count } = await db.jobUrl.updateMany({
+    where: { jobId: crawlId, state: FrontierState.claimed },
     data: { state: FrontierState.queued, claimedBy: null, claimedAt: null },
   });
   return count;
 }
 
 export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued: number; claimed: number }> {
-  const rows = await db.crawlUrl.groupBy({
+  const rows = await db.jobUrl.groupBy({
     by: ['state'],
-    where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
+    where: { jobId: crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
     _count: { _all: true },
   });
   const get = (s: FrontierState) => rows.find((r) => r.state === s)?._count._all ?? 0;
@@ -124,8 +124,8 @@ export async function frontierCounts(db: Db, crawlId: string): Promise<{ queued:
 
 /** Marks what is still queued as never to be scraped (the crawl stopped early). */
 export async function skipQueued(db: Db, crawlId: string): Promise<number> {
-  const { count } = await db.crawlUrl.updateMany({
-    where: { crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
+  const { count } = await db.jobUrl.updateMany({
+    where: { jobId: crawlId, state: { in: [FrontierState.queued, FrontierState.claimed] } },
     data: { state: FrontierState.skipped, claimedBy: null },
   });
   return count;

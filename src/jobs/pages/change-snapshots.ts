@@ -33,8 +33,8 @@ const keyOf = (s: { url: string; tag: string }) => JSON.stringify([s.url, s.tag]
 /** Results stored with these pages by an earlier attempt that committed. */
 async function storedResults(tx: SqlTx, crawlId: string, urlKeys: string[]): Promise<Map<string, ChangeTracking>> {
   const rows = await tx.$queryRaw<{ url_key: string; change_tracking: ChangeTracking }[]>`
-    SELECT url_key, document->'changeTracking' AS change_tracking FROM crawl_page
-    WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${urlKeys}::text[]) AND success AND document ? 'changeTracking'`;
+    SELECT url_key, document->'changeTracking' AS change_tracking FROM job_page
+    WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${urlKeys}::text[]) AND success AND document ? 'changeTracking'`;
   return new Map(rows.map((r) => [r.url_key, r.change_tracking]));
 }
 

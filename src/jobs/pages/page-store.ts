@@ -102,14 +102,14 @@ function withChangeTracking(prepared: PreparedDocument, tracked: TrackedChange |
 async function claimRedirectTarget(tx: SqlTx, page: ScrapedPage): Promise<void> {
   if (!page.finalUrlKey || page.finalUrlKey === page.urlKey) return;
   const inserted = await tx.$executeRaw`
-    INSERT INTO crawl_url (crawl_id, url_key, url, depth, state)
+    INSERT INTO job_url (job_id, url_key, url, depth, state)
     VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, ${FrontierState.redirect})
-    ON CONFLICT (crawl_id, url_key) DO NOTHING`;
+    ON CONFLICT (job_id, url_key) DO NOTHING`;
   if (inserted > 0) return;
   // Still waiting in the queue: this page stands for it, so it is never fetched.
   const taken = await tx.$executeRaw`
-    UPDATE crawl_url SET state = ${FrontierState.redirect}
-    WHERE crawl_id = ${page.crawlId}::uuid AND url_key = ${page.finalUrlKey} AND state = ${FrontierState.queued}`;
+    UPDATE job_url SET state = ${FrontierState.redirect}
+    WHERE job_id = ${page.crawlId}::uuid AND url_key = ${page.finalUrlKey} AND state = ${FrontierState.queued}`;
   if (taken === 0) {
     throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
   }
@@ -171,13 +171,13 @@ export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], on
     const documents = pages.map((p, i) => withChangeTracking(p.document, tracked[i]));
     // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
     const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
-      INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
+      INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
       SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
       FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
                   ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
         WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
       ORDER BY p.n
-      ON CONFLICT (crawl_id, url_key) DO UPDATE SET
+      ON CONFLICT (job_id, url_key) DO UPDATE SET
         url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
       RETURNING id, url_key, (xmax = 0) AS inserted`;
     await notifyPagesStored(
@@ -186,7 +186,7 @@ export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], on
       stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     );
     const done = await tx.$executeRaw`
-      UPDATE crawl_url SET state = ${FrontierState.done} WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
+      UPDATE job_url SET state = ${FrontierState.done} WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
     if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
     const { charge } = writes[0]!.next;
     await chargeItemsOnce(
@@ -252,11 +252,11 @@ export async function recordThreatBlocked(
   if (unique.length === 0) return;
   const documents = unique.map((b) => ({ metadata: { sourceURL: b.url, url: b.url, error: storableText(b.error) } }));
   const inserted = await tx.$queryRaw<{ url_key: string }[]>`
-    INSERT INTO crawl_page (crawl_id, url_key, url, success, status_code, error, document, size_bytes)
+    INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
     SELECT ${crawlId}::uuid, b.url_key, b.url, false, NULL, b.error, b.document::jsonb, 0
     FROM unnest(${unique.map((b) => b.urlKey)}::text[], ${unique.map((b) => b.url)}::text[], ${documents.map((d) => d.metadata.error)}::text[],
                 ${documents.map((d) => JSON.stringify(d))}::text[]) AS b(url_key, url, error, document)
-    ON CONFLICT (crawl_id, url_key) DO NOTHING
+    ON CONFLICT (job_id, url_key) DO NOTHING
     RETURNING url_key`;
   const fresh = new Set(inserted.map((r) => r.url_key));
   for (const [i, b] of unique.entries()) {
@@ -285,16 +285,16 @@ export async function storeFailedPage(
   const error = storableText(page.error);
   const metadata = { sourceURL: page.url, url: page.url, ...(page.statusCode !== undefined && { statusCode: page.statusCode }), error };
   const row = { url: page.url, success: false, statusCode: page.statusCode ?? null, error, document: { metadata } };
-  const where = { crawlId: page.crawlId, urlKey: page.urlKey };
+  const where = { jobId: page.crawlId, urlKey: page.urlKey };
   const counted = await db.$transaction(async (tx) => {
-    const created = await tx.crawlPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
-    if (created.count === 0 && (await tx.crawlPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return undefined;
-    await tx.crawlUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
+    const created = await tx.jobPage.createMany({ data: [{ ...where, ...row }], skipDuplicates: true });
+    if (created.count === 0 && (await tx.jobPage.updateMany({ where: { ...where, success: false }, data: row })).count === 0) return undefined;
+    await tx.jobUrl.updateMany({ where: { ...where, state: { not: FrontierState.done } }, data: { state: FrontierState.failed } });
     await writeCrawlEvent(tx, page.crawlId, webhook, { type: 'crawl.page', itemKey: page.urlKey, success: false, data: [{ metadata }], error });
     if (created.count === 0) return undefined;
     // Read only for the count: failed pages are few, and their callers need not know the job's kind.
-    const crawl = await tx.crawl.findUnique({ where: { id: page.crawlId }, select: { kind: true } });
-    return crawl ? jobKind(crawl) : undefined;
+    const job = await tx.job.findUnique({ where: { id: page.crawlId }, select: { kind: true } });
+    return job ? jobKind(job) : undefined;
   });
   if (counted) countFailedPage(counted, error);
 }

@@ -22,7 +22,7 @@ export function createWebhookActivities(deps: ActivityDeps<WebhookDeliverySettin
     startedType: 'crawl.started',
     terminalTypes: TERMINAL_EVENT_TYPES,
     async owner(crawlId) {
-      const crawl = await db.crawl.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
+      const crawl = await db.job.findUnique({ where: { id: crawlId }, include: { team: { select: { webhookSigningSecret: true } } } });
       if (!crawl) return null;
       return {
         running: crawl.status === 'scraping',

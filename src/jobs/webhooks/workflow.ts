@@ -1,4 +1,4 @@
-// The webhook deliveries of one crawl (id `crawl-webhooks-<crawlId>`), started by
+// The webhook deliveries of one job (id `<kind>-webhooks-<jobId>`, see definitions.ts), started by
 // the crawl's workflow and left running when the crawl ends, until every event of
 // the crawl's outbox was delivered or given up. The events, their order and their
 // retry times live in PostgreSQL; a long-running, heartbeating activity delivers
@@ -7,7 +7,7 @@
 import { continueAsNew, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import { DATABASE_RETRY } from '../../platform/temporal/retry-policies.ts';
 import type { DeliverWebhooksResult, WebhookActivities } from './activities.ts';
-import type { CrawlWebhooksInput, CrawlWebhooksResult } from './definitions.ts';
+import type { JobWebhooksInput, JobWebhooksResult } from './definitions.ts';
 
 /** One activity runs at most this long, so a run's progress shows up in the UI now and then. */
 const ROUND_MS = 10 * 60_000;
@@ -46,13 +46,13 @@ export async function deliverUntilDrained(
   }
 }
 
-export async function crawlWebhooksWorkflow(input: CrawlWebhooksInput): Promise<CrawlWebhooksResult> {
+export async function jobWebhooksWorkflow(input: JobWebhooksInput): Promise<JobWebhooksResult> {
   // Runs started before the worker decided these carry them in their input.
   const { deliverCrawlWebhooks } = proxyActivities<WebhookActivities>(deliveryRoundOptions(await deliverySettings(input)));
   const round = await deliverUntilDrained(
     (roundMs) => deliverCrawlWebhooks({ crawlId: input.crawlId, roundMs }),
     () =>
-      continueAsNew<typeof crawlWebhooksWorkflow>({
+      continueAsNew<typeof jobWebhooksWorkflow>({
         crawlId: input.crawlId,
         ...(input.activityTaskQueue && { activityTaskQueue: input.activityTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs }),
       }),

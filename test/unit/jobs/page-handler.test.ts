@@ -5,7 +5,7 @@
 // batch, and which go to the browser.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Crawl, Team } from '../../../src/generated/prisma/client.ts';
+import type { Job, Team } from '../../../src/generated/prisma/client.ts';
 import { BatchTally } from '../../../src/jobs/batch/batch-tally.ts';
 import {
   createPageHandler,
@@ -52,7 +52,7 @@ const team: Team = {
  */
 function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt: string | null = null) {
   const options = crawlRequestSchema.parse({ url: `${SITE}/`, ignoreRobotsTxt: robotsTxt === null, sitemap: 'skip', ...request });
-  const crawl: Crawl & { team: Team } = {
+  const crawl: Job & { team: Team } = {
     id: randomUUID(),
     teamId: team.id,
     apiKeyId: '0190a000-0000-7000-8000-0000000000a1',
@@ -66,6 +66,7 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     robotsTxt,
     warning: null,
     workflowStartedAt: null,
+    workflowId: null,
     taskQueue: null,
     kind,
     resumeKey: null,

@@ -42,7 +42,7 @@ export async function createSessionRow(
     const fresh = await tx.team.findUniqueOrThrow({ where: { id: team.id } });
     const [sessions, jobs] = await Promise.all([
       tx.browserSession.count({ where: { teamId: team.id, status: { in: LIVE_STATUSES } } }),
-      tx.crawl.count({ where: { teamId: team.id, status: 'scraping' } }),
+      tx.job.count({ where: { teamId: team.id, status: 'scraping' } }),
     ]);
     if (sessions + jobs >= fresh.concurrencyLimit) {
       throw new DomainError(

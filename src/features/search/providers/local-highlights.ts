@@ -37,7 +37,7 @@ export function highlightPassages(headline: string): string | undefined {
   return text || undefined;
 }
 
-/** Where a result's page is stored (crawl_page), and the configuration its text was indexed with. */
+/** Where a result's page is stored (job_page), and the configuration its text was indexed with. */
 export interface HighlightedPage {
   crawl_id: string;
   url_key: string;
@@ -75,7 +75,7 @@ export async function highlightsOf(tx: Tx, q: SearchQuery, rows: HighlightedPage
     SELECT k.crawl_id::text, k.url_key,
       ts_headline(k.ts_config::regconfig, substr(t.text, greatest(1, a.at - ${WINDOW_LEAD_CHARS}::int), ${WINDOW_CHARS}::int), ${tsq}, ${HEADLINE_OPTIONS}) AS headline
     FROM unnest(${unique.map((r) => r.crawl_id)}::uuid[], ${unique.map((r) => r.url_key)}::text[], ${unique.map((r) => r.ts_config)}::text[]) AS k(crawl_id, url_key, ts_config)
-    JOIN crawl_page cp ON cp.crawl_id = k.crawl_id AND cp.url_key = k.url_key
+    JOIN job_page cp ON cp.job_id = k.crawl_id AND cp.url_key = k.url_key
     CROSS JOIN LATERAL (SELECT left(cp.document->>'markdown', ${HIGHLIGHT_TEXT_CHARS}::int) AS text) t
     CROSS JOIN LATERAL (SELECT lower(t.text) AS lowered) l
     CROSS JOIN LATERAL (

@@ -129,7 +129,7 @@ interface PageRow {
   category: SearchCategory | null;
   published_at: Date | null;
   image_url: string | null;
-  /** Where the page's document is (crawl_page), and the configuration its text was indexed with: for highlights. */
+  /** Where the page's document is (job_page), and the configuration its text was indexed with: for highlights. */
   crawl_id: string;
   url_key: string;
   ts_config: string;

@@ -4,7 +4,7 @@
 // or a prompt runs as in POST /v2/browser/{id}/execute. One live session per
 // scrape; it ends on DELETE or by its ttl and idle timer, and is billed as a
 // browser session.
-import type { BrowserSession, Crawl, Team } from '../../../../generated/prisma/client.ts';
+import type { BrowserSession, Job, Team } from '../../../../generated/prisma/client.ts';
 import { isUniqueViolation } from '../../../../platform/db/prisma.ts';
 import type { GatewayDeps } from '../../../../platform/http/app.ts';
 import { randomUUID } from 'node:crypto';
@@ -37,7 +37,7 @@ const OPENING_POLL_MS = 200;
 const MAX_OPENING_MS = 60_000;
 
 /** What the scrape opened and did, as the session opens it again. */
-export function pageOpening(job: Crawl): PageOpening {
+export function pageOpening(job: Job): PageOpening {
   const { url, scrapeOptions } = crawlOptions(job);
   // Rows written before scrape options were stored whole may lack some: the scrape's defaults then.
   const so: Partial<ScrapeOptions> = scrapeOptions ?? {};
@@ -51,7 +51,7 @@ export function pageOpening(job: Crawl): PageOpening {
 }
 
 /** The scrape's ad blocking and location, which the session browses with too. */
-export function scrapeBrowsing(job: Pick<Crawl, 'options'>): Pick<CreateSessionRequest, 'blockAds' | 'location' | 'proxy'> {
+export function scrapeBrowsing(job: Pick<Job, 'options'>): Pick<CreateSessionRequest, 'blockAds' | 'location' | 'proxy'> {
   const so: Partial<ScrapeOptions> = crawlOptions(job).scrapeOptions ?? {};
   return { blockAds: so.blockAds ?? true, proxy: so.proxy ?? 'basic', ...(so.location && { location: so.location }) };
 }
@@ -68,7 +68,7 @@ async function interaction(
   deps: GatewayDeps<BrowserSessionsFeatureSettings>,
   team: Team,
   apiKeyId: string | null,
-  job: Crawl,
+  job: Job,
 ): Promise<{ row: BrowserSession; openingWarning?: string }> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -87,7 +87,7 @@ async function interaction(
 const interactBusy = () => new DomainError('conflict', 'Another call is opening this scrape’s browser and it is not up; try again', 'INTERACT_BUSY');
 
 /** Opens the scrape's session; undefined when another call holds the opening. */
-async function openInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, team: Team, apiKeyId: string | null, job: Crawl) {
+async function openInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, team: Team, apiKeyId: string | null, job: Job) {
   const { browserSessions } = deps.config;
   try {
     return await startSession(
@@ -120,9 +120,9 @@ async function openedByAnother(deps: GatewayDeps<BrowserSessionsFeatureSettings>
  * Refuses a scrape that has not settled its page yet. Its caller is answered once the page is
  * stored, a moment before the job's end is recorded: a stored page counts as settled.
  */
-async function settledScrape(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl): Promise<void> {
+async function settledScrape(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Job): Promise<void> {
   if (job.status !== 'scraping') return;
-  const page = await deps.db.crawlPage.findFirst({ where: { crawlId: job.id }, select: { id: true } });
+  const page = await deps.db.jobPage.findFirst({ where: { jobId: job.id }, select: { id: true } });
   if (!page) throw new DomainError('conflict', `The scrape ${job.id} is still running`, 'SCRAPE_IN_PROGRESS');
 }
 
@@ -131,7 +131,7 @@ export async function interactWithScrape(
   deps: GatewayDeps<BrowserSessionsFeatureSettings>,
   team: Team,
   apiKeyId: string | null,
-  job: Crawl,
+  job: Job,
   req: InteractRequest,
   requester?: ExecuteRequester,
 ): Promise<InteractResponse> {
@@ -161,7 +161,7 @@ export async function interactWithScrape(
 }
 
 /** The model a prompt may use on this scrape's page, or the 400 that says why there is none. */
-function promptModel(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl) {
+function promptModel(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Job) {
   if (!configuredLlm(deps.config.llm)) {
     throw new DomainError(
       'invalid',
@@ -181,7 +181,7 @@ function promptModel(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Cra
 }
 
 /** Ends the scrape's live session; without one, the answer says nothing was running. */
-export async function stopInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Crawl): Promise<EndedSession & { status: string }> {
+export async function stopInteraction(deps: GatewayDeps<BrowserSessionsFeatureSettings>, job: Job): Promise<EndedSession & { status: string }> {
   const live = await liveInteraction(deps, job.id);
   if (!live) throw new DomainError('not-found', `No browser is open for the scrape ${job.id}`, 'NOT_FOUND');
   const ended = await endSession(deps.db, deps.temporal, live);

@@ -2,15 +2,15 @@
 // and resume (what the loop does, what the row records, when a pause expires), the running batches'
 // reports and questions, and the adjust update's refusals and effect.
 import { describe, expect, it } from 'vitest';
-import { CrawlRunState, PAUSE_MAX_MS, senderOf, type CrawlRunLimits } from '../../../src/jobs/crawl-run-state.ts';
-import { crawlDetails } from '../../../src/jobs/crawl-details.ts';
-import type { CrawlWorkflowInput, JobCounts } from '../../../src/jobs/definitions.ts';
+import { JobRunState, PAUSE_MAX_MS, senderOf, type JobRunLimits } from '../../../src/jobs/job-run-state.ts';
+import { jobDetails } from '../../../src/jobs/job-details.ts';
+import type { JobWorkflowInput, JobCounts } from '../../../src/jobs/definitions.ts';
 
-const LIMITS: CrawlRunLimits = { parallelBatches: 2, batchSize: 10, historyEventBudget: 3_000, pagesPerBatch: 4, discoversLinks: true };
+const LIMITS: JobRunLimits = { parallelBatches: 2, batchSize: 10, historyEventBudget: 3_000, pagesPerBatch: 4, discoversLinks: true };
 const PATCHES = { batchesWaitForWork: true, progressUpserts: true, batchReports: true };
 
-function crawlRun(limits: Partial<CrawlRunLimits> = {}, input: Partial<CrawlWorkflowInput> = {}) {
-  const crawl = new CrawlRunState({ crawlId: 'c1', ...input }, () => ({ historyLength: 10, continueAsNewSuggested: false }));
+function crawlRun(limits: Partial<JobRunLimits> = {}, input: Partial<JobWorkflowInput> = {}) {
+  const crawl = new JobRunState({ crawlId: 'c1', ...input }, () => ({ historyLength: 10, continueAsNewSuggested: false }));
   crawl.useSettings({ ...LIMITS, ...limits }, PATCHES);
   crawl.planned({ queued: 50, counts: counts({ queued: 50, total: 50 }) });
   return crawl;
@@ -18,7 +18,7 @@ function crawlRun(limits: Partial<CrawlRunLimits> = {}, input: Partial<CrawlWork
 
 const counts = (over: Partial<JobCounts> = {}): JobCounts => ({ completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0, ...over });
 
-function launch(crawl: CrawlRunState, concurrency = 4): string {
+function launch(crawl: JobRunState, concurrency = 4): string {
   const key = `run:${crawl.takeBatch()}`;
   crawl.batchScheduled(key, concurrency);
   return key;
@@ -43,7 +43,7 @@ describe('pause and resume', () => {
     crawl.batchEnded(2_100, b);
     expect(crawl.nextStep()).toBe('hold');
     expect(crawl.progress()).toMatchObject({ phase: 'paused', batchesInFlight: 0, paused: { sinceMs: 1_000, by: 'ops@host' } });
-    expect(crawlDetails(crawl.progress())).toBe(
+    expect(jobDetails(crawl.progress())).toBe(
       'paused since 1970-01-01T00:00:01.000Z by ops@host · 4 stored, 19 queued, 0 failed · holding nothing · 0 credits used',
     );
   });

@@ -5,21 +5,21 @@ import { describe, expect, it } from 'vitest';
 import {
   AFTER_YIELD_PRIORITY,
   type BatchOutcome,
-  CrawlRunState,
-  type CrawlRunLimits,
+  JobRunState,
+  type JobRunLimits,
   failureReason,
   FIRST_BATCH_PRIORITY,
   MORE_BATCHES_PRIORITY,
   type RunHistory,
-} from '../../../src/jobs/crawl-run-state.ts';
-import type { CrawlWorkflowInput, JobCounts } from '../../../src/jobs/definitions.ts';
+} from '../../../src/jobs/job-run-state.ts';
+import type { JobWorkflowInput, JobCounts } from '../../../src/jobs/definitions.ts';
 
-const LIMITS: CrawlRunLimits = { parallelBatches: 2, batchSize: 10, historyEventBudget: 3_000 };
+const LIMITS: JobRunLimits = { parallelBatches: 2, batchSize: 10, historyEventBudget: 3_000 };
 const PATCHES = { batchesWaitForWork: true, progressUpserts: true };
 
-function crawlRun(options: { input?: Partial<CrawlWorkflowInput>; limits?: Partial<CrawlRunLimits>; patches?: Partial<typeof PATCHES> } = {}) {
+function crawlRun(options: { input?: Partial<JobWorkflowInput>; limits?: Partial<JobRunLimits>; patches?: Partial<typeof PATCHES> } = {}) {
   const history: RunHistory = { historyLength: 10, continueAsNewSuggested: false };
-  const crawl = new CrawlRunState({ crawlId: 'c1', ...options.input }, () => history);
+  const crawl = new JobRunState({ crawlId: 'c1', ...options.input }, () => history);
   crawl.useSettings({ ...LIMITS, ...options.limits }, { ...PATCHES, ...options.patches });
   return { crawl, history };
 }
@@ -28,13 +28,13 @@ const counts = (over: Partial<JobCounts> = {}): JobCounts => ({ completed: 0, to
 const batch = (over: Partial<BatchOutcome> = {}): BatchOutcome => ({ succeeded: 1, failed: 0, queued: 0, outOfCredits: false, ...over });
 
 /** Launches a batch as the workflow does: takes it off the queue, then counts it as scheduled. */
-function launch(crawl: CrawlRunState): number {
+function launch(crawl: JobRunState): number {
   const seq = crawl.takeBatch();
   crawl.batchScheduled();
   return seq;
 }
 
-describe('CrawlRunState: launching batches', () => {
+describe('JobRunState: launching batches', () => {
   it('fills every parallel slot from the plan, then waits for a slot', () => {
     const { crawl } = crawlRun();
     crawl.planned({ queued: 25, counts: counts({ queued: 25, total: 25 }) });
@@ -126,7 +126,7 @@ describe('CrawlRunState: launching batches', () => {
   });
 });
 
-describe('CrawlRunState: ending a run', () => {
+describe('JobRunState: ending a run', () => {
   it('keeps the first failure, and a failure wins over launching', () => {
     const { crawl } = crawlRun();
     crawl.planned({ queued: 100 });
@@ -216,11 +216,11 @@ describe('CrawlRunState: ending a run', () => {
   });
 });
 
-describe('CrawlRunState: progress', () => {
+describe('JobRunState: progress', () => {
   it('answers planning before the settings are read, and the previous run’s counts after continue-as-new', () => {
-    const fresh = new CrawlRunState({ crawlId: 'c1' }, () => ({ historyLength: 1, continueAsNewSuggested: false }));
+    const fresh = new JobRunState({ crawlId: 'c1' }, () => ({ historyLength: 1, continueAsNewSuggested: false }));
     expect(fresh.progress()).toEqual({ ...counts(), status: 'scraping', phase: 'planning', batchesInFlight: 0, batchesStarted: 0, outOfCredits: false });
-    const continued = new CrawlRunState({ crawlId: 'c1', planned: true, counts: counts({ completed: 9 }) }, () => ({
+    const continued = new JobRunState({ crawlId: 'c1', planned: true, counts: counts({ completed: 9 }) }, () => ({
       historyLength: 1,
       continueAsNewSuggested: false,
     }));

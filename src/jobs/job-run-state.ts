@@ -1,4 +1,4 @@
-// What one run of the crawl workflow knows and decides: its counters, the batches in flight,
+// What one run of the job workflow knows and decides: its counters, the batches in flight,
 // what the progress query answers, when a batch may launch, when to wait out `delay`, when the
 // run continues as new or finishes. Pure (types only from Temporal's side): the workflow wires
 // these transitions to its commands, and they are tested without Temporal. Workflow code
@@ -7,10 +7,10 @@ import {
   ADJUSTABLE_FIELDS,
   type BatchControl,
   type BatchProgress,
-  type CrawlPhase,
-  type CrawlProgress,
-  type CrawlStatus,
-  type CrawlWorkflowInput,
+  type JobPhase,
+  type JobProgress,
+  type JobRunStatus,
+  type JobWorkflowInput,
   type JobAdjustment,
   type JobCounts,
   type PauseState,
@@ -36,7 +36,7 @@ const MAX_SENDER_LENGTH = 200;
 const NO_COUNTS: JobCounts = { completed: 0, total: 0, failed: 0, queued: 0, creditsUsed: 0 };
 
 /** What the run's decisions need of its settings (worker-decided, or a legacy run's input). */
-export interface CrawlRunLimits {
+export interface JobRunLimits {
   parallelBatches: number;
   batchSize: number;
   historyEventBudget: number;
@@ -51,7 +51,7 @@ export interface CrawlRunLimits {
 }
 
 /** The patches that change decisions (docs/patches.md), as this run answered them. */
-export interface CrawlRunPatches {
+export interface JobRunPatches {
   /** Batches claim URLs as they are found: while one runs, every parallel slot gets one. */
   batchesWaitForWork: boolean;
   /** PagesCrawled and PagesQueued are upserted while the crawl runs. */
@@ -79,7 +79,7 @@ export interface BatchOutcome {
 }
 
 /** What the main loop does once woken. */
-export type CrawlStep = 'fail' | 'record-pause' | 'hold' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
+export type JobStep = 'fail' | 'record-pause' | 'hold' | 'launch' | 'wait' | 'continue-as-new' | 'finish';
 
 /** A batch in flight: the pages it opens at once and the job's options it read. */
 interface BatchInFlight {
@@ -99,7 +99,7 @@ export interface FinishOutcome {
   counts?: JobCounts;
 }
 
-export class CrawlRunState {
+export class JobRunState {
   readonly crawlId: string;
   /** Pages handled by earlier runs, so the scrapeSettled update tells this run's own. */
   private readonly handledBefore: number;
@@ -113,8 +113,8 @@ export class CrawlRunState {
   counts: JobCounts;
   /** Until an activity reported them, the counts are placeholders, not worth an upsert. */
   countsKnown: boolean;
-  status: CrawlStatus = 'scraping';
-  phase: CrawlPhase;
+  status: JobRunStatus = 'scraping';
+  phase: JobPhase;
   delayMs: number | undefined;
   /** URLs the run believes wait in the frontier (a hint for launching, not a count to report). */
   queued = 0;
@@ -132,11 +132,11 @@ export class CrawlRunState {
   private optionsVersion = 0;
   private upserted: PagesUpsert | undefined;
   private upsertedAt: number | undefined;
-  private limits: CrawlRunLimits | undefined;
-  private patches: CrawlRunPatches = { batchesWaitForWork: false, progressUpserts: false };
+  private limits: JobRunLimits | undefined;
+  private patches: JobRunPatches = { batchesWaitForWork: false, progressUpserts: false };
 
   constructor(
-    input: CrawlWorkflowInput,
+    input: JobWorkflowInput,
     private readonly history: () => RunHistory,
   ) {
     this.crawlId = input.crawlId;
@@ -152,14 +152,14 @@ export class CrawlRunState {
   }
 
   /** The run's settings are known: until planning says otherwise, every parallel slot may get a batch. */
-  useSettings(limits: CrawlRunLimits, patches: CrawlRunPatches): void {
+  useSettings(limits: JobRunLimits, patches: JobRunPatches): void {
     this.limits = limits;
     this.patches = patches;
     this.queued = limits.parallelBatches * limits.batchSize;
   }
 
-  private get run(): CrawlRunLimits {
-    if (!this.limits) throw new Error('crawl run state: settings not known yet');
+  private get run(): JobRunLimits {
+    if (!this.limits) throw new Error('job run state: settings not known yet');
     return this.limits;
   }
 
@@ -168,7 +168,7 @@ export class CrawlRunState {
   }
 
   /** The `progress` query's answer. */
-  progress(): CrawlProgress {
+  progress(): JobProgress {
     const phase = this.paused && (this.phase === 'scraping' || this.phase === 'delay') ? 'paused' : this.phase;
     return {
       ...this.counts,
@@ -225,7 +225,7 @@ export class CrawlRunState {
   }
 
   /** What to do once woken: checked in this order, so a failure wins over everything. */
-  nextStep(): CrawlStep {
+  nextStep(): JobStep {
     if (this.failure !== undefined) return 'fail';
     if (this.pauseRecordDue()) return 'record-pause';
     if (this.paused) return this.inFlight === 0 ? 'hold' : 'wait';
@@ -321,7 +321,7 @@ export class CrawlRunState {
   }
 
   /** The input of the next run, which asks the worker for its settings (also when this one had them in its input). */
-  continuedInput(): CrawlWorkflowInput {
+  continuedInput(): JobWorkflowInput {
     return {
       crawlId: this.crawlId,
       planned: true,
@@ -431,7 +431,7 @@ export class CrawlRunState {
   }
 
   /** An adjustment was applied: the run goes on under its new settings, and batches that read the old options are told to stop. */
-  adjusted(limits: CrawlRunLimits, optionsChanged: boolean): void {
+  adjusted(limits: JobRunLimits, optionsChanged: boolean): void {
     this.limits = limits;
     if (optionsChanged) this.optionsVersion++;
     // A raised limit or a lifted depth may have made work: batches launch until one finds none.
@@ -445,7 +445,7 @@ export class CrawlRunState {
   }
 
   /** The run ended: its final search attributes (PagesQueued only from runs that keep it). */
-  ended(status: Exclude<CrawlStatus, 'scraping'>, done: FinishOutcome): { pagesCrawled: number; pagesQueued?: number } {
+  ended(status: Exclude<JobRunStatus, 'scraping'>, done: FinishOutcome): { pagesCrawled: number; pagesQueued?: number } {
     if (done.counts) this.counts = done.counts;
     this.status = status;
     this.phase = 'ended';

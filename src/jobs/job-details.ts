@@ -1,26 +1,26 @@
-// The one line the Temporal UI shows as a running crawl's current details
+// The one line the Temporal UI shows as a running job's current details
 // (setCurrentDetails), built from its progress. Workflow code imports this
 // file, so it is pure and imports types only.
 import { durationText } from '../platform/duration-text.ts';
-import type { CrawlProgress } from './definitions.ts';
+import type { JobProgress } from './definitions.ts';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function counts(p: CrawlProgress): string {
+function counts(p: JobProgress): string {
   return `${p.completed} stored, ${p.queued} queued, ${p.failed} failed`;
 }
 
-function credits(p: CrawlProgress): string {
+function credits(p: JobProgress): string {
   return `${plural(p.creditsUsed, 'credit')} used`;
 }
 
-function batches(p: CrawlProgress): string {
+function batches(p: JobProgress): string {
   return p.batchesInFlight === 0 ? 'no batch running' : `${plural(p.batchesInFlight, 'batch', 'batches')} running`;
 }
 
-export function crawlDetails(p: CrawlProgress): string {
+export function jobDetails(p: JobProgress): string {
   const parts: string[] = [];
   switch (p.phase) {
     case 'planning':
