@@ -3,7 +3,7 @@
 // run continues as new or finishes. Pure (types only from Temporal's side): the workflow wires
 // these transitions to its commands, and they are tested without Temporal. Workflow code
 // imports this file, so it imports nothing with side effects.
-import type { CrawlPhase, CrawlProgress, CrawlStatus, CrawlWorkflowInput, JobCounts } from './definitions.ts';
+import type { CrawlPhase, CrawlProgress, CrawlStatus, CrawlWorkflowInput, HostThrottle, JobCounts } from './definitions.ts';
 
 /** Dispatch order on the browser queue: lower goes first (Temporal task-queue priority). */
 export const FIRST_BATCH_PRIORITY = 1;
@@ -88,6 +88,8 @@ export class CrawlRunState {
   starved = false;
   /** The last batch gave its browser up to another crawl: the next one queues behind. */
   yielded = false;
+  /** The latest host pause a batch reported (hostThrottled signals), and how many it reported. */
+  throttled: (HostThrottle & { pauses: number }) | undefined;
   private upserted: PagesUpsert | undefined;
   private upsertedAt: number | undefined;
   private limits: CrawlRunLimits | undefined;
@@ -133,7 +135,14 @@ export class CrawlRunState {
       batchesStarted: this.batchSeq,
       outOfCredits: this.outOfCredits,
       ...(this.phase === 'delay' && { delayMs: this.delayMs }),
+      ...(this.throttled && { throttled: this.throttled }),
     };
+  }
+
+  /** A batch waits for a throttled host: the latest pause to end is the one to tell. */
+  hostThrottled(t: HostThrottle): void {
+    const pauses = (this.throttled?.pauses ?? 0) + 1;
+    this.throttled = !this.throttled || t.until >= this.throttled.until ? { ...t, pauses } : { ...this.throttled, pauses };
   }
 
   /** The scrapeSettled update answers once the first batch ended or the run did. */

@@ -27,6 +27,7 @@ import {
 import { HandlerUnfinishedPolicy, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { CrawlActivities, ScrapeBatchResult } from './activities.ts';
 import {
+  hostThrottledSignal,
   progressQuery,
   scrapeSettledUpdate,
   urlsAddedSignal,
@@ -311,6 +312,11 @@ export async function crawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     },
     { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
   );
+  // Only the details change: no command, so a signal changes nothing a replay compares.
+  setHandler(hostThrottledSignal, (t) => {
+    crawl.hostThrottled(t);
+    setCurrentDetails(crawlDetails(crawl.progress()));
+  });
   const run = await openRun(input, crawl);
   report(run);
   try {

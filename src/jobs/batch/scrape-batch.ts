@@ -46,6 +46,8 @@ import { lanesFirst, type RoutingRules } from './route-target.ts';
 import { runBatch, type BatchLoaders, type BatchParts } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
 import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
+import type { HostGate } from '../politeness/host-gate.ts';
+import { signalOwnWorkflow, throttleNotices } from '../politeness/throttle-notices.ts';
 import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
 
 export interface ScrapeBatchInput {
@@ -73,6 +75,9 @@ export interface ScrapeBatchResult {
   /** The job's counts when the batch ended, for its workflow's progress (absent in results recorded before they were read). */
   counts?: JobCounts;
 }
+
+/** Pages whose throttled answers in Chromium a worker counts (HOST_THROTTLE_MAX_RETRIES). */
+const THROTTLED_PAGES = 10_000;
 
 /** Crawls whose script-rendered hosts a worker remembers (CRAWL_RENDERING=auto), and hosts per crawl. */
 const SCRIPTED_HOST_CRAWLS = 1_000;
@@ -113,6 +118,8 @@ export interface ScrapeBatchDeps extends ActivityDeps<JobSettings> {
   /** Where the batch's pages are written (page-store.ts): a worker's own pg pool, or the Prisma client. */
   pageStore: PageStoreDb;
   ocr: OcrEngine;
+  /** The worker's turns at hosts, from the budget every job shares (jobs/politeness/). */
+  hostGate: HostGate;
 }
 
 /** How the running attempt ends its browser demand and lease (attempt-end.ts), from what Temporal says of it. */
@@ -130,6 +137,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
    * restarts, or another worker, learns it again from one page.
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
+  const throttledPages = new BoundedMap<string, number>(THROTTLED_PAGES);
 
   /**
    * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
@@ -146,7 +154,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, async () => {
       const [job] = await started;
       const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts });
+      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts, throttledPages });
     });
   };
 }
@@ -160,6 +168,8 @@ interface BatchAttempt {
   leaseMs: number;
   /** The worker's script-rendered hosts, per crawl (createScrapeBatch). */
   scriptedHosts: BoundedMap<string, Set<string>>;
+  /** Throttled answers Chromium got per page of the worker's jobs (`<crawl id>:<url key>`). */
+  throttledPages: BoundedMap<string, number>;
 }
 
 /**
@@ -346,6 +356,17 @@ class LeasedBatch {
         concurrency: input.concurrency,
         measureImages: this.indexing,
         ocr: deps.ocr,
+        polite: {
+          gate: deps.hostGate,
+          teamId: job.team.id,
+          holderPrefix: slotHolderPrefix(input.batchKey, this.activity.info.attempt),
+          maxRetries: config.crawl.hostThrottleMaxRetries,
+          crawlDelayMs: (url) => job.robots.crawlDelayMs(url),
+          onThrottled: throttleNotices(signalOwnWorkflow(this.activity, (message, fields) => log.warn(message, fields))),
+        },
+        browserThrottles: this.a.throttledPages,
+        // A single scrape's page cannot wait in a queue: its batch has exactly its one URL.
+        ...(job.kind !== 'scrape' && { requeueKey: (target: { key: string }) => `${input.crawlId}:${target.key}` }),
         signal,
         log,
       }),
