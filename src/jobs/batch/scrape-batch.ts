@@ -361,7 +361,8 @@ class LeasedBatch {
           teamId: job.team.id,
           holderPrefix: slotHolderPrefix(input.batchKey, this.activity.info.attempt),
           maxRetries: config.crawl.hostThrottleMaxRetries,
-          crawlDelayMs: (url) => job.robots.crawlDelayMs(url),
+          // Only a crawl reads robots.txt (a scrape's URLs are the caller's, as upstream): its Crawl-delay, unless it ignores robots.txt.
+          crawlDelayMs: async (url) => (job.kind === 'crawl' ? job.robots.crawlDelayMs(url) : undefined),
           onThrottled: throttleNotices(signalOwnWorkflow(this.activity, (message, fields) => log.warn(message, fields))),
         },
         browserThrottles: this.a.throttledPages,
