@@ -46,7 +46,8 @@ export function browserTurns(p: PoliteRequests, o: BrowserTurnOptions): BrowserT
       }
       turns.set(target.key, turn);
       return {
-        waitedMs: lease.waitedMs + turn.waitedMs,
+        // As on the HTTP path, a page's queue duration is its wait for the team's limit (metadata.concurrencyQueueDurationMs).
+        waitedMs: lease.waitedMs,
         release: async () => {
           if (turns.get(target.key) === turn) turns.delete(target.key);
           try {
