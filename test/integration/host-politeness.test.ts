@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, treeSite, type FixtureResponse, type FixtureSite } from '../support/fixture-site.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
-import { askTurn, endTurn } from '../../src/jobs/politeness/host-leases.ts';
+import { askTurn, endTurn, forgetIdleHosts } from '../../src/jobs/politeness/host-leases.ts';
 import { nextHostRate } from '../../src/jobs/politeness/host-rate.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
 
@@ -219,6 +219,15 @@ describe('the host budget', () => {
     const paused = await ask('b3', 'team-b');
     expect(paused).toMatchObject({ granted: false, reason: 'paused' });
     expect((paused as { waitMs: number }).waitMs).toBeGreaterThan(1000);
+
+    // The scheduled purge forgets a host only once it is idle for a day, not paused, and has no live lease.
+    await h.db.hostBudget.update({ where: { host }, data: { lastStart: new Date(Date.now() - 25 * 3_600_000) } });
+    await forgetIdleHosts(h.db);
+    expect(await h.db.hostBudget.count({ where: { host } })).toBe(1);
+    await h.db.hostBudget.update({ where: { host }, data: { pausedUntil: null } });
+    await h.db.hostLease.deleteMany({ where: { host } });
+    await forgetIdleHosts(h.db);
+    expect(await h.db.hostBudget.count({ where: { host } })).toBe(0);
   });
 
   it('holds with a second worker process', async () => {

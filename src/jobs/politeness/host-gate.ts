@@ -82,6 +82,10 @@ export class HostGate {
         intervalMs: Math.max(s.hostMinIntervalMs, crawlDelay),
         leaseMs,
         waitMs: WAITER_MS,
+      }).catch((err: unknown) => {
+        // The turn may have been granted before the connection dropped: it is given back rather than left to lapse.
+        void this.#release(host, holder, { kind: 'none' });
+        throw err;
       });
       if (answer.granted) break;
       firstReason ??= answer.reason;

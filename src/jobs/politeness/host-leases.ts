@@ -51,3 +51,25 @@ export async function endTurn(db: BudgetDb, e: TurnEnd): Promise<Date | undefine
       ${e.backoffBaseMs}::int, ${e.backoffMaxMs}::int, ${e.jitter}::float8) AS paused`;
   return row?.paused ?? undefined;
 }
+
+/** A host's row is kept this long after its last request start, so a pause or a slowed rate outlives a lull. */
+const IDLE_HOST_MS = 24 * 3_600_000;
+
+/**
+ * Forgets hosts no request has started at for a day and that are not paused (the scheduled purge),
+ * with their lapsed leases; a host met again starts at the full budget.
+ */
+export async function forgetIdleHosts(db: BudgetDb): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`
+    WITH gone AS (
+      DELETE FROM host_budget
+      WHERE coalesce(last_start, '-infinity') < now() - ${IDLE_HOST_MS}::int * interval '1 millisecond'
+        AND coalesce(paused_until, '-infinity') < now()
+        AND NOT EXISTS (SELECT 1 FROM host_lease l WHERE l.host = host_budget.host AND l.expires_at >= now())
+      RETURNING host
+    ), leases AS (
+      DELETE FROM host_lease WHERE host IN (SELECT host FROM gone)
+    )
+    SELECT count(*) AS n FROM gone`;
+  return Number(row?.n ?? 0);
+}
