@@ -5,6 +5,9 @@
 // (busy, or another team's turn) until a request of that host ends in this
 // process or a short poll. It asks again at least every second, so its waiting
 // row stays fresh for the fairness between teams and lapses soon after it stops.
+// A turn whose request ended well is parked for a moment and ended by the next
+// ask of its host in this process (one statement a page instead of two), or on
+// its own once the moment passes.
 import { randomUUID } from 'node:crypto';
 import { retryInBackground } from '../../platform/retry-in-background.ts';
 import type { HostBudgetSettings } from './config.ts';
@@ -21,6 +24,8 @@ const WAITER_MS = 3_000;
 /** Polls while the host is busy or another team goes first (a turn ending in this process wakes them sooner). */
 const POLL = { first: 10, max: 250 };
 const RELEASE_RETRY_MS = 1_000;
+/** How long a turn that ended well waits for the next ask of its host to end it; the host counts it in flight meanwhile. */
+const PARK_MS = 25;
 
 export interface TurnRequest {
   url: string;
@@ -58,6 +63,8 @@ export class HostGate {
   readonly #process = randomUUID().slice(0, 8);
   #seq = 0;
   readonly #waiting = new Map<string, Set<() => void>>();
+  /** Turns that ended well, by host, not yet ended in the database. */
+  readonly #parked = new Map<string, { holder: string; timer: NodeJS.Timeout }[]>();
 
   constructor(deps: HostGateDeps) {
     this.#deps = deps;
@@ -74,6 +81,7 @@ export class HostGate {
     let poll = POLL.first;
     for (;;) {
       req.signal?.throwIfAborted();
+      const doneHolder = this.#unpark(host);
       const answer = await askTurn(this.#deps.db, {
         host,
         holder,
@@ -82,9 +90,11 @@ export class HostGate {
         intervalMs: Math.max(s.hostMinIntervalMs, crawlDelay),
         leaseMs,
         waitMs: WAITER_MS,
+        doneHolder,
       }).catch((err: unknown) => {
         // The turn may have been granted before the connection dropped: it is given back rather than left to lapse.
         void this.#release(host, holder, { kind: 'none' });
+        if (doneHolder) void this.#release(host, doneHolder, { kind: 'ok' });
         throw err;
       });
       if (answer.granted) break;
@@ -117,9 +127,37 @@ export class HostGate {
       : { kind: 'none' };
     if (outcome.kind === 'throttled') countHostAnswer(outcome.status === 429 ? '429' : '503');
     else if (outcome.kind === 'slow') countHostAnswer('slow');
+    if (outcome.kind === 'ok') {
+      this.#park(host, holder);
+      return outcome;
+    }
     const paused = await this.#release(host, holder, outcome);
     if (paused && paused.getTime() > Date.now()) req.onThrottled?.(host, paused.getTime());
     return outcome;
+  }
+
+  #park(host: string, holder: string): void {
+    const parked = this.#parked.get(host) ?? [];
+    this.#parked.set(host, parked);
+    const timer = setTimeout(() => {
+      const at = parked.findIndex((p) => p.holder === holder);
+      if (at < 0) return;
+      parked.splice(at, 1);
+      if (parked.length === 0 && this.#parked.get(host) === parked) this.#parked.delete(host);
+      void this.#release(host, holder, { kind: 'ok' });
+    }, PARK_MS);
+    parked.push({ holder, timer });
+    // A waiter of the host in this process asks now, and ends the parked turn with its ask.
+    for (const wake of this.#waiting.get(host) ?? []) wake();
+  }
+
+  #unpark(host: string): string | undefined {
+    const parked = this.#parked.get(host);
+    const first = parked?.shift();
+    if (!first) return undefined;
+    clearTimeout(first.timer);
+    if (parked!.length === 0) this.#parked.delete(host);
+    return first.holder;
   }
 
   /** Ends the turn; a failed release is made again in the background (the turn would lapse anyway). */

@@ -21,13 +21,16 @@ export interface TurnAsk {
   leaseMs: number;
   /** A waiter that does not ask again within this stops counting for fairness. */
   waitMs: number;
+  /** A turn of the same host whose request ended well, ended by this ask (host_release's 'ok'). */
+  doneHolder?: string;
 }
 
 export type TurnAnswer = { granted: true } | { granted: false; waitMs: number; reason: WaitReason };
 
 export async function askTurn(db: BudgetDb, a: TurnAsk): Promise<TurnAnswer> {
   const [row] = await db.$queryRaw<{ granted: boolean; wait_ms: number; reason: WaitReason | null }[]>`
-    SELECT * FROM host_acquire(${a.host}, ${a.holder}, ${a.teamId}, ${a.maxConcurrency}::int, ${Math.round(a.intervalMs)}::int, ${a.leaseMs}::int, ${a.waitMs}::int)`;
+    SELECT * FROM host_acquire(${a.host}, ${a.holder}, ${a.teamId}, ${a.maxConcurrency}::int, ${Math.round(a.intervalMs)}::int, ${a.leaseMs}::int,
+      ${a.waitMs}::int, ${a.doneHolder ?? null}::text)`;
   if (!row) throw new Error('host_acquire returned no row');
   return row.granted ? { granted: true } : { granted: false, waitMs: row.wait_ms, reason: row.reason ?? 'busy' };
 }
