@@ -69,7 +69,10 @@ BEGIN
       FROM host_lease WHERE host = p_host AND holder <> p_holder AND expires_at >= t
       GROUP BY team_id
     ) teams;
-  due := b.last_start + greatest(p_interval_ms, b.interval_ms) * interval '1 millisecond';
+  -- Without an interval there is nothing to wait for (last_start is kept to the millisecond, rounded, so it may lie a little ahead).
+  IF greatest(p_interval_ms, b.interval_ms) > 0 THEN
+    due := b.last_start + greatest(p_interval_ms, b.interval_ms) * interval '1 millisecond';
+  END IF;
   IF b.paused_until > t THEN
     why := 'paused';
     due := greatest(due, b.paused_until);
