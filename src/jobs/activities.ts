@@ -25,6 +25,7 @@ import { queueForBrowser, type BrowserWait } from './queue-for-browser.ts';
 import { planCrawl } from './plan-crawl.ts';
 import { finishCrawl, type FinishCrawlInput } from './finish-crawl.ts';
 import { adjustJob, recordPause } from './job-controls.ts';
+import { HostGate } from './politeness/host-gate.ts';
 // Declares the frontier's gauges in the processes that run these activities.
 import './frontier/frontier-metrics.ts';
 
@@ -69,11 +70,18 @@ function batchScraper({ db, config, log, network, temporal }: CrawlActivityDeps)
   const pageStore = config.database.url
     ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1, limits: config.database })
     : db;
+  // Host turns are one short statement each, on connections of their own so page writes never hold them up.
+  const hostGate = new HostGate({
+    db: config.database.url ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1, limits: config.database }) : db,
+    settings: config.crawl,
+    warn: (message, fields) => log.warn(message, fields),
+  });
   return createScrapeBatch({
     db,
     config,
     log,
     network,
+    hostGate,
     browser: chromiumLaunch(config.chromium),
     warmBrowser,
     convert: convertPage,

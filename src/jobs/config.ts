@@ -11,6 +11,7 @@ import type { EndpointSettings } from '../platform/net/service-endpoints.ts';
 import type { TemporalSettings, WorkerSettings } from '../platform/temporal/config.ts';
 import type { OcrSettings } from '../page/ocr/config.ts';
 import type { WebhookSettings } from './webhooks/config.ts';
+import { hostBudgetConfig } from './politeness/config.ts';
 
 /** How running jobs report their progress, and how long one may stay paused. */
 function progressAndPauseConfig() {
@@ -59,6 +60,7 @@ export function crawlConfig() {
     /** Cached page loads older than this are deleted (maxAge can never reach past it). */
     cacheRetentionHours: int('PAGE_CACHE_RETENTION_HOURS', 168),
     ...crawlNetworkConfig(),
+    ...hostBudgetConfig(),
     /** Bytes of a robots.txt that are read, as Google does (500 KiB); the rest is ignored from the last line break before it. */
     robotsMaxBytes: positiveInt('CRAWL_ROBOTS_MAX_BYTES', 512_000),
     /** Sitemap fetches per crawl, sitemap indexes included. */

@@ -98,6 +98,18 @@ export interface JobWorkflowResult {
  */
 export const urlsAddedSignal = defineSignal<[number]>('urlsAdded');
 
+/** A host of the job's pages throttled it (429, 503): no request starts there before `until` (epoch ms). */
+export interface HostThrottle {
+  host: string;
+  until: number;
+}
+
+/**
+ * Sent by a batch whose pages wait for a throttled host (jobs/politeness/), at most once a second
+ * per host: the job's current details say so until the pause has passed.
+ */
+export const hostThrottledSignal = defineSignal<[HostThrottle]>('hostThrottled');
+
 /**
  * A job's counts as GET /v2/crawl/{id} gives them (`completed`, `total`, `creditsUsed`), plus its
  * failed pages and the URLs still queued. Read by activities (job-status.ts) and handed to the workflow.
@@ -139,6 +151,8 @@ export interface JobProgress extends JobCounts {
   outOfCredits: boolean;
   /** Set while the job is paused (its batches in flight may still be finishing their pages). */
   paused?: PauseState;
+  /** The latest pause of a host the job's pages wait for, with how many pauses its batches reported. */
+  throttled?: HostThrottle & { pauses: number };
 }
 
 /**

@@ -20,7 +20,15 @@ function batches(p: JobProgress): string {
   return p.batchesInFlight === 0 ? 'no batch running' : `${plural(p.batchesInFlight, 'batch', 'batches')} running`;
 }
 
-export function jobDetails(p: JobProgress): string {
+/** `now` (epoch ms): a host's pause is told while it lasts. */
+function throttledHost(p: JobProgress, now: number): string | undefined {
+  const t = p.throttled;
+  if (!t || t.until <= now) return undefined;
+  return `${t.host} throttled: its pages wait ${durationText(t.until - now)} for it (${plural(t.pauses, 'pause')} so far)`;
+}
+
+/** `now`: in workflow code Date.now() is the workflow's own (deterministic) clock. */
+export function jobDetails(p: JobProgress, now = Date.now()): string {
   const parts: string[] = [];
   switch (p.phase) {
     case 'planning':
@@ -48,5 +56,7 @@ export function jobDetails(p: JobProgress): string {
       break;
   }
   if (p.outOfCredits && p.phase !== 'ended') parts.push('out of credits: no new batches');
+  const throttled = p.phase === 'ended' ? undefined : throttledHost(p, now);
+  if (throttled) parts.push(throttled);
   return parts.join(' · ');
 }

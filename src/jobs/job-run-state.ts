@@ -7,6 +7,7 @@ import {
   ADJUSTABLE_FIELDS,
   type BatchControl,
   type BatchProgress,
+  type HostThrottle,
   type JobPhase,
   type JobProgress,
   type JobRunStatus,
@@ -130,6 +131,8 @@ export class JobRunState {
   private readonly batches = new Map<string, BatchInFlight>();
   /** Bumped by an adjustment of the options batches read when they start (limit, maxDiscoveryDepth, delay). */
   private optionsVersion = 0;
+  /** The latest host pause a batch reported (hostThrottled signals), and how many it reported. */
+  throttled: (HostThrottle & { pauses: number }) | undefined;
   private upserted: PagesUpsert | undefined;
   private upsertedAt: number | undefined;
   private limits: JobRunLimits | undefined;
@@ -179,7 +182,14 @@ export class JobRunState {
       outOfCredits: this.outOfCredits,
       ...(phase === 'delay' && { delayMs: this.delayMs }),
       ...(this.paused && { paused: this.paused }),
+      ...(this.throttled && { throttled: this.throttled }),
     };
+  }
+
+  /** A batch waits for a throttled host: the latest pause to end is the one to tell. */
+  hostThrottled(t: HostThrottle): void {
+    const pauses = (this.throttled?.pauses ?? 0) + 1;
+    this.throttled = !this.throttled || t.until >= this.throttled.until ? { ...t, pauses } : { ...this.throttled, pauses };
   }
 
   /** The scrapeSettled update answers once the first batch ended or the run did. */

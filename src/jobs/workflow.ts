@@ -31,6 +31,7 @@ import {
   adjustUpdate,
   batchControlQuery,
   batchProgressSignal,
+  hostThrottledSignal,
   pauseSignal,
   progressQuery,
   resumeSignal,
@@ -382,6 +383,11 @@ export async function jobWorkflow(input: JobWorkflowInput): Promise<JobWorkflowR
     },
     { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
   );
+  // Only the details change: no command, so a signal changes nothing a replay compares.
+  setHandler(hostThrottledSignal, (t) => {
+    job.hostThrottled(t);
+    setCurrentDetails(jobDetails(job.progress()));
+  });
   const run = await openRun(input, job);
   report(run);
   try {

@@ -29,6 +29,17 @@ export interface FetchPageOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A fetch that failed for a reason of the page's own that Chromium would not change (its host kept
+ * throttling it): the page fails with this message instead of going to the browser.
+ */
+export class PageGivenUp extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PageGivenUp';
+  }
+}
+
 /** The charset the answer declares (header, then a <meta> in the first 1,024 bytes), UTF-8 when none or an unknown one. */
 export function decodeHtml(body: Buffer, contentType: string | undefined): string {
   const declared =
@@ -48,7 +59,7 @@ export async function loadOverHttp(url: string, fetchPage: FetchPage, opts: Fetc
   try {
     res = await fetchPage(url, opts);
   } catch (err) {
-    if (opts.signal?.aborted || rendering === 'http') throw err;
+    if (opts.signal?.aborted || rendering === 'http' || err instanceof PageGivenUp) throw err;
     return { browser: `the HTTP fetch failed (${(err as Error).message})` };
   }
   const contentType = res.headers['content-type'];

@@ -21,6 +21,7 @@ import { insertCrawl, seedStartUrl, testTeam } from '../support/crawl-rows.ts';
 import { page, startFixtureSite, type FixtureSite } from '../support/fixture-site.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createOcrEngine } from '../../src/page/ocr/ocr-engine.ts';
+import { HostGate } from '../../src/jobs/politeness/host-gate.ts';
 
 const TEXT = 'Static pages carry their words in the HTML itself, so no browser is needed to read them. ';
 const SLOW_MS = 5_000;
@@ -66,6 +67,7 @@ beforeAll(async () => {
     probeImages: async () => ({}),
     pageStore,
     ocr: createOcrEngine(config.ocr),
+    hostGate: new HostGate({ db: pageStore, settings: config.crawl, warn: () => undefined }),
   });
   const text = (title: string, links: string[] = []) =>
     page(title, `<main><h1>${title}</h1><p>${TEXT.repeat(3)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main>`);

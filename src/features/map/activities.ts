@@ -12,9 +12,15 @@ import { indexedSitePages } from '../../jobs/search-index/site-pages.ts';
 import { MAP_RETRY } from './definitions.ts';
 import { countJobEnded } from '../../jobs/job-metrics.ts';
 import type { MapFeatureSettings } from './config.ts';
+import { HostGate } from '../../jobs/politeness/host-gate.ts';
+import { politely } from '../../jobs/politeness/polite-requests.ts';
+
+/** The start page's fetch time limit (platform/net/outbound-network.ts), for the lease of its host turn. */
+const START_PAGE_TIMEOUT_MS = 30_000;
 
 export function createMapActivities({ db, config, log }: ActivityDeps<MapFeatureSettings>) {
   const network = createCrawlNetwork(config, log);
+  const hostGate = new HostGate({ db, settings: config.crawl, warn: (message, fields) => log.warn(message, fields) });
   return {
     async mapSite(mapId: string): Promise<void> {
       const job = await db.mapJob.findUnique({ where: { id: mapId } });
@@ -29,7 +35,16 @@ export function createMapActivities({ db, config, log }: ActivityDeps<MapFeature
             ...(p.title && { title: p.title }),
             ...(p.description && { description: p.description }),
           }));
-        const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage), indexed);
+        // The start page is a page request like a crawl's: it takes its host's turn and waits out a throttled answer.
+        const polite = {
+          gate: hostGate,
+          teamId: job.teamId,
+          holderPrefix: `map:${mapId}:${Context.current().info.attempt}`,
+          maxRetries: config.crawl.hostThrottleMaxRetries,
+          crawlDelayMs: async () => undefined,
+        };
+        const fetchPage = (url: string) => politely(polite, url, { timeoutMs: START_PAGE_TIMEOUT_MS }, () => network.fetch(url));
+        const site = await mapSite(req, network, config, (stage) => Context.current().heartbeat(stage), indexed, fetchPage);
         // Only the attempt that ends the map counts it (a retry after a lost answer finds it ended).
         const { count } = await db.mapJob.updateMany({
           where: { id: mapId, status: 'running' },

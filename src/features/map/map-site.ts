@@ -6,6 +6,7 @@
 // Everything read here is hostile: fetches are guarded and size-capped,
 // sitemap parsing is linear (jobs/frontier/sitemap.ts), link lists are capped.
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import type { FetchResource } from '../../platform/net/fetch-resource.ts';
 import { createLinkFilter } from '../../jobs/frontier/link-filter.ts';
 import { canonicalUrl, urlKey } from '../../jobs/frontier/normalize-url.ts';
 import { fetchRobotsTxt, parseRobots } from '../../jobs/frontier/robots.ts';
@@ -24,10 +25,10 @@ export interface SiteMap {
 }
 
 /** The start page's title, description and links; nothing when it cannot be read as HTML. */
-async function startPage(url: string, network: CrawlNetwork, config: MapFeatureSettings): Promise<{ page?: MapLink; links: string[] }> {
-  let res: Awaited<ReturnType<CrawlNetwork['fetch']>>;
+async function startPage(url: string, fetchPage: FetchResource, config: MapFeatureSettings): Promise<{ page?: MapLink; links: string[] }> {
+  let res: Awaited<ReturnType<FetchResource>>;
   try {
-    res = await network.fetch(url);
+    res = await fetchPage(url);
   } catch {
     return { links: [] };
   }
@@ -50,6 +51,8 @@ export async function mapSite(
   config: MapFeatureSettings,
   progress: (stage: string) => void,
   indexed: IndexedPages,
+  /** The start page's fetch: network.fetch under the host budget (jobs/politeness/). */
+  fetchPage: FetchResource = network.fetch,
 ): Promise<SiteMap> {
   const filter = createLinkFilter(req.url, {
     includePaths: [],
@@ -71,7 +74,7 @@ export async function mapSite(
   };
 
   if (req.sitemap !== 'only') {
-    const start = await startPage(req.url, network, config);
+    const start = await startPage(req.url, fetchPage, config);
     progress('start page');
     add(start.page ?? { url: req.url });
     start.links.forEach((url) => add({ url }));

@@ -1,6 +1,7 @@
 // How a worker loads a batch's pages: over HTTP through the address guard, files
 // with the file limits, and Chromium through Crawlee (page/browser-scraper.ts)
-// with the guard proxy. Failures that are the page's own come back as
+// with the guard proxy. Every request takes its host's turn first (the host
+// budget, jobs/politeness/). Failures that are the page's own come back as
 // `{ failed }`; a cancelled batch throws.
 import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
@@ -11,12 +12,14 @@ import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { Logger } from '../../platform/log.ts';
 import { AD_HOST_REFUSAL } from '../../page/ad-block.ts';
 import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/browser-scraper.ts';
-import { loadOverHttp } from '../../page/http-load.ts';
+import { loadOverHttp, type FetchPage } from '../../page/http-load.ts';
 import { loadFile } from '../../page/load-pdf.ts';
 import { fileTooLargeMessage, pageOverLimitMessage } from '../../page/page-size.ts';
 import type { OcrEngine } from '../../page/ocr/ocr-engine.ts';
 import { parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
 import type { BatchLoaders } from './run-batch.ts';
+import { politely, type PoliteRequests } from '../politeness/polite-requests.ts';
+import { browserTurns, type ThrottleTries } from '../politeness/browser-turns.ts';
 
 export interface BatchLoaderDeps {
   network: CrawlNetwork;
@@ -31,9 +34,18 @@ export interface BatchLoaderDeps {
   measureImages: boolean;
   /** The worker's OCR (pdf parser modes auto and ocr, the image parser). */
   ocr: OcrEngine;
+  /** The host budget the batch's requests take their turns from. */
+  polite: PoliteRequests;
+  /** Throttled answers Chromium got per page, across the worker's batches (keyed by job and URL key). */
+  browserThrottles: ThrottleTries;
+  /** The job's ids: a throttled page goes back to the queue under `<jobId>:<url key>`; none for a single scrape, which fails it instead. */
+  requeueKey?(target: { key: string }): string;
   signal: AbortSignal;
   log: Logger;
 }
+
+/** A file fetch's own time limit (platform/net/outbound-network.ts), for the lease of its host turn. */
+const FILE_TIMEOUT_MS = 30_000;
 
 export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
   const so = d.scrapeOptions;
@@ -50,11 +62,13 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
   };
+  const fetchPage: FetchPage = (url, opts) => politely(d.polite, url, opts, () => d.network.fetchPage(url, opts));
+  const fetchFile = (url: string) => politely(d.polite, url, { timeoutMs: FILE_TIMEOUT_MS, signal: d.signal }, () => d.network.fetchFile(url, proxy));
   return {
     async overHttp(target) {
       try {
         const opts = { headers: so.headers, timeoutMs: so.timeout, insecureTls: so.skipTlsVerification ?? true, signal: d.signal, proxy };
-        return await loadOverHttp(target.url, d.network.fetchPage, opts, d.limits.rendering === 'http' ? 'http' : 'auto');
+        return await loadOverHttp(target.url, fetchPage, opts, d.limits.rendering === 'http' ? 'http' : 'auto');
       } catch (err) {
         // Only under http, where nothing else will try the page: auto sends failed fetches to the browser.
         return pageFailure(err, pageOverLimitMessage(d.limits.maxPageBytes));
@@ -62,7 +76,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     async file(target) {
       try {
-        return await loadFile(target.url, (url) => d.network.fetchFile(url, proxy), fileOptions);
+        return await loadFile(target.url, fetchFile, fileOptions);
       } catch (err) {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }
@@ -72,6 +86,12 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
       // With blockAds, a guard proxy that also refuses the ad hosts: pages then need no blocking of their own.
       const proxyServer = await d.network.proxyServer({ proxy, ...(so.blockAds && { refusedHosts: AD_HOST_REFUSAL }) });
       const explainFailure = (url: string) => d.network.explainFailure(url, proxyServer);
+      const turns = browserTurns(d.polite, {
+        timeoutMs: so.timeout,
+        maxRetries: d.polite.maxRetries,
+        tries: d.browserThrottles,
+        retryKey: (target) => d.requeueKey?.(target),
+      });
       await scrapeWithBrowser(targets, {
         browser: d.browser,
         warm: d.warm,
@@ -85,13 +105,17 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
         explainFailure,
         log: d.log,
         signal: d.signal,
-        acquireSlot: (_target, abort) => hooks.slot(abort),
+        acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
         moreTargets: hooks.more,
-        onPage: (page: FetchedPage) => {
+        onPage: async (page: FetchedPage) => {
           // The guard proxy answers a refused address with 403 and an unreachable one with 502:
           // then the page is the proxy's refusal, not the site's answer.
           const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
           if (failure) return hooks.failure(page.target, failure);
+          // A throttled answer is never the page: it is loaded again after its host's pause, or fails past the retries.
+          const throttled = await turns.answered(page.target, page.statusCode, page.loadMs);
+          if (throttled === 'retry') return hooks.returned(page.target);
+          if (throttled) return hooks.failure(page.target, throttled.failed);
           // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
           if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml))
             d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);

@@ -47,6 +47,8 @@ import { lanesFirst, type RoutingRules } from './route-target.ts';
 import { runBatch, type BatchLoaders, type BatchParts } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
 import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
+import type { HostGate } from '../politeness/host-gate.ts';
+import { signalOwnWorkflow, throttleNotices } from '../politeness/throttle-notices.ts';
 import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
 
 export interface ScrapeBatchInput {
@@ -76,6 +78,9 @@ export interface ScrapeBatchResult {
   /** The job's counts when the batch ended, for its workflow's progress (absent in results recorded before they were read). */
   counts?: JobCounts;
 }
+
+/** Pages whose throttled answers in Chromium a worker counts (HOST_THROTTLE_MAX_RETRIES). */
+const THROTTLED_PAGES = 10_000;
 
 /** Crawls whose script-rendered hosts a worker remembers (CRAWL_RENDERING=auto), and hosts per crawl. */
 const SCRIPTED_HOST_CRAWLS = 1_000;
@@ -121,6 +126,8 @@ export interface ScrapeBatchDeps extends ActivityDeps<JobSettings> {
   ocr: OcrEngine;
   /** Reports progress to the batch's workflow and asks it whether to stop; without it, a batch reports only its result. */
   reporter?: BatchReporter;
+  /** The worker's turns at hosts, from the budget every job shares (jobs/politeness/). */
+  hostGate: HostGate;
 }
 
 /** How the running attempt ends its browser demand and lease (attempt-end.ts), from what Temporal says of it. */
@@ -138,6 +145,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
    * restarts, or another worker, learns it again from one page.
    */
   const scriptedHosts = new BoundedMap<string, Set<string>>(SCRIPTED_HOST_CRAWLS);
+  const throttledPages = new BoundedMap<string, number>(THROTTLED_PAGES);
 
   /**
    * One browser's worth of a job, on the browser queue: holds a browser lease while it runs
@@ -154,7 +162,7 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, async () => {
       const [job] = await started;
       const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts });
+      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts, throttledPages });
     });
   };
 }
@@ -168,6 +176,8 @@ interface BatchAttempt {
   leaseMs: number;
   /** The worker's script-rendered hosts, per crawl (createScrapeBatch). */
   scriptedHosts: BoundedMap<string, Set<string>>;
+  /** Throttled answers Chromium got per page of the worker's jobs (`<crawl id>:<url key>`). */
+  throttledPages: BoundedMap<string, number>;
 }
 
 /**
@@ -396,6 +406,18 @@ class LeasedBatch {
         concurrency: input.concurrency,
         measureImages: this.indexing,
         ocr: deps.ocr,
+        polite: {
+          gate: deps.hostGate,
+          teamId: job.team.id,
+          holderPrefix: slotHolderPrefix(input.batchKey, this.activity.info.attempt),
+          maxRetries: config.crawl.hostThrottleMaxRetries,
+          // Only a crawl reads robots.txt (a scrape's URLs are the caller's, as upstream): its Crawl-delay, unless it ignores robots.txt.
+          crawlDelayMs: async (url) => (job.kind === 'crawl' ? job.robots.crawlDelayMs(url) : undefined),
+          onThrottled: throttleNotices(signalOwnWorkflow(this.activity, (message, fields) => log.warn(message, fields))),
+        },
+        browserThrottles: this.a.throttledPages,
+        // A single scrape's page cannot wait in a queue: its batch has exactly its one URL.
+        ...(job.kind !== 'scrape' && { requeueKey: (target: { key: string }) => `${input.crawlId}:${target.key}` }),
         signal,
         log,
       }),

@@ -8,6 +8,8 @@ import { fetchRobotsTxt, parseRobots, type RobotsRules } from './robots.ts';
 
 export interface CrawlRobots {
   isAllowed(url: string): Promise<boolean>;
+  /** The `Crawl-delay` of the URL's origin for this crawl, in milliseconds; undefined without one or when robots.txt is ignored. */
+  crawlDelayMs(url: string): Promise<number | undefined>;
   /** Sitemap lines of the start origin's robots.txt. */
   sitemaps: string[];
 }
@@ -19,7 +21,7 @@ interface KeptRobots {
   origins: Map<string, Promise<RobotsRules>>;
 }
 
-const ALLOW_ALL: CrawlRobots = { isAllowed: async () => true, sitemaps: [] };
+const ALLOW_ALL: CrawlRobots = { isAllowed: async () => true, crawlDelayMs: async () => undefined, sitemaps: [] };
 const perCrawl = new Map<string, KeptRobots>();
 const MAX_CRAWLS_KEPT = 50;
 
@@ -64,6 +66,9 @@ export function crawlRobots(opts: CrawlRobotsOptions): CrawlRobots {
     sitemaps: kept.start.sitemaps,
     async isAllowed(url) {
       return (await rulesFor(new URL(url).origin)).isAllowed(url);
+    },
+    async crawlDelayMs(url) {
+      return (await rulesFor(new URL(url).origin)).crawlDelayMs;
     },
   };
 }

@@ -12,6 +12,8 @@ export const DEFAULT_ROBOTS_MAX_BYTES = 500 * 1024;
 export interface RobotsRules {
   isAllowed(url: string): boolean;
   sitemaps: string[];
+  /** The chosen group's `Crawl-delay` (milliseconds; the largest when it repeats), if it has one. */
+  crawlDelayMs?: number;
 }
 
 interface Rule {
@@ -23,6 +25,8 @@ interface Rule {
 interface Group {
   agents: string[];
   rules: Rule[];
+  /** Seconds, as `Crawl-delay` gives them (a non-standard line most crawlers read). */
+  crawlDelay?: number;
 }
 
 /**
@@ -74,7 +78,8 @@ function normalisePattern(pattern: string): string {
  * Groups and Sitemap lines, in one pass. As Google's parser: consecutive
  * `User-agent` lines share a group, a `User-agent` after a rule starts a new one,
  * other lines (Sitemap, Crawl-delay, unknown keys, blank lines) do not end a
- * group, and rules before any `User-agent` belong to none.
+ * group, and rules before any `User-agent` belong to none. A `Crawl-delay` belongs
+ * to the group it is in (one that is no number of seconds is ignored).
  */
 function parseLines(text: string): { groups: Group[]; sitemaps: string[] } {
   const groups: Group[] = [];
@@ -101,6 +106,8 @@ function parseLines(text: string): { groups: Group[]; sitemaps: string[] } {
       if (value) group.rules.push({ pattern: normalisePattern(value), allow: key === 'allow' });
     } else if (key === 'sitemap' && value) {
       sitemaps.push(value);
+    } else if (key === 'crawl-delay' && group && /^\d+(?:\.\d+)?$/.test(value)) {
+      group.crawlDelay = Math.max(group.crawlDelay ?? 0, Number(value));
     }
   }
   return { groups, sitemaps };
@@ -170,7 +177,9 @@ export function parseRobots(robotsUrl: string, text: string | null, userAgent: s
   const origin = new URL(robotsUrl).origin;
   const { groups, sitemaps: listed } = parseLines(text ?? '');
   const names = new Set(groups.flatMap((g) => g.agents));
-  const rules = rulesFor(groups, groupFor(userAgent, names));
+  const key = groupFor(userAgent, names);
+  const rules = rulesFor(groups, key);
+  const delays = groups.flatMap((g) => (g.agents.includes(key) && g.crawlDelay !== undefined ? [g.crawlDelay] : []));
   const sitemaps = [
     ...new Set(
       listed.flatMap((s) => {
@@ -181,6 +190,7 @@ export function parseRobots(robotsUrl: string, text: string | null, userAgent: s
   ];
   return {
     sitemaps,
+    ...(delays.length > 0 && { crawlDelayMs: Math.round(Math.max(...delays) * 1000) }),
     isAllowed(url: string): boolean {
       const parsed = URL.parse(url);
       // Other origins have their own robots.txt, which this one cannot speak for.

@@ -9,6 +9,7 @@ export const FAILURE_REASONS = [
   'crawl_rules',
   'blocked_address',
   'not_served',
+  'throttled',
   'timeout',
   'network',
   'too_large',
@@ -30,6 +31,8 @@ const RULES: [FailureReason, RegExp][] = [
   // The request's options: minAge with no cached copy, a browser-only request without a browser, a file download,
   // OCR asked of a server without its engine (ocr-engine.ts).
   ['not_served', /^No cached copy of this page|\(CRAWL_RENDERING=http\)|^The URL is a file download|PDF parsing is off|^OCR is not available on this server/],
+  // The page's host kept throttling it (jobs/politeness/host-answer.ts throttledFailure).
+  ['throttled', /^The site kept answering HTTP \d+ .*HOST_THROTTLE_MAX_RETRIES/],
   // page-budget.ts, Playwright's and Crawlee's timeouts, guarded-fetch.ts.
   ['timeout', /did not finish within|Timeout \d+ ?ms exceeded|timed out|TimeoutError/i],
   // actions.ts ActionFailure.

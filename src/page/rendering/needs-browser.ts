@@ -6,7 +6,9 @@
 //     screenshot, the branding format's computed styles), waitFor, mobile
 //     emulation, a location;
 //   answer: not HTML (anything but a PDF, which has its own path), or a status
-//     that bot filters answer non-browsers with (401, 403, 429, 503);
+//     that bot filters answer non-browsers with (401, 403, 429, 503; a 429 or
+//     503 only reaches this when it is a challenge: jobs/politeness/ waits out
+//     and retries any other as its site throttling);
 //   page: a <meta http-equiv="refresh"> or a script that navigates (client-side
 //     redirects); a <noscript> that asks for JavaScript; less than
 //     MIN_STATIC_TEXT characters of text while scripts are present (an app

@@ -88,6 +88,12 @@ export class SqlTransactions {
     }
   }
 
+  /** One statement on its own (autocommit), as Prisma's `$queryRaw` runs it. */
+  async $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {
+    const { text, values: params } = statement(query, values);
+    return (await this.#pool.query({ text, values: params })).rows as T;
+  }
+
   end(): Promise<void> {
     return this.#pool.end();
   }

@@ -11,6 +11,7 @@ import { ActionFailure } from '../../../src/page/actions.ts';
 import { PageBudget } from '../../../src/page/page-budget.ts';
 import { documentTooLargeMessage, fileTooLargeMessage, pageOverLimitMessage, pageTooLargeMessage } from '../../../src/page/page-size.ts';
 import { renderingRefusal } from '../../../src/page/rendering/needs-browser.ts';
+import { throttledFailure } from '../../../src/jobs/politeness/host-answer.ts';
 
 const url = 'http://site.test/page';
 
@@ -39,6 +40,8 @@ describe('failureReason', () => {
         'OCR is not available on this server: tesseract (Debian: apt-get install tesseract-ocr tesseract-ocr-eng; or set OCR_TESSERACT_PATH) was not found',
         'not_served',
       ],
+      [throttledFailure(429, 7), 'throttled'],
+      [throttledFailure(503, 1), 'throttled'],
       [await budgetTimeout(), 'timeout'],
       ['TimeoutError: page.waitForSelector: Timeout 300ms exceeded.', 'timeout'],
       ['page.goto: Timeout 30000ms exceeded.', 'timeout'],

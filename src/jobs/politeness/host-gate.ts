@@ -1,0 +1,205 @@
+// Each page request's turn at its host, from the host budget every job, team and
+// worker shares (host_acquire in PostgreSQL decides; host-leases.ts), and its end,
+// which tells the budget what the answer said (host-rate.ts). A request that may
+// not start yet waits here: until its host's pause or interval has passed, or
+// (busy, or another team's turn) until a request of that host ends in this
+// process or a short poll. It asks again at least every second, so its waiting
+// row stays fresh for the fairness between teams and lapses soon after it stops.
+// A turn whose request ended well is parked for a moment and ended by the next
+// ask of its host in this process (one statement a page instead of two), or on
+// its own once the moment passes.
+import { randomUUID } from 'node:crypto';
+import { retryInBackground } from '../../platform/retry-in-background.ts';
+import type { HostBudgetSettings } from './config.ts';
+import { budgetKey, hostOutcome, type HostAnswer } from './host-answer.ts';
+import { askTurn, endTurn, type BudgetDb, type WaitReason } from './host-leases.ts';
+import { countHostAnswer, countHostWait } from './host-metrics.ts';
+import { backoffJitter, type HostOutcome } from './host-rate.ts';
+
+/** A turn lapses this long after its request's own timeout, should its worker die holding it. */
+const LEASE_MARGIN_MS = 30_000;
+/** A waiter asks again at least this often; its waiting row lapses after WAITER_MS without an ask. */
+const REFRESH_MS = 1_000;
+const WAITER_MS = 3_000;
+/** Polls while the host is busy or another team goes first (a turn ending in this process wakes them sooner). */
+const POLL = { first: 10, max: 250 };
+const RELEASE_RETRY_MS = 1_000;
+/** How long a turn that ended well waits for the next ask of its host to end it; the host counts it in flight meanwhile. */
+const PARK_MS = 25;
+
+export interface TurnRequest {
+  url: string;
+  teamId: string;
+  /** The request's attempt (a batch attempt, a map): holders are `<prefix>:<process>:<n>`. */
+  holderPrefix: string;
+  /** robots.txt's Crawl-delay for the URL when the request honours it. */
+  crawlDelayMs?: number;
+  /** The request's own time limit; its turn lapses some time after it. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The host is paused (it throttled): told while the request waits for it and when an answer pauses it. */
+  onThrottled?(host: string, until: number): void;
+}
+
+export interface HostTurn {
+  readonly host: string;
+  /** How long the request waited for its turn. */
+  readonly waitedMs: number;
+  /** Ends the turn with the host's answer (none for a request that got no answer) and says what the answer meant. */
+  end(answer: HostAnswer | undefined): Promise<HostOutcome>;
+}
+
+export interface HostGateDeps {
+  db: BudgetDb;
+  settings: HostBudgetSettings;
+  /** Where a release that failed is reported; it is retried until the turn would lapse anyway. */
+  warn(message: string, fields: Record<string, unknown>): void;
+  random?: () => number;
+}
+
+/** One per worker process and database: its waiters are woken by the turns its requests end. */
+export class HostGate {
+  readonly #deps: HostGateDeps;
+  readonly #process = randomUUID().slice(0, 8);
+  #seq = 0;
+  readonly #waiting = new Map<string, Set<() => void>>();
+  /** Turns that ended well, by host, not yet ended in the database. */
+  readonly #parked = new Map<string, { holder: string; timer: NodeJS.Timeout }[]>();
+
+  constructor(deps: HostGateDeps) {
+    this.#deps = deps;
+  }
+
+  async take(req: TurnRequest): Promise<HostTurn> {
+    const s = this.#deps.settings;
+    const host = budgetKey(req.url);
+    const holder = `${req.holderPrefix}:${this.#process}:${++this.#seq}`;
+    const crawlDelay = Math.min(req.crawlDelayMs ?? 0, s.hostMaxCrawlDelaySeconds * 1000);
+    const leaseMs = req.timeoutMs + LEASE_MARGIN_MS;
+    const started = performance.now();
+    let firstReason: WaitReason | undefined;
+    let poll = POLL.first;
+    for (;;) {
+      req.signal?.throwIfAborted();
+      const doneHolder = this.#unpark(host);
+      const answer = await askTurn(this.#deps.db, {
+        host,
+        holder,
+        teamId: req.teamId,
+        maxConcurrency: s.hostMaxConcurrency,
+        intervalMs: Math.max(s.hostMinIntervalMs, crawlDelay),
+        leaseMs,
+        waitMs: WAITER_MS,
+        doneHolder,
+      }).catch((err: unknown) => {
+        // The turn may have been granted before the connection dropped: it is given back rather than left to lapse.
+        void this.#release(host, holder, { kind: 'none' });
+        if (doneHolder) void this.#release(host, doneHolder, { kind: 'ok' });
+        throw err;
+      });
+      if (answer.granted) break;
+      firstReason ??= answer.reason;
+      if (answer.reason === 'paused') req.onThrottled?.(host, Date.now() + answer.waitMs);
+      let ms = poll;
+      if (answer.waitMs > 0) ms = Math.min(REFRESH_MS, answer.waitMs + Math.floor((this.#deps.random ?? Math.random)() * POLL.first));
+      else poll = Math.min(POLL.max, poll * 2);
+      try {
+        await this.#sleep(host, ms, answer.waitMs === 0, req.signal);
+      } catch (err) {
+        this.#release(host, holder, { kind: 'none' });
+        throw err;
+      }
+    }
+    const waitedMs = performance.now() - started;
+    if (firstReason) countHostWait(firstReason, waitedMs);
+    let ended: Promise<HostOutcome> | undefined;
+    return {
+      host,
+      waitedMs,
+      end: (answer) => (ended ??= this.#end(host, holder, answer, req)),
+    };
+  }
+
+  async #end(host: string, holder: string, answer: HostAnswer | undefined, req: TurnRequest): Promise<HostOutcome> {
+    const s = this.#deps.settings;
+    const outcome: HostOutcome = answer
+      ? hostOutcome(answer, { retryAfterCapMs: s.hostRetryAfterMaxSeconds * 1000, slowMs: s.hostSlowResponseMs }, Date.now())
+      : { kind: 'none' };
+    if (outcome.kind === 'throttled') countHostAnswer(outcome.status === 429 ? '429' : '503');
+    else if (outcome.kind === 'slow') countHostAnswer('slow');
+    if (outcome.kind === 'ok') {
+      this.#park(host, holder);
+      return outcome;
+    }
+    const paused = await this.#release(host, holder, outcome);
+    if (paused && paused.getTime() > Date.now()) req.onThrottled?.(host, paused.getTime());
+    return outcome;
+  }
+
+  #park(host: string, holder: string): void {
+    const parked = this.#parked.get(host) ?? [];
+    this.#parked.set(host, parked);
+    const timer = setTimeout(() => {
+      const at = parked.findIndex((p) => p.holder === holder);
+      if (at < 0) return;
+      parked.splice(at, 1);
+      if (parked.length === 0 && this.#parked.get(host) === parked) this.#parked.delete(host);
+      void this.#release(host, holder, { kind: 'ok' });
+    }, PARK_MS);
+    parked.push({ holder, timer });
+    // A waiter of the host in this process asks now, and ends the parked turn with its ask.
+    for (const wake of this.#waiting.get(host) ?? []) wake();
+  }
+
+  #unpark(host: string): string | undefined {
+    const parked = this.#parked.get(host);
+    const first = parked?.shift();
+    if (!first) return undefined;
+    clearTimeout(first.timer);
+    if (parked!.length === 0) this.#parked.delete(host);
+    return first.holder;
+  }
+
+  /** Ends the turn; a failed release is made again in the background (the turn would lapse anyway). */
+  async #release(host: string, holder: string, outcome: HostOutcome): Promise<Date | undefined> {
+    const s = this.#deps.settings;
+    const end = {
+      host,
+      holder,
+      outcome,
+      maxConcurrency: s.hostMaxConcurrency,
+      backoffBaseMs: s.hostBackoffBaseMs,
+      backoffMaxMs: s.hostBackoffMaxMs,
+      jitter: backoffJitter(this.#deps.random),
+    };
+    try {
+      return await retryInBackground(() => endTurn(this.#deps.db, end), { everyMs: RELEASE_RETRY_MS, forMs: WAITER_MS + LEASE_MARGIN_MS });
+    } catch (err) {
+      this.#deps.warn('host turn release failed; tried again in the background', { host, error: (err as Error).message });
+      return undefined;
+    } finally {
+      for (const wake of this.#waiting.get(host) ?? []) wake();
+    }
+  }
+
+  /** `wakeable`: a turn of the host ending in this process ends the sleep early. */
+  #sleep(host: string, ms: number, wakeable: boolean, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let set = this.#waiting.get(host);
+      if (wakeable && !set) this.#waiting.set(host, (set = new Set()));
+      const finish = (error?: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        set?.delete(wake);
+        if (set?.size === 0 && this.#waiting.get(host) === set) this.#waiting.delete(host);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const wake = () => finish();
+      const aborted = () => finish(signal!.reason);
+      const timer = setTimeout(wake, ms);
+      if (wakeable) set!.add(wake);
+      signal?.addEventListener('abort', aborted, { once: true });
+    });
+  }
+}
