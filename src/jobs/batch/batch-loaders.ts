@@ -9,15 +9,16 @@ import type { CrawlSettings } from '../config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
 import { blockedAnswer } from '../../platform/net/proxy-pools/blocked-answer.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
+import type { ProxyRoute } from '../../platform/net/proxy-pools/proxy-router.ts';
 import type { Logger } from '../../platform/log.ts';
 import { AD_HOST_REFUSAL } from '../../page/ad-block.ts';
-import { describeError, scrapeWithBrowser, type FetchedPage } from '../../page/browser-scraper.ts';
+import { describeError, scrapeWithBrowser, type FetchedPage, type ScrapeTarget } from '../../page/browser-scraper.ts';
 import { loadOverHttp, type FetchPage } from '../../page/http-load.ts';
 import { loadFile } from '../../page/load-pdf.ts';
 import { fileTooLargeMessage, pageOverLimitMessage } from '../../page/page-size.ts';
 import type { OcrEngine } from '../../page/ocr/ocr-engine.ts';
 import { parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-options.ts';
-import type { BatchLoaders } from './run-batch.ts';
+import type { BatchLoaders, BrowserHooks } from './run-batch.ts';
 import { politely, type PoliteRequests } from '../politeness/polite-requests.ts';
 import { browserTurns, type ThrottleTries } from '../politeness/browser-turns.ts';
 
@@ -57,7 +58,7 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     ocr: { engine: d.ocr, budgetMs: Math.min(d.ocr.settings.documentTimeoutMs, so.timeout), signal: d.signal },
   };
   // The pools this job's pages go through: its proxy mode and location's country.
-  const proxy = { mode: so.proxy, ...(so.location && { country: so.location.country }) };
+  const proxy: ProxyRoute = { mode: so.proxy, ...(so.location && { country: so.location.country }) };
   const pageFailure = (err: unknown, tooLarge: string) => {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
@@ -81,54 +82,57 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
         return pageFailure(err, fileTooLargeMessage(d.limits.maxFileBytes));
       }
     },
-    async browser(targets, hooks) {
-      const started = performance.now();
-      // With blockAds, a guard proxy that also refuses the ad hosts: pages then need no blocking of their own.
-      const proxyServer = await d.network.proxyServer({ proxy, ...(so.blockAds && { refusedHosts: AD_HOST_REFUSAL }) });
-      const explainFailure = (url: string) => d.network.explainFailure(url, proxyServer);
-      const turns = browserTurns(d.polite, {
-        timeoutMs: so.timeout,
-        maxRetries: d.polite.maxRetries,
-        tries: d.browserThrottles,
-        retryKey: (target) => d.requeueKey?.(target),
-      });
-      await scrapeWithBrowser(targets, {
-        browser: d.browser,
-        warm: d.warm,
-        concurrency: d.concurrency,
-        scrapeOptions: so,
-        maxPageBytes: d.limits.maxPageBytes,
-        measureImages: d.measureImages,
-        userAgents: d.network.userAgents,
-        proxyServer,
-        proxyBlocksAds: so.blockAds,
-        explainFailure,
-        log: d.log,
-        signal: d.signal,
-        acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
-        moreTargets: hooks.more,
-        onPage: async (page: FetchedPage) => {
-          // The guard proxy answers a refused address with 403 and an unreachable one with 502:
-          // then the page is the proxy's refusal, not the site's answer.
-          const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
-          if (failure) return hooks.failure(page.target, failure);
-          // A throttled answer is never the page: it is loaded again after its host's pause, or fails past the retries.
-          const throttled = await turns.answered(page.target, page.statusCode, page.loadMs);
-          if (throttled === 'retry') return hooks.returned(page.target);
-          if (throttled) return hooks.failure(page.target, throttled.failed);
-          // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
-          if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml))
-            d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);
-          const { target, actions, waitedMs, loadMs, ...load } = page;
-          return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
-        },
-        onFailure: hooks.failure,
-        returnUnstarted: hooks.stopOpening,
-        onReturned: hooks.returned,
-        onDownload: hooks.download,
-      });
-      // With 'page timings', what bench/scrape.ts splits a scrape's latency into.
-      d.log.debug('batch timings', { browserMs: performance.now() - started });
-    },
+    browser: (targets, hooks) => loadInBrowser(d, proxy, targets, hooks),
   };
+}
+
+/** Loads the targets in Chromium through the guard proxy of the job's pools, each page after its host's turn. */
+async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: ScrapeTarget[], hooks: BrowserHooks): Promise<void> {
+  const so = d.scrapeOptions;
+  const started = performance.now();
+  // With blockAds, a guard proxy that also refuses the ad hosts: pages then need no blocking of their own.
+  const proxyServer = await d.network.proxyServer({ proxy, ...(so.blockAds && { refusedHosts: AD_HOST_REFUSAL }) });
+  const explainFailure = (url: string) => d.network.explainFailure(url, proxyServer);
+  const turns = browserTurns(d.polite, {
+    timeoutMs: so.timeout,
+    maxRetries: d.polite.maxRetries,
+    tries: d.browserThrottles,
+    retryKey: (target) => d.requeueKey?.(target),
+  });
+  await scrapeWithBrowser(targets, {
+    browser: d.browser,
+    warm: d.warm,
+    concurrency: d.concurrency,
+    scrapeOptions: so,
+    maxPageBytes: d.limits.maxPageBytes,
+    measureImages: d.measureImages,
+    userAgents: d.network.userAgents,
+    proxyServer,
+    proxyBlocksAds: so.blockAds,
+    explainFailure,
+    log: d.log,
+    signal: d.signal,
+    acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
+    moreTargets: hooks.more,
+    onPage: async (page: FetchedPage) => {
+      // The guard proxy answers a refused address with 403 and an unreachable one with 502:
+      // then the page is the proxy's refusal, not the site's answer.
+      const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
+      if (failure) return hooks.failure(page.target, failure);
+      // A throttled answer is never the page: it is loaded again after its host's pause, or fails past the retries.
+      const throttled = await turns.answered(page.target, page.statusCode, page.loadMs);
+      if (throttled === 'retry') return hooks.returned(page.target);
+      if (throttled) return hooks.failure(page.target, throttled.failed);
+      // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
+      if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml)) d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);
+      const { target, actions, waitedMs, loadMs, ...load } = page;
+      return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
+    },
+    onFailure: hooks.failure,
+    returnUnstarted: hooks.stopOpening,
+    onReturned: hooks.returned,
+    onDownload: hooks.download,
+  });
+  // With 'page timings', what bench/scrape.ts splits a scrape's latency into.
+  d.log.debug('batch timings', { browserMs: performance.now() - started });
 }
