@@ -15,6 +15,8 @@ import { page, startFixtureSite, treeSite, type FixtureSite } from '../support/f
 import { contractProblems, type RecordedResponse } from '../support/openapi-responses.ts';
 import { killTestStage } from '../support/kill-test-stage.ts';
 import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
+import { currentDetails } from '../support/workflow-ui.ts';
+import { PagesCrawledAttribute } from '../../src/platform/temporal/search-attribute-keys.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { runPythonSdk } from '../support/python-sdk.ts';
 import { verifyWebhookSignature } from '../../src/jobs/webhooks/signature.ts';
@@ -42,7 +44,12 @@ const recorded: RecordedResponse[] = [];
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  h = await startHarness({ llm: { baseUrl: llm.url, model: 'fake-big', timeoutMs: 3000, maxInputChars: MAX_INPUT_CHARS }, recordResponses: recorded });
+  h = await startHarness({
+    llm: { baseUrl: llm.url, model: 'fake-big', timeoutMs: 3000, maxInputChars: MAX_INPUT_CHARS },
+    // The extract's workflow shows its jobs' counts every interval: short, so the cancellation case sees it.
+    crawl: { progressIntervalMs: 1000 },
+    recordResponses: recorded,
+  });
   h.config.extract.maxPages = 4;
   await h.startWorker();
   receiver = await startWebhookReceiver();
@@ -253,8 +260,16 @@ describe('cancellation', () => {
       const start = await post({ urls: [`${slow.url}/*`], prompt: 'titles' }, team.apiKey);
       const jobId = await waitFor('the extract’s crawl', async () => (await h.db.extractJob.findUnique({ where: { id: start.body.id } }))?.jobIds[0]);
       await waitFor('a page stored', async () => (await h.db.jobPage.count({ where: { jobId: jobId } })) >= 1, 60_000, 50);
+      // While its crawl runs, the extract's own workflow shows the crawl's stored counts.
+      const handle = h.temporal.workflow.getHandle(extractWorkflowId(start.body.id));
+      const shown = await waitFor('the extract showing its crawl’s counts', async () => {
+        const crawled = (await handle.describe()).typedSearchAttributes.get(PagesCrawledAttribute) ?? 0;
+        const details = await currentDetails(handle);
+        return crawled >= 1 && /^fetching pages through 1 job: \d+ stored, \d+ queued, \d+ failed$/.test(details) ? { crawled, details } : undefined;
+      });
+      expect(Number(/(\d+) stored/.exec(shown.details)![1])).toBeGreaterThanOrEqual(1);
       const before = llm.requests.length;
-      await h.temporal.workflow.getHandle(extractWorkflowId(start.body.id)).cancel();
+      await handle.cancel();
       const done = await finished(start.body.id, team.apiKey);
       expect(done).toMatchObject({ status: 'cancelled', error: 'The extract was cancelled.', data: null });
       await waitFor('the crawl to end cancelled', async () => (await h.db.job.findUnique({ where: { id: jobId } }))?.status === 'cancelled');

@@ -4,7 +4,8 @@
 // by the extract; so a retry after kill -9 of the worker fetches no page twice and
 // bills nothing twice.
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
-import type { CommittedExtractJobs, ExtractJobRun, OpenedExtract } from './definitions.ts';
+import type { CommittedExtractJobs, ExtractJobRun, ExtractProgress, OpenedExtract } from './definitions.ts';
+import { jobCounts } from '../../jobs/job-status.ts';
 import { endExtractUnanswered, openExtractRun } from './extract-row.ts';
 import { commitPageJobs } from './commit-page-jobs.ts';
 import { answerFromPages } from './answer-from-pages.ts';
@@ -14,7 +15,14 @@ export function createExtractActivities({ db, config, log }: ActivityDeps<Extrac
   const notifyTaskQueue = config.temporal.webhookTaskQueue;
   return {
     async openExtract(input: { extractId: string }): Promise<OpenedExtract> {
-      return openExtractRun({ db }, notifyTaskQueue, input.extractId);
+      return { ...(await openExtractRun({ db }, notifyTaskQueue, input.extractId)), progressIntervalMs: config.crawl.progressIntervalMs };
+    },
+
+    /** The stored counts of the extract's jobs, summed: what its workflow shows while they run. */
+    async extractProgress(input: { runs: ExtractJobRun[] }): Promise<ExtractProgress> {
+      const counts = await Promise.all(input.runs.map((run) => jobCounts(db, run.jobId)));
+      const sum = (key: keyof ExtractProgress) => counts.reduce((n, c) => n + c[key], 0);
+      return { completed: sum('completed'), queued: sum('queued'), failed: sum('failed') };
     },
 
     /** Commits the engine jobs that fetch the pages; the workflow starts them as its children. */

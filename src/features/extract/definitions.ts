@@ -33,6 +33,15 @@ export interface OpenedExtract {
   notifyTaskQueue: string;
   /** Whether the request carried a webhook (the workflow sends no event otherwise). */
   webhook: boolean;
+  /** How often the workflow shows its jobs' counts while they run (CRAWL_PROGRESS_INTERVAL_MS); absent in older histories. */
+  progressIntervalMs?: number;
+}
+
+/** The pages of an extract's jobs so far, summed over its jobs. */
+export interface ExtractProgress {
+  completed: number;
+  queued: number;
+  failed: number;
 }
 
 export interface CommittedExtractJobs {

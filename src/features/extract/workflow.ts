@@ -4,12 +4,24 @@
 // model. After kill -9 of a worker it resumes where its history stops: jobs
 // already committed or started are found again, never run twice. Cancelled from
 // the Temporal UI, it cancels its jobs and its row ends `cancelled`.
-import { CancellationScope, ChildWorkflowCancellationType, isCancellation, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  condition,
+  isCancellation,
+  ParentClosePolicy,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { PagesCrawledAttribute, PagesQueuedAttribute } from '../../platform/temporal/search-attribute-keys.ts';
 import { startJobChild } from '../../jobs/job-workflow-options.ts';
 import { JOB_PARENT_RETRY, WEBHOOK_SEND_RETRY } from '../../platform/temporal/retry-policies.ts';
 import type { ExtractActivities } from './activities.ts';
 import type { createExtractNotificationActivities } from './notifications.ts';
-import type { ExtractEvent, ExtractJobRun, ExtractWorkflowInput } from './definitions.ts';
+import type { ExtractEvent, ExtractJobRun, ExtractProgress, ExtractWorkflowInput } from './definitions.ts';
 
 function control(summary: string) {
   return proxyActivities<ExtractActivities>({ startToCloseTimeout: '2 minutes', retry: JOB_PARENT_RETRY, summary });
@@ -22,6 +34,34 @@ const { extractFromPages } = proxyActivities<ExtractActivities>({
   retry: { ...JOB_PARENT_RETRY, maximumAttempts: 5 },
   summary: 'read the pages and ask the model',
 });
+
+/** A read of the jobs' counts: small and quick, so local (a marker in history, no activity task). */
+const { extractProgress } = proxyLocalActivities<ExtractActivities>({ startToCloseTimeout: '30 seconds', retry: JOB_PARENT_RETRY });
+
+/**
+ * While the extract's jobs run, their summed counts as its current details and its PagesCrawled and
+ * PagesQueued, every `intervalMs` (a local activity, an upsert and a timer: about 6 history events
+ * each); each job's own workflow shows its progress as well.
+ */
+async function showProgress(runs: ExtractJobRun[], intervalMs: number, jobsDone: () => boolean): Promise<void> {
+  while (!jobsDone()) {
+    // A read that failed (the database away) leaves the last figures shown: the extract goes on.
+    const p = await extractProgress({ runs }).catch((err: unknown) => {
+      if (isCancellation(err)) throw err;
+      return undefined;
+    });
+    if (p) showCounts(runs.length, p);
+    await condition(jobsDone, intervalMs);
+  }
+}
+
+function showCounts(jobs: number, p: ExtractProgress): void {
+  setCurrentDetails(`fetching pages through ${jobs} ${jobs === 1 ? 'job' : 'jobs'}: ${p.completed} stored, ${p.queued} queued, ${p.failed} failed`);
+  upsertSearchAttributes([
+    { key: PagesCrawledAttribute, value: p.completed },
+    { key: PagesQueuedAttribute, value: p.queued },
+  ]);
+}
 
 export async function extractWorkflow(input: ExtractWorkflowInput): Promise<string> {
   const { extractId } = input;
@@ -46,8 +86,14 @@ export async function extractWorkflow(input: ExtractWorkflowInput): Promise<stri
     runs = committed.runs;
     // Jobs committed before one was refused run too: their rows are marked started, so nothing else would.
     const children = await Promise.all(runs.map(startJob));
+    let jobsDone = false;
     // A failed job still stored what it could; its pages that failed are the extract's warning.
-    await Promise.all(children.map((child) => child.result().catch((err: unknown) => rethrowCancellation(err))));
+    const results = Promise.all(children.map((child) => child.result().catch((err: unknown) => rethrowCancellation(err)))).finally(() => {
+      jobsDone = true;
+    });
+    // Histories recorded before extracts showed their progress have no marker and no reads.
+    if (runs.length > 0 && patched('extract-progress')) await Promise.all([results, showProgress(runs, opened.progressIntervalMs ?? 10_000, () => jobsDone)]);
+    else await results;
     if (committed.refused !== undefined) {
       await control('end the refused extract').endExtractEarly({ extractId, status: 'failed', error: committed.refused, runs });
       status = 'failed';
