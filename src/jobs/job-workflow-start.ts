@@ -59,11 +59,19 @@ export async function startJobWorkflow(deps: StartDeps, crawl: StartableJob): Pr
  * false when the run's end must tell. Throws what the client throws: the caller tells a timeout from
  * a refused or failed start (which the reconciler repairs).
  */
-export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: StartableJob, deadline: number, stored?: Promise<true>): Promise<boolean> {
+export async function startScrapeAndAwaitPage(
+  deps: StartDeps,
+  crawl: StartableJob,
+  deadline: number,
+  stored?: Promise<true>,
+  step?: (name: string) => void,
+): Promise<boolean> {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
+  // Accepted in the run's first workflow task: the start and that task are behind.
+  step?.('accepted');
   const settled = deps.temporal.connection.withDeadline(deadline, () => update.result());
   // Once the page's notification answered, the update's own end no longer matters.
   if (stored) settled.catch(() => undefined);

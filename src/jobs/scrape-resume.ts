@@ -34,13 +34,22 @@ export interface ResumableScrape {
  * that holds its key, else a new one that takes the key over. The request's checks run either way,
  * so an attached request is refused exactly as a new one would be.
  */
-export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, key: string): Promise<ResumableScrape> {
+export async function startOrAttachScrape(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string,
+  req: ScrapeRequest,
+  key: string,
+  step: (name: string) => void = () => undefined,
+): Promise<ResumableScrape> {
   const prepared = await prepareScrape(deps, team, req, deps.config.scrape.pageBudgetMs);
+  step('checks');
   for (let look = 1; ; look++) {
     const row = await deps.db.job.findFirst({
       where: { teamId: team.id, resumeKey: key },
       select: { id: true, workflowId: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
     });
+    step('key');
     const holder = row && { ...row, pageStored: row.pages.length > 0 };
     if (holder && resumeChoice(holder, new Date()) === 'attach') {
       const settled = holderSettled(holder);
@@ -52,6 +61,7 @@ export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: stri
     }
     try {
       const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });
+      step('job');
       return { job, settled: false };
     } catch (err) {
       if (!isUniqueViolation(err) || look >= MAX_KEY_LOOKS) throw err;

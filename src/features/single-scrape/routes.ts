@@ -4,11 +4,13 @@ import { authOf } from '../../platform/http/auth.ts';
 import { deadlineOf } from '../../platform/http/request-deadline.ts';
 import { noteActivityJob } from '../../platform/http/activity-log.ts';
 import { ownJob } from '../../jobs/job-routes.ts';
-import { scrapeRequestSchema } from '../../page/scrape-request.ts';
+import { scrapeRequestSchema, type ScrapeRequest } from '../../page/scrape-request.ts';
+import type { Team } from '../../generated/prisma/client.ts';
 import { awaitScrape, commitScrape, isScrapeTimeout, prepareScrape, scrapeAnswer, scrapeAnswerOf } from '../../jobs/scrape-job.ts';
 import { keepResumable, resumableTimeout, startOrAttachScrape, type ResumableScrape } from '../../jobs/scrape-resume.ts';
 import { dependencyFailure } from '../../platform/dependency-failure.ts';
 import { holdKeyUntil } from '../../platform/http/idempotency.ts';
+import { markStep } from '../../platform/http/server-timing.ts';
 import { scrapeResumeKey } from '../../jobs/scrape-resume-match.ts';
 import { createJobFeed } from '../../jobs/job-feed.ts';
 import { cloudServiceNotOffered } from '../../platform/cloud-services.ts';
@@ -17,6 +19,21 @@ import type { SingleScrapeFeatureSettings } from './config.ts';
 
 /** How long the gateway's scrape feed stays connected after its last waiting scrape. */
 const FEED_LINGER_MS = 30_000;
+
+/** A scrape that shares no key: checked, then committed. */
+async function newScrape(
+  deps: GatewayDeps<SingleScrapeFeatureSettings>,
+  team: Team,
+  apiKeyId: string,
+  request: ScrapeRequest,
+  step: (name: string) => void,
+): Promise<ResumableScrape> {
+  const prepared = await prepareScrape(deps, team, request, deps.config.scrape.pageBudgetMs);
+  step('checks');
+  const job = await commitScrape(deps, team, apiKeyId, prepared);
+  step('job');
+  return { job, settled: false };
+}
 
 export function scrapeRoutes(deps: GatewayDeps<SingleScrapeFeatureSettings>): Router {
   const router = Router();
@@ -30,6 +47,8 @@ export function scrapeRoutes(deps: GatewayDeps<SingleScrapeFeatureSettings>): Ro
       alexandriaScrapeRequestSchema.parse(req.body);
       throw cloudServiceNotOffered('alexandria');
     }
+    // The body read, the activity log's hook and the idempotency key's claim (bench/scrape.ts splits the round trip by these marks).
+    markStep(res, 'claim');
     const request = scrapeRequestSchema.parse(req.body ?? {});
     // The timeout counts from the request's arrival: authentication and the checks before the route took their part of it.
     const { arrivedAt } = deadlineOf(res);
@@ -37,16 +56,17 @@ export function scrapeRoutes(deps: GatewayDeps<SingleScrapeFeatureSettings>): Ro
     const { team, apiKeyId } = authOf(res);
     // Zero data retention hands the document out once: two requests cannot share one scrape.
     const resumeKey = request.zeroDataRetention ? undefined : scrapeResumeKey(req.body);
+    const step = (name: string) => markStep(res, name);
     const scrape: ResumableScrape = resumeKey
-      ? await startOrAttachScrape(deps, team, apiKeyId, request, resumeKey)
-      : {
-          job: await commitScrape(deps, team, apiKeyId, await prepareScrape(deps, team, request, deps.config.scrape.pageBudgetMs)),
-          settled: false,
-        };
+      ? await startOrAttachScrape(deps, team, apiKeyId, request, resumeKey, step)
+      : await newScrape(deps, team, apiKeyId, request, step);
     noteActivityJob(res, scrape.job.id);
     try {
-      if (!scrape.settled) await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - arrivedAt)), feed);
-      res.json({ success: true, data: await scrapeAnswerOf(deps.db, scrape.job.id) });
+      if (!scrape.settled) await awaitScrape(deps, scrape.job, Math.max(0, request.timeout - (Date.now() - arrivedAt)), feed, step);
+      step('page');
+      const data = await scrapeAnswerOf(deps.db, scrape.job.id);
+      step('answer');
+      res.json({ success: true, data });
     } catch (err) {
       if (!resumeKey) throw err;
       if (dependencyFailure(err)) {
