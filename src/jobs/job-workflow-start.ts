@@ -123,9 +123,10 @@ export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Pro
     take: 100,
   });
   // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
-  // heard back) was started: the end proves it, and Temporal would only refuse a new start.
+  // heard back) was started: the end proves it, and Temporal would only refuse a new start. A scrape
+  // the gateway answered from the page cache had no workflow, and its row keeps saying so.
   await deps.db.job.updateMany({
-    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
+    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, answeredFromCacheAt: null, taskQueue: deps.config.temporal.taskQueue },
     data: { workflowStartedAt: new Date() },
   });
   let started = 0;
