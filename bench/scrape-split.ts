@@ -34,6 +34,8 @@ export interface PageTimings {
   storeMs?: number;
   storedAt?: number;
   browserMs?: number;
+  /** The first workflow task's local activity (openSingleScrape), from the worker's "open timings" line. */
+  openMs?: number;
 }
 
 /** A timed scrape as the bench saw it: when it was sent and answered (epoch ms), and the answer's Server-Timing. */
@@ -71,7 +73,8 @@ export const WORKFLOW_STEPS = [
   'job row, frontier row, started event (1 tx)',
   'workflow start (call -> WorkflowExecutionStarted)',
   'first workflow task: scheduled -> picked up',
-  'first workflow task: run (openSingleScrape LA)',
+  'first workflow task: openSingleScrape local activity',
+  'first workflow task: the rest (activation, commands, completion)',
   'page activity: scheduled -> picked up by a worker',
   'batch setup (attempt record, claim, slot; Chromium: context)',
   'page load (HTTP fetch or Chromium)',
@@ -110,6 +113,7 @@ export function workflowSplit(run: TimedScrape, history: protos.temporal.api.his
     end('job'),
     started?.at,
     wftStarted?.at,
+    wftStarted === undefined || page.openMs === undefined ? undefined : wftStarted.at + page.openMs,
     wftCompleted?.at,
     batchStarted?.at,
     storedAt === undefined ? undefined : storedAt - storeMs - convertMs - loadMs,

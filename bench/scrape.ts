@@ -94,7 +94,7 @@ async function main() {
     createInterface({ input: worker.stderr! }).on('line', (line) => /\[(WARN|ERROR)\]/.test(line) && process.stderr.write(`[worker] ${line}\n`));
     const timings = new Map<string, Logged>();
     await untilReady(worker, 'worker', (line) => {
-      if (!line.includes('"msg":"page timings"') && !line.includes('"msg":"batch timings"')) return;
+      if (!/"msg":"(page|batch|open) timings"/.test(line)) return;
       const { crawlId, ...t } = JSON.parse(line) as Logged & { crawlId: string };
       timings.set(crawlId, { ...timings.get(crawlId), ...t });
     });
