@@ -4,15 +4,18 @@
 // content types and encodings, anonymous or keyed). Each is either accepted,
 // reaching the database or Temporal, or answered 4xx with the error envelope;
 // nothing else: no 500, no error that escapes the app. Cheap without sockets or a
-// database, so hundreds of requests per route, from a new seed every run (fast-check
-// prints it with a failure); `npm run fuzz` sends many more over HTTP. The unit
+// database, so hundreds of requests per route under `npm run fuzz` and a quarter of
+// them in `npm test` (test/support/property-runs.ts), from a new seed every run
+// (fast-check prints it with a failure); `npm run fuzz` also sends many more over
+// HTTP. The unit
 // project runs it in three files (test/unit/gateway/route-parsing-*.property.test.ts),
 // so the routes share the cores.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectNoServerError } from './error-envelope.ts';
 import { inProcessGateway } from './in-process-gateway.ts';
-import { describeShot, routeRequests, type Shot } from './route-requests.ts';
+import { propertyRuns } from './property-runs.ts';
+import { describeShot, routeRequests, validRequests, type Shot } from './route-requests.ts';
 
 /** The routes that start a job from a body: the costliest to generate and read, so a file of their own. */
 export const JOB_BODY_ROUTES = [
@@ -26,14 +29,16 @@ export const JOB_BODY_ROUTES = [
 ];
 
 /**
- * Requests per route. The common outcomes (401, 400, 404) come up dozens of times in these; a valid request (one in a
- * hundred or fewer with a body, one in two hundred on the execute route) may not, so a run that has not met one keeps
- * generating (and checking) requests until it does, up to REACH_BUDGET: each run reaches past validation, at a quarter
- * of the cost of runs long enough to get there by chance.
+ * Requests per route (a quarter of them in `npm test`). The common outcomes (401, 400, 404) come up dozens of times in
+ * these; a valid request (one in a hundred or fewer with a body, one in thousands on the routes of validRequests) may
+ * not. So one request in VALID_SHARE of those routes is a valid one (test/support/route-requests.ts), and a run that has
+ * still not met one keeps generating (and checking) requests until it does, up to REACH_BUDGET: each run reaches past
+ * validation, at a fraction of the cost of runs long enough to get there by chance.
  */
-export const RUNS_WITH_BODY = 200;
-export const RUNS_WITHOUT_BODY = 100;
+export const RUNS_WITH_BODY = propertyRuns(200);
+export const RUNS_WITHOUT_BODY = propertyRuns(100);
 const REACH_BUDGET = 20_000;
+const VALID_SHARE = 10;
 
 type Outcomes = Map<number | 'accepted', number>;
 
@@ -65,7 +70,13 @@ function reachedOutcomes(route: string, seen: Outcomes): [string, boolean][] {
 export function checkRoutesInProcess(title: string, select: (route: string) => boolean, runsPerRoute: number): void {
   const gateway = inProcessGateway();
   // GET /health asks the database and Temporal themselves; the HTTP layers fuzz it.
-  const routes = routeRequests(gateway.fixtures).filter(([route]) => route !== 'GET /health' && select(route));
+  const valid = validRequests(gateway.fixtures);
+  const routes = routeRequests(gateway.fixtures)
+    .filter(([route]) => route !== 'GET /health' && select(route))
+    .map(([route, arbitrary]): [string, fc.Arbitrary<Shot>] => {
+      const validShot = valid.get(route);
+      return [route, validShot ? fc.oneof({ weight: VALID_SHARE - 1, arbitrary }, { weight: 1, arbitrary: validShot }) : arbitrary];
+    });
 
   describe(title, () => {
     beforeAll(async () => {

@@ -793,6 +793,63 @@ const v1ExtractRequest = fc.record(
   { requiredKeys: [] },
 );
 
+/**
+ * Requests that pass every check of a route whose generated requests rarely do (its body, path, key, headers and
+ * encoding must all line up): the in-process layer mixes some in, so that each run reaches past validation without
+ * generating thousands of requests first. Valid bodies go to ended browser sessions (a 410) and, for the routes of
+ * cloud services, are refused 501.
+ */
+export function validRequests(fixtures: RouteFixtures): Map<string, fc.Arbitrary<Shot>> {
+  const post = (path: fc.Arbitrary<string>, body: fc.Arbitrary<unknown>) =>
+    fc.record({ path, body }).map(({ path: p, body: b }) =>
+      withDescription({
+        method: 'POST',
+        path: p,
+        headers: { authorization: `Bearer ${fixtures.apiKey}`, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(b)),
+        chunked: false,
+      }),
+    );
+  const query = fc.constantFrom('rust', 'site:example.com "exact phrase"');
+  const code = fc.record({ code: fc.constantFrom('1', 'await page.title()'), language: fc.constantFrom('node', 'python') });
+  return new Map([
+    [
+      'POST /v2/search/developer',
+      post(fc.constant('/v2/search/developer'), fc.record({ query, k: fc.integer({ min: 1, max: 100 }) }, { requiredKeys: ['query'] })),
+    ],
+    ['POST /v2/search/gov', post(fc.constant('/v2/search/gov'), fc.record({ query, k: fc.integer({ min: 1, max: 100 }) }, { requiredKeys: ['query'] }))],
+    [
+      'POST /v2/feedback',
+      post(
+        fc.constant('/v2/feedback'),
+        fc.record({ rating: fc.constantFrom('good', 'partial', 'bad'), endpoint: fc.constantFrom('search', 'scrape', 'parse', 'map'), jobId: fc.uuid() }),
+      ),
+    ],
+    [
+      'POST /v2/search/:id/feedback',
+      post(
+        fc.uuid().map((id) => `/v2/search/${id}/feedback`),
+        fc.record({ rating: fc.constantFrom('good', 'partial', 'bad') }),
+      ),
+    ],
+    // The first two fixture sessions have ended (destroyed, error).
+    [
+      'POST /v2/browser/:id/execute',
+      post(
+        fc.nat(1).map((i) => `/v2/browser/${fixtures.sessionIds[i]}/execute`),
+        code,
+      ),
+    ],
+    [
+      'POST /v2/scrape/:id/interact',
+      post(
+        fc.nat(1).map((i) => `/v2/scrape/${fixtures.scrapeIds[i]}/interact`),
+        fc.oneof(code, fc.record({ prompt: fc.constant('what is the title?') })),
+      ),
+    ],
+  ]);
+}
+
 /** Every route, named as the tests report it, with the requests generated for it; the fixtures are read as requests are generated, so they may be filled in later (in a beforeAll). */
 export function routeRequests(fixtures: RouteFixtures): [string, fc.Arbitrary<Shot>][] {
   const crawlId = idFrom(() => fixtures.crawlIds);

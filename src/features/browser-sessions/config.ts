@@ -29,6 +29,8 @@ export function browserSessionsConfig() {
     profileCloseTimeoutMs: positiveInt('BROWSER_PROFILE_CLOSE_TIMEOUT_MS', 10_000),
     /** Largest CDP message the proxy and relay pass (screenshots are large). */
     maxCdpMessageBytes: positiveInt('BROWSER_CDP_MAX_MESSAGE_BYTES', 128 * MB),
+    /** History events after which a session's workflow continues as new (the same session, a fresh history). */
+    historyEvents: boundedInt('BROWSER_SESSION_HISTORY_EVENTS', 5000, 100, 40_000, 'events from 100 to 40000'),
     /** Lifetime of the session POST /v2/scrape/{id}/interact opens on the scrape's page. */
     interactTtlSeconds: boundedInt('INTERACT_TTL_SECONDS', 600, 30, 3600, 'seconds from 30 to 3600'),
     /** Seconds without a call before that session ends. */

@@ -3,8 +3,8 @@
 // declarations with the TypeScript compiler, and a value walked against it.
 // The JS SDK passes most answers through as the API sent them, so this is the
 // JS side of "every answer validates in the SDK's own models".
-import { createRequire } from 'node:module';
 import ts from 'typescript';
+import { declarationsProgram, jsDeclarationsFile } from '../js-declarations.ts';
 
 export interface AnswerTypes {
   /** What is wrong with `value` as the answer of `Client.method`; empty when it is of the declared type. */
@@ -12,12 +12,6 @@ export interface AnswerTypes {
 }
 
 const MAX_ITEMS = 50;
-
-function declarationsFile(): string {
-  return createRequire(import.meta.url)
-    .resolve('@mendable/firecrawl-js')
-    .replace(/index\.(c?js)$/, 'index.d.ts');
-}
 
 /**
  * Fields our answers carry beyond the SDK's declared type, each with why: keyed
@@ -31,8 +25,8 @@ export interface AnswerTypeExceptions {
   misdeclared?: Record<string, string>;
 }
 
-export function jsAnswerTypes({ extraFields = {}, misdeclared = {} }: AnswerTypeExceptions = {}, file = declarationsFile()): AnswerTypes {
-  const program = ts.createProgram([file], { strict: true, skipLibCheck: true, noEmit: true });
+export function jsAnswerTypes({ extraFields = {}, misdeclared = {} }: AnswerTypeExceptions = {}, file = jsDeclarationsFile()): AnswerTypes {
+  const program = declarationsProgram(file);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
   const classes = new Map<string, ts.ClassDeclaration>();

@@ -3,8 +3,8 @@
 // every object a method takes, with the values of string-literal unions. The
 // coverage table (docs/api/sdk-coverage.md) must have a row for each, so the
 // next SDK release tells us what it added.
-import { createRequire } from 'node:module';
 import ts from 'typescript';
+import { declarationsProgram, jsDeclarationsFile } from '../js-declarations.ts';
 
 /** One request field: the interface (or `method(param)` for an inline type) that declares it, and its name. */
 export interface SurfaceField {
@@ -41,14 +41,8 @@ const TRANSPORT_METHODS = new Set(['prepareHeaders', 'postRequest', 'getRequest'
 
 const MAX_DEPTH = 8;
 
-function declarationsFile(): string {
-  return createRequire(import.meta.url)
-    .resolve('@mendable/firecrawl-js')
-    .replace(/index\.(c?js)$/, 'index.d.ts');
-}
-
-export function jsSdkSurface(file = declarationsFile()): SdkSurface {
-  const program = ts.createProgram([file], { strict: true, skipLibCheck: true, noEmit: true });
+export function jsSdkSurface(file = jsDeclarationsFile()): SdkSurface {
+  const program = declarationsProgram(file);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   if (!source) throw new Error(`cannot read ${file}`);

@@ -186,6 +186,20 @@ describe('SessionRunState: continue-as-new', () => {
     expect(session.continuedInput()).toEqual({ ...INPUT, running: { ...HOST, lastActivityMs: at(12), executes: 1 } });
   });
 
+  it('continues as new past the history its input sets, and hands that number on; without one, past 5000 events', () => {
+    const { session, history } = activeSession({ historyEvents: 200 });
+    history.historyLength = 200;
+    expect(session.nextStep(at(1))).toMatchObject({ kind: 'wait' });
+    history.historyLength = 201;
+    expect(session.nextStep(at(1))).toEqual({ kind: 'continue-as-new' });
+    expect(session.continuedInput()).toMatchObject({ historyEvents: 200 });
+    const older = activeSession();
+    older.history.historyLength = 4999;
+    expect(older.session.nextStep(at(1))).toMatchObject({ kind: 'wait' });
+    older.history.historyLength = 5001;
+    expect(older.session.nextStep(at(1))).toEqual({ kind: 'continue-as-new' });
+  });
+
   it('continues as new when Temporal suggests it', () => {
     const { session, history } = activeSession();
     history.continueAsNewSuggested = true;

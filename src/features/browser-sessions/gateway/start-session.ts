@@ -82,6 +82,7 @@ async function launchSession(
     ...(req.location && { location: req.location }),
     proxy: req.proxy,
     ...(scrape && { opening: scrape.opening }),
+    historyEvents: deps.config.browserSessions.historyEvents,
   };
   let ready;
   try {

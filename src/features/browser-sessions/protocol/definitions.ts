@@ -60,6 +60,8 @@ export interface SessionInput {
   location?: ScrapeLocation;
   /** The proxy tier the browser goes through (proxy pools). Absent in runs started before it existed: basic. */
   proxy?: ProxyMode;
+  /** History events after which the run continues as new (BROWSER_SESSION_HISTORY_EVENTS). Absent in runs started before it existed: 5000, as then. */
+  historyEvents?: number;
   /** Set by continue-as-new: the session is already running on this host. */
   running?: { hostId: string; taskQueue: string; lastActivityMs: number; executes: number };
 }

@@ -7,7 +7,7 @@
 import type { DestroyOptions, SessionInput, SessionReady, SessionState, SessionStatus, SessionSummary } from '../protocol/definitions.ts';
 import { sessionEnding } from './session-ending.ts';
 
-/** Runs beyond this many history events continue as new (a session's history stays small). */
+/** Runs beyond this many history events continue as new (a session's history stays small), unless the input sets another number. */
 export const CONTINUE_AS_NEW_EVENTS = 5000;
 
 /** The size of the run's history, as workflowInfo() tells it. */
@@ -179,7 +179,7 @@ export class SessionRunState {
 
   private historyIsLong(): boolean {
     const info = this.history();
-    return info.historyLength > CONTINUE_AS_NEW_EVENTS || info.continueAsNewSuggested;
+    return info.historyLength > (this.input.historyEvents ?? CONTINUE_AS_NEW_EVENTS) || info.continueAsNewSuggested;
   }
 
   /** What the main loop does now: end (and why), continue as new, or wait this long for a clock or a wake. */
