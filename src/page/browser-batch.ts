@@ -77,6 +77,11 @@ export interface BrowserScrapeOptions {
    */
   returnUnstarted?(): boolean;
   onReturned?(target: ScrapeTarget): Promise<void>;
+  /**
+   * Asked of each loaded page before it is delivered: true loads its URL again in this batch instead
+   * (under a slot of its own, so after its host's turn), e.g. once a throttled host's pause has passed.
+   */
+  loadAgain?(page: FetchedPage): Promise<boolean>;
   onPage(page: FetchedPage): Promise<void>;
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
   /** The URL is a file (PDF, attachment) rather than a page: the caller fetches it outside the browser. */

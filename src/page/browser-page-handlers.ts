@@ -44,6 +44,8 @@ export interface HandlerBatch {
   deliver(store: () => Promise<void>): Promise<void>;
   /** A URL handed to the crawler is finished. */
   pageDone(): void;
+  /** Hands the URL to the crawler again (loadAgain): it is not finished. */
+  again(target: ScrapeTarget): Promise<void>;
 }
 
 type Handlers = Pick<PlaywrightCrawlerOptions, 'preNavigationHooks' | 'requestHandler' | 'errorHandler' | 'failedRequestHandler'>;
@@ -135,9 +137,9 @@ export function pageHandlers(batch: HandlerBatch): Handlers {
         return batch.pageDone();
       }
       const captured = await captureOnce(page, opts, captures, budget);
-      await batch.deliver(() =>
-        opts.onPage({ target, finalUrl: page.url(), statusCode: response?.status() ?? 200, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs() }),
-      );
+      const fetched = { target, finalUrl: page.url(), statusCode: response?.status() ?? 200, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs() };
+      if (await opts.loadAgain?.(fetched)) return batch.again(target);
+      await batch.deliver(() => opts.onPage(fetched));
       batch.pageDone();
     },
     errorHandler: async ({ request }, error) => {

@@ -180,16 +180,18 @@ describe('the host budget', () => {
   it('lets a waiting team with fewer requests at a host go first, and adapts the host as host-rate.ts says', async () => {
     const host = `fair-${randomUUID()}.test`;
     const ask = (holder: string, teamId: string) => askTurn(h.db, { host, holder, teamId, maxConcurrency: 3, intervalMs: 0, leaseMs: 10_000, waitMs: 3000 });
-    expect(await ask('a1', 'team-a')).toEqual({ granted: true });
-    expect(await ask('a2', 'team-a')).toEqual({ granted: true });
-    expect(await ask('b1', 'team-b')).toEqual({ granted: true });
+    // Wide open while, with the new turn, at most three quarters of the 3 are in flight.
+    expect(await ask('a1', 'team-a')).toEqual({ granted: true, wideOpen: true });
+    expect(await ask('a2', 'team-a')).toEqual({ granted: true, wideOpen: true });
+    expect(await ask('b1', 'team-b')).toEqual({ granted: true, wideOpen: false });
     // At its concurrency, the host makes both teams wait.
     expect(await ask('a3', 'team-a')).toEqual({ granted: false, waitMs: 0, reason: 'busy' });
     expect(await ask('b2', 'team-b')).toEqual({ granted: false, waitMs: 0, reason: 'busy' });
     await endTurn(h.db, { host, holder: 'b1', outcome: { kind: 'ok' }, maxConcurrency: 3, backoffBaseMs: 1000, backoffMaxMs: 60_000, jitter: 1 });
     // A request ended: team a (2 in flight) asks first, but team b (none) waits, so b goes first.
     expect(await ask('a3', 'team-a')).toEqual({ granted: false, waitMs: 0, reason: 'share' });
-    expect(await ask('b2', 'team-b')).toEqual({ granted: true });
+    // Granted, not wide open: team a waits there, and all 3 are in flight.
+    expect(await ask('b2', 'team-b')).toEqual({ granted: true, wideOpen: false });
 
     const before = await h.db.hostBudget.findUniqueOrThrow({ where: { host } });
     const at = Date.now();

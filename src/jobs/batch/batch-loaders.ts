@@ -7,7 +7,6 @@ import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
 import type { CrawlSettings } from '../config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
-import { blockedAnswer } from '../../platform/net/proxy-pools/blocked-answer.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { ProxyRoute } from '../../platform/net/proxy-pools/proxy-router.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -21,6 +20,7 @@ import { parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-o
 import type { BatchLoaders, BrowserHooks } from './run-batch.ts';
 import { politely, type PoliteRequests } from '../politeness/polite-requests.ts';
 import { browserTurns, type ThrottleTries } from '../politeness/browser-turns.ts';
+import { browserVerdicts, type BrowserVerdict } from './browser-verdicts.ts';
 
 export interface BatchLoaderDeps {
   network: CrawlNetwork;
@@ -99,6 +99,8 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
     tries: d.browserThrottles,
     retryKey: (target) => d.requeueKey?.(target),
   });
+  const verdictOf = browserVerdicts({ turns, router: d.network.proxies, route: proxy });
+  const verdicts = new WeakMap<FetchedPage, BrowserVerdict>();
   await scrapeWithBrowser(targets, {
     browser: d.browser,
     warm: d.warm,
@@ -114,17 +116,18 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
     signal: d.signal,
     acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
     moreTargets: hooks.more,
-    onPage: async (page: FetchedPage) => {
+    loadAgain: async (page: FetchedPage) => {
       // The guard proxy answers a refused address with 403 and an unreachable one with 502:
       // then the page is the proxy's refusal, not the site's answer.
       const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
-      if (failure) return hooks.failure(page.target, failure);
-      // A throttled answer is never the page: it is loaded again after its host's pause, or fails past the retries.
-      const throttled = await turns.answered(page.target, page.statusCode, page.loadMs);
-      if (throttled === 'retry') return hooks.returned(page.target);
-      if (throttled) return hooks.failure(page.target, throttled.failed);
-      // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
-      if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml)) d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);
+      const verdict = failure ? { kind: 'failed' as const, error: failure } : await verdictOf(page);
+      verdicts.set(page, verdict);
+      return verdict.kind === 'again';
+    },
+    onPage: async (page: FetchedPage) => {
+      const verdict = verdicts.get(page);
+      if (verdict?.kind === 'returned') return hooks.returned(page.target);
+      if (verdict?.kind === 'failed') return hooks.failure(page.target, verdict.error);
       const { target, actions, waitedMs, loadMs, ...load } = page;
       return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
     },

@@ -191,7 +191,7 @@ export class HostGate {
     }
     const paused = await this.#release(host, holder, outcome);
     if (paused && paused.getTime() > Date.now()) req.onThrottled?.(host, paused.getTime());
-    return outcome;
+    return outcome.kind === 'throttled' && paused ? { ...outcome, pausedUntil: paused.getTime() } : outcome;
   }
 
   #park(host: string, holder: string, handOn: HandOn | undefined): void {

@@ -84,7 +84,7 @@ export class ProxyRouter {
     const inTier = candidates.filter((p) => p.tier === tier && !avoid.has(p.id));
     if (inTier.length === 0) return undefined;
     const now = this.now();
-    const key = stickyKey(route, host);
+    const key = stickyKey(route, host, this.pools);
     const unbenched = inTier.filter((p) => (this.benchedUntil.get(p.id) ?? 0) <= now);
     const notBlocked = unbenched.filter((p) => p.id !== this.blockedVia.get(key));
     const available = notBlocked.length ? notBlocked : unbenched;
@@ -108,13 +108,13 @@ export class ProxyRouter {
    * True when a retry has somewhere new to go.
    */
   blocked(route: ProxyRoute, host: string, proxy: ProxyEntry): boolean {
-    const key = stickyKey(route, host);
+    const key = stickyKey(route, host, this.pools);
     if (this.sticky.get(key) === proxy.id) this.sticky.delete(key);
     this.blockedVia.set(key, proxy.id);
     if (route.mode !== 'auto') return false;
     const next = this.candidateTiers(this.candidates(route)).find((t) => t > proxy.tier);
     if (next === undefined) return false;
-    const tierKey = learnedKey(route, host);
+    const tierKey = learnedKey(route, host, this.pools);
     if ((this.learnedTier.get(tierKey) ?? -1) < next) {
       this.learnedTier.set(tierKey, next);
       proxyMetrics.escalated(next);
@@ -125,7 +125,7 @@ export class ProxyRouter {
 
   /** As blocked(), for an answer that came through the proxy `host` is stuck to (a page Chromium loaded through the guard proxy). */
   blockedHost(route: ProxyRoute, host: string): boolean {
-    const id = this.sticky.get(stickyKey(route, host));
+    const id = this.sticky.get(stickyKey(route, host, this.pools));
     const proxy = this.pools.proxies.find((p) => p.id === id);
     return proxy ? this.blocked(route, host, proxy) : false;
   }
@@ -166,7 +166,7 @@ export class ProxyRouter {
   private tierFor(route: ProxyRoute, host: string, candidates: readonly ProxyEntry[]): number {
     const tiers = this.candidateTiers(candidates);
     if (route.mode === 'basic') return tiers[0];
-    if (route.mode === 'auto') return this.learnedTier.get(learnedKey(route, host)) ?? tiers[0];
+    if (route.mode === 'auto') return this.learnedTier.get(learnedKey(route, host, this.pools)) ?? tiers[0];
     const wanted = this.pools.modeTiers[route.mode];
     return tiers.find((t) => t >= wanted) ?? tiers.at(-1)!;
   }
@@ -176,10 +176,15 @@ function hostKey(host: string): string {
   return host.toLowerCase().replace(/\.$/, '');
 }
 
-function stickyKey(route: ProxyRoute, host: string): string {
-  return `${route.mode}|${route.country ?? ''}|${hostKey(host)}`;
+/** A route's country as it selects pools: upper case, and none when no pool has country tags. */
+function countryOf(route: ProxyRoute, pools: ProxyPools): string {
+  return pools.countries.size === 0 ? '' : (route.country?.toUpperCase() ?? '');
 }
 
-function learnedKey(route: ProxyRoute, host: string): string {
-  return `${route.country ?? ''}|${hostKey(host)}`;
+function stickyKey(route: ProxyRoute, host: string, pools: ProxyPools): string {
+  return `${route.mode}|${countryOf(route, pools)}|${hostKey(host)}`;
+}
+
+function learnedKey(route: ProxyRoute, host: string, pools: ProxyPools): string {
+  return `${countryOf(route, pools)}|${hostKey(host)}`;
 }
