@@ -28,6 +28,8 @@ export interface FetchedPage extends Omit<PageLoad, 'pdf' | 'text'> {
   waitedMs: number;
   /** Time from the start of navigation to the captured page. */
   loadMs: number;
+  /** The answer's Retry-After header, read by the host budget when the answer throttles. */
+  retryAfter?: string;
 }
 
 /** What a batch's source of URLs answers when asked for more. */

@@ -131,13 +131,16 @@ export function pageHandlers(batch: HandlerBatch): Handlers {
       const { page, response } = ctx;
       const target = targetOf(ctx);
       const { budget, waitedMs } = stateOf(page);
-      const contentType = response?.headers()['content-type'];
+      const headers = response?.headers() ?? {};
+      const contentType = headers['content-type'];
       if (isFileContentType(contentType, { images: parsesImages(so) })) {
         await downloaded(batch, page, target, contentType);
         return batch.pageDone();
       }
       const captured = await captureOnce(page, opts, captures, budget);
-      const fetched = { target, finalUrl: page.url(), statusCode: response?.status() ?? 200, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs() };
+      const statusCode = response?.status() ?? 200;
+      const retryAfter = headers['retry-after'];
+      const fetched = { target, finalUrl: page.url(), statusCode, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs(), ...(retryAfter && { retryAfter }) };
       if (await opts.loadAgain?.(fetched)) return batch.again(target);
       await batch.deliver(() => opts.onPage(fetched));
       batch.pageDone();

@@ -15,6 +15,8 @@ import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/ha
 import { askTurn, endTurn, forgetIdleHosts } from '../../src/jobs/politeness/host-leases.ts';
 import { nextHostRate } from '../../src/jobs/politeness/host-rate.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
+import { failureReason } from '../../src/jobs/pages/failure-reason.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const MAX_IN_FLIGHT = 3;
 const PAGES = 24;
@@ -98,6 +100,8 @@ beforeAll(async () => {
   h = await startHarness({
     crawl: { hostMaxConcurrency: MAX_IN_FLIGHT, hostBackoffBaseMs: 200, hostSlowResponseMs: 250, hostThrottleMaxRetries: 30 },
     worker: { browserSlots: 1 },
+    // A scrape's page works no longer than its timeout (the default budget lets it go on past a 408 for 120 s).
+    scrape: { ...loadConfig().scrape, pageBudgetMs: 5000 },
   });
   await h.startWorker();
 }, 60_000);
@@ -143,6 +147,42 @@ describe('the host budget', () => {
     expect(await metric('host_waits_total', { reason: 'paused' })).toBeGreaterThan(0);
     console.log(`two crawls, a scrape and a map: ${arrivals.length} requests, ${throttled.length} answered 429, ${Date.now() - started} ms`);
   }, 120_000);
+
+  it("loads a single scrape's throttled page again in Chromium after Retry-After, and fails it as throttled when the pause outlasts its timeout", async () => {
+    const arrivals: Arrival[] = [];
+    let refusals = 2;
+    const html = treeSite(1)['/']!;
+    const site = await startFixtureSite({
+      '/': () => {
+        const at = Date.now();
+        if (refusals-- > 0) {
+          arrivals.push({ at, path: '/', status: 429 });
+          return { status: 429, headers: { 'retry-after': '1' }, body: '<html><body>Too many requests, slow down</body></html>' };
+        }
+        arrivals.push({ at, path: '/', status: 200 });
+        return { body: html };
+      },
+      '/closed': () => ({ status: 429, headers: { 'retry-after': '30' }, body: '<html><body>Closed for now</body></html>' }),
+    });
+    sites.push(site);
+    // waitFor needs the browser: the page is loaded in Chromium, answered 429 twice, then the page.
+    const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/`, formats: ['markdown'], maxAge: 0, waitFor: 50 } });
+    const body = await res.json();
+    expect(body, JSON.stringify(body)).toMatchObject({ success: true, data: { metadata: { statusCode: 200 } } });
+    expect(body.data.markdown).toContain('Content of page 0.');
+    expect(arrivals.map((a) => a.status)).toEqual([429, 429, 200]);
+    // Each load after a 429 waited for its Retry-After.
+    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i].at - arrivals[i - 1].at).toBeGreaterThanOrEqual(1000 - GRACE_MS);
+
+    const closed = await h.api('/v2/scrape', {
+      method: 'POST',
+      json: { url: `${site.url}/closed`, formats: ['markdown'], maxAge: 0, waitFor: 50, timeout: 5000 },
+    });
+    const failed = await closed.json();
+    expect(failed, JSON.stringify(failed)).toMatchObject({ success: false, code: 'SCRAPE_FAILED' });
+    expect(failed.error).toMatch(/^The site kept answering HTTP 429 \(Too Many Requests\): throttled 1 times, .*outlasts the scrape's timeout of 5000 ms/);
+    expect(failureReason(failed.error)).toBe('throttled');
+  }, 60_000);
 
   it('gives a host that slows down under load fewer requests at once', async () => {
     let active = 0;

@@ -128,7 +128,7 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
       const verdict = verdicts.get(page);
       if (verdict?.kind === 'returned') return hooks.returned(page.target);
       if (verdict?.kind === 'failed') return hooks.failure(page.target, verdict.error);
-      const { target, actions, waitedMs, loadMs, ...load } = page;
+      const { target, actions, waitedMs, loadMs, retryAfter: _retryAfter, ...load } = page;
       return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
     },
     onFailure: hooks.failure,

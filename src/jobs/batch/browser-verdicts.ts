@@ -29,7 +29,7 @@ export interface VerdictDeps {
 export function browserVerdicts(d: VerdictDeps): (page: FetchedPage) => Promise<BrowserVerdict> {
   const blockedLoads = new Map<string, number>();
   return async (page) => {
-    const throttled = await d.turns.answered(page.target, page.statusCode, page.loadMs);
+    const throttled = await d.turns.answered(page.target, { status: page.statusCode, loadMs: page.loadMs, retryAfter: page.retryAfter });
     if (throttled === 'retry') return { kind: 'returned' };
     if (throttled === 'again') return { kind: 'again' };
     if (throttled) return { kind: 'failed', error: throttled.failed };

@@ -1,8 +1,8 @@
 // The host budget around Chromium's pages: a page takes its host's turn right
 // before it navigates (after its team slot) and ends it when its slot goes, with
-// the status it got. Chromium gives no Retry-After to read here: a throttled
-// page's host backs off (host-rate.ts), and the page goes back to its job's
-// queue, to be loaded again once the host's pause has passed. A single scrape's
+// the status it got (and its Retry-After). A throttled page's host pauses
+// (host-rate.ts), and the page goes back to its job's queue, to be loaded again
+// once the host's pause has passed. A single scrape's
 // page has no queue to go back to: it is loaded again in its own batch (its
 // next turn waits for the pause), as long as the pause ends within the scrape's
 // timeout, counted from its first load.
@@ -35,7 +35,7 @@ export interface BrowserTurns {
    * What the page's status means: undefined when it is the page, 'retry' to queue it again, 'again' to
    * load it again in this batch (a single scrape's), or its failure past the retries or the timeout.
    */
-  answered(target: { key: string }, status: number, loadMs: number): Promise<undefined | 'retry' | 'again' | { failed: string }>;
+  answered(target: { key: string }, answer: { status: number; loadMs: number; retryAfter?: string }): Promise<undefined | 'retry' | 'again' | { failed: string }>;
 }
 
 export function browserTurns(p: PoliteRequests, o: BrowserTurnOptions): BrowserTurns {
@@ -67,10 +67,10 @@ export function browserTurns(p: PoliteRequests, o: BrowserTurnOptions): BrowserT
         },
       };
     },
-    async answered(target, status, loadMs) {
+    async answered(target, { status, loadMs, retryAfter }) {
       const turn = turns.get(target.key);
       if (!turn) return undefined;
-      const outcome = await turn.end({ status, headers: {}, latencyMs: loadMs });
+      const outcome = await turn.end({ status, headers: { 'retry-after': retryAfter }, latencyMs: loadMs });
       if (outcome.kind !== 'throttled') return undefined;
       const key = o.retryKey(target);
       if (key === undefined) return againInBatch(inBatch.get(target.key), status, outcome.pausedUntil);
