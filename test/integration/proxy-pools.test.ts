@@ -7,11 +7,13 @@
 // both the HTTP path and Chromium; no credential reaches a log, an answer or a metric.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseProxyPools } from '../../src/platform/net/proxy-pools/pools-file.ts';
+import { parseProxyPools, type ProxyPools } from '../../src/platform/net/proxy-pools/pools-file.ts';
+import { ProxyRouter } from '../../src/platform/net/proxy-pools/proxy-router.ts';
+import { sharedTierStore } from '../../src/platform/net/proxy-pools/shared-tiers.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
 import { failureReason } from '../../src/jobs/pages/failure-reason.ts';
 import { page, startFixtureSite, treeSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
-import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
+import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
 
 const SECRET = 'isp-secret-5521';
@@ -27,6 +29,7 @@ let dc: RecordingProxy;
 let isp: RecordingProxy;
 let de: RecordingProxy;
 const logged: string[] = [];
+let pools: ProxyPools;
 
 /** The site as a proxy shows it: which proxy brought each request (none: it came directly). */
 function site(refuse: (via: string) => boolean): Record<string, FixtureResource> {
@@ -54,7 +57,7 @@ beforeAll(async () => {
     startRecordingProxy('de'),
   ]);
   await dead.close();
-  const pools = parseProxyPools(
+  pools = parseProxyPools(
     JSON.stringify({
       pools: [
         { name: 'dc', tier: 0, proxies: [dead.url, dc.url] },
@@ -156,6 +159,27 @@ describe('proxy pools', () => {
     expect(refused.body.error).toMatch(/^Blocked by the site at every proxy tier tried: it answered with HTTP 403 \(loaded 3 times.*no higher proxy tier is left/);
     expect(failureReason(refused.body.error)).toBe('blocked');
     for (const p of [dc, isp, de]) expect(pages(p, wall)).toEqual(['/p/2']);
+  });
+
+  it('a tier proxy auto learned on one worker is where another worker starts that host', async () => {
+    // The harness's worker learns that the shop refuses tier 0 (over HTTP: refused through dc, answered through isp).
+    const learned = await scrape({ url: `${shop.url}/p/2` });
+    expect(learned.body.data.markdown).toContain('Came via 1.1 isp.');
+    await waitFor('the shop tier to be shared', async () => (await h.db.proxyHostTier.findUnique({ where: { key: '|shop.localhost' } }))?.tier === 1);
+    // Another worker's router, sharing the same database, starts the shop there, and the blog at the base tier.
+    const other = new ProxyRouter(pools, { benchMs: 60_000 });
+    other.shareTiers(sharedTierStore(h.db, { shareMs: 60_000 }));
+    expect(other.autoTier({}, 'shop.localhost')).toBe(0);
+    await other.prime({ mode: 'auto' }, ['shop.localhost', 'blog.localhost']);
+    expect(other.autoTier({}, 'shop.localhost')).toBe(1);
+    expect(other.autoTier({}, 'blog.localhost')).toBe(0);
+    expect(other.pick({ mode: 'auto' }, 'shop.localhost')?.pool).toBe('isp');
+    // A shared tier lapses: once past its expiry, a worker that reads it again starts the host at the base tier.
+    await h.db.proxyHostTier.update({ where: { key: '|shop.localhost' }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const fresh = new ProxyRouter(pools, { benchMs: 60_000 });
+    fresh.shareTiers(sharedTierStore(h.db, { shareMs: 60_000 }));
+    await fresh.prime({ mode: 'auto' }, ['shop.localhost']);
+    expect(fresh.autoTier({}, 'shop.localhost')).toBe(0);
   });
 
   it('location.country goes through the pool tagged with it (in Chromium too), and a country no pool has is a 400', async () => {

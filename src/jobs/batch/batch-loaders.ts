@@ -63,8 +63,14 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
   };
-  const fetchPage: FetchPage = (url, opts) => politely(d.polite, url, opts, () => d.network.fetchPage(url, opts));
-  const fetchFile = (url: string) => politely(d.polite, url, { timeoutMs: FILE_TIMEOUT_MS, signal: d.signal }, () => d.network.fetchFile(url, proxy));
+  const fetchPage: FetchPage = async (url, opts) => {
+    await primeTier(d, proxy, url);
+    return politely(d.polite, url, opts, () => d.network.fetchPage(url, opts));
+  };
+  const fetchFile = async (url: string) => {
+    await primeTier(d, proxy, url);
+    return politely(d.polite, url, { timeoutMs: FILE_TIMEOUT_MS, signal: d.signal }, () => d.network.fetchFile(url, proxy));
+  };
   return {
     async overHttp(target) {
       try {
@@ -84,6 +90,11 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     },
     browser: (targets, hooks) => loadInBrowser(d, proxy, targets, hooks),
   };
+}
+
+/** The host's proxy tier as any worker learned it, read before its request (at most every 10 s per host). */
+async function primeTier(d: BatchLoaderDeps, proxy: ProxyRoute, url: string): Promise<void> {
+  if (d.network.proxies.configured) await d.network.proxies.prime(proxy, [new URL(url).hostname]);
 }
 
 /** Loads the targets in Chromium through the guard proxy of the job's pools, each page after its host's turn. */
@@ -114,7 +125,10 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
     explainFailure,
     log: d.log,
     signal: d.signal,
-    acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
+    acquireSlot: async (target, abort) => {
+      await primeTier(d, proxy, target.url);
+      return turns.around(target, abort, () => hooks.slot(abort));
+    },
     moreTargets: hooks.more,
     loadAgain: async (page: FetchedPage) => {
       // The guard proxy answers a refused address with 403 and an unreachable one with 502:
