@@ -17,6 +17,8 @@ import { nextHostRate } from '../../src/jobs/politeness/host-rate.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
 import { failureReason } from '../../src/jobs/pages/failure-reason.ts';
 import { loadConfig } from '../../src/config.ts';
+import { onFreePort } from '../support/on-free-port.ts';
+import { parsePrometheusText } from '../support/prometheus-text.ts';
 
 const MAX_IN_FLIGHT = 3;
 const PAGES = 24;
@@ -272,15 +274,22 @@ describe('the host budget', () => {
     expect(await h.db.hostBudget.count({ where: { host } })).toBe(0);
   });
 
-  it('holds with a second worker process', async () => {
-    await h.spawnWorker({
-      env: {
-        HOST_MAX_CONCURRENCY: String(MAX_IN_FLIGHT),
-        HOST_BACKOFF_BASE_MS: '200',
-        HOST_THROTTLE_MAX_RETRIES: '30',
-        WORKER_BROWSER_SLOTS: '1',
-      },
-    });
+  it('holds with a second worker process, both workers fetching pages of the site', async () => {
+    const second = await onFreePort((port, output) =>
+      h.spawnWorker({
+        env: {
+          HOST_MAX_CONCURRENCY: String(MAX_IN_FLIGHT),
+          HOST_BACKOFF_BASE_MS: '200',
+          HOST_THROTTLE_MAX_RETRIES: '30',
+          WORKER_BROWSER_SLOTS: '1',
+          WORKER_OPS_PORT: String(port),
+        },
+        output,
+      }),
+    );
+    const secondStored = async () => parsePrometheusText(await (await fetch(`http://127.0.0.1:${second.port}/metrics`)).text()).value('crawl_service_pages_stored_total', { kind: 'crawl' });
+    const storedHere = () => metric('pages_stored_total', { kind: 'crawl' });
+    const [hereBefore, secondBefore] = [await storedHere(), await secondStored()];
     const { site, arrivals } = await throttlingSite(10, 4);
     const other = await h.newTeam();
     const crawls = [
@@ -290,5 +299,11 @@ describe('the host budget', () => {
     for (const c of crawls) await expectWholeCrawl(c.id, c.key);
     expect(site.maxInFlight()).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     expect(insideRetryAfter(arrivals)).toEqual([]);
+    // Each worker fetched and stored some of the pages (each stored page was fetched by the worker that stored it), together all of them.
+    const [here, there] = [(await storedHere()) - hereBefore, (await secondStored()) - secondBefore];
+    console.log(`two workers: ${here} pages stored by the test's worker, ${there} by the second`);
+    expect(here).toBeGreaterThan(0);
+    expect(there).toBeGreaterThan(0);
+    expect(here + there).toBe(2 * PAGES);
   }, 120_000);
 });
