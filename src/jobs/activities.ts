@@ -39,7 +39,8 @@ type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork; te
 export function createJobActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork; temporal?: Client }) {
   const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config, given.log) };
   // What proxy auto learns of a host on this worker, every worker starts that host with.
-  if (deps.network.proxies.configured) deps.network.proxies.shareTiers(sharedTierStore(deps.db, { shareMs: deps.config.crawl.proxyTierShareMs, log: deps.log }));
+  if (deps.network.proxies.configured)
+    deps.network.proxies.shareTiers(sharedTierStore(deps.db, { shareMs: deps.config.crawl.proxyTierShareMs, log: deps.log }));
   /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
     withAttemptRecord(deps, {}, () => heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), work));

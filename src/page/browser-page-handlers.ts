@@ -140,7 +140,16 @@ export function pageHandlers(batch: HandlerBatch): Handlers {
       const captured = await captureOnce(page, opts, captures, budget);
       const statusCode = response?.status() ?? 200;
       const retryAfter = headers['retry-after'];
-      const fetched = { target, finalUrl: page.url(), statusCode, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs(), ...(retryAfter && { retryAfter }) };
+      const fetched = {
+        target,
+        finalUrl: page.url(),
+        statusCode,
+        contentType,
+        ...captured,
+        waitedMs,
+        loadMs: budget.elapsedMs(),
+        ...(retryAfter && { retryAfter }),
+      };
       if (await opts.loadAgain?.(fetched)) return batch.again(target);
       await batch.deliver(() => opts.onPage(fetched));
       batch.pageDone();

@@ -287,7 +287,8 @@ describe('the host budget', () => {
         output,
       }),
     );
-    const secondStored = async () => parsePrometheusText(await (await fetch(`http://127.0.0.1:${second.port}/metrics`)).text()).value('crawl_service_pages_stored_total', { kind: 'crawl' });
+    const secondStored = async () =>
+      parsePrometheusText(await (await fetch(`http://127.0.0.1:${second.port}/metrics`)).text()).value('crawl_service_pages_stored_total', { kind: 'crawl' });
     const storedHere = () => metric('pages_stored_total', { kind: 'crawl' });
     const [hereBefore, secondBefore] = [await storedHere(), await secondStored()];
     const { site, arrivals } = await throttlingSite(10, 4);

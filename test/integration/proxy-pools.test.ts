@@ -156,7 +156,9 @@ describe('proxy pools', () => {
     // Refused through every tier (dc, isp, then de, the highest untagged requests may use): the page fails as blocked.
     const refused = await scrape({ url: `${wall.url}/p/2`, waitFor: 50 });
     expect(refused.body).toMatchObject({ success: false, code: 'SCRAPE_FAILED' });
-    expect(refused.body.error).toMatch(/^Blocked by the site at every proxy tier tried: it answered with HTTP 403 \(loaded 3 times.*no higher proxy tier is left/);
+    expect(refused.body.error).toMatch(
+      /^Blocked by the site at every proxy tier tried: it answered with HTTP 403 \(loaded 3 times.*no higher proxy tier is left/,
+    );
     expect(failureReason(refused.body.error)).toBe('blocked');
     for (const p of [dc, isp, de]) expect(pages(p, wall)).toEqual(['/p/2']);
   });

@@ -35,7 +35,10 @@ export interface BrowserTurns {
    * What the page's status means: undefined when it is the page, 'retry' to queue it again, 'again' to
    * load it again in this batch (a single scrape's), or its failure past the retries or the timeout.
    */
-  answered(target: { key: string }, answer: { status: number; loadMs: number; retryAfter?: string }): Promise<undefined | 'retry' | 'again' | { failed: string }>;
+  answered(
+    target: { key: string },
+    answer: { status: number; loadMs: number; retryAfter?: string },
+  ): Promise<undefined | 'retry' | 'again' | { failed: string }>;
 }
 
 export function browserTurns(p: PoliteRequests, o: BrowserTurnOptions): BrowserTurns {

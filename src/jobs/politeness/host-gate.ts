@@ -107,14 +107,13 @@ export class HostGate {
       return this.#turn(host, handed.holder, 0, req, handed.handOn);
     }
     const started = performance.now();
-    let asked = started;
-    let wideOpen = false;
+    let handOn: HandOn | undefined;
     let firstReason: WaitReason | undefined;
     let poll = POLL.first;
     for (;;) {
       req.signal?.throwIfAborted();
       const doneHolder = this.#unpark(host);
-      asked = performance.now();
+      const asked = performance.now();
       const answer = await askTurn(this.#deps.db, {
         host,
         holder,
@@ -131,7 +130,8 @@ export class HostGate {
         throw err;
       });
       if (answer.granted) {
-        wideOpen = answer.wideOpen;
+        // `asked` is before the database's clock read the grant, so the lease lapses no sooner than this says.
+        if (answer.wideOpen) handOn = { teamId: req.teamId, until: asked + HAND_ON_MS, lapsesAt: asked + leaseMs };
         break;
       }
       firstReason ??= answer.reason;
@@ -149,8 +149,6 @@ export class HostGate {
     const waitedMs = performance.now() - started;
     if (firstReason) countHostWait(firstReason, waitedMs);
     countHostTurn('database');
-    // `asked` is before the database's clock read the grant, so the lease lapses no sooner than this says.
-    const handOn = wideOpen ? { teamId: req.teamId, until: asked + HAND_ON_MS, lapsesAt: asked + leaseMs } : undefined;
     return this.#turn(host, holder, waitedMs, req, handOn);
   }
 

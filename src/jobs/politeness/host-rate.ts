@@ -13,10 +13,7 @@
 
 /** `pausedUntil` (epoch ms): when the pause a throttled answer set ends, as the shared budget has it (once told). */
 export type HostOutcome =
-  | { kind: 'ok' }
-  | { kind: 'slow' }
-  | { kind: 'throttled'; status: number; retryAfterMs?: number; pausedUntil?: number }
-  | { kind: 'none' };
+  { kind: 'ok' } | { kind: 'slow' } | { kind: 'throttled'; status: number; retryAfterMs?: number; pausedUntil?: number } | { kind: 'none' };
 
 export interface HostRate {
   concurrency: number;
