@@ -37,6 +37,14 @@ const PARK_MS = 25;
  */
 const HAND_ON_MS = 500;
 
+/**
+ * How long a turn that ended well stays parked: a wide-open one until its hand-on moment ends (its
+ * worker's next request of the host takes it, however slowly pages come), any other PARK_MS.
+ */
+function parkMs(handOn: HandOn | undefined): number {
+  return handOn ? Math.max(PARK_MS, handOn.until - performance.now()) : PARK_MS;
+}
+
 /** A granted turn that may be handed on: its team, until when (performance.now()), and when its lease lapses at the soonest. */
 interface HandOn {
   teamId: string;
@@ -201,7 +209,7 @@ export class HostGate {
       parked.splice(at, 1);
       if (parked.length === 0 && this.#parked.get(host) === parked) this.#parked.delete(host);
       void this.#release(host, holder, { kind: 'ok' });
-    }, PARK_MS);
+    }, parkMs(handOn));
     parked.push({ holder, timer, handOn });
     // A waiter of the host in this process asks now, and ends the parked turn with its ask.
     for (const wake of this.#waiting.get(host) ?? []) wake();

@@ -75,6 +75,15 @@ describe('a wide-open host', () => {
     expect(budget.calls.filter((c) => c.fn === 'release')).toEqual([{ fn: 'release', holder: budget.calls[0].holder }]);
   });
 
+  it('keeps a turn that ended well for the next page however slowly it comes, within the moment', async () => {
+    const budget = fakeBudget(true);
+    const g = gate(budget.db);
+    await (await g.take(ask('https://site.test/1'))).end(OK);
+    await vi.advanceTimersByTimeAsync(300);
+    await (await g.take(ask('https://site.test/2'))).end(OK);
+    expect(budget.calls.map((c) => c.fn)).toEqual(['acquire']);
+  });
+
   it('asks the database again once the moment after the grant has passed', async () => {
     const budget = fakeBudget(true);
     const g = gate(budget.db);
