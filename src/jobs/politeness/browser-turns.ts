@@ -2,10 +2,10 @@
 // before it navigates (after its team slot) and ends it when its slot goes, with
 // the status it got (and its Retry-After). A throttled page's host pauses
 // (host-rate.ts), and the page goes back to its job's queue, to be loaded again
-// once the host's pause has passed. A single scrape's
-// page has no queue to go back to: it is loaded again in its own batch (its
-// next turn waits for the pause), as long as the pause ends within the scrape's
-// timeout, counted from its first load.
+// once the host's pause has passed. A single scrape's page has no queue to go
+// back to: it is loaded again in its own batch (its next turn waits for the
+// pause), as long as the pause ends within the scrape's timeout, counted from
+// its first load.
 import type { SlotLease } from '../../page/page-slots.ts';
 import type { HostTurn } from './host-gate.ts';
 import { throttledFailure } from './host-answer.ts';
