@@ -48,7 +48,13 @@ export function createJobActivities(given: ActivityDeps<JobSettings> & { network
     /** Local activity: how this deployment runs the crawl (run-settings.ts). Read once per workflow run. */
     crawlSettings: (crawlId: string) => crawlSettings(deps, crawlId),
     /** Local activity: a single scrape's settings, plan and first browser demand at once (open-single-scrape.ts). */
-    openSingleScrape: (start: SingleScrapeStart) => openSingleScrape(deps, start),
+    openSingleScrape: async (start: SingleScrapeStart) => {
+      const started = performance.now();
+      const opened = await openSingleScrape(deps, start);
+      // What bench/scrape.ts tells apart from the rest of the first workflow task.
+      deps.log.debug('open timings', { crawlId: start.crawlId, openMs: performance.now() - started });
+      return opened;
+    },
     /** Local activity: a batch of the crawl is about to wait for a browser slot. */
     queueForBrowser: (work: BrowserWait) => queueForBrowser(deps, work),
     /** A single scrape runs it as a local activity (only its frontier's claims and counts: no fetch). */

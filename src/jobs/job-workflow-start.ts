@@ -59,11 +59,19 @@ export async function startJobWorkflow(deps: StartDeps, crawl: StartableJob): Pr
  * false when the run's end must tell. Throws what the client throws: the caller tells a timeout from
  * a refused or failed start (which the reconciler repairs).
  */
-export async function startScrapeAndAwaitPage(deps: StartDeps, crawl: StartableJob, deadline: number, stored?: Promise<true>): Promise<boolean> {
+export async function startScrapeAndAwaitPage(
+  deps: StartDeps,
+  crawl: StartableJob,
+  deadline: number,
+  stored?: Promise<true>,
+  step?: (name: string) => void,
+): Promise<boolean> {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof jobWorkflow>(JOB_WORKFLOW_TYPE, startOptions(deps, crawl));
   const update = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.startUpdateWithStart(scrapeSettledUpdate, { startWorkflowOperation, waitForStage: 'ACCEPTED' }),
   );
+  // Accepted in the run's first workflow task: the start and that task are behind.
+  step?.('accepted');
   const settled = deps.temporal.connection.withDeadline(deadline, () => update.result());
   // Once the page's notification answered, the update's own end no longer matters.
   if (stored) settled.catch(() => undefined);
@@ -115,9 +123,10 @@ export async function reconcileJobStarts(deps: StartDeps & { log: Logger }): Pro
     take: 100,
   });
   // A workflow that ran to its end before any reconciler saw its row (its gateway died before it
-  // heard back) was started: the end proves it, and Temporal would only refuse a new start.
+  // heard back) was started: the end proves it, and Temporal would only refuse a new start. A scrape
+  // the gateway answered from the page cache had no workflow, and its row keeps saying so.
   await deps.db.job.updateMany({
-    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, taskQueue: deps.config.temporal.taskQueue },
+    where: { status: { in: ['completed', 'failed'] }, workflowStartedAt: null, answeredFromCacheAt: null, taskQueue: deps.config.temporal.taskQueue },
     data: { workflowStartedAt: new Date() },
   });
   let started = 0;

@@ -104,7 +104,7 @@ export async function createScrape(deps: Deps, team: Team, apiKeyId: string, req
  * has to end and a workflow task to run. The update stays the answer for everything else (a failed
  * page, a notification lost with the feed's connection).
  */
-export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number, feed?: JobFeed): Promise<void> {
+export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number, feed?: JobFeed, step?: (name: string) => void): Promise<void> {
   let pageStored: () => void = () => undefined;
   const stored = new Promise<true>((resolve) => (pageStored = () => resolve(true)));
   // Subscribed before the start, so no notification can come first; a feed that cannot connect is only slower.
@@ -113,16 +113,16 @@ export async function awaitScrape(deps: Deps, job: ScrapeJob, timeoutMs: number,
     return undefined;
   });
   try {
-    await awaitWorkflow(deps, job, timeoutMs, feed && stored);
+    await awaitWorkflow(deps, job, timeoutMs, feed && stored, step);
   } finally {
     (await unsubscribe)?.();
   }
 }
 
-async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stored: Promise<true> | undefined): Promise<void> {
+async function awaitWorkflow(deps: Deps, job: ScrapeJob, timeoutMs: number, stored: Promise<true> | undefined, step?: (name: string) => void): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   try {
-    if (await startScrapeAndAwaitPage(deps, job, deadline, stored)) return;
+    if (await startScrapeAndAwaitPage(deps, job, deadline, stored, step)) return;
   } catch (err) {
     if (Date.now() >= deadline) throw scrapeTimeout(job.id, timeoutMs);
     // The run ended before the update reached it, the update failed (the run was cancelled), or the

@@ -10,8 +10,7 @@ import { isUniqueViolation, type Db } from '../platform/db/prisma.ts';
 import { DomainError } from '../platform/domain-error.ts';
 import type { Logger } from '../platform/log.ts';
 import type { Client } from '@temporalio/client';
-import type { ScrapeRequest } from '../page/scrape-request.ts';
-import { commitScrape, prepareScrape, type ScrapeJob } from './scrape-job.ts';
+import { commitScrape, type PreparedScrape, type ScrapeJob } from './scrape-job.ts';
 import { eventually } from '../platform/retry-in-background.ts';
 import { holderSettled, resumableTimeoutDetails, resumeChoice } from './scrape-resume-match.ts';
 
@@ -29,33 +28,55 @@ export interface ResumableScrape {
   settled: boolean;
 }
 
+/** The scrape that holds a request's key, if any. */
+export async function findKeyHolder(db: Db, teamId: string, key: string) {
+  const row = await db.job.findFirst({
+    where: { teamId, resumeKey: key },
+    select: { id: true, workflowId: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
+  });
+  return row && { ...row, pageStored: row.pages.length > 0 };
+}
+
+export type KeyHolderRow = NonNullable<Awaited<ReturnType<typeof findKeyHolder>>>;
+
+/** The holder answers the request (resumeChoice): the scrape to wait for or read. */
+export function attachedScrape(holder: KeyHolderRow | null | undefined, team: Team, prepared: PreparedScrape): ResumableScrape | undefined {
+  if (!holder || resumeChoice(holder, new Date()) !== 'attach') return undefined;
+  return {
+    job: { id: holder.id, teamId: team.id, workflowId: holder.workflowId, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' },
+    settled: holderSettled(holder),
+  };
+}
+
 /**
- * The scrape that answers this request: the one at work (or, within its resume window, settled)
- * that holds its key, else a new one that takes the key over. The request's checks run either way,
- * so an attached request is refused exactly as a new one would be.
+ * The scrape that answers this checked request: the one at work (or, within its resume window,
+ * settled) that holds its key, else a new one that takes the key over (`holder`: the key's holder
+ * as the caller found it, looked up again after a unique violation).
  */
-export async function startOrAttachScrape(deps: Deps, team: Team, apiKeyId: string, req: ScrapeRequest, key: string): Promise<ResumableScrape> {
-  const prepared = await prepareScrape(deps, team, req, deps.config.scrape.pageBudgetMs);
+export async function startOrAttachScrape(
+  deps: Deps,
+  team: Team,
+  apiKeyId: string,
+  prepared: PreparedScrape,
+  key: string,
+  opts: { holder?: KeyHolderRow | null; step?: (name: string) => void } = {},
+): Promise<ResumableScrape> {
+  let holder = opts.holder === undefined ? await findKeyHolder(deps.db, team.id, key) : opts.holder;
   for (let look = 1; ; look++) {
-    const row = await deps.db.job.findFirst({
-      where: { teamId: team.id, resumeKey: key },
-      select: { id: true, workflowId: true, status: true, resumableUntil: true, pages: { select: { id: true }, take: 1 } },
-    });
-    const holder = row && { ...row, pageStored: row.pages.length > 0 };
-    if (holder && resumeChoice(holder, new Date()) === 'attach') {
-      const settled = holderSettled(holder);
-      deps.log.info('scrape request attached to the scrape of the same request', { crawlId: holder.id, settled });
-      return {
-        job: { id: holder.id, teamId: team.id, workflowId: holder.workflowId, url: prepared.url, limit: prepared.options.limit, kind: 'scrape' },
-        settled,
-      };
+    opts.step?.('key');
+    const attached = attachedScrape(holder, team, prepared);
+    if (attached) {
+      deps.log.info('scrape request attached to the scrape of the same request', { crawlId: attached.job.id, settled: attached.settled });
+      return attached;
     }
     try {
       const job = await commitScrape(deps, team, apiKeyId, prepared, { resume: { key, replaces: holder?.id } });
+      opts.step?.('job');
       return { job, settled: false };
     } catch (err) {
       if (!isUniqueViolation(err) || look >= MAX_KEY_LOOKS) throw err;
     }
+    holder = await findKeyHolder(deps.db, team.id, key);
   }
 }
 

@@ -119,6 +119,7 @@ export function inProcessGateway(): InProcessGateway {
     resumableUntil: null,
     pausedAt: null,
     pausedBy: null,
+    answeredFromCacheAt: null,
   });
   const sessionRow = (id: string, status: string): BrowserSession => {
     const live = status === 'active';

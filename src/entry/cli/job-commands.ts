@@ -170,7 +170,10 @@ async function showCrawl(ctx: CliContext, job: Named<Job>) {
     db.webhookEvent.count({ where: { crawlId: job.id, state: 'pending' } }),
   ]);
   const workflowId = jobWorkflowId(job);
-  const workflow = { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
+  // Answered by the gateway from the page cache: there is no workflow to describe.
+  const workflow = job.answeredFromCacheAt
+    ? { id: null, status: null, note: `none: answered from the page cache by the gateway at ${job.answeredFromCacheAt.toISOString()}` }
+    : { id: workflowId, ...(await describeWorkflow(ctx, workflowId)) };
   // What the running workflow is doing now, as its current details in the Temporal UI say it.
   const progress = workflow.status === 'RUNNING' ? await queryWorkflow(ctx, workflowId, progressQuery) : undefined;
   const header = jobHeader(job, job.kind);
@@ -190,7 +193,7 @@ async function showCrawl(ctx: CliContext, job: Named<Job>) {
       line('expires', data.expiresAt ?? '-'),
       line('pages', `${completed} stored of ${total}, ${queued} queued, ${failed} failed`),
       line('credits', credits),
-      line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
+      line('workflow', workflow.id === null ? workflow.note : `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
       ...(progress ? [line('now', 'answer' in progress ? jobDetails(progress.answer) : progress.note)] : []),
       line('webhooks', `${webhookBacklog} pending deliveries`),
     ],
@@ -215,7 +218,7 @@ async function showMap(ctx: CliContext, job: Named<MapJob>) {
       ...header.text,
       line('links', links ?? '-'),
       line('credits', credits),
-      line('workflow', `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
+      line('workflow', workflow.id === null ? workflow.note : `${workflowId}: ${workflow.status ?? `unknown (${workflow.note})`}`),
     ],
   };
 }

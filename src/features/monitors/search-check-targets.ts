@@ -1,7 +1,7 @@
 // Running a check's search targets through the search tool (the search feature's),
 // charged to the monitor's team and API key as searches.
 import { Context } from '@temporalio/activity';
-import type { ToolRegistry } from '../../platform/tools/tool.ts';
+import { contractTool, type ToolRegistry } from '../../platform/tools/tool.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
 import { runSearchTarget, searchRefused, type SearchTarget } from './search-targets.ts';
 import type { StoredTarget } from './target-jobs.ts';
@@ -17,8 +17,7 @@ export async function searchCheckTargets(
 ): Promise<void> {
   const check = await db.monitorCheck.findUnique({ where: { id: checkId }, include: { monitor: true } });
   if (!check || ENDED_CHECK_STATUSES.includes(check.status)) return;
-  const search = tools.get('search');
-  if (!search) throw new Error('no search tool is published (the search feature is not registered)');
+  const search = contractTool(tools, 'search');
   const targets = (check.monitor.targets as StoredTarget[]).filter((t): t is SearchTarget => t.type === 'search');
   const ctx = Context.current();
   let results = (check.targetResults ?? []) as unknown as TargetResult[];

@@ -2,7 +2,7 @@
 // own path, providers and charge), its results recorded on the check; each result URL
 // is a page of the target, new when the previous check did not list it, same when
 // it did, removed when it is no longer found.
-import type { Tool, ToolContext } from '../../platform/tools/tool.ts';
+import type { ContractTool, ToolContext } from '../../platform/tools/tool.ts';
 import { DomainError } from '../../platform/domain-error.ts';
 import { searchCredits } from '../../platform/usage/credits.ts';
 import type { MonitorTarget } from './monitor-request.ts';
@@ -68,7 +68,7 @@ export function searchRefused(target: SearchTarget, reason: string): SearchTarge
  * its reason. `callIdOf` names the call of each query (its index), the same when the target is run again.
  */
 export async function runSearchTarget(
-  search: Tool,
+  search: ContractTool<'search'>,
   target: SearchTarget,
   ctx: Omit<ToolContext, 'callId'>,
   callIdOf: (query: number) => string,
@@ -78,16 +78,18 @@ export async function runSearchTarget(
   let refused: string | null = null;
   for (const [i, query] of target.queries.entries()) {
     try {
-      const input = search.input.parse({
-        query,
-        limit: target.maxResults ?? DEFAULT_SEARCH_RESULTS,
-        ...(windowTbs(target.searchWindow) && { tbs: windowTbs(target.searchWindow) }),
-        ...(target.includeDomains && { includeDomains: target.includeDomains }),
-        ...(target.excludeDomains && { excludeDomains: target.excludeDomains }),
-      });
-      const answer = await search.run(input, { ...ctx, callId: callIdOf(i) });
+      const answer = await search.run(
+        {
+          query,
+          limit: target.maxResults ?? DEFAULT_SEARCH_RESULTS,
+          ...(windowTbs(target.searchWindow) && { tbs: windowTbs(target.searchWindow) }),
+          ...(target.includeDomains && { includeDomains: target.includeDomains }),
+          ...(target.excludeDomains && { excludeDomains: target.excludeDomains }),
+        },
+        { ...ctx, callId: callIdOf(i) },
+      );
       credits += answer.credits;
-      for (const result of (answer.output as { results: { url: string }[] }).results) urls.add(result.url);
+      for (const result of answer.output.results) urls.add(result.url);
     } catch (err) {
       if (!(err instanceof DomainError) && (err as Error).name !== 'ZodError') throw err;
       refused = `The search for ${JSON.stringify(query)} was refused: ${(err as Error).message}`;

@@ -4,9 +4,9 @@
 // search-service.ts and documented in docs/api/search.md.
 import { z } from 'zod';
 import { integration, origin } from '../../platform/http/common-schemas.ts';
+import { MAX_SEARCH_QUERY_LENGTH } from '../../platform/tools/search-contract.ts';
 import { scrapeOptionsSchema, threatProtectionSchema } from '../../page/scrape-options.ts';
 
-export const MAX_QUERY_LENGTH = 500;
 /** The sources searched here. */
 export const SOURCES = ['web', 'images', 'news'] as const;
 /** The sources of the SDKs' types that are cloud services (the Alexandria exchange's tools). */
@@ -51,7 +51,7 @@ const hostname = z
 
 export const searchRequestSchema = z
   .strictObject({
-    query: z.string({ error: 'query must be a string' }).max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
+    query: z.string({ error: 'query must be a string' }).max(MAX_SEARCH_QUERY_LENGTH, `query must be at most ${MAX_SEARCH_QUERY_LENGTH} characters`),
     limit: z.int({ error: 'limit must be an integer' }).min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(10),
     sources: z
       .array(

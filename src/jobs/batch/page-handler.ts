@@ -180,7 +180,8 @@ class JobPageHandler implements PageHandler {
       throw err;
     }
     // With 'batch timings', what bench/scrape.ts splits a scrape's latency into.
-    this.log.debug('page timings', { crawlId: this.crawlId, convertMs, storeMs: performance.now() - storing });
+    // storedAt (epoch ms) lines the page's commit up with its workflow's history and the gateway's answer.
+    this.log.debug('page timings', { crawlId: this.crawlId, loadMs: extras.loadMs, convertMs, storeMs: performance.now() - storing, storedAt: Date.now() });
     if (extras.loadMs !== undefined) observePageLoad(extras.path, extras.loadMs);
     this.tally.stored();
   }

@@ -126,7 +126,7 @@ export interface PageWrite {
  */
 export type PageStoreDb = Db | SqlTransactions;
 
-function inTransaction<T>(db: PageStoreDb, work: (tx: SqlTx) => Promise<T>): Promise<T> {
+export function inTransaction<T>(db: PageStoreDb, work: (tx: SqlTx) => Promise<T>): Promise<T> {
   return db instanceof SqlTransactions ? db.transaction(work) : db.$transaction(work);
 }
 
@@ -158,82 +158,89 @@ async function writeCacheCopies(tx: SqlTx, copies: CacheWrite[], onFailure: Cach
  */
 export async function storeScrapedPages(db: PageStoreDb, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<number> {
   if (writes.length === 0) return 0;
-  const crawlId = writes[0]!.page.crawlId;
-  if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
-  const pages = writes.map((w) => w.page);
-  const written = await inTransaction(db, async (tx) => {
-    for (const page of pages) await claimRedirectTarget(tx, page);
-    const tracked = await trackPageChanges(
-      tx,
-      writes.map((w) => ({ crawlId, urlKey: w.page.urlKey, changeTracking: w.next.changeTracking })),
-    );
-    // Local: a write that rolls back is retried (one by one) from the documents as they came.
-    const documents = pages.map((p, i) => withChangeTracking(p.document, tracked[i]));
-    // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
-    const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
-      INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
-      SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
-      FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
-                  ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
-        WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
-      ORDER BY p.n
-      ON CONFLICT (job_id, url_key) DO UPDATE SET
-        url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
-      RETURNING id, url_key, (xmax = 0) AS inserted`;
-    await notifyPagesStored(
-      tx,
-      crawlId,
-      stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-    );
-    const done = await tx.$executeRaw`
-      UPDATE job_url SET state = ${FrontierState.done} WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
-    if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
-    const { charge } = writes[0]!.next;
-    await chargeItemsOnce(
-      tx,
-      { ...charge, jobId: crawlId },
-      writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits, modelTokens: w.next.charge.modelTokens })),
-    );
-    for (const [i, { page, next }] of writes.entries()) {
-      await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [documents[i]!.document] });
-    }
-    await indexPages(
-      tx,
-      writes.flatMap((w) => (w.next.index ? [w.next.index] : [])),
-    );
-    const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
-    if (robotsBlocked.length > 0) {
-      await tx.$executeRaw`
-        INSERT INTO crawl_robots_blocked (crawl_id, url_key, url)
-        SELECT ${crawlId}::uuid, b.url_key, b.url FROM unnest(${robotsBlocked.map((b) => b.urlKey)}::text[], ${robotsBlocked.map((b) => b.url)}::text[]) AS b(url_key, url)
-        ON CONFLICT DO NOTHING`;
-    }
-    await recordThreatBlocked(
-      tx,
-      crawlId,
-      writes.flatMap((w) => w.next.threatBlocked ?? []),
-      writes[0]!.next.webhook,
-    );
-    await writeCacheCopies(
-      tx,
-      writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])),
-      onCacheFailure,
-    );
-    // One insert of every page's links, in page order: what the pages stored one by one would admit.
-    const { limit, queuedPerCredit } = writes[0]!.next;
-    const added = await addToFrontier(
-      tx,
-      crawlId,
-      writes.flatMap((w) => w.next.follow),
-      limit,
-      queuedPerCredit,
-    );
-    const inserted = new Set(stored.filter((r) => r.inserted).map((r) => r.url_key));
-    return { added, inserted: pages.filter((p) => inserted.has(p.urlKey)).map((p) => p.path) };
-  });
+  const written = await inTransaction(db, (tx) => writeScrapedPages(tx, writes, onCacheFailure));
   // The crawl pipeline's pages are charged under their job's kind (job-kind.ts, chargeEndpoint).
   countStoredPages(writes[0]!.next.charge.endpoint as JobKind, written.inserted);
   return written.added;
+}
+
+/**
+ * storeScrapedPages' writes, in the caller's transaction (a scrape answered from the page cache
+ * writes its job with its page): how many URLs the links added, and how the pages inserted (not
+ * rewritten by a retry) were loaded, which the caller counts once committed (countStoredPages).
+ */
+export async function writeScrapedPages(tx: SqlTx, writes: PageWrite[], onCacheFailure?: CacheFailure): Promise<{ added: number; inserted: LoadPath[] }> {
+  const crawlId = writes[0]!.page.crawlId;
+  if (writes.some((w) => w.page.crawlId !== crawlId)) throw new Error('storeScrapedPages stores pages of one crawl');
+  const pages = writes.map((w) => w.page);
+  for (const page of pages) await claimRedirectTarget(tx, page);
+  const tracked = await trackPageChanges(
+    tx,
+    writes.map((w) => ({ crawlId, urlKey: w.page.urlKey, changeTracking: w.next.changeTracking })),
+  );
+  // Local: a write that rolls back is retried (one by one) from the documents as they came.
+  const documents = pages.map((p, i) => withChangeTracking(p.document, tracked[i]));
+  // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
+  const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
+    INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
+    SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
+    FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
+                ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
+      WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
+    ORDER BY p.n
+    ON CONFLICT (job_id, url_key) DO UPDATE SET
+      url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
+    RETURNING id, url_key, (xmax = 0) AS inserted`;
+  await notifyPagesStored(
+    tx,
+    crawlId,
+    stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  const done = await tx.$executeRaw`
+    UPDATE job_url SET state = ${FrontierState.done} WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
+  if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
+  const { charge } = writes[0]!.next;
+  await chargeItemsOnce(
+    tx,
+    { ...charge, jobId: crawlId },
+    writes.map((w) => ({ itemKey: w.page.urlKey, credits: w.next.charge.credits, modelTokens: w.next.charge.modelTokens })),
+  );
+  for (const [i, { page, next }] of writes.entries()) {
+    await writeCrawlEvent(tx, crawlId, next.webhook, { type: 'crawl.page', itemKey: page.urlKey, success: true, data: [documents[i]!.document] });
+  }
+  await indexPages(
+    tx,
+    writes.flatMap((w) => (w.next.index ? [w.next.index] : [])),
+  );
+  const robotsBlocked = writes.flatMap((w) => w.next.robotsBlocked);
+  if (robotsBlocked.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO crawl_robots_blocked (crawl_id, url_key, url)
+      SELECT ${crawlId}::uuid, b.url_key, b.url FROM unnest(${robotsBlocked.map((b) => b.urlKey)}::text[], ${robotsBlocked.map((b) => b.url)}::text[]) AS b(url_key, url)
+      ON CONFLICT DO NOTHING`;
+  }
+  await recordThreatBlocked(
+    tx,
+    crawlId,
+    writes.flatMap((w) => w.next.threatBlocked ?? []),
+    writes[0]!.next.webhook,
+  );
+  await writeCacheCopies(
+    tx,
+    writes.flatMap((w) => (w.next.cache ? [w.next.cache] : [])),
+    onCacheFailure,
+  );
+  // One insert of every page's links, in page order: what the pages stored one by one would admit.
+  const { limit, queuedPerCredit } = writes[0]!.next;
+  const added = await addToFrontier(
+    tx,
+    crawlId,
+    writes.flatMap((w) => w.next.follow),
+    limit,
+    queuedPerCredit,
+  );
+  const inserted = new Set(stored.filter((r) => r.inserted).map((r) => r.url_key));
+  return { added, inserted: pages.filter((p) => inserted.has(p.urlKey)).map((p) => p.path) };
 }
 
 /**

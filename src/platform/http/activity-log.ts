@@ -4,6 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/prisma.ts';
+import type { SqlTx } from '../db/sql-transactions.ts';
 import { storableText } from '../db/storable.ts';
 import type { Logger } from '../log.ts';
 import { authOf } from './auth.ts';
@@ -111,6 +112,44 @@ export function isJobCreating(method: string, path: string): boolean {
   return segments.length === (endpoint === 'batch_scrape' ? 3 : 2);
 }
 
+/** The activity log's row of a request answered `statusCode`, with the job it names (noteActivityJob). */
+function activityRow(req: Request, res: Response, teamId: string, apiKeyId: string, statusCode: number, jobId: string | null) {
+  const started = typeof res.locals.activityStarted === 'number' ? res.locals.activityStarted : performance.now();
+  return {
+    id: uuidv7(),
+    teamId,
+    apiKeyId,
+    endpoint: activityEndpoint(fullPath(req)),
+    apiVersion: apiVersionOf(fullPath(req)),
+    method: req.method,
+    path: fullPath(req),
+    target: target(req),
+    auditUsername: auditUsername(req.body),
+    jobId,
+    statusCode,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Writes the request's row, naming `jobId`, in the caller's transaction (a route that writes its job
+ * and its answer at once, answering `statusCode`). Once that transaction committed, the route notes
+ * the job and that its row is written (noteActivityRecorded): recordActivity writes no second row.
+ */
+export async function writeActivityRow(tx: SqlTx, req: Request, res: Response, statusCode: number, jobId: string): Promise<void> {
+  const { team, apiKeyId } = authOf(res);
+  const r = activityRow(req, res, team.id, apiKeyId, statusCode, jobId);
+  await tx.$executeRaw`
+    INSERT INTO activity_log (id, team_id, api_key_id, endpoint, api_version, method, path, target, audit_username, job_id, status_code, duration_ms)
+    VALUES (${r.id}::uuid, ${r.teamId}::uuid, ${r.apiKeyId}::uuid, ${r.endpoint}, ${r.apiVersion}, ${r.method}, ${r.path}, ${r.target}, ${r.auditUsername},
+            ${r.jobId}, ${r.statusCode}, ${r.durationMs})`;
+}
+
+export function noteActivityRecorded(res: Response, jobId: string): void {
+  noteActivityJob(res, jobId);
+  res.locals.activityRecorded = true;
+}
+
 /**
  * Records each job-creating request when its answer is ready: the job id (noteActivityJob), status
  * and duration. The row is written before the answer leaves, so a client that got its job id also
@@ -132,27 +171,16 @@ export function recordActivity(db: Db, log: Logger): RequestHandler {
       answered = true;
       end(...args);
     };
+    res.locals.activityStarted = started;
     res.end = ((...args: unknown[]) => {
       if (answered) return res;
+      // Written by the route with its job (writeActivityRow), in the job's transaction.
+      if (res.locals.activityRecorded === true) recorded = true;
       if (!recorded) {
         recorded = true;
-        const jobId = typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null;
         const recording = db.activityLog
           .create({
-            data: {
-              id: uuidv7(),
-              teamId: team.id,
-              apiKeyId,
-              endpoint: activityEndpoint(fullPath(req)),
-              apiVersion: apiVersionOf(fullPath(req)),
-              method: req.method,
-              path: fullPath(req),
-              target: target(req),
-              auditUsername: auditUsername(req.body),
-              jobId,
-              statusCode: res.statusCode,
-              durationMs: Math.round(performance.now() - started),
-            },
+            data: activityRow(req, res, team.id, apiKeyId, res.statusCode, typeof res.locals.activityJobId === 'string' ? res.locals.activityJobId : null),
           })
           .catch((err: unknown) => log.warn('activity log write failed', { requestId: res.locals.requestId, error: (err as Error).message }));
         if (!answeredAtDeadline(res)) {

@@ -22,6 +22,7 @@ import { openApiRouteDocs, openApiRoutes } from './openapi-routes.ts';
 import type { Feature } from '../feature.ts';
 import { inProcessApi } from './in-process-api.ts';
 import { requestDeadline } from './request-deadline.ts';
+import { markStep, serverTiming } from './server-timing.ts';
 import { serviceChecks, serviceReadiness } from '../process/readiness.ts';
 
 /** `C` is the part of the settings its user reads (the sections it names; src/config.ts composes them all). */
@@ -69,6 +70,10 @@ function keyedRequest(deps: GatewayDeps<AppSettings>): RequestHandler[] {
   return [
     authenticate(deps.db),
     rateLimit(deps.db, deps.config.gateway.rateLimit),
+    (_req, res, next) => {
+      markStep(res, 'auth');
+      next();
+    },
     express.json({ limit: deps.config.gateway.bodyLimit }),
     rebindRequestId(),
     recordActivity(deps.db, deps.log),
@@ -87,7 +92,13 @@ export function createApp<C extends AppSettings>(deps: GatewayDeps<C>, features:
   const app = express();
   app.disable('x-powered-by');
   // Every route has the deadline, the public ones (a live view page reads its session) too; its probes are shared by every request.
-  app.use(assignRequestId(), requestDeadline(serviceChecks(deps), { deadlineMs: deps.config.gateway.requestDeadlineMs }), requestLog(deps.log), httpMetrics());
+  app.use(
+    assignRequestId(),
+    serverTiming(),
+    requestDeadline(serviceChecks(deps), { deadlineMs: deps.config.gateway.requestDeadlineMs }),
+    requestLog(deps.log),
+    httpMetrics(),
+  );
   app.use(healthRoutes(deps, serviceReadiness(deps)));
   app.use(openApiRoutes(apiDocument(features)));
   for (const feature of features) if (feature.publicRoutes) app.use(feature.publicRoutes(deps));

@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { JsonSchema } from '../llm/json-schema.ts';
 import type { ActivityDeps } from '../temporal/activity-deps.ts';
+import type { SearchToolOutput, searchToolInput } from './search-contract.ts';
 
 /** Who a tool runs for, and the activity it runs in. */
 export interface ToolContext {
@@ -41,9 +42,8 @@ export interface ToolResult {
 }
 
 /**
- * The names of the tools features publish, declared once: a caller names the tool it needs
- * (`tools.get('search')`) and a misspelt name fails to compile. A feature that publishes a new
- * tool adds its name here.
+ * The names of the tools features publish, declared once: a misspelt name fails to compile. A
+ * feature that publishes a new tool adds its name here.
  */
 export type ToolName = 'search' | 'scrape' | 'map' | 'browser_execute';
 
@@ -78,6 +78,48 @@ export function toolRegistry(tools: Tool[]): ToolRegistry {
     registry.set(tool.name, tool);
   }
   return registry;
+}
+
+/**
+ * The tools another feature calls by name, with their input schema and output type (the agent
+ * calls every tool as a model does, untyped): declared in the platform, so caller and publisher
+ * agree on a type instead of on a string and a cast.
+ */
+export interface ToolContracts {
+  search: { input: typeof searchToolInput; output: SearchToolOutput };
+}
+export type ContractName = keyof ToolContracts;
+
+/** A tool as its contract types it: `run` takes the unparsed input and parses it with the tool's schema (a ZodError for a bad one). */
+export interface ContractTool<N extends ContractName> {
+  name: N;
+  run(input: z.input<ToolContracts[N]['input']>, ctx: ToolContext): Promise<{ output: ToolContracts[N]['output']; credits: number }>;
+}
+
+// The tools built by defineContractTool: contractTool hands out only those, so a tool published
+// under a contract's name without its types is found at the worker's first call, not by a cast.
+const contractTools = new WeakSet<Tool>();
+
+/** A tool that keeps its contract: its input is the contract's schema and its output the contract's type. */
+export function defineContractTool<N extends ContractName>(
+  tool: Omit<Tool<ToolContracts[N]['input']>, 'name' | 'run'> & {
+    name: N;
+    run(input: z.output<ToolContracts[N]['input']>, ctx: ToolContext): Promise<{ output: ToolContracts[N]['output']; credits: number }>;
+  },
+): Tool {
+  const defined = defineTool(tool);
+  contractTools.add(defined);
+  return defined;
+}
+
+/** The registry's tool of a contract, typed by it; throws when no feature published it under its contract. */
+export function contractTool<N extends ContractName>(tools: ToolRegistry, name: N): ContractTool<N> {
+  const tool = tools.get(name);
+  if (!tool || !contractTools.has(tool)) throw new Error(`no ${name} tool is published under its contract (the feature that publishes it is not registered)`);
+  return {
+    name,
+    run: async (input, ctx) => tool.run(tool.input.parse(input), ctx) as Promise<{ output: ToolContracts[N]['output']; credits: number }>,
+  };
 }
 
 /** The tool's input as a JSON schema, for a model's instructions. */

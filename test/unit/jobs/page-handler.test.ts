@@ -73,6 +73,7 @@ function job(request: Partial<CrawlRequestInput> = {}, kind = 'crawl', robotsTxt
     resumableUntil: null,
     pausedAt: null,
     pausedBy: null,
+    answeredFromCacheAt: null,
     team,
   };
   const robotsFetch = async () => {

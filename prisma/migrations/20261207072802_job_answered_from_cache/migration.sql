@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "job" ADD COLUMN     "answered_from_cache_at" TIMESTAMPTZ(3);
+
