@@ -26,6 +26,7 @@ import { planCrawl } from './plan-crawl.ts';
 import { finishCrawl, type FinishCrawlInput } from './finish-crawl.ts';
 import { adjustJob, recordPause } from './job-controls.ts';
 import { HostGate } from './politeness/host-gate.ts';
+import { sharedTierStore } from '../platform/net/proxy-pools/shared-tiers.ts';
 // Declares the frontier's gauges in the processes that run these activities.
 import './frontier/frontier-metrics.ts';
 
@@ -37,6 +38,9 @@ type CrawlActivityDeps = ActivityDeps<JobSettings> & { network: CrawlNetwork; te
 
 export function createJobActivities(given: ActivityDeps<JobSettings> & { network?: CrawlNetwork; temporal?: Client }) {
   const deps: CrawlActivityDeps = { ...given, network: given.network ?? createCrawlNetwork(given.config, given.log) };
+  // What proxy auto learns of a host on this worker, every worker starts that host with.
+  if (deps.network.proxies.configured)
+    deps.network.proxies.shareTiers(sharedTierStore(deps.db, { shareMs: deps.config.crawl.proxyTierShareMs, log: deps.log }));
   /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
     withAttemptRecord(deps, {}, () => heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), work));

@@ -28,6 +28,8 @@ export interface FetchedPage extends Omit<PageLoad, 'pdf' | 'text'> {
   waitedMs: number;
   /** Time from the start of navigation to the captured page. */
   loadMs: number;
+  /** The answer's Retry-After header, read by the host budget when the answer throttles. */
+  retryAfter?: string;
 }
 
 /** What a batch's source of URLs answers when asked for more. */
@@ -77,6 +79,11 @@ export interface BrowserScrapeOptions {
    */
   returnUnstarted?(): boolean;
   onReturned?(target: ScrapeTarget): Promise<void>;
+  /**
+   * Asked of each loaded page before it is delivered: true loads its URL again in this batch instead
+   * (under a slot of its own, so after its host's turn), e.g. once a throttled host's pause has passed.
+   */
+  loadAgain?(page: FetchedPage): Promise<boolean>;
   onPage(page: FetchedPage): Promise<void>;
   onFailure(target: ScrapeTarget, error: string): Promise<void>;
   /** The URL is a file (PDF, attachment) rather than a page: the caller fetches it outside the browser. */

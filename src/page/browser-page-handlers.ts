@@ -44,6 +44,8 @@ export interface HandlerBatch {
   deliver(store: () => Promise<void>): Promise<void>;
   /** A URL handed to the crawler is finished. */
   pageDone(): void;
+  /** Hands the URL to the crawler again (loadAgain): it is not finished. */
+  again(target: ScrapeTarget): Promise<void>;
 }
 
 type Handlers = Pick<PlaywrightCrawlerOptions, 'preNavigationHooks' | 'requestHandler' | 'errorHandler' | 'failedRequestHandler'>;
@@ -129,15 +131,27 @@ export function pageHandlers(batch: HandlerBatch): Handlers {
       const { page, response } = ctx;
       const target = targetOf(ctx);
       const { budget, waitedMs } = stateOf(page);
-      const contentType = response?.headers()['content-type'];
+      const headers = response?.headers() ?? {};
+      const contentType = headers['content-type'];
       if (isFileContentType(contentType, { images: parsesImages(so) })) {
         await downloaded(batch, page, target, contentType);
         return batch.pageDone();
       }
       const captured = await captureOnce(page, opts, captures, budget);
-      await batch.deliver(() =>
-        opts.onPage({ target, finalUrl: page.url(), statusCode: response?.status() ?? 200, contentType, ...captured, waitedMs, loadMs: budget.elapsedMs() }),
-      );
+      const statusCode = response?.status() ?? 200;
+      const retryAfter = headers['retry-after'];
+      const fetched = {
+        target,
+        finalUrl: page.url(),
+        statusCode,
+        contentType,
+        ...captured,
+        waitedMs,
+        loadMs: budget.elapsedMs(),
+        ...(retryAfter && { retryAfter }),
+      };
+      if (await opts.loadAgain?.(fetched)) return batch.again(target);
+      await batch.deliver(() => opts.onPage(fetched));
       batch.pageDone();
     },
     errorHandler: async ({ request }, error) => {

@@ -33,8 +33,9 @@ const SLOT_WAIT_INTERRUPTED = new SlotWaitInterrupted().message;
 /** How often a batch whose source had nothing asks again (besides after every page it stores). */
 export const REFILL_POLL_MS = 250;
 
-function crawleeRequest(target: ScrapeTarget) {
-  return { url: target.url, uniqueKey: target.key, userData: { target } };
+/** `attempt`: a URL loaded again in its batch (loadAgain) needs a key Crawlee has not seen. */
+function crawleeRequest(target: ScrapeTarget, attempt = 0) {
+  return { url: target.url, uniqueKey: attempt ? `${target.key}#${attempt}` : target.key, userData: { target } };
 }
 
 /** How the batch's crawler launches its browser and paces its pages: the same for every batch but for the options. */
@@ -95,12 +96,13 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   // Storing a page is not the page's fault: if it fails, the whole batch stops, the
   // activity fails and Temporal retries the batch.
   const stores = new StoreQueue(concurrency, stop);
+  const attempts = new Map<string, number>();
   const topUp = new TopUp(opts.moreTargets, targets.length, concurrency, {
     stopped: () => stopped,
     stop,
     running: () => crawler?.autoscaledPool !== undefined,
     add: async (more) => {
-      await crawler!.addRequests(more.map(crawleeRequest));
+      await crawler!.addRequests(more.map((t) => crawleeRequest(t)));
       void crawler!.autoscaledPool?.notify();
     },
   });
@@ -114,6 +116,11 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
       await stores.add(() => store().finally(topUp.refill));
     },
     pageDone: topUp.pageDone,
+    again: async (target) => {
+      const attempt = (attempts.get(target.key) ?? 0) + 1;
+      attempts.set(target.key, attempt);
+      await crawler!.addRequests([crawleeRequest(target, attempt)]);
+    },
   });
 
   crawler = new PlaywrightCrawler(
@@ -136,7 +143,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
   const poll = opts.moreTargets ? setInterval(topUp.refill, REFILL_POLL_MS) : undefined;
   let lateFailure: Error | undefined;
   try {
-    await crawler.run(targets.map(crawleeRequest));
+    await crawler.run(targets.map((t) => crawleeRequest(t)));
   } finally {
     learnVersion?.();
     stopped = true;

@@ -15,6 +15,10 @@ import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/ha
 import { askTurn, endTurn, forgetIdleHosts } from '../../src/jobs/politeness/host-leases.ts';
 import { nextHostRate } from '../../src/jobs/politeness/host-rate.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
+import { failureReason } from '../../src/jobs/pages/failure-reason.ts';
+import { loadConfig } from '../../src/config.ts';
+import { onFreePort } from '../support/on-free-port.ts';
+import { parsePrometheusText } from '../support/prometheus-text.ts';
 
 const MAX_IN_FLIGHT = 3;
 const PAGES = 24;
@@ -98,6 +102,8 @@ beforeAll(async () => {
   h = await startHarness({
     crawl: { hostMaxConcurrency: MAX_IN_FLIGHT, hostBackoffBaseMs: 200, hostSlowResponseMs: 250, hostThrottleMaxRetries: 30 },
     worker: { browserSlots: 1 },
+    // A scrape's page works no longer than its timeout (the default budget lets it go on past a 408 for 120 s).
+    scrape: { ...loadConfig().scrape, pageBudgetMs: 5000 },
   });
   await h.startWorker();
 }, 60_000);
@@ -144,6 +150,42 @@ describe('the host budget', () => {
     console.log(`two crawls, a scrape and a map: ${arrivals.length} requests, ${throttled.length} answered 429, ${Date.now() - started} ms`);
   }, 120_000);
 
+  it("loads a single scrape's throttled page again in Chromium after Retry-After, and fails it as throttled when the pause outlasts its timeout", async () => {
+    const arrivals: Arrival[] = [];
+    let refusals = 2;
+    const html = treeSite(1)['/']!;
+    const site = await startFixtureSite({
+      '/': () => {
+        const at = Date.now();
+        if (refusals-- > 0) {
+          arrivals.push({ at, path: '/', status: 429 });
+          return { status: 429, headers: { 'retry-after': '1' }, body: '<html><body>Too many requests, slow down</body></html>' };
+        }
+        arrivals.push({ at, path: '/', status: 200 });
+        return { body: html };
+      },
+      '/closed': () => ({ status: 429, headers: { 'retry-after': '30' }, body: '<html><body>Closed for now</body></html>' }),
+    });
+    sites.push(site);
+    // waitFor needs the browser: the page is loaded in Chromium, answered 429 twice, then the page.
+    const res = await h.api('/v2/scrape', { method: 'POST', json: { url: `${site.url}/`, formats: ['markdown'], maxAge: 0, waitFor: 50 } });
+    const body = await res.json();
+    expect(body, JSON.stringify(body)).toMatchObject({ success: true, data: { metadata: { statusCode: 200 } } });
+    expect(body.data.markdown).toContain('Content of page 0.');
+    expect(arrivals.map((a) => a.status)).toEqual([429, 429, 200]);
+    // Each load after a 429 waited for its Retry-After.
+    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i].at - arrivals[i - 1].at).toBeGreaterThanOrEqual(1000 - GRACE_MS);
+
+    const closed = await h.api('/v2/scrape', {
+      method: 'POST',
+      json: { url: `${site.url}/closed`, formats: ['markdown'], maxAge: 0, waitFor: 50, timeout: 5000 },
+    });
+    const failed = await closed.json();
+    expect(failed, JSON.stringify(failed)).toMatchObject({ success: false, code: 'SCRAPE_FAILED' });
+    expect(failed.error).toMatch(/^The site kept answering HTTP 429 \(Too Many Requests\): throttled 1 times, .*outlasts the scrape's timeout of 5000 ms/);
+    expect(failureReason(failed.error)).toBe('throttled');
+  }, 60_000);
+
   it('gives a host that slows down under load fewer requests at once', async () => {
     let active = 0;
     const resources: Record<string, () => FixtureResponse> = {};
@@ -180,16 +222,18 @@ describe('the host budget', () => {
   it('lets a waiting team with fewer requests at a host go first, and adapts the host as host-rate.ts says', async () => {
     const host = `fair-${randomUUID()}.test`;
     const ask = (holder: string, teamId: string) => askTurn(h.db, { host, holder, teamId, maxConcurrency: 3, intervalMs: 0, leaseMs: 10_000, waitMs: 3000 });
-    expect(await ask('a1', 'team-a')).toEqual({ granted: true });
-    expect(await ask('a2', 'team-a')).toEqual({ granted: true });
-    expect(await ask('b1', 'team-b')).toEqual({ granted: true });
+    // Wide open while, with the new turn, at most three quarters of the 3 are in flight.
+    expect(await ask('a1', 'team-a')).toEqual({ granted: true, wideOpen: true });
+    expect(await ask('a2', 'team-a')).toEqual({ granted: true, wideOpen: true });
+    expect(await ask('b1', 'team-b')).toEqual({ granted: true, wideOpen: false });
     // At its concurrency, the host makes both teams wait.
     expect(await ask('a3', 'team-a')).toEqual({ granted: false, waitMs: 0, reason: 'busy' });
     expect(await ask('b2', 'team-b')).toEqual({ granted: false, waitMs: 0, reason: 'busy' });
     await endTurn(h.db, { host, holder: 'b1', outcome: { kind: 'ok' }, maxConcurrency: 3, backoffBaseMs: 1000, backoffMaxMs: 60_000, jitter: 1 });
     // A request ended: team a (2 in flight) asks first, but team b (none) waits, so b goes first.
     expect(await ask('a3', 'team-a')).toEqual({ granted: false, waitMs: 0, reason: 'share' });
-    expect(await ask('b2', 'team-b')).toEqual({ granted: true });
+    // Granted, not wide open: team a waits there, and all 3 are in flight.
+    expect(await ask('b2', 'team-b')).toEqual({ granted: true, wideOpen: false });
 
     const before = await h.db.hostBudget.findUniqueOrThrow({ where: { host } });
     const at = Date.now();
@@ -230,15 +274,23 @@ describe('the host budget', () => {
     expect(await h.db.hostBudget.count({ where: { host } })).toBe(0);
   });
 
-  it('holds with a second worker process', async () => {
-    await h.spawnWorker({
-      env: {
-        HOST_MAX_CONCURRENCY: String(MAX_IN_FLIGHT),
-        HOST_BACKOFF_BASE_MS: '200',
-        HOST_THROTTLE_MAX_RETRIES: '30',
-        WORKER_BROWSER_SLOTS: '1',
-      },
-    });
+  it('holds with a second worker process, both workers fetching pages of the site', async () => {
+    const second = await onFreePort((port, output) =>
+      h.spawnWorker({
+        env: {
+          HOST_MAX_CONCURRENCY: String(MAX_IN_FLIGHT),
+          HOST_BACKOFF_BASE_MS: '200',
+          HOST_THROTTLE_MAX_RETRIES: '30',
+          WORKER_BROWSER_SLOTS: '1',
+          WORKER_OPS_PORT: String(port),
+        },
+        output,
+      }),
+    );
+    const secondStored = async () =>
+      parsePrometheusText(await (await fetch(`http://127.0.0.1:${second.port}/metrics`)).text()).value('crawl_service_pages_stored_total', { kind: 'crawl' });
+    const storedHere = () => metric('pages_stored_total', { kind: 'crawl' });
+    const [hereBefore, secondBefore] = [await storedHere(), await secondStored()];
     const { site, arrivals } = await throttlingSite(10, 4);
     const other = await h.newTeam();
     const crawls = [
@@ -248,5 +300,11 @@ describe('the host budget', () => {
     for (const c of crawls) await expectWholeCrawl(c.id, c.key);
     expect(site.maxInFlight()).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     expect(insideRetryAfter(arrivals)).toEqual([]);
+    // Each worker fetched and stored some of the pages (each stored page was fetched by the worker that stored it), together all of them.
+    const [here, there] = [(await storedHere()) - hereBefore, (await secondStored()) - secondBefore];
+    console.log(`two workers: ${here} pages stored by the test's worker, ${there} by the second`);
+    expect(here).toBeGreaterThan(0);
+    expect(there).toBeGreaterThan(0);
+    expect(here + there).toBe(2 * PAGES);
   }, 120_000);
 });

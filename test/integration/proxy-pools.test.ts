@@ -7,10 +7,13 @@
 // both the HTTP path and Chromium; no credential reaches a log, an answer or a metric.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseProxyPools } from '../../src/platform/net/proxy-pools/pools-file.ts';
+import { parseProxyPools, type ProxyPools } from '../../src/platform/net/proxy-pools/pools-file.ts';
+import { ProxyRouter } from '../../src/platform/net/proxy-pools/proxy-router.ts';
+import { sharedTierStore } from '../../src/platform/net/proxy-pools/shared-tiers.ts';
 import { registry } from '../../src/platform/metrics/registry.ts';
+import { failureReason } from '../../src/jobs/pages/failure-reason.ts';
 import { page, startFixtureSite, treeSite, type FixtureResource, type FixtureSite } from '../support/fixture-site.ts';
-import { startHarness, waitForCrawl, type Harness } from '../support/harness.ts';
+import { startHarness, waitFor, waitForCrawl, type Harness } from '../support/harness.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
 
 const SECRET = 'isp-secret-5521';
@@ -19,11 +22,14 @@ const PAGES = 5;
 let h: Harness;
 let shop: FixtureSite;
 let blog: FixtureSite;
+let gated: FixtureSite;
+let wall: FixtureSite;
 let dead: RecordingProxy;
 let dc: RecordingProxy;
 let isp: RecordingProxy;
 let de: RecordingProxy;
 const logged: string[] = [];
+let pools: ProxyPools;
 
 /** The site as a proxy shows it: which proxy brought each request (none: it came directly). */
 function site(refuse: (via: string) => boolean): Record<string, FixtureResource> {
@@ -51,7 +57,7 @@ beforeAll(async () => {
     startRecordingProxy('de'),
   ]);
   await dead.close();
-  const pools = parseProxyPools(
+  pools = parseProxyPools(
     JSON.stringify({
       pools: [
         { name: 'dc', tier: 0, proxies: [dead.url, dc.url] },
@@ -63,7 +69,7 @@ beforeAll(async () => {
     'test pools',
   );
   // *.localhost is the loopback: two hosts on one machine, told apart by the proxies and the router.
-  [shop, blog] = await Promise.all([
+  [shop, blog, gated, wall] = await Promise.all([
     startFixtureSite(
       site((via) => via === '1.1 dc' || via === 'direct'),
       { host: 'shop.localhost', listen: '127.0.0.1' },
@@ -71,6 +77,14 @@ beforeAll(async () => {
     startFixtureSite(
       site((via) => via === 'direct'),
       { host: 'blog.localhost', listen: '127.0.0.1' },
+    ),
+    startFixtureSite(
+      site((via) => via === '1.1 dc' || via === 'direct'),
+      { host: 'gated.localhost', listen: '127.0.0.1' },
+    ),
+    startFixtureSite(
+      site(() => true),
+      { host: 'wall.localhost', listen: '127.0.0.1' },
     ),
   ]);
   const write = process.stdout.write.bind(process.stdout);
@@ -84,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await Promise.all([shop?.close(), blog?.close(), dc?.close(), isp?.close(), de?.close()]);
+  await Promise.all([shop?.close(), blog?.close(), gated?.close(), wall?.close(), dc?.close(), isp?.close(), de?.close()]);
   await h?.stop();
 });
 
@@ -107,6 +121,8 @@ async function scrape(body: Record<string, unknown>) {
 }
 
 const paths = (p: RecordingProxy, s: FixtureSite) => p.requestsFor(new URL(s.url).hostname).map((r) => new URL(r.target).pathname);
+/** The pages a proxy carried (not the stylesheet Chromium also loads). */
+const pages = (p: RecordingProxy, s: FixtureSite) => paths(p, s).filter((path) => path.startsWith('/p/'));
 
 describe('proxy pools', () => {
   it('proxy auto: only the blocked host climbs a tier, its later pages start there, the dead proxy is benched, the crawls complete', async () => {
@@ -126,6 +142,46 @@ describe('proxy pools', () => {
     expect(metrics).toMatch(/crawl_service_proxy_benched_total\{pool="dc"\} [1-9]/);
     expect(metrics).toMatch(/crawl_service_proxy_escalations_total\{tier="1"\} [1-9]/);
     expect(metrics).toMatch(/crawl_service_proxy_requests_total\{pool="isp",tier="1"\} [1-9]/);
+  });
+
+  it('proxy auto in Chromium: a blocked page is loaded again a tier up, and fails as blocked once no tier is left', async () => {
+    // waitFor needs the browser: the page is loaded in Chromium, refused through the datacenter proxy, loaded again through isp.
+    const climbed = await scrape({ url: `${gated.url}/p/1`, waitFor: 50 });
+    expect(climbed.status, JSON.stringify(climbed.body)).toBe(200);
+    expect(climbed.body.data.metadata.statusCode).toBe(200);
+    expect(climbed.body.data.markdown).toContain('Came via 1.1 isp.');
+    expect(pages(dc, gated)).toEqual(['/p/1']);
+    expect(pages(isp, gated)).toEqual(['/p/1']);
+
+    // Refused through every tier (dc, isp, then de, the highest untagged requests may use): the page fails as blocked.
+    const refused = await scrape({ url: `${wall.url}/p/2`, waitFor: 50 });
+    expect(refused.body).toMatchObject({ success: false, code: 'SCRAPE_FAILED' });
+    expect(refused.body.error).toMatch(
+      /^Blocked by the site at every proxy tier tried: it answered with HTTP 403 \(loaded 3 times.*no higher proxy tier is left/,
+    );
+    expect(failureReason(refused.body.error)).toBe('blocked');
+    for (const p of [dc, isp, de]) expect(pages(p, wall)).toEqual(['/p/2']);
+  });
+
+  it('a tier proxy auto learned on one worker is where another worker starts that host', async () => {
+    // The harness's worker learns that the shop refuses tier 0 (over HTTP: refused through dc, answered through isp).
+    const learned = await scrape({ url: `${shop.url}/p/2` });
+    expect(learned.body.data.markdown).toContain('Came via 1.1 isp.');
+    await waitFor('the shop tier to be shared', async () => (await h.db.proxyHostTier.findUnique({ where: { key: '|shop.localhost' } }))?.tier === 1);
+    // Another worker's router, sharing the same database, starts the shop there, and the blog at the base tier.
+    const other = new ProxyRouter(pools, { benchMs: 60_000 });
+    other.shareTiers(sharedTierStore(h.db, { shareMs: 60_000 }));
+    expect(other.autoTier({}, 'shop.localhost')).toBe(0);
+    await other.prime({ mode: 'auto' }, ['shop.localhost', 'blog.localhost']);
+    expect(other.autoTier({}, 'shop.localhost')).toBe(1);
+    expect(other.autoTier({}, 'blog.localhost')).toBe(0);
+    expect(other.pick({ mode: 'auto' }, 'shop.localhost')?.pool).toBe('isp');
+    // A shared tier lapses: once past its expiry, a worker that reads it again starts the host at the base tier.
+    await h.db.proxyHostTier.update({ where: { key: '|shop.localhost' }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const fresh = new ProxyRouter(pools, { benchMs: 60_000 });
+    fresh.shareTiers(sharedTierStore(h.db, { shareMs: 60_000 }));
+    await fresh.prime({ mode: 'auto' }, ['shop.localhost']);
+    expect(fresh.autoTier({}, 'shop.localhost')).toBe(0);
   });
 
   it('location.country goes through the pool tagged with it (in Chromium too), and a country no pool has is a 400', async () => {

@@ -37,6 +37,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps<Rete
       const agents = await db.agentJob.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const threads = await db.agentThread.deleteMany({ where: { runs: { none: {} }, updatedAt: { lt: new Date(now - THREAD_GRACE_MS) } } });
       const idleHosts = await forgetIdleHosts(db);
+      const proxyTiers = await db.proxyHostTier.deleteMany({ where: { expiresAt: { lte: new Date(now) } } });
       const result = {
         crawls: crawls.count,
         cacheEntries: cache.count,
@@ -47,6 +48,7 @@ export function createRetentionActivities({ db, config, log }: ActivityDeps<Rete
         agents: agents.count,
         agentThreads: threads.count,
         idleHosts,
+        lapsedProxyTiers: proxyTiers.count,
       };
       log.info('purged expired data', { ...result });
       return result;

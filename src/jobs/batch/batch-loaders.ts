@@ -7,7 +7,6 @@ import type { ChromiumLaunch } from '../../platform/browser/chromium-launch.ts';
 import type { WarmLauncher } from '../../platform/browser/warm-browser.ts';
 import type { CrawlSettings } from '../config.ts';
 import { ResponseTooLargeError } from '../../platform/net/guarded-fetch.ts';
-import { blockedAnswer } from '../../platform/net/proxy-pools/blocked-answer.ts';
 import type { CrawlNetwork } from '../../platform/net/outbound-network.ts';
 import type { ProxyRoute } from '../../platform/net/proxy-pools/proxy-router.ts';
 import type { Logger } from '../../platform/log.ts';
@@ -21,6 +20,7 @@ import { parsesImages, pdfParser, type ScrapeOptions } from '../../page/scrape-o
 import type { BatchLoaders, BrowserHooks } from './run-batch.ts';
 import { politely, type PoliteRequests } from '../politeness/polite-requests.ts';
 import { browserTurns, type ThrottleTries } from '../politeness/browser-turns.ts';
+import { browserVerdicts, type BrowserVerdict } from './browser-verdicts.ts';
 
 export interface BatchLoaderDeps {
   network: CrawlNetwork;
@@ -63,8 +63,14 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
     if (d.signal.aborted) throw err;
     return { failed: err instanceof ResponseTooLargeError ? tooLarge : describeError(err) };
   };
-  const fetchPage: FetchPage = (url, opts) => politely(d.polite, url, opts, () => d.network.fetchPage(url, opts));
-  const fetchFile = (url: string) => politely(d.polite, url, { timeoutMs: FILE_TIMEOUT_MS, signal: d.signal }, () => d.network.fetchFile(url, proxy));
+  const fetchPage: FetchPage = async (url, opts) => {
+    await primeTier(d, proxy, url);
+    return politely(d.polite, url, opts, () => d.network.fetchPage(url, opts));
+  };
+  const fetchFile = async (url: string) => {
+    await primeTier(d, proxy, url);
+    return politely(d.polite, url, { timeoutMs: FILE_TIMEOUT_MS, signal: d.signal }, () => d.network.fetchFile(url, proxy));
+  };
   return {
     async overHttp(target) {
       try {
@@ -86,6 +92,11 @@ export function createBatchLoaders(d: BatchLoaderDeps): BatchLoaders {
   };
 }
 
+/** The host's proxy tier as any worker learned it, read before its request (at most every 10 s per host). */
+async function primeTier(d: BatchLoaderDeps, proxy: ProxyRoute, url: string): Promise<void> {
+  if (d.network.proxies.configured) await d.network.proxies.prime(proxy, [new URL(url).hostname]);
+}
+
 /** Loads the targets in Chromium through the guard proxy of the job's pools, each page after its host's turn. */
 async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: ScrapeTarget[], hooks: BrowserHooks): Promise<void> {
   const so = d.scrapeOptions;
@@ -99,6 +110,8 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
     tries: d.browserThrottles,
     retryKey: (target) => d.requeueKey?.(target),
   });
+  const verdictOf = browserVerdicts({ turns, router: d.network.proxies, route: proxy });
+  const verdicts = new WeakMap<FetchedPage, BrowserVerdict>();
   await scrapeWithBrowser(targets, {
     browser: d.browser,
     warm: d.warm,
@@ -112,20 +125,24 @@ async function loadInBrowser(d: BatchLoaderDeps, proxy: ProxyRoute, targets: Scr
     explainFailure,
     log: d.log,
     signal: d.signal,
-    acquireSlot: (target, abort) => turns.around(target, abort, () => hooks.slot(abort)),
+    acquireSlot: async (target, abort) => {
+      await primeTier(d, proxy, target.url);
+      return turns.around(target, abort, () => hooks.slot(abort));
+    },
     moreTargets: hooks.more,
-    onPage: async (page: FetchedPage) => {
+    loadAgain: async (page: FetchedPage) => {
       // The guard proxy answers a refused address with 403 and an unreachable one with 502:
       // then the page is the proxy's refusal, not the site's answer.
       const failure = page.statusCode === 403 || page.statusCode === 502 ? explainFailure(page.finalUrl) : undefined;
-      if (failure) return hooks.failure(page.target, failure);
-      // A throttled answer is never the page: it is loaded again after its host's pause, or fails past the retries.
-      const throttled = await turns.answered(page.target, page.statusCode, page.loadMs);
-      if (throttled === 'retry') return hooks.returned(page.target);
-      if (throttled) return hooks.failure(page.target, throttled.failed);
-      // Too late for this page (stored as answered), but under auto the host's next pages start a tier up.
-      if (d.network.proxies.configured && blockedAnswer(page.statusCode, page.rawHtml)) d.network.proxies.blockedHost(proxy, new URL(page.finalUrl).hostname);
-      const { target, actions, waitedMs, loadMs, ...load } = page;
+      const verdict = failure ? { kind: 'failed' as const, error: failure } : await verdictOf(page);
+      verdicts.set(page, verdict);
+      return verdict.kind === 'again';
+    },
+    onPage: async (page: FetchedPage) => {
+      const verdict = verdicts.get(page);
+      if (verdict?.kind === 'returned') return hooks.returned(page.target);
+      if (verdict?.kind === 'failed') return hooks.failure(page.target, verdict.error);
+      const { target, actions, waitedMs, loadMs, retryAfter: _retryAfter, ...load } = page;
       return hooks.page(target, load, { actions, queuedMs: waitedMs || undefined, loadMs });
     },
     onFailure: hooks.failure,

@@ -10,6 +10,7 @@ export const FAILURE_REASONS = [
   'blocked_address',
   'not_served',
   'throttled',
+  'blocked',
   'timeout',
   'network',
   'too_large',
@@ -32,7 +33,9 @@ const RULES: [FailureReason, RegExp][] = [
   // OCR asked of a server without its engine (ocr-engine.ts).
   ['not_served', /^No cached copy of this page|\(CRAWL_RENDERING=http\)|^The URL is a file download|PDF parsing is off|^OCR is not available on this server/],
   // The page's host kept throttling it (jobs/politeness/host-answer.ts throttledFailure).
-  ['throttled', /^The site kept answering HTTP \d+ .*HOST_THROTTLE_MAX_RETRIES/],
+  ['throttled', /^The site kept answering HTTP \d+ .*(HOST_THROTTLE_MAX_RETRIES|outlasts the scrape's timeout)/],
+  // proxy auto found no proxy tier the site lets the page through (jobs/batch/browser-verdicts.ts blockedFailure).
+  ['blocked', /^Blocked by the site at every proxy tier tried/],
   // page-budget.ts, Playwright's and Crawlee's timeouts, guarded-fetch.ts.
   ['timeout', /did not finish within|Timeout \d+ ?ms exceeded|timed out|TimeoutError/i],
   // actions.ts ActionFailure.

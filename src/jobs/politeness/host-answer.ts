@@ -45,7 +45,13 @@ export function hostOutcome(answer: HostAnswer, rules: AnswerRules, now: number)
   return answer.latencyMs > rules.slowMs ? { kind: 'slow' } : { kind: 'ok' };
 }
 
-/** A page's failure once its host kept throttling it (HOST_THROTTLE_MAX_RETRIES). */
-export function throttledFailure(status: number, tries: number): string {
-  return `The site kept answering HTTP ${status} (${status === 429 ? 'Too Many Requests' : 'Service Unavailable'}): throttled ${tries} times, the page was given up (HOST_THROTTLE_MAX_RETRIES)`;
+/**
+ * A page's failure once its host kept throttling it (HOST_THROTTLE_MAX_RETRIES), or, given the
+ * scrape's timeout, once its host's pause would outlast it.
+ */
+export function throttledFailure(status: number, tries: number, timeoutMs?: number): string {
+  const answer = `The site kept answering HTTP ${status} (${status === 429 ? 'Too Many Requests' : 'Service Unavailable'}): throttled ${tries} times`;
+  return timeoutMs === undefined
+    ? `${answer}, the page was given up (HOST_THROTTLE_MAX_RETRIES)`
+    : `${answer}, the page was given up: its host's pause outlasts the scrape's timeout of ${timeoutMs} ms`;
 }

@@ -7,13 +7,18 @@
 // row stays fresh for the fairness between teams and lapses soon after it stops.
 // A turn whose request ended well is parked for a moment and ended by the next
 // ask of its host in this process (one statement a page instead of two), or on
-// its own once the moment passes.
+// its own once the moment passes. While a host is wide open (host_acquire says
+// so: nothing in its budget could refuse a request), a parked turn is handed on
+// to the next request of the same host and team in this process with no
+// statement at all, for HAND_ON_MS after the database granted it: the lease row
+// stays, so the host's count in flight is exact; the database hears of the
+// host again at the latest when that moment ends.
 import { randomUUID } from 'node:crypto';
 import { retryInBackground } from '../../platform/retry-in-background.ts';
 import type { HostBudgetSettings } from './config.ts';
 import { budgetKey, hostOutcome, type HostAnswer } from './host-answer.ts';
 import { askTurn, endTurn, type BudgetDb, type WaitReason } from './host-leases.ts';
-import { countHostAnswer, countHostWait } from './host-metrics.ts';
+import { countHostAnswer, countHostTurn, countHostWait } from './host-metrics.ts';
 import { backoffJitter, type HostOutcome } from './host-rate.ts';
 
 /** A turn lapses this long after its request's own timeout, should its worker die holding it. */
@@ -26,6 +31,32 @@ const POLL = { first: 10, max: 250 };
 const RELEASE_RETRY_MS = 1_000;
 /** How long a turn that ended well waits for the next ask of its host to end it; the host counts it in flight meanwhile. */
 const PARK_MS = 25;
+/**
+ * How long after its grant a wide-open turn may be handed on in this process. The most a change at
+ * the host (another team starting to wait there) goes unseen by this process's requests.
+ */
+const HAND_ON_MS = 500;
+
+/**
+ * How long a turn that ended well stays parked: a wide-open one until its hand-on moment ends (its
+ * worker's next request of the host takes it, however slowly pages come), any other PARK_MS.
+ */
+function parkMs(handOn: HandOn | undefined): number {
+  return handOn ? Math.max(PARK_MS, handOn.until - performance.now()) : PARK_MS;
+}
+
+/** A granted turn that may be handed on: its team, until when (performance.now()), and when its lease lapses at the soonest. */
+interface HandOn {
+  teamId: string;
+  until: number;
+  lapsesAt: number;
+}
+
+interface Parked {
+  holder: string;
+  timer: NodeJS.Timeout;
+  handOn?: HandOn;
+}
 
 export interface TurnRequest {
   url: string;
@@ -64,7 +95,7 @@ export class HostGate {
   #seq = 0;
   readonly #waiting = new Map<string, Set<() => void>>();
   /** Turns that ended well, by host, not yet ended in the database. */
-  readonly #parked = new Map<string, { holder: string; timer: NodeJS.Timeout }[]>();
+  readonly #parked = new Map<string, Parked[]>();
 
   constructor(deps: HostGateDeps) {
     this.#deps = deps;
@@ -76,18 +107,27 @@ export class HostGate {
     const holder = `${req.holderPrefix}:${this.#process}:${++this.#seq}`;
     const crawlDelay = Math.min(req.crawlDelayMs ?? 0, s.hostMaxCrawlDelaySeconds * 1000);
     const leaseMs = req.timeoutMs + LEASE_MARGIN_MS;
+    const intervalMs = Math.max(s.hostMinIntervalMs, crawlDelay);
+    req.signal?.throwIfAborted();
+    const handed = intervalMs === 0 ? this.#handOn(host, req) : undefined;
+    if (handed) {
+      countHostTurn('handed_on');
+      return this.#turn(host, handed.holder, 0, req, handed.handOn);
+    }
     const started = performance.now();
+    let handOn: HandOn | undefined;
     let firstReason: WaitReason | undefined;
     let poll = POLL.first;
     for (;;) {
       req.signal?.throwIfAborted();
       const doneHolder = this.#unpark(host);
+      const asked = performance.now();
       const answer = await askTurn(this.#deps.db, {
         host,
         holder,
         teamId: req.teamId,
         maxConcurrency: s.hostMaxConcurrency,
-        intervalMs: Math.max(s.hostMinIntervalMs, crawlDelay),
+        intervalMs,
         leaseMs,
         waitMs: WAITER_MS,
         doneHolder,
@@ -97,7 +137,11 @@ export class HostGate {
         if (doneHolder) void this.#release(host, doneHolder, { kind: 'ok' });
         throw err;
       });
-      if (answer.granted) break;
+      if (answer.granted) {
+        // `asked` is before the database's clock read the grant, so the lease lapses no sooner than this says.
+        if (answer.wideOpen) handOn = { teamId: req.teamId, until: asked + HAND_ON_MS, lapsesAt: asked + leaseMs };
+        break;
+      }
       firstReason ??= answer.reason;
       if (answer.reason === 'paused') req.onThrottled?.(host, Date.now() + answer.waitMs);
       let ms = poll;
@@ -112,15 +156,35 @@ export class HostGate {
     }
     const waitedMs = performance.now() - started;
     if (firstReason) countHostWait(firstReason, waitedMs);
+    countHostTurn('database');
+    return this.#turn(host, holder, waitedMs, req, handOn);
+  }
+
+  #turn(host: string, holder: string, waitedMs: number, req: TurnRequest, handOn: HandOn | undefined): HostTurn {
     let ended: Promise<HostOutcome> | undefined;
     return {
       host,
       waitedMs,
-      end: (answer) => (ended ??= this.#end(host, holder, answer, req)),
+      end: (answer) => (ended ??= this.#end(host, holder, answer, req, handOn)),
     };
   }
 
-  async #end(host: string, holder: string, answer: HostAnswer | undefined, req: TurnRequest): Promise<HostOutcome> {
+  /** A parked turn of the host this request may take over: wide open, the same team, in time, and with a lease that outlives the request. */
+  #handOn(host: string, req: TurnRequest): Parked | undefined {
+    const parked = this.#parked.get(host);
+    if (!parked) return undefined;
+    const now = performance.now();
+    const at = parked.findIndex(
+      ({ handOn: h }) => h !== undefined && h.teamId === req.teamId && now < h.until && now + req.timeoutMs + LEASE_MARGIN_MS / 2 <= h.lapsesAt,
+    );
+    if (at < 0) return undefined;
+    const [taken] = parked.splice(at, 1);
+    clearTimeout(taken.timer);
+    if (parked.length === 0) this.#parked.delete(host);
+    return taken;
+  }
+
+  async #end(host: string, holder: string, answer: HostAnswer | undefined, req: TurnRequest, handOn: HandOn | undefined): Promise<HostOutcome> {
     const s = this.#deps.settings;
     const outcome: HostOutcome = answer
       ? hostOutcome(answer, { retryAfterCapMs: s.hostRetryAfterMaxSeconds * 1000, slowMs: s.hostSlowResponseMs }, Date.now())
@@ -128,15 +192,15 @@ export class HostGate {
     if (outcome.kind === 'throttled') countHostAnswer(outcome.status === 429 ? '429' : '503');
     else if (outcome.kind === 'slow') countHostAnswer('slow');
     if (outcome.kind === 'ok') {
-      this.#park(host, holder);
+      this.#park(host, holder, handOn);
       return outcome;
     }
     const paused = await this.#release(host, holder, outcome);
     if (paused && paused.getTime() > Date.now()) req.onThrottled?.(host, paused.getTime());
-    return outcome;
+    return outcome.kind === 'throttled' && paused ? { ...outcome, pausedUntil: paused.getTime() } : outcome;
   }
 
-  #park(host: string, holder: string): void {
+  #park(host: string, holder: string, handOn: HandOn | undefined): void {
     const parked = this.#parked.get(host) ?? [];
     this.#parked.set(host, parked);
     const timer = setTimeout(() => {
@@ -145,8 +209,8 @@ export class HostGate {
       parked.splice(at, 1);
       if (parked.length === 0 && this.#parked.get(host) === parked) this.#parked.delete(host);
       void this.#release(host, holder, { kind: 'ok' });
-    }, PARK_MS);
-    parked.push({ holder, timer });
+    }, parkMs(handOn));
+    parked.push({ holder, timer, handOn });
     // A waiter of the host in this process asks now, and ends the parked turn with its ask.
     for (const wake of this.#waiting.get(host) ?? []) wake();
   }

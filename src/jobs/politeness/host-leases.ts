@@ -25,14 +25,15 @@ export interface TurnAsk {
   doneHolder?: string;
 }
 
-export type TurnAnswer = { granted: true } | { granted: false; waitMs: number; reason: WaitReason };
+/** `wideOpen`: nothing in the host's budget could refuse a request now, so the turn may be handed on (host-gate.ts). */
+export type TurnAnswer = { granted: true; wideOpen: boolean } | { granted: false; waitMs: number; reason: WaitReason };
 
 export async function askTurn(db: BudgetDb, a: TurnAsk): Promise<TurnAnswer> {
-  const [row] = await db.$queryRaw<{ granted: boolean; wait_ms: number; reason: WaitReason | null }[]>`
+  const [row] = await db.$queryRaw<{ granted: boolean; wait_ms: number; reason: WaitReason | null; wide_open: boolean }[]>`
     SELECT * FROM host_acquire(${a.host}, ${a.holder}, ${a.teamId}, ${a.maxConcurrency}::int, ${Math.round(a.intervalMs)}::int, ${a.leaseMs}::int,
       ${a.waitMs}::int, ${a.doneHolder ?? null}::text)`;
   if (!row) throw new Error('host_acquire returned no row');
-  return row.granted ? { granted: true } : { granted: false, waitMs: row.wait_ms, reason: row.reason ?? 'busy' };
+  return row.granted ? { granted: true, wideOpen: row.wide_open } : { granted: false, waitMs: row.wait_ms, reason: row.reason ?? 'busy' };
 }
 
 export interface TurnEnd {

@@ -17,6 +17,12 @@ const waited = histogram({
   buckets: DURATION_BUCKETS,
 });
 
+const turns = counter({
+  name: 'host_turns_total',
+  help: 'Host turns requests took: from the database (host_acquire), or handed on in the worker while the host was wide open',
+  labelNames: ['via'],
+});
+
 const answers = counter({
   name: 'host_throttled_answers_total',
   help: 'Answers that made a host slow down: 429 and 503 (throttled), slow (slower than HOST_SLOW_RESPONSE_MS)',
@@ -41,6 +47,10 @@ sharedGauge({
 export function countHostWait(reason: WaitReason, ms: number): void {
   waits.inc({ reason });
   waited.observe(ms / 1000);
+}
+
+export function countHostTurn(via: 'database' | 'handed_on'): void {
+  turns.inc({ via });
 }
 
 export function countHostAnswer(answer: '429' | '503' | 'slow'): void {

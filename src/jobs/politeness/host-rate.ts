@@ -11,7 +11,9 @@
 //              min(backoff max, backoff base x 2^strikes) x jitter (0.5 to 1.5).
 // Concurrency stays between 1 and HOST_MAX_CONCURRENCY, the interval at most the backoff max.
 
-export type HostOutcome = { kind: 'ok' } | { kind: 'slow' } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'none' };
+/** `pausedUntil` (epoch ms): when the pause a throttled answer set ends, as the shared budget has it (once told). */
+export type HostOutcome =
+  { kind: 'ok' } | { kind: 'slow' } | { kind: 'throttled'; status: number; retryAfterMs?: number; pausedUntil?: number } | { kind: 'none' };
 
 export interface HostRate {
   concurrency: number;

@@ -33,6 +33,8 @@ export function crawlNetworkConfig() {
     proxyPools: proxyPoolsConfig(),
     /** How long a proxy that failed (connect error, 407, timeout) is left out of its pool. */
     proxyBenchMs: positiveInt('PROXY_BENCH_MS', 60_000),
+    /** How long the tier proxy auto learned for a host is shared with the other workers after its last raise. */
+    proxyTierShareMs: positiveInt('PROXY_TIER_SHARE_MS', 86_400_000),
     userAgent: str('CRAWL_USER_AGENT'),
     mobileUserAgent: str('CRAWL_MOBILE_USER_AGENT'),
   };

@@ -11,7 +11,10 @@
 //   benched or blocked there; new hosts are spread over the tier round-robin;
 // - a proxy that fails (connect error, 407, timeout) is benched for benchMs and
 //   its requests rotate to the others of its tier; when the whole tier is benched,
-//   the one back soonest is tried rather than failing the page or going direct.
+//   the one back soonest is tried rather than failing the page or going direct;
+// - with a shared store (shared-tiers.ts), the tiers learned are written there
+//   and read back for the hosts a worker is about to request (prime): a host
+//   learned on one worker starts at that tier on every worker.
 import { BoundedMap } from '../../bounded-map.ts';
 import type { Logger } from '../../log.ts';
 import { proxyMetrics } from './proxy-metrics.ts';
@@ -45,6 +48,17 @@ export function proxyCountryRefusal(pools: ProxyPools, country: string | undefin
   return new UnknownProxyCountryError(country.toUpperCase(), pools.countries).message;
 }
 
+/** Where learned tiers are shared between workers (shared-tiers.ts): keys are the router's `<COUNTRY>|<host>`. */
+export interface TierStore {
+  /** The live tiers of these keys. */
+  load(keys: string[]): Promise<Map<string, number>>;
+  /** Records a raise; a failure costs only the sharing, so the store logs it and nothing waits for it. */
+  save(key: string, tier: number): void;
+}
+
+/** How long a host's shared tier is trusted before prime() reads it again. */
+const RECHECK_MS = 10_000;
+
 export interface ProxyRouterOptions {
   benchMs: number;
   now?: () => number;
@@ -59,6 +73,9 @@ export class ProxyRouter {
   private readonly blockedVia = new BoundedMap<string, string>(MAX_REMEMBERED_HOSTS);
   private readonly turn = new Map<string, number>();
   private readonly now: () => number;
+  private store: TierStore | undefined;
+  /** When prime() last read a learned key from the store. */
+  private readonly checked = new BoundedMap<string, number>(MAX_REMEMBERED_HOSTS);
 
   constructor(
     readonly pools: ProxyPools,
@@ -84,7 +101,7 @@ export class ProxyRouter {
     const inTier = candidates.filter((p) => p.tier === tier && !avoid.has(p.id));
     if (inTier.length === 0) return undefined;
     const now = this.now();
-    const key = stickyKey(route, host);
+    const key = stickyKey(route, host, this.pools);
     const unbenched = inTier.filter((p) => (this.benchedUntil.get(p.id) ?? 0) <= now);
     const notBlocked = unbenched.filter((p) => p.id !== this.blockedVia.get(key));
     const available = notBlocked.length ? notBlocked : unbenched;
@@ -108,24 +125,45 @@ export class ProxyRouter {
    * True when a retry has somewhere new to go.
    */
   blocked(route: ProxyRoute, host: string, proxy: ProxyEntry): boolean {
-    const key = stickyKey(route, host);
+    const key = stickyKey(route, host, this.pools);
     if (this.sticky.get(key) === proxy.id) this.sticky.delete(key);
     this.blockedVia.set(key, proxy.id);
     if (route.mode !== 'auto') return false;
     const next = this.candidateTiers(this.candidates(route)).find((t) => t > proxy.tier);
     if (next === undefined) return false;
-    const tierKey = learnedKey(route, host);
+    const tierKey = learnedKey(route, host, this.pools);
     if ((this.learnedTier.get(tierKey) ?? -1) < next) {
       this.learnedTier.set(tierKey, next);
+      this.store?.save(tierKey, next);
       proxyMetrics.escalated(next);
       this.opts.log?.info('proxy tier raised for host', { host, tier: next, pool: proxy.pool });
     }
     return true;
   }
 
+  /** Shares what `auto` learns with the other workers through `store`. */
+  shareTiers(store: TierStore): void {
+    this.store = store;
+  }
+
+  /**
+   * Reads the shared tiers of the hosts a request is about to go to (those not read within
+   * RECHECK_MS): a tier another worker learned is taken when it is higher than this worker's.
+   */
+  async prime(route: ProxyRoute, hosts: readonly string[]): Promise<void> {
+    if (!this.store || route.mode !== 'auto' || !this.configured) return;
+    const now = this.now();
+    const keys = [...new Set(hosts.map((h) => learnedKey(route, h, this.pools)))].filter((k) => (this.checked.get(k) ?? -Infinity) + RECHECK_MS <= now);
+    if (keys.length === 0) return;
+    for (const k of keys) this.checked.set(k, now);
+    for (const [key, tier] of await this.store.load(keys)) {
+      if ((this.learnedTier.get(key) ?? -1) < tier) this.learnedTier.set(key, tier);
+    }
+  }
+
   /** As blocked(), for an answer that came through the proxy `host` is stuck to (a page Chromium loaded through the guard proxy). */
   blockedHost(route: ProxyRoute, host: string): boolean {
-    const id = this.sticky.get(stickyKey(route, host));
+    const id = this.sticky.get(stickyKey(route, host, this.pools));
     const proxy = this.pools.proxies.find((p) => p.id === id);
     return proxy ? this.blocked(route, host, proxy) : false;
   }
@@ -166,7 +204,11 @@ export class ProxyRouter {
   private tierFor(route: ProxyRoute, host: string, candidates: readonly ProxyEntry[]): number {
     const tiers = this.candidateTiers(candidates);
     if (route.mode === 'basic') return tiers[0];
-    if (route.mode === 'auto') return this.learnedTier.get(learnedKey(route, host)) ?? tiers[0];
+    if (route.mode === 'auto') {
+      // A tier shared by a worker with other pools may be none of these: the nearest above it, else the highest.
+      const learned = this.learnedTier.get(learnedKey(route, host, this.pools));
+      return learned === undefined ? tiers[0] : (tiers.find((t) => t >= learned) ?? tiers.at(-1)!);
+    }
     const wanted = this.pools.modeTiers[route.mode];
     return tiers.find((t) => t >= wanted) ?? tiers.at(-1)!;
   }
@@ -176,10 +218,15 @@ function hostKey(host: string): string {
   return host.toLowerCase().replace(/\.$/, '');
 }
 
-function stickyKey(route: ProxyRoute, host: string): string {
-  return `${route.mode}|${route.country ?? ''}|${hostKey(host)}`;
+/** A route's country as it selects pools: upper case, and none when no pool has country tags. */
+function countryOf(route: ProxyRoute, pools: ProxyPools): string {
+  return pools.countries.size === 0 ? '' : (route.country?.toUpperCase() ?? '');
 }
 
-function learnedKey(route: ProxyRoute, host: string): string {
-  return `${route.country ?? ''}|${hostKey(host)}`;
+function stickyKey(route: ProxyRoute, host: string, pools: ProxyPools): string {
+  return `${route.mode}|${countryOf(route, pools)}|${hostKey(host)}`;
+}
+
+function learnedKey(route: ProxyRoute, host: string, pools: ProxyPools): string {
+  return `${countryOf(route, pools)}|${hostKey(host)}`;
 }
