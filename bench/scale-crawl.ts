@@ -82,9 +82,13 @@ async function workflowHistory(temporal: Client, workflowId: string): Promise<{ 
 async function statementCosts(db: Db): Promise<StatementCost[]> {
   const rows = await db.$queryRaw<{ query: string; calls: bigint; total: number; mean: number; max: number }[]>`
     SELECT query, calls, total_exec_time AS total, mean_exec_time AS mean, max_exec_time AS max FROM pg_stat_statements
-    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`;
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ORDER BY query LIKE '%claimed_by%SKIP LOCKED%' DESC, total_exec_time DESC LIMIT 9`;
   await db.$queryRaw`SELECT pg_stat_statements_reset()`;
-  return rows.map((r) => ({ query: r.query, calls: Number(r.calls), totalMs: r.total, meanMs: r.mean, maxMs: r.max }));
+  // The claim first (its row, whatever its rank), then the costliest.
+  const [claim, ...rest] = rows;
+  const byTotal = claim?.query.includes('SKIP LOCKED') ? [...rest, claim].sort((a, b) => b.total - a.total) : rows;
+  return byTotal.map((r) => ({ query: r.query, calls: Number(r.calls), totalMs: r.total, meanMs: r.mean, maxMs: r.max }));
 }
 
 async function stepFigures(

@@ -28,7 +28,7 @@ function fmt(n: number): string {
 function linesPanel(p: Extract<Panel, { kind: 'lines' }>, w: number, h: number): string[] {
   const all = p.series.flatMap((s) => s.points);
   const xMax = Math.max(1, ...all.map(([x]) => x));
-  const yMax = Math.max(1e-9, ...all.map(([, y]) => y)) * 1.1;
+  const yMax = (Math.max(0, ...all.map(([, y]) => y)) || 1) * 1.1;
   const x = (v: number) => MARGIN.left + (v / xMax) * (w - MARGIN.left - MARGIN.right);
   const y = (v: number) => h - MARGIN.bottom - (v / yMax) * (h - MARGIN.top - MARGIN.bottom);
   const out = [
@@ -50,7 +50,7 @@ function linesPanel(p: Extract<Panel, { kind: 'lines' }>, w: number, h: number):
 }
 
 function barsPanel(p: Extract<Panel, { kind: 'bars' }>, w: number, h: number): string[] {
-  const max = Math.max(1e-9, ...p.bars.map((b) => b.value));
+  const max = Math.max(0, ...p.bars.map((b) => b.value)) || 1;
   const labelWidth = 150;
   const row = (h - MARGIN.top - 8) / Math.max(1, p.bars.length);
   return p.bars.flatMap((b, i) => {
