@@ -20,6 +20,12 @@ export const MAX_PAGE_SIZE = 1000;
 export interface StatusPage {
   skip: number;
   limit: number;
+  /**
+   * The id of the last row the previous page handed out, which every `next` link carries: the page
+   * reads the rows after it by key, so a page deep in a crawl of a million costs what the first does
+   * (an OFFSET of `skip` reads and drops every row before it). `skip` then only counts what was handed out.
+   */
+  after?: string;
 }
 
 /** The frontier states a job's `total` counts: pages attempted or waiting; failed pages are in neither number, as upstream. */
@@ -58,8 +64,12 @@ export function isZeroDataRetention(crawl: Job): boolean {
   return crawlOptions(crawl).zeroDataRetention === true;
 }
 
-export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()): Promise<JobStatus> {
-  const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
+/**
+ * One page of a job's documents: at most `page.limit` rows and MAX_RESPONSE_BYTES (one larger
+ * document alone); how many rows it consumed (erased ones too) and the id of the last of them.
+ */
+async function documentsPage(db: Db, crawl: Job, page: StatusPage, now: Date) {
+  const after = page.after === undefined ? undefined : BigInt(page.after);
   // A zero-data-retention crawl hands documents out once; while it still runs
   // it hands out none, so a client polling until the end (as the SDKs do)
   // receives every document in its final read.
@@ -68,18 +78,20 @@ export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, next
   const rows = withheld
     ? []
     : await db.jobPage.findMany({
-        where: { jobId: crawl.id, success: true },
+        where: { jobId: crawl.id, success: true, ...(after !== undefined && { id: { gt: after } }) },
         orderBy: { id: 'asc' },
-        skip: page.skip,
+        ...(after === undefined && { skip: page.skip }),
         take: page.limit,
         select: { id: true, sizeBytes: true, purgedAt: true },
       });
   const chosen: bigint[] = [];
   let bytes = 0;
   let consumed = 0;
+  let lastId = after;
   for (const row of rows) {
     if (chosen.length > 0 && bytes + row.sizeBytes > MAX_RESPONSE_BYTES) break;
     consumed++;
+    lastId = row.id;
     if (row.purgedAt) continue;
     bytes += row.sizeBytes;
     chosen.push(row.id);
@@ -93,13 +105,19 @@ export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, next
           orderBy: { id: 'asc' },
           select: { id: true, document: true },
         });
-  const data = documents.map((d) => d.document as PageDocument);
   if (isZeroDataRetention(crawl) && documents.length > 0) {
     await db.jobPage.updateMany({ where: { id: { in: documents.map((d) => d.id) } }, data: { document: {}, sizeBytes: 0, purgedAt: now } });
   }
+  return { data: documents.map((d) => d.document as PageDocument), consumed, lastId };
+}
+
+export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, nextBase: string, retentionHours: number, now = new Date()): Promise<JobStatus> {
+  const [{ completed, total }, creditsUsed] = await Promise.all([crawlCounts(db, crawl.id), creditsUsedByJob(db, crawl.id)]);
+  const { data, consumed, lastId } = await documentsPage(db, crawl, page, now);
   const returnedUpTo = page.skip + consumed;
   const more = crawl.status === 'scraping' || returnedUpTo < completed;
   const limitParam = page.limit === DEFAULT_PAGE_SIZE ? '' : `&limit=${page.limit}`;
+  const afterParam = lastId === undefined ? '' : `&after=${lastId}`;
   // While it runs, a crawl would expire that long after ending now.
   const expiresAt = crawl.expiresAt ?? new Date(now.getTime() + retentionHours * 3_600_000);
   return {
@@ -114,7 +132,7 @@ export async function crawlStatusBody(db: Db, crawl: Job, page: StatusPage, next
     ...(crawl.status !== 'scraping' && crawl.warning && { warning: crawl.warning }),
     // Paused by an operator: the status stays `scraping` (the only running status the SDKs know), and says so here.
     ...(crawl.status === 'scraping' && crawl.pausedAt && { warning: pausedWarning(crawl.pausedAt, crawl.pausedBy) }),
-    ...(more && { next: `${nextBase}?skip=${returnedUpTo}${limitParam}` }),
+    ...(more && { next: `${nextBase}?skip=${returnedUpTo}${afterParam}${limitParam}` }),
     data,
   };
 }
