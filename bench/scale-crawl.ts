@@ -135,10 +135,15 @@ async function crawlInSteps(service: ScaleService, api: Api, crawlId: string, s:
   const steps: CrawlStep[] = [];
   console.log(CRAWL_STEP_HEADER);
   for (let mark = Math.min(s.step, s.pages); ; mark = Math.min(mark + s.step, s.pages)) {
-    const at = await waitFor(`${mark} pages stored`, async () => {
-      const pages = await storedPages(service.db, crawlId);
-      return pages >= mark && { pages, time: Date.now(), cpu: service.cpu() };
-    }, 30 * 60_000, POLL_MS);
+    const at = await waitFor(
+      `${mark} pages stored`,
+      async () => {
+        const pages = await storedPages(service.db, crawlId);
+        return pages >= mark && { pages, time: Date.now(), cpu: service.cpu() };
+      },
+      30 * 60_000,
+      POLL_MS,
+    );
     const step = await stepFigures(service, api, crawlId, workflowId ?? `crawl-${crawlId}`, at, prev, baseBytes);
     steps.push(step);
     console.log(crawlStepLine(step));
@@ -151,11 +156,17 @@ async function crawlInSteps(service: ScaleService, api: Api, crawlId: string, s:
 
 async function crawlToEnd(api: Api, crawlId: string, pages: number): Promise<number> {
   const started = Date.now();
-  const body = await waitFor(`crawl ${crawlId} to end`, async () => {
-    const body = ok(crawlId, await api(`/v2/crawl/${crawlId}?limit=1`));
-    return body.status !== 'scraping' && body;
-  }, 30 * 60_000, 500);
-  if (body.status !== 'completed' || body.completed !== pages) throw new Error(`crawl ${crawlId} ended ${body.status} with ${body.completed} of ${pages} pages`);
+  const body = await waitFor(
+    `crawl ${crawlId} to end`,
+    async () => {
+      const body = ok(crawlId, await api(`/v2/crawl/${crawlId}?limit=1`));
+      return body.status !== 'scraping' && body;
+    },
+    30 * 60_000,
+    500,
+  );
+  if (body.status !== 'completed' || body.completed !== pages)
+    throw new Error(`crawl ${crawlId} ended ${body.status} with ${body.completed} of ${pages} pages`);
   return (Date.now() - started) / 1000;
 }
 

@@ -95,7 +95,13 @@ export interface JobsRun {
   last: number;
 }
 
-export function jobsChart(title: string, together: JobsRun, groupedEnds: number[], p95ByRoute: Record<string, number>, startsPerSecond: [number, number][]): string {
+export function jobsChart(
+  title: string,
+  together: JobsRun,
+  groupedEnds: number[],
+  p95ByRoute: Record<string, number>,
+  startsPerSecond: [number, number][],
+): string {
   const cumulative = (ends: number[]) => [...ends].sort((a, b) => a - b).map((t, i) => [t, i + 1] as [number, number]);
   return svgChart(title, [
     {
@@ -107,7 +113,12 @@ export function jobsChart(title: string, together: JobsRun, groupedEnds: number[
         { name: 'in groups of ten', points: cumulative(groupedEnds) },
       ],
     },
-    { title: 'job starts accepted per second', kind: 'lines', xLabel: 'seconds since the first start', series: [{ name: 'starts/s', points: startsPerSecond }] },
+    {
+      title: 'job starts accepted per second',
+      kind: 'lines',
+      xLabel: 'seconds since the first start',
+      series: [{ name: 'starts/s', points: startsPerSecond }],
+    },
     {
       title: 'p95 per route, all at once (ms)',
       kind: 'bars',

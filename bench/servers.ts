@@ -21,7 +21,12 @@ import { cpu, cpuOfTrees } from './processes.ts';
  * `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory.
  * `pgSettings`: PostgreSQL server settings of the bench (e.g. pg_stat_statements preloaded).
  */
-export async function startBenchServers(name: string, config: Config, log: Logger, { persistTemporal = false, pgSettings = {} as Record<string, string> } = {}) {
+export async function startBenchServers(
+  name: string,
+  config: Config,
+  log: Logger,
+  { persistTemporal = false, pgSettings = {} as Record<string, string> } = {},
+) {
   const dir = scratchDataDir(`${name}-bench-`);
   const [pg, temporal] = await Promise.all([
     freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log, settings: pgSettings })),

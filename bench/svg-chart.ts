@@ -7,7 +7,8 @@ export interface Series {
   points: [number, number][];
 }
 
-export type Panel = { title: string; kind: 'lines'; xLabel: string; series: Series[] } | { title: string; kind: 'bars'; bars: { label: string; value: number }[] };
+export type Panel =
+  { title: string; kind: 'lines'; xLabel: string; series: Series[] } | { title: string; kind: 'bars'; bars: { label: string; value: number }[] };
 
 const WIDTH = 420;
 const HEIGHT = 240;
@@ -44,7 +45,8 @@ function linesPanel(p: Extract<Panel, { kind: 'lines' }>, w: number, h: number):
     const pts = s.points.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(' ');
     out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts}"/>`);
     for (const [a, b] of s.points) out.push(`<circle cx="${x(a).toFixed(1)}" cy="${y(b).toFixed(1)}" r="2.5" fill="${color}"/>`);
-    if (p.series.length > 1) out.push(`<text x="${w - MARGIN.right}" y="${MARGIN.top + 12 * i}" text-anchor="end" font-size="10" fill="${color}">${esc(s.name)}</text>`);
+    if (p.series.length > 1)
+      out.push(`<text x="${w - MARGIN.right}" y="${MARGIN.top + 12 * i}" text-anchor="end" font-size="10" fill="${color}">${esc(s.name)}</text>`);
   });
   return out;
 }
