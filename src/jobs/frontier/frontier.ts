@@ -124,15 +124,18 @@ export async function claimMore(db: Db, crawlId: string, batchKey: string, size:
   const limit = budget
     ? Prisma.sql`LEAST(${size}::int, GREATEST(0, (SELECT credit_balance FROM team WHERE id = ${budget.teamId}::uuid) - ${budget.inFlight}::int))`
     : Prisma.sql`${size}::int`;
+  // `= ANY(ARRAY(…))`, not `IN (…)`: the planner cannot size a LIMIT it must compute and guessed
+  // thousands of rows, which it joined by a sequential scan of every frontier row of every job
+  // (99 ms against 1 ms with 100,000 rows, issue 43). An array is computed first and looked up by key.
   return db.$queryRaw<FrontierRow[]>`
     UPDATE job_url SET state = ${FrontierState.claimed}, claimed_by = ${batchKey}, claimed_at = now()
-    WHERE id IN (
+    WHERE id = ANY(ARRAY(
       SELECT id FROM job_url
       WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}
       ORDER BY depth, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
-    )
+    ))
     RETURNING id, url, url_key AS "urlKey", depth, state`;
 }
 
