@@ -6,7 +6,7 @@
 // document out once: it is erased as it is read.
 import { creditsUsedByJob } from '../platform/usage/credits.ts';
 import type { Db } from '../platform/db/prisma.ts';
-import type { Job } from '../generated/prisma/client.ts';
+import { Prisma, type Job } from '../generated/prisma/client.ts';
 import type { PageDocument } from '../page/document-schema.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { JobStatus } from './job-responses.ts';
@@ -31,12 +31,21 @@ export interface StatusPage {
 /** The frontier states a job's `total` counts: pages attempted or waiting; failed pages are in neither number, as upstream. */
 const TOTAL_STATES: string[] = [FrontierState.queued, FrontierState.claimed, FrontierState.done];
 
-export async function crawlCounts(db: Db, crawlId: string) {
-  const [completed, total] = await Promise.all([
-    db.jobPage.count({ where: { jobId: crawlId, success: true } }),
-    db.jobUrl.count({ where: { jobId: crawlId, state: { in: TOTAL_STATES } } }),
-  ]);
-  return { completed, total };
+/**
+ * The job's `total`: its kept frontier size (every row but redirect aliases) less its failed and
+ * skipped rows, which are few, so its cost does not grow with the frontier (counting the queued,
+ * claimed and done rows took 130-170 ms at 100,000 rows, issue 43). A job of before
+ * job_frontier_size, without its row, is counted.
+ */
+const totalOf = (crawlId: string) => Prisma.sql`coalesce(
+  (SELECT admitted FROM job_frontier_size WHERE job_id = ${crawlId}::uuid)
+    - (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state IN (${FrontierState.failed}, ${FrontierState.skipped})),
+  (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])))`;
+
+export async function crawlCounts(db: Db, crawlId: string): Promise<{ completed: number; total: number }> {
+  const [row] = await db.$queryRaw<{ completed: bigint; total: bigint }[]>`
+    SELECT (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND success) AS completed, ${totalOf(crawlId)} AS total`;
+  return { completed: Number(row!.completed), total: Number(row!.total) };
 }
 
 /**
@@ -48,7 +57,7 @@ export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
     SELECT
       (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND success) AS completed,
       (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND NOT success) AS failed,
-      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])) AS total,
+      ${totalOf(crawlId)} AS total,
       (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
       (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;
   return {

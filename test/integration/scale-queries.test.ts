@@ -1,10 +1,10 @@
 // What bench:scale found growing with a crawl (issue 43), held flat at a size the suite
-// affords: admitting links, the frontier claim and a deep `next` link must not read
-// the whole crawl. Costs are counted, not timed: the index and table tuples a
+// affords: admitting links, the status's total, the frontier claim and a deep `next`
+// link must not read the whole frontier. Costs are counted, not timed: the index and table tuples a
 // statement read, from PostgreSQL's statistics of the test's own transaction.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addToFrontier, claimMore } from '../../src/jobs/frontier/frontier.ts';
-import { crawlStatusBody } from '../../src/jobs/job-status.ts';
+import { crawlCounts, crawlStatusBody, jobCounts } from '../../src/jobs/job-status.ts';
 import { paginationSchema } from '../../src/jobs/job-routes.ts';
 import { storeScrapedPage } from '../../src/jobs/pages/page-store.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
@@ -86,6 +86,17 @@ describe('costs that must not grow with the crawl', () => {
     );
     expect(await addToFrontier(db, id, [row('d'), row('e')], 3)).toBe(1);
     expect(await db.jobUrl.count({ where: { jobId: id, state: { not: 'redirect' } } })).toBe(3);
+  });
+
+  it("counts a job's total for its status by its kept frontier size, not by counting the frontier", async () => {
+    const id = await bigFrontier();
+    await db.$executeRaw`UPDATE job_url SET state = 'failed' WHERE id IN (SELECT id FROM job_url WHERE job_id = ${id}::uuid ORDER BY id LIMIT 3)`;
+    let counts: { total: number } | undefined;
+    const read = await readsOf('job_url', async (tx) => (counts = await crawlCounts(tx, id)));
+    expect(read).toBeLessThan(A_PAGE_OF_TUPLES);
+    // What it replaces: the queued, claimed and done rows.
+    expect(counts!.total).toBe(await db.jobUrl.count({ where: { jobId: id, state: { in: ['queued', 'claimed', 'done'] } } }));
+    expect((await jobCounts(db, id)).total).toBe(counts!.total);
   });
 
   it('claims the shallowest queued URLs off its index, without sorting the queue', async () => {
