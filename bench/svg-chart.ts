@@ -53,7 +53,7 @@ function linesPanel(p: Extract<Panel, { kind: 'lines' }>, w: number, h: number):
 
 function barsPanel(p: Extract<Panel, { kind: 'bars' }>, w: number, h: number): string[] {
   const max = Math.max(0, ...p.bars.map((b) => b.value)) || 1;
-  const labelWidth = 150;
+  const labelWidth = 190;
   const row = (h - MARGIN.top - 8) / Math.max(1, p.bars.length);
   return p.bars.flatMap((b, i) => {
     const top = MARGIN.top + i * row;
