@@ -7,6 +7,8 @@ import type { Api } from '../test/support/mixed-load-jobs.ts';
 
 export interface BenchTeam {
   id: string;
+  /** Its API key (for an SDK's client). */
+  key: string;
   api: Api;
 }
 
@@ -31,5 +33,5 @@ export async function benchTeam(db: Db, base: string, team: { name: string; conc
     timed?.(method, path, res.status, performance.now() - started);
     return { status: res.status, body };
   };
-  return { id, api };
+  return { id, key, api };
 }

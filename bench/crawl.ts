@@ -26,7 +26,7 @@ import { crawlConcurrency } from '../src/jobs/concurrency.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
-import { cpu, cpuOfTrees, rss } from './processes.ts';
+import { cpu, rss } from './processes.ts';
 import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { benchSite } from './site.ts';
 import { rawPlaywrightCrawl } from './raw-playwright.ts';
@@ -206,10 +206,8 @@ async function main() {
     let workerCpuBefore = cpu(worker.pid!);
     // During the service's counted rounds: where the machine's CPU went, this process being the gateway, the site and the status polls.
     const serviceCpu = () => {
-      // The dev server's command line names its port, not the scratch folder (it keeps its state in memory).
-      const trees = cpuOfTrees({ postgres: `${servers.dir}/pg`, temporal: `--port ${servers.temporal.address.split(':').pop()} ` });
-      const w = cpu(worker!.pid!);
-      return { worker: w.own + w.reaped, postgres: trees.postgres!, temporal: trees.temporal!, bench: cpu('self').own };
+      const { worker: w, postgres, temporal } = servers.cpuSeconds({ worker: worker! });
+      return { worker: w!, postgres: postgres!, temporal: temporal!, bench: cpu('self').own };
     };
     const serviceCpuUsed = { worker: 0, postgres: 0, temporal: 0, bench: 0 };
     let serviceSeconds = 0;

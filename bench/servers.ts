@@ -15,12 +15,21 @@ import { startTemporalDevServer } from '../src/platform/temporal/dev-server.ts';
 import { scratchDataDir } from '../src/platform/process/data-dir.ts';
 import { freePort } from '../src/platform/process/ports.ts';
 import { TYPESCRIPT_NODE_ARGS } from '../src/platform/process/typescript-runtime.mjs';
+import { cpu, cpuOfTrees } from './processes.ts';
 
-/** `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory. */
-export async function startBenchServers(name: string, config: Config, log: Logger, { persistTemporal = false } = {}) {
+/**
+ * `persistTemporal`: the dev server keeps its histories in a SQLite file, as npm start runs it, instead of in its memory.
+ * `pgSettings`: PostgreSQL server settings of the bench (e.g. pg_stat_statements preloaded).
+ */
+export async function startBenchServers(
+  name: string,
+  config: Config,
+  log: Logger,
+  { persistTemporal = false, pgSettings = {} as Record<string, string> } = {},
+) {
   const dir = scratchDataDir(`${name}-bench-`);
   const [pg, temporal] = await Promise.all([
-    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log })),
+    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port, database: 'bench', log, settings: pgSettings })),
     freePort().then((port) =>
       startTemporalDevServer({
         cliPath: config.temporal.cliPath,
@@ -43,12 +52,41 @@ export async function startBenchServers(name: string, config: Config, log: Logge
       stdio: ['ignore', 'pipe', stderr],
     });
   };
+  /** A gateway process on a free port of 127.0.0.1, without the key rate limit (the benches poll often), and its base URL. */
+  const spawnGateway = async (taskQueue: string, env: Record<string, string>) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawnService('gateway', taskQueue, {
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+      API_KEY_RATE_LIMIT_BURST: '100000',
+    });
+    return { child, base };
+  };
+  /**
+   * CPU seconds so far of each named child (its exited children included: a worker's Chromiums), and of
+   * PostgreSQL's and the Temporal dev server's process trees.
+   */
+  const cpuSeconds = (children: Record<string, ChildProcess>): Record<string, number> => {
+    // The dev server's command line names its port, not the scratch folder (it keeps its state in memory).
+    const trees = cpuOfTrees({ postgres: `${dir}/pg`, temporal: `--port ${temporal.address.split(':').pop()} ` });
+    const own = Object.entries(children).map(([name, child]) => {
+      const c = cpu(child.pid!);
+      return [name, c.own + c.reaped] as const;
+    });
+    return { ...Object.fromEntries(own), postgres: trees.postgres!, temporal: trees.temporal! };
+  };
   return {
     pg,
     temporal,
     /** The scratch folder: PostgreSQL's and Temporal's command lines name it. */
     dir,
     spawnService,
+    spawnGateway,
+    cpuSeconds,
     async stop() {
       await temporal.stop();
       await pg.stop();

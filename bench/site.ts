@@ -11,9 +11,9 @@ const STYLE =
 
 const STATIC = process.env.BENCH_STATIC === '1';
 
-function benchPage(i: number, n: number, scripted: boolean): string {
-  const path = (k: number) => (k === 0 ? '/' : `/page/${k}`);
-  const links = [2 * i + 1, 2 * i + 2, i + 1, i - 1].filter((k) => k > 0 && k < n).map((k) => `<a href="${path(k)}">Page ${k}</a>`);
+/** Page i of a bench site, linking to `hrefs` (bench:scale's generated site shares it). */
+export function benchPageHtml(i: number, hrefs: string[], scripted: boolean): string {
+  const links = hrefs.map((href) => `<a href="${href}">${href}</a>`);
   const paragraphs = Array.from(
     { length: 12 },
     (_, p) => `<p>Paragraph ${p} of page ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4)}</p>`,
@@ -32,6 +32,10 @@ export function benchSite(n: number, { scripted = !STATIC } = {}): Promise<Fixtu
   const resources: Record<string, string | { headers: Record<string, string>; body: string }> = {
     '/style.css': { headers: { 'content-type': 'text/css' }, body: STYLE },
   };
-  for (let i = 0; i < n; i++) resources[i === 0 ? '/' : `/page/${i}`] = benchPage(i, n, scripted);
+  const path = (k: number) => (k === 0 ? '/' : `/page/${k}`);
+  for (let i = 0; i < n; i++) {
+    const hrefs = [2 * i + 1, 2 * i + 2, i + 1, i - 1].filter((k) => k > 0 && k < n).map(path);
+    resources[path(i)] = benchPageHtml(i, hrefs, scripted);
+  }
   return startFixtureSite(resources);
 }

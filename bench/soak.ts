@@ -20,7 +20,6 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createDb, type Db } from '../src/platform/db/prisma.ts';
 import { createLogger } from '../src/platform/log.ts';
-import { freePort } from '../src/platform/process/ports.ts';
 import { LIMIT_REACHED_RETRY_AFTER_SECONDS } from '../src/platform/http/errors.ts';
 import { crawlJob, scrapesJob, searchJob, sessionJob, TEAM_LIMITS, type Api, type MixedJob } from '../test/support/mixed-load-jobs.ts';
 import { nthNoteWord, startTeamSites } from '../test/support/mixed-load-sites.ts';
@@ -203,20 +202,13 @@ async function main() {
   process.once('SIGINT', stopNow);
   process.once('SIGTERM', stopNow);
   try {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
     const env = { CRAWL_PRIVATE_ADDRESS_ALLOWLIST: ALLOWLIST, LOG_LEVEL: 'info' };
     children.worker = servers.spawnService('worker', TASK_QUEUE, env);
     children['browser host'] = servers.spawnService('browser-host', TASK_QUEUE, env);
-    children.gateway = servers.spawnService('gateway', TASK_QUEUE, {
-      ...env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: base,
-      // Every crawl polls its status several times a second; the key's rate limit is not what is measured.
-      API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
-      API_KEY_RATE_LIMIT_BURST: '100000',
-    });
+    // Every crawl polls its status several times a second; the gateway has no key rate limit.
+    const gateway = await servers.spawnGateway(TASK_QUEUE, env);
+    children.gateway = gateway.child;
+    const base = gateway.base;
     await Promise.all([
       untilReady(children.worker, 'worker', onLine('worker')),
       untilReady(children['browser host'], 'browser-host', onLine('browser host')),

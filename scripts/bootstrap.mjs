@@ -41,6 +41,7 @@ const ENTRIES = {
   'bench-browser': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/browser.ts'] },
   'bench-load': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/load.ts'] },
   'bench-soak': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/soak.ts'] },
+  'bench-scale': { needs: ['temporal', 'chromium', 'sandbox', 'python'], run: ['ts', 'bench/scale.ts'] },
   'migration-new': { needs: [], run: ['ts', 'scripts/new-migration.ts'] },
   'sdk-coverage': { needs: ['python'], run: ['ts', 'scripts/sdk-coverage-table.ts'] },
   // Everything it needs runs in containers it builds; it installs podman itself.

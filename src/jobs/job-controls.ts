@@ -9,6 +9,7 @@ import { crawlOptions } from './crawl-options.ts';
 import { MAX_CRAWL_LIMIT } from './crawl-request.ts';
 import type { AdjustedSettings, JobRunSettings, JobAdjustment, PauseState } from './definitions.ts';
 import { FrontierState } from './frontier/frontier-state.ts';
+import { lockFrontier, shrinkFrontierSize } from './frontier/frontier.ts';
 import { runSettings } from './run-settings.ts';
 
 interface ControlDeps {
@@ -46,8 +47,8 @@ function refuse(message: string): never {
 export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adjustment: JobAdjustment }): Promise<AppliedAdjustment> {
   const { crawlId, adjustment: a } = input;
   return deps.db.$transaction(async (tx) => {
-    // The frontier's admissions take this lock too (frontier.ts): no URL is admitted under the old limit meanwhile.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${crawlId}, 0))`;
+    // The frontier's admissions take this lock too: no URL is admitted under the old limit meanwhile.
+    await lockFrontier(tx, crawlId);
     const crawl = await tx.job.findUnique({ where: { id: crawlId }, include: { team: true } });
     if (!crawl) refuse(`job ${crawlId} does not exist`);
     if (crawl.status !== 'scraping') refuse(`the job is ${crawl.status}: nothing left to adjust`);
@@ -63,10 +64,11 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
       // Admitted rows count against the limit (frontier.ts): the newest queued ones beyond it go.
       const excess = rows.reduce((n, r) => n + r._count._all, 0) - a.limit;
       if (excess > 0) {
-        await tx.$executeRaw`
+        const dropped = await tx.$executeRaw`
           DELETE FROM job_url WHERE id IN (
             SELECT id FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued} ORDER BY id DESC LIMIT ${excess}
           )`;
+        await shrinkFrontierSize(tx, crawlId, dropped);
       }
     }
     const before = crawlOptions(crawl);

@@ -30,6 +30,11 @@ export const paginationSchema = z.object({
     .min(1, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
     .max(MAX_PAGE_SIZE, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE),
+  after: z
+    .string()
+    .regex(/^\d{1,18}$/, 'after must be the position a next link carries')
+    .optional()
+    .describe('Where the previous page ended, as the `next` link carries it: the page continues after it (skip then only counts the documents handed out).'),
 });
 
 export function jobIdParam(raw: string): string {

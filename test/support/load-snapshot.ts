@@ -4,7 +4,7 @@
 // and once a load has ended, whether anything is still held.
 import type { Db } from '../../src/platform/db/prisma.ts';
 
-/** Whether these teams' work holds nothing any more: no job scraping, no slot, lease, demand or live session. */
+/** Whether these teams' work holds nothing any more: no job scraping, no slot, browser or host lease, demand or live session. */
 export async function nothingHeld(db: Db, teamIds: string[]): Promise<boolean> {
   const teamId = { in: teamIds };
   const counts = await Promise.all([
@@ -13,6 +13,7 @@ export async function nothingHeld(db: Db, teamIds: string[]): Promise<boolean> {
     db.browserLease.count({ where: { teamId } }),
     db.browserDemand.count({ where: { teamId } }),
     db.browserSession.count({ where: { teamId, status: { in: ['starting', 'active'] } } }),
+    db.hostLease.count({ where: { teamId } }),
   ]);
   return counts.every((n) => n === 0);
 }
@@ -53,6 +54,11 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
   lines.push(
     `browser_demand rows: ${demand.length}`,
     ...demand.map((d) => `  ${d.groupId} (${d.holder}) since ${d.requestedAt.toISOString()}${d.servedBy ? `, promised by ${d.servedBy}` : ''}`),
+  );
+  const hostLeases = await db.hostLease.findMany({ where: { teamId: { in: teamIds } } });
+  lines.push(
+    `host_lease rows: ${hostLeases.length}`,
+    ...hostLeases.map((h) => `  ${h.host} (${h.holder}, team ${h.teamId}) ${h.waiting ? 'waiting' : 'in flight'}, until ${h.expiresAt.toISOString()}`),
   );
   const [claimed, sessions] = await Promise.all([
     db.jobUrl.findMany({

@@ -34,25 +34,25 @@ export interface MixedJob {
 
 const POLL_MS = 250;
 
-function ok<T extends { status: number; body: any }>(what: string, res: T): T['body'] {
+export function ok<T extends { status: number; body: any }>(what: string, res: T): T['body'] {
   if (res.status !== 200) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
-/** Polls a crawl's or batch's status until it leaves `scraping`; then reads all of its documents. */
-async function ended(api: Api, statusPath: string, deadline: number): Promise<any> {
+/** Polls a crawl's or batch's status every `pollMs` until it leaves `scraping`; then reads all of its documents. */
+export async function ended(api: Api, statusPath: string, deadline: number, pollMs = POLL_MS): Promise<any> {
   let last: any;
   const hasEnded = async () => (last = ok(statusPath, await api(`${statusPath}?limit=1`))).status !== 'scraping';
-  await waitFor(`${statusPath} to end`, hasEnded, Math.max(0, deadline - Date.now()), POLL_MS).catch((err: Error) => {
+  await waitFor(`${statusPath} to end`, hasEnded, Math.max(0, deadline - Date.now()), pollMs).catch((err: Error) => {
     throw new Error(`${err.message}: ${last?.completed} of ${last?.total} pages stored so far`);
   });
   return ok(statusPath, await api(`${statusPath}?limit=1000`));
 }
 
 /** A crawl or batch must complete with exactly the expected pages, each once, at exactly the expected credits. */
-function checkEnded(what: string, body: any, urls: string[], credits: number, mustContain?: string): void {
+export function checkEnded(what: string, body: any, urls: string[], credits: number, mustContain?: string): void {
   const got = body.data.map((d: any) => d.metadata.sourceURL as string);
   if (body.status !== 'completed' || body.completed !== urls.length || !sameSet(got, urls)) {
     throw new Error(
@@ -127,20 +127,21 @@ export function crawlJob(name: string, targetOf: (sites: TeamSites) => CrawlTarg
   };
 }
 
-export function batchJob(name: string): MixedJob {
+/** `pollMs`: how often its status is polled (bench:scale's hundreds of batches poll less often). */
+export function batchJob(name: string, { pollMs = POLL_MS } = {}): MixedJob {
   return {
     name,
     async run(api, sites, deadline) {
       const urls = [1, 2, 3, 4, 5, 6].map((i) => `${sites.scrape.url}/item/${i}`);
       const { id } = ok(name, await api('/v2/batch/scrape', { method: 'POST', json: { urls, formats: ['markdown'] } }));
-      checkEnded(`${name} ${id}`, await ended(api, `/v2/batch/scrape/${id}`, deadline), urls, urls.length);
+      checkEnded(`${name} ${id}`, await ended(api, `/v2/batch/scrape/${id}`, deadline, pollMs), urls, urls.length);
       return { stored: [{ jobId: id, urls }], credits: urls.length };
     },
   };
 }
 
 /** POST /v2/scrape answers once the page is stored; its timeout is the deadline, so a stuck scrape is a 408. */
-async function scrape(api: Api, url: string, deadline: number): Promise<StoredPages> {
+export async function scrape(api: Api, url: string, deadline: number): Promise<StoredPages> {
   const res = await api('/v2/scrape', {
     method: 'POST',
     json: { url, formats: ['markdown'], timeout: Math.min(300_000, Math.max(1000, deadline - Date.now())) },

@@ -16,7 +16,7 @@ import { documentTooLargeMessage } from '../../page/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
 import { notifyPagesStored } from '../job-events.ts';
-import { addToFrontier, type NewFrontierUrl } from '../frontier/frontier.ts';
+import { addToFrontier, lockFrontier, shrinkFrontierSize, type NewFrontierUrl } from '../frontier/frontier.ts';
 import { FrontierState } from '../frontier/frontier-state.ts';
 import { indexPages, type IndexedPage } from '../search-index/index-page.ts';
 import { storeInCache, type CacheWrite } from './page-cache.ts';
@@ -106,13 +106,15 @@ async function claimRedirectTarget(tx: SqlTx, page: ScrapedPage): Promise<void> 
     VALUES (${page.crawlId}::uuid, ${page.finalUrlKey}, ${page.finalUrl ?? page.url}, 0, ${FrontierState.redirect})
     ON CONFLICT (job_id, url_key) DO NOTHING`;
   if (inserted > 0) return;
-  // Still waiting in the queue: this page stands for it, so it is never fetched.
+  // Still waiting in the queue: this page stands for it, so it is never fetched, and it no longer counts against the limit.
+  await lockFrontier(tx, page.crawlId);
   const taken = await tx.$executeRaw`
     UPDATE job_url SET state = ${FrontierState.redirect}
     WHERE job_id = ${page.crawlId}::uuid AND url_key = ${page.finalUrlKey} AND state = ${FrontierState.queued}`;
   if (taken === 0) {
     throw new DuplicateRedirectError(`Redirected to ${page.finalUrl}, which this crawl already scraped`);
   }
+  await shrinkFrontierSize(tx, page.crawlId, taken);
 }
 
 export interface PageWrite {

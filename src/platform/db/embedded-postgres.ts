@@ -137,7 +137,14 @@ async function adoptLeftover(pgdata: string, password: string | undefined, port:
   return undefined;
 }
 
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string; log: Logger }): Promise<EmbeddedPostgres> {
+/** `settings`: server settings beyond ours, as `-c name=value` (a bench's shared_preload_libraries, say). */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database: string;
+  log: Logger;
+  settings?: Record<string, string>;
+}): Promise<EmbeddedPostgres> {
   const pgdata = join(opts.dataDir, 'postgres');
   const bins = await binaries();
   ensureDataDir(opts.dataDir);
@@ -176,6 +183,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ]);
     const proc = spawnDetached(cmd, args, { logPath, uid, gid });
     await waitForReady(proc, async () => (await probe(urlFor(password!, opts.port, 'postgres'))) === 'ok', {
