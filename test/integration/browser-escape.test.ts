@@ -173,6 +173,9 @@ const statusField = (p: ProcessInfo, name: string) => new RegExp(`^${name}:\\s*(
 
 describe('a hostile page in the scraper', () => {
   it('reaches nothing blocked by fetch, WebSocket, WebRTC, WebTransport or a service worker, in a sandboxed Chromium without secrets', async () => {
+    // Another file of this worker may have left a browser running below it (a warm browser idles
+    // for minutes): only the processes this test starts are this browser's.
+    const before = new Set(descendants().map((p) => p.pid));
     const config = loadConfig();
     const browser = chromiumLaunch({ ...config.chromium, headless: true });
     let page: FetchedPage | undefined;
@@ -186,7 +189,7 @@ describe('a hostile page in the scraper', () => {
       // The page is still open here: its renderer is alive.
       onPage: async (p) => {
         page = p;
-        processes = descendants();
+        processes = descendants().filter((p) => !before.has(p.pid));
       },
       onFailure: async (_target, error) => void failures.push(error),
     });
