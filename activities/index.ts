@@ -6,11 +6,11 @@ import { FEATURES } from '../src/features/index.ts';
 import type { FeatureActivities } from '../src/platform/feature.ts';
 import { toolRegistry, type ToolDeps } from '../src/platform/tools/tool.ts';
 
-export function createActivities(deps: ToolDeps<Config>): Required<FeatureActivities> {
+export async function createActivities(deps: ToolDeps<Config>): Promise<Required<FeatureActivities>> {
   const tools = toolRegistry(FEATURES.flatMap((feature) => feature.tools?.(deps) ?? []));
   const all: Required<FeatureActivities> = { control: {}, browser: {}, io: {} };
   for (const feature of FEATURES) {
-    const given = feature.activities?.({ db: deps.db, config: deps.config, log: deps.log, tools, temporal: deps.temporal }) ?? {};
+    const given = (await feature.activities?.({ db: deps.db, config: deps.config, log: deps.log, tools, temporal: deps.temporal })) ?? {};
     for (const cls of ['control', 'browser', 'io'] as const) {
       for (const [name, fn] of Object.entries(given[cls] ?? {})) {
         if (Object.values(all).some((registered) => name in registered)) throw new Error(`activity ${name} is registered twice (feature ${feature.name})`);

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await ensureSearchAttributes(connection, config.temporal.namespace, log);
     const temporal = temporalClient(connection, config.temporal.namespace, log);
     const native = await NativeConnection.connect(temporalEndpoint(temporalServer.address, config.temporal));
-    const workers = await createWorkers(native, config, createActivities({ db, config, log, temporal }));
+    const workers = await createWorkers(native, config, await createActivities({ db, config, log, temporal }));
     const running = Promise.all(workers.map((w) => w.run()));
     stops.unshift(async () => {
       for (const w of workers) w.shutdown();

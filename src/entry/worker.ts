@@ -35,7 +35,7 @@ runMain('worker', async () => {
   const serviceDeps = { db, config, log, temporal };
   for (const feature of FEATURES) await feature.onWorkerStart?.(serviceDeps);
   const connection = await connectWorkerTemporal(endpoint);
-  const workers = await createWorkers(connection, config, createActivities({ db, config, log, temporal }));
+  const workers = await createWorkers(connection, config, await createActivities({ db, config, log, temporal }));
   const services = FEATURES.flatMap((feature) => feature.workerServices?.(serviceDeps) ?? []);
   const readiness = serviceReadiness(
     { db, temporal: connection },

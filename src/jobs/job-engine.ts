@@ -5,7 +5,6 @@
 // features only commit jobs (commit-job.ts) and read them back.
 import { everyInterval, type Feature } from '../platform/feature.ts';
 import type { JobSettings } from './config.ts';
-import { createJobActivities } from './activities.ts';
 import { forgetAbandonedBrowserDemand } from './batch/browser-demand.ts';
 import { reconcileJobStarts } from './job-workflow-start.ts';
 import { forgetLongDeadProcesses, WORKER_HEARTBEAT_MS, WORKER_PROCESS_ID, workerLiveness } from '../platform/process/worker-liveness.ts';
@@ -18,7 +17,8 @@ const ABANDONED_ATTEMPTS_INTERVAL_MS = 2_000;
 
 export const jobEngine: Feature<JobSettings> = {
   name: 'jobs',
-  activities(deps) {
+  async activities(deps) {
+    const { createJobActivities } = await import('./activities.ts');
     const { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, scrapeBatch, recordPause, adjustJob } = createJobActivities(deps);
     return {
       control: { crawlSettings, openSingleScrape, queueForBrowser, planCrawl, finishCrawl, recordPause, adjustJob },

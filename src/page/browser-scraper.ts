@@ -22,7 +22,6 @@ import { pageHandlers } from './browser-page-handlers.ts';
 import { TopUp } from './batch-top-up.ts';
 import type { BrowserScrapeOptions, ScrapeTarget } from './browser-batch.ts';
 
-export { describeError };
 export type { BrowserScrapeOptions, FetchedPage, ScrapeTarget, TargetSupply } from './browser-batch.ts';
 
 crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);

@@ -61,7 +61,12 @@ export interface Feature<C = unknown> {
   routeDocs?: RouteDoc[];
   /** WebSocket endpoints; each authenticates by its own rule (see platform/http/websockets.ts). */
   websockets?: (deps: GatewayDeps<C>) => WebSocketRoute[];
-  activities?: (deps: FeatureActivityDeps<C>) => FeatureActivities;
+  /**
+   * May load its modules by `import()` (a promise): the gateway imports every feature for its routes,
+   * and a factory that imports Chromium's and the converters' libraries at the top costs every
+   * gateway process a second of CPU at its start for code it never runs.
+   */
+  activities?: (deps: FeatureActivityDeps<C>) => FeatureActivities | Promise<FeatureActivities>;
   /** Capabilities other features' activities may call (see tools/tool.ts); run inside the caller's activity. */
   tools?: (deps: ToolDeps<C>) => Tool[];
   /** Run once when a worker starts (e.g. create or update a Temporal schedule). */

@@ -194,7 +194,8 @@ it(
     // crawl.started was delivered: the end is still reported (it was lost while the grace
     // for a missing final event counted from the cancel).
     await h.db.job.update({ where: { id }, data: { completedAt: new Date(Date.now() - 10 * 60_000) } });
-    const { finishCrawl } = createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }), temporal: h.temporal }).control;
+    const { finishCrawl } = (await createActivities({ db: h.db, config: h.config, log: createLogger('warn', { process: 'test' }), temporal: h.temporal }))
+      .control;
     // Heartbeats while it waits, as the real one does: finishCrawl runs under the crawl's heartbeat timeout.
     const finishAfterStarted = (input: Parameters<typeof finishCrawl>[0]) =>
       heartbeatWhile(heartbeatIntervalMs(h.config.crawl.heartbeatTimeoutMs), async () => {

@@ -145,7 +145,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
     },
     async startWorker(opts = {}) {
       const nativeConnection = await NativeConnection.connect(endpoint);
-      const activities = createActivities({ db, config, log, temporal });
+      const activities = await createActivities({ db, config, log, temporal });
       for (const [name, fn] of Object.entries(opts.replace ?? {})) {
         const cls = (['control', 'browser', 'io'] as const).find((c) => name in activities[c]);
         if (!cls) throw new Error(`no activity ${name} to replace`);
