@@ -42,9 +42,16 @@ const totalOf = (crawlId: string) => Prisma.sql`coalesce(
     - (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state IN (${FrontierState.failed}, ${FrontierState.skipped})),
   (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ANY(${TOTAL_STATES}::text[])))`;
 
+/**
+ * The job's stored and failed pages, as job_page's trigger keeps them in job_page_tally (migration
+ * job_page_tally): one row read where counting the pages took 45 ms at 50,000 (issue 43). No row: no page yet.
+ */
+const pagesOf = (crawlId: string, column: 'succeeded' | 'failed') =>
+  Prisma.sql`coalesce((SELECT ${Prisma.raw(column)} FROM job_page_tally WHERE job_id = ${crawlId}::uuid), 0)`;
+
 export async function crawlCounts(db: Db, crawlId: string): Promise<{ completed: number; total: number }> {
   const [row] = await db.$queryRaw<{ completed: bigint; total: bigint }[]>`
-    SELECT (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND success) AS completed, ${totalOf(crawlId)} AS total`;
+    SELECT ${pagesOf(crawlId, 'succeeded')} AS completed, ${totalOf(crawlId)} AS total`;
   return { completed: Number(row!.completed), total: Number(row!.total) };
 }
 
@@ -55,8 +62,8 @@ export async function crawlCounts(db: Db, crawlId: string): Promise<{ completed:
 export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
   const [row] = await db.$queryRaw<{ completed: bigint; failed: bigint; total: bigint; queued: bigint; credits: bigint }[]>`
     SELECT
-      (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND success) AS completed,
-      (SELECT count(*) FROM job_page WHERE job_id = ${crawlId}::uuid AND NOT success) AS failed,
+      ${pagesOf(crawlId, 'succeeded')} AS completed,
+      ${pagesOf(crawlId, 'failed')} AS failed,
       ${totalOf(crawlId)} AS total,
       (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
       (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;

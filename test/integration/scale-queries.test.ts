@@ -1,6 +1,6 @@
 // What bench:scale found growing with a crawl (issue 43), held flat at a size the suite
-// affords: admitting links, the status's total, the frontier claim and a deep `next`
-// link must not read the whole frontier. Costs are counted, not timed: the index and table tuples a
+// affords: admitting links, the status's total and completed, the frontier claim and a deep `next`
+// link must not read the whole frontier or every page. Costs are counted, not timed: the index and table tuples a
 // statement read, from PostgreSQL's statistics of the test's own transaction.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addToFrontier, claimMore } from '../../src/jobs/frontier/frontier.ts';
@@ -97,6 +97,29 @@ describe('costs that must not grow with the crawl', () => {
     // What it replaces: the queued, claimed and done rows.
     expect(counts!.total).toBe(await db.jobUrl.count({ where: { jobId: id, state: { in: ['queued', 'claimed', 'done'] } } }));
     expect((await jobCounts(db, id)).total).toBe(counts!.total);
+  });
+
+  it("counts a job's stored and failed pages from the tally its pages keep, not by counting them", async () => {
+    const { id } = await insertCrawl(db, teamId, { url: 'http://tally.test/', limit: 10_000 });
+    const insertPages = (from: number, to: number, success: boolean, client: Db = db) => client.$executeRaw`
+      INSERT INTO job_page (job_id, url_key, url, success, status_code, document, size_bytes)
+      SELECT ${id}::uuid, 'tally.test/' || i, 'http://tally.test/' || i, ${success}, 200, '{}'::jsonb, 2
+      FROM generate_series(${from}::int, ${to}::int) AS i`;
+    await insertPages(1, 3000, true);
+    await insertPages(3001, 3040, false);
+    // A failed page stored again by a retry, one failed again, and pages of a transaction that rolled back.
+    await db.$executeRaw`UPDATE job_page SET success = true WHERE job_id = ${id}::uuid AND url_key = 'tally.test/3001'`;
+    await db.$executeRaw`UPDATE job_page SET success = false, error = 'again' WHERE job_id = ${id}::uuid AND url_key = 'tally.test/3002'`;
+    await readsOf('job_page', (tx) => insertPages(5001, 5100, true, tx));
+    let counts: { completed: number; failed: number } | undefined;
+    const read = await readsOf('job_page', async (tx) => (counts = await jobCounts(tx, id)));
+    expect(read).toBeLessThan(A_PAGE_OF_TUPLES);
+    expect(counts).toMatchObject({ completed: 3001, failed: 39 });
+    expect(counts!.completed).toBe(await db.jobPage.count({ where: { jobId: id, success: true } }));
+    expect((await crawlCounts(db, id)).completed).toBe(3001);
+    // A job with no page yet has no tally row.
+    const { id: empty } = await insertCrawl(db, teamId, { url: 'http://tally.test/', limit: 10 });
+    expect(await jobCounts(db, empty)).toMatchObject({ completed: 0, failed: 0 });
   });
 
   it('claims the shallowest queued URLs off its index, without sorting the queue', async () => {
