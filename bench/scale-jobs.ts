@@ -146,7 +146,9 @@ export async function jobsPart(config: Config, log: Logger, s: JobsPartSettings)
     await runJobs(list.slice(0, GROUP), await teamsFor(service, s, 'warm-up'), sites, 0);
     const teams = await teamsFor(service, s, 'together', timed);
     const started = Date.now();
+    const cpuBefore = service.cpu();
     const together = await runJobs(list, teams, sites, s.startSeconds);
+    const cpuUsed = Object.entries(service.cpu()).map(([name, seconds]) => [name, seconds - (cpuBefore[name] ?? 0)] as const);
     recording = false;
     const starts = await startsPerSecond(
       service.db,
@@ -175,6 +177,8 @@ export async function jobsPart(config: Config, log: Logger, s: JobsPartSettings)
       `starts the gateway accepted: ${starts.count} in ${(starts.count / starts.overall).toFixed(1)} s, ${starts.overall.toFixed(1)} starts/s (peak ${Math.max(...starts.perSecond.map(([, n]) => n))} in one second)`,
       `in groups of ten: ${list.length - groupedIncorrect.length} of ${list.length} correct; ${groupedSum.toFixed(1)} s in sum; ratio all at once / groups ${(together.last / groupedSum).toFixed(2)}`,
       `throughput all at once: ${(list.length / together.last).toFixed(1)} jobs/s, ${(pagesOf(s) / together.last).toFixed(1)} pages/s (${pagesOf(s)} pages)`,
+      // Which process the run waited on: one near a whole core (1.00) is the bottleneck; all well below it, a wait that is not CPU.
+      `CPU during the run, seconds (cores busy on average): ${cpuUsed.map(([name, used]) => `${name} ${used.toFixed(1)} (${(used / together.last).toFixed(2)})`).join(', ')}`,
       ...Object.entries(p95).map(
         ([kind, l]) =>
           `  ${kind.padEnd(40)} ${String(l.count).padStart(6)} requests   p50 ${l.p50.toFixed(0).padStart(6)} ms   p95 ${l.p95.toFixed(0).padStart(6)} ms`,
