@@ -66,7 +66,7 @@ export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
       ${pagesOf(crawlId, 'failed')} AS failed,
       ${totalOf(crawlId)} AS total,
       (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
-      (SELECT coalesce(sum(credits), 0) FROM usage_entry WHERE job_id = ${crawlId}) AS credits`;
+      coalesce((SELECT credits FROM usage_job WHERE job_id = ${crawlId}), 0) AS credits`;
   return {
     completed: Number(row.completed),
     total: Number(row.total),

@@ -8,6 +8,7 @@ import { crawlCounts, crawlStatusBody, jobCounts } from '../../src/jobs/job-stat
 import { paginationSchema } from '../../src/jobs/job-routes.ts';
 import { storeScrapedPage } from '../../src/jobs/pages/page-store.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
+import { creditsUsedByJob } from '../../src/platform/usage/credits.ts';
 import { insertCrawl, scrapedPage, testTeam } from '../support/crawl-rows.ts';
 
 /** Rows a crawl of this size holds: enough that reading them all is unmistakable beside a page's worth. */
@@ -120,6 +121,22 @@ describe('costs that must not grow with the crawl', () => {
     // A job with no page yet has no tally row.
     const { id: empty } = await insertCrawl(db, teamId, { url: 'http://tally.test/', limit: 10 });
     expect(await jobCounts(db, empty)).toMatchObject({ completed: 0, failed: 0 });
+  });
+
+  it("reads a job's credits used from the sum its charges keep, not by summing the ledger", async () => {
+    const { id } = await insertCrawl(db, teamId, { url: 'http://credits.test/', limit: 10_000 });
+    const charge = (from: number, to: number, client: Db = db) => client.$executeRaw`
+      INSERT INTO usage_entry (team_id, endpoint, job_id, item_key, credits, tokens)
+      SELECT ${teamId}::uuid, 'crawl', ${id}, 'credits.test/' || i, 1 + i % 2, 0 FROM generate_series(${from}::int, ${to}::int) AS i`;
+    await charge(1, 3000);
+    await readsOf('usage_entry', (tx) => charge(3001, 3100, tx));
+    let credits: number | undefined;
+    const read = await readsOf('usage_entry', async (tx) => (credits = await creditsUsedByJob(tx, id)));
+    expect(read).toBe(0);
+    const [{ sum }] = await db.$queryRaw<{ sum: bigint }[]>`SELECT sum(credits) AS sum FROM usage_entry WHERE job_id = ${id}`;
+    expect(credits).toBe(Number(sum));
+    expect((await jobCounts(db, id)).creditsUsed).toBe(Number(sum));
+    expect(await creditsUsedByJob(db, 'no-such-job')).toBe(0);
   });
 
   it('claims the shallowest queued URLs off its index, without sorting the queue', async () => {
