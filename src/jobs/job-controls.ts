@@ -69,6 +69,8 @@ export async function adjustJob(deps: ControlDeps, input: { crawlId: string; adj
             SELECT id FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued} ORDER BY id DESC LIMIT ${excess}
           )`;
         await shrinkFrontierSize(tx, crawlId, dropped);
+        // job_queue_tally's trigger does not follow deletes (its migration says why).
+        await tx.$executeRaw`UPDATE job_queue_tally SET queued = queued - ${dropped} WHERE job_id = ${crawlId}::uuid`;
       }
     }
     const before = crawlOptions(crawl);

@@ -57,7 +57,9 @@ export async function crawlCounts(db: Db, crawlId: string): Promise<{ completed:
 
 /**
  * What GET /v2/crawl/{id} counts, plus failed pages and queued URLs: the progress an activity hands
- * its workflow. One statement (one round trip, one snapshot) for the five numbers.
+ * its workflow. One statement (one round trip, one snapshot) for the five numbers, each a kept
+ * count (job_page_tally, job_queue_tally, usage_job): committed work only, as every caller reads
+ * after its writes committed.
  */
 export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
   const [row] = await db.$queryRaw<{ completed: bigint; failed: bigint; total: bigint; queued: bigint; credits: bigint }[]>`
@@ -65,7 +67,7 @@ export async function jobCounts(db: Db, crawlId: string): Promise<JobCounts> {
       ${pagesOf(crawlId, 'succeeded')} AS completed,
       ${pagesOf(crawlId, 'failed')} AS failed,
       ${totalOf(crawlId)} AS total,
-      (SELECT count(*) FROM job_url WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.queued}) AS queued,
+      coalesce((SELECT queued FROM job_queue_tally WHERE job_id = ${crawlId}::uuid), 0) AS queued,
       coalesce((SELECT credits FROM usage_job WHERE job_id = ${crawlId}), 0) AS credits`;
   return {
     completed: Number(row.completed),

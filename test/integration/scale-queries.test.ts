@@ -123,6 +123,20 @@ describe('costs that must not grow with the crawl', () => {
     expect(await jobCounts(db, empty)).toMatchObject({ completed: 0, failed: 0 });
   });
 
+  it("counts a job's queued URLs from the tally its frontier keeps, not by counting the queue", async () => {
+    const id = await bigFrontier();
+    // Claimed, released, turned into a redirect alias, and a claim rolled back: each moves the count or not.
+    await claimMore(db, id, 'batch:1', 16);
+    await db.$executeRaw`UPDATE job_url SET state = 'queued', claimed_by = NULL WHERE job_id = ${id}::uuid AND claimed_by = 'batch:1' AND depth = 1`;
+    await db.$executeRaw`UPDATE job_url SET state = 'redirect' WHERE id = (SELECT id FROM job_url WHERE job_id = ${id}::uuid AND state = 'queued' ORDER BY id DESC LIMIT 1)`;
+    await readsOf('job_url', (tx) => claimMore(tx, id, 'batch:2', 16));
+    let queued: number | undefined;
+    const read = await readsOf('job_url', async (tx) => ({ queued } = await jobCounts(tx, id)));
+    expect(read).toBeLessThan(A_PAGE_OF_TUPLES);
+    expect(queued).toBe(await db.jobUrl.count({ where: { jobId: id, state: 'queued' } }));
+    expect(queued).toBe(ROWS - 1);
+  });
+
   it("reads a job's credits used from the sum its charges keep, not by summing the ledger", async () => {
     const { id } = await insertCrawl(db, teamId, { url: 'http://credits.test/', limit: 10_000 });
     const charge = (from: number, to: number, client: Db = db) => client.$executeRaw`
