@@ -51,6 +51,8 @@ runMain('worker', async () => {
   log.info('worker ready', {
     taskQueue: config.temporal.taskQueue,
     browserTaskQueue: config.temporal.browserTaskQueue,
+    scrapeTaskQueue: config.temporal.scrapeTaskQueue,
+    scrapeSlots: config.worker.scrapeSlots,
     webhookTaskQueue: config.temporal.webhookTaskQueue,
     browserSlots: config.worker.browserSlots,
     chromium: { sandbox: config.chromium.sandbox, uid: browser.user?.uid ?? process.getuid?.() },

@@ -76,9 +76,9 @@ function batchScraper({ db, config, log, network, temporal }: CrawlActivityDeps)
       ? createConversionPool({ threads: config.crawl.conversionThreads, timeoutMs: config.crawl.conversionTimeoutMs }).convert
       : convertInline;
   const warmBrowser = config.crawl.warmBrowserIdleMs > 0 ? createWarmBrowser({ idleMs: config.crawl.warmBrowserIdleMs }) : undefined;
-  // Each batch writes one group of pages at a time; a spare connection for the page written alone after a group failed.
+  // Each batch (crawls' and single scrapes') writes one group of pages at a time; a spare connection for the page written alone after a group failed.
   const pageStore = config.database.url
-    ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + 1, limits: config.database })
+    ? new SqlTransactions({ databaseUrl: config.database.url, max: config.worker.browserSlots + config.worker.scrapeSlots + 1, limits: config.database })
     : db;
   // Host turns are one short statement each, on connections of their own so page writes never hold them up.
   const hostGate = new HostGate({

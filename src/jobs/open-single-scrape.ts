@@ -27,7 +27,7 @@ export async function openSingleScrape(deps: JobContextDeps, { crawlId, holder }
   const [read] = await Promise.all([
     readJob(deps, crawlId),
     releaseClaims(db, crawlId),
-    requestJobBrowser(db, { holder, pool: config.temporal.browserTaskQueue, crawlId }),
+    requestJobBrowser(db, { holder, pool: config.temporal.scrapeTaskQueue, crawlId }),
   ]);
   const settings = runSettings(config, read);
   if (read.crawl.status !== 'scraping') return { settings, planned: { queued: 0 } };

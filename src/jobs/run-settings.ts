@@ -30,7 +30,8 @@ export function runSettings(config: Pick<JobSettings, 'crawl' | 'temporal'>, { c
     heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
     historyEventBudget: config.crawl.historyEventBudget,
     ...(delay !== undefined && { delayMs: Math.round(delay * 1000) }),
-    browserTaskQueue: config.temporal.browserTaskQueue,
+    // Recorded with the run's settings: a run keeps the queue it started with across deploys.
+    browserTaskQueue: jobKind(crawl) === 'scrape' ? config.temporal.scrapeTaskQueue : config.temporal.browserTaskQueue,
     hasWebhook: options.webhook !== undefined,
     teamId: crawl.teamId,
     // A batch scrape's URLs may be of many sites: its summaries name none.

@@ -18,6 +18,7 @@ type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
  * - control: database work that never waits for a browser (plan, finish, purge, settings); also
  *   where the workflows run, and the only class local activities may be in;
  * - browser: work that holds a Chromium (scrape batches), limited per worker to WORKER_BROWSER_SLOTS;
+ *   its activities also serve the scrape queue (single scrapes' batches, WORKER_SCRAPE_SLOTS);
  * - io: long network waits (webhook deliveries), many at once.
  */
 export interface FeatureActivities {

@@ -77,7 +77,7 @@ export interface HarnessOptions {
 
 function testQueues() {
   const taskQueue = `test-${randomUUID()}`;
-  return { taskQueue, browserTaskQueue: `${taskQueue}-browser`, webhookTaskQueue: `${taskQueue}-webhooks` };
+  return { taskQueue, browserTaskQueue: `${taskQueue}-browser`, scrapeTaskQueue: `${taskQueue}-scrape`, webhookTaskQueue: `${taskQueue}-webhooks` };
 }
 
 export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {
@@ -176,6 +176,7 @@ export async function startHarness(overrides: HarnessOptions = {}): Promise<Harn
           TEMPORAL_ADDRESS: temporalAddress,
           TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
           TEMPORAL_BROWSER_TASK_QUEUE: config.temporal.browserTaskQueue,
+          TEMPORAL_SCRAPE_TASK_QUEUE: config.temporal.scrapeTaskQueue,
           TEMPORAL_WEBHOOK_TASK_QUEUE: config.temporal.webhookTaskQueue,
           WEBHOOK_RETRY_INITIAL_MS: String(config.webhooks.retryInitialMs),
           WEBHOOK_RETRY_MAX_INTERVAL_MS: String(config.webhooks.retryMaxIntervalMs),

@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import '../../src/features/index.ts';
 import '../../activities/index.ts';
+// The job engine's activities, which a worker loads at its start (job-engine.ts imports them lazily).
+import '../../src/jobs/activities.ts';
 import '../../src/platform/http/app.ts';
 import '../../src/features/browser-sessions/host/browser-host.ts';
 // Imported by the worker's and the browser host's entry points, which cannot be loaded here (they run).

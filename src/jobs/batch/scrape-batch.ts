@@ -154,7 +154,8 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
    * Its demand is met, its job read and its attempt recorded at once: three round trips in one.
    */
   return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
-    const pool = config.temporal.browserTaskQueue;
+    // Fair share is between the work of one queue: the browser queue's, or single scrapes' own.
+    const pool = Context.current().info.taskQueue;
     const started = Promise.all([loadJob(deps, input.crawlId), meetBrowserDemand(db, { holder: input.batchKey, pool })]);
     // Awaited inside the attempt record below; a failure before that is reported there.
     started.catch(() => undefined);

@@ -44,6 +44,12 @@ export function temporalConfig() {
     taskQueue,
     /** Browser work: scrape batches, each with a Chromium of its own; a worker runs WORKER_BROWSER_SLOTS at once. */
     browserTaskQueue: str('TEMPORAL_BROWSER_TASK_QUEUE') ?? `${taskQueue}-browser`,
+    /**
+     * Single scrapes' batches (one page each, a caller waiting): a queue of their own, so that they
+     * never wait behind crawls' batches for one of the few browser slots (a page fetched over HTTP
+     * needs no browser; one rendered takes a context of the worker's warm Chromium).
+     */
+    scrapeTaskQueue: str('TEMPORAL_SCRAPE_TASK_QUEUE') ?? `${taskQueue}-scrape`,
     /** Network I/O: webhook deliveries, many at once per worker, never in a browser's place. */
     webhookTaskQueue: str('TEMPORAL_WEBHOOK_TASK_QUEUE') ?? `${taskQueue}-webhooks`,
     cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
@@ -66,6 +72,8 @@ export function workerConfig() {
     shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000),
     /** Browsers (scrape batches, each its own Chromium) one worker runs at once. */
     browserSlots: positiveInt('WORKER_BROWSER_SLOTS', 2, 'WORKER_MAX_BROWSER_BATCHES'),
+    /** Single scrapes' batches one worker runs at once (each one page; rendered ones share the warm Chromium). */
+    scrapeSlots: positiveInt('WORKER_SCRAPE_SLOTS', 8),
     /** Control activities (plan, finish, purge) one worker runs at once; they wait on the database only. */
     controlSlots: positiveInt('WORKER_CONTROL_SLOTS', 50),
     /** How far the worker's heap may grow past what is live before a full collection (platform/process/heap-growth.ts); 0: V8 decides. */

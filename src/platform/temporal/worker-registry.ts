@@ -1,8 +1,10 @@
 // The Temporal workers of one worker process, one per resource class, so work of
 // one class never waits for a slot of another: the control queue (every workflow,
 // and activities that only touch the database), the browser queue (scrape batches,
-// at most WORKER_BROWSER_SLOTS at once, each with its Chromium) and the webhook
-// queue (delivery loops: network waits only, so many at once).
+// at most WORKER_BROWSER_SLOTS at once, each with its Chromium), the scrape queue
+// (the same activities for single scrapes' one-page batches, WORKER_SCRAPE_SLOTS at
+// once: a rendered one shares the warm Chromium) and the webhook queue (delivery
+// loops: network waits only, so many at once).
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { FeatureActivities } from '../feature.ts';
 import type { TemporalSettings, WorkerSettings } from './config.ts';
@@ -48,6 +50,12 @@ export async function createWorkers(connection: NativeConnection, config: Worker
       taskQueue: config.temporal.browserTaskQueue,
       activities: activities.browser,
       maxConcurrentActivityTaskExecutions: config.worker.browserSlots,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: config.temporal.scrapeTaskQueue,
+      activities: activities.browser,
+      maxConcurrentActivityTaskExecutions: config.worker.scrapeSlots,
     }),
     Worker.create({
       ...common,
