@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config.ts';
 import type { Db } from '../src/platform/db/prisma.ts';
 import type { Logger } from '../src/platform/log.ts';
+import { crawlCounts } from '../src/jobs/job-status.ts';
 import { ok, type Api } from '../test/support/mixed-load-jobs.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { percentile } from './percentile.ts';
@@ -34,8 +35,8 @@ async function startCrawl(api: Api, url: string, limit: number): Promise<string>
   return ok('the crawl', await api('/v2/crawl', { method: 'POST', json: { url, limit, sitemap: 'include' } })).id as string;
 }
 
-const storedPages = async (db: Db, crawlId: string) =>
-  Number((await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM job_page WHERE job_id = ${crawlId}::uuid AND success`)[0]!.n);
+/** The crawl's stored pages as the service keeps them (job_page_tally): counting them cost PostgreSQL 200 ms a read at 750,000. */
+const storedPages = async (db: Db, crawlId: string) => (await crawlCounts(db, crawlId)).completed;
 
 /** Bytes of every table of the service with its indexes and TOAST. */
 async function databaseBytes(db: Db): Promise<number> {
