@@ -184,8 +184,8 @@ export async function jobsPart(config: Config, log: Logger, s: JobsPartSettings)
           `  ${kind.padEnd(40)} ${String(l.count).padStart(6)} requests   p50 ${l.p50.toFixed(0).padStart(6)} ms   p95 ${l.p95.toFixed(0).padStart(6)} ms`,
       ),
       `held after the last job (jobs scraping, team slots, browser and host leases, browser demand, live sessions): ${held}`,
-      ...together.incorrect.slice(0, 10).map((why) => `  INCORRECT (all at once) ${why}`),
-      ...groupedIncorrect.slice(0, 10).map((why) => `  INCORRECT (groups) ${why}`),
+      ...incorrectLines('all at once', together.incorrect),
+      ...incorrectLines('groups', groupedIncorrect),
     ];
     for (const line of summary) console.log(line);
     const bars = Object.fromEntries(Object.entries(p95).map(([kind, l]) => [kind, l.p95]));
@@ -199,4 +199,17 @@ export async function jobsPart(config: Config, log: Logger, s: JobsPartSettings)
 /** Pages the jobs store: one a scrape, SMALL_CRAWL_PAGES a crawl, six a batch. */
 function pagesOf(s: JobsPartSettings): number {
   return s.scrapes + s.crawls * SMALL_CRAWL_PAGES + s.batches * 6;
+}
+
+/** Every incorrect job's reason, counted: the same reason (the job's name and ids cut off) once with its count. */
+function incorrectLines(run: string, incorrect: string[]): string[] {
+  const reasons = new Map<string, number>();
+  for (const why of incorrect) {
+    const reason = why
+      .replace(/^[^:]*: /, '')
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
+      .replace(/\b\d+\b/g, 'N');
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  return [...reasons].map(([reason, n]) => `  INCORRECT (${run}) x${n}: ${reason}`);
 }
