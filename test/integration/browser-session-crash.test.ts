@@ -35,6 +35,19 @@ function browsersOf(hostId: string): string[] {
   }
 }
 
+/**
+ * Sends the request again after a 503 with Retry-After, as a client does: the new gateway refuses a
+ * request before running it when PostgreSQL gives it no answer within a second, which the full
+ * suite's load can cause just after the restart (a fresh-clone run saw it once in two).
+ */
+async function sentUntilServed(send: () => Promise<Response>, attempts = 3): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send();
+    if (res.status !== 503 || attempt === attempts) return res;
+    await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
 describe('browser sessions and crashes', () => {
   it('survive kill -9 of the worker and of the gateway: the same cdpUrl works again, executes resume', async () => {
     h = await startHarness();
@@ -66,7 +79,9 @@ describe('browser sessions and crashes', () => {
 
     // The harness stops what it spawned.
     await h.spawnWorker();
-    const exec = await (await api(`/v2/browser/${created.id}/execute`, { method: 'POST', body: JSON.stringify({ code: 'await page.title()' }) })).json();
+    const exec = await (
+      await sentUntilServed(() => api(`/v2/browser/${created.id}/execute`, { method: 'POST', body: JSON.stringify({ code: 'await page.title()' }) }))
+    ).json();
     expect(exec).toMatchObject({ success: true, result: 'After the crash', error: null });
     const del = await (await api(`/v2/browser/${created.id}`, { method: 'DELETE' })).json();
     expect(del).toMatchObject({ success: true, creditsBilled: 2 });
