@@ -74,6 +74,11 @@ export function cpu(pid: number | 'self'): { own: number; reaped: number } {
   return { own, reaped };
 }
 
+/** CPU seconds of a process and its descendants, exited ones too (each live process counts what it reaped). */
+export function cpuOfTree(root: number): number {
+  return tree(processTable(), root).reduce((sum, p) => sum + p.cpu + p.reaped, 0);
+}
+
 /**
  * CPU seconds of the process trees whose root's command line contains each marker (a scratch
  * folder, say), descendants included, exited ones too: a tree's live processes count their own

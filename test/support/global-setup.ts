@@ -4,9 +4,10 @@
 // the other server is stopped. The workflow code is bundled once here, as an
 // image does at build time: every worker of the run (in-process or spawned)
 // loads that bundle instead of running webpack for seconds of CPU at its start.
-import { rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { cpu, cpuOfTree } from '../../bench/processes.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { createLogger } from '../../src/platform/log.ts';
@@ -27,6 +28,14 @@ declare module 'vitest' {
   }
 }
 
+/** With TEST_CPU_LOG (test/support/file-cpu.ts), the shared servers' CPU too, which no test file's line holds. */
+function logServerCpu(started: PromiseSettledResult<{ pid?: number }>[]): void {
+  const log = process.env.TEST_CPU_LOG;
+  if (!log) return;
+  const [postgres, temporal] = started.map((s) => (s.status === 'fulfilled' && s.value.pid ? Math.round(cpuOfTree(s.value.pid) * 1000) : null));
+  appendFileSync(log, `${JSON.stringify({ sharedServers: { postgresMs: postgres, temporalMs: temporal }, vitestMainMs: Math.round(cpu('self').own * 1000) })}\n`);
+}
+
 export default async function setup(project: TestProject) {
   const cli = process.env.TEMPORAL_CLI_PATH;
   if (!cli) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests with `npm test`, which installs the Temporal CLI');
@@ -40,6 +49,7 @@ export default async function setup(project: TestProject) {
     freePort().then((port) => startTemporalDevServer({ cliPath: cli, dataDir: join(dir, 'temporal'), port, namespace: 'default', persist: false, log })),
   ]);
   const teardown = async () => {
+    logServerCpu(started);
     for (const s of started.toReversed()) if (s.status === 'fulfilled') await s.value.stop();
     for (const leftover of await killLeftovers(marker)) process.stderr.write(`[test teardown] killed a process a test left running: ${leftover}\n`);
     rmSync(dir, { recursive: true, force: true });

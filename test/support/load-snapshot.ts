@@ -74,7 +74,21 @@ export async function loadSnapshot(db: Db, teamIds: string[]): Promise<string> {
     ...sessions.map((s) => `  ${s.id} ${s.status} since ${s.createdAt.toISOString()}, expires ${s.expiresAt.toISOString()}`),
   );
   lines.push(...(await unindexedPages(db, teamIds)));
+  lines.push(...(await busySessions(db)));
   return lines.join('\n');
+}
+
+/** The database's sessions that are not idle: a statement waiting on a lock, a transaction left open, hold a job up where no row says so. */
+async function busySessions(db: Db): Promise<string[]> {
+  const rows = await db.$queryRaw<{ pid: number; state: string; wait: string | null; blocked_by: number[]; xact_s: number | null; query: string }[]>`
+    SELECT pid, state, wait_event_type || ':' || wait_event AS wait, pg_blocking_pids(pid) AS blocked_by,
+      round(extract(epoch FROM now() - xact_start))::int AS xact_s, left(query, 200) AS query
+    FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;
+  return [
+    `database sessions not idle: ${rows.length}`,
+    ...rows.map((r) => `  ${r.pid} ${r.state}${r.wait ? ` waiting ${r.wait}` : ''}${r.blocked_by.length ? ` blocked by ${r.blocked_by.join(',')}` : ''}, transaction ${r.xact_s ?? '-'} s: ${r.query}`),
+  ];
 }
 
 /** Pages these teams stored that their search index lacks (it is written in the pages' own transaction). */
