@@ -33,7 +33,10 @@ function logServerCpu(started: PromiseSettledResult<{ pid?: number }>[]): void {
   const log = process.env.TEST_CPU_LOG;
   if (!log) return;
   const [postgres, temporal] = started.map((s) => (s.status === 'fulfilled' && s.value.pid ? Math.round(cpuOfTree(s.value.pid) * 1000) : null));
-  appendFileSync(log, `${JSON.stringify({ sharedServers: { postgresMs: postgres, temporalMs: temporal }, vitestMainMs: Math.round(cpu('self').own * 1000) })}\n`);
+  appendFileSync(
+    log,
+    `${JSON.stringify({ sharedServers: { postgresMs: postgres, temporalMs: temporal }, vitestMainMs: Math.round(cpu('self').own * 1000) })}\n`,
+  );
 }
 
 export default async function setup(project: TestProject) {

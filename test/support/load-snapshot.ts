@@ -87,7 +87,10 @@ async function busySessions(db: Db): Promise<string[]> {
     WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;
   return [
     `database sessions not idle: ${rows.length}`,
-    ...rows.map((r) => `  ${r.pid} ${r.state}${r.wait ? ` waiting ${r.wait}` : ''}${r.blocked_by.length ? ` blocked by ${r.blocked_by.join(',')}` : ''}, transaction ${r.xact_s ?? '-'} s: ${r.query}`),
+    ...rows.map(
+      (r) =>
+        `  ${r.pid} ${r.state}${r.wait ? ` waiting ${r.wait}` : ''}${r.blocked_by.length ? ` blocked by ${r.blocked_by.join(',')}` : ''}, transaction ${r.xact_s ?? '-'} s: ${r.query}`,
+    ),
   ];
 }
 
