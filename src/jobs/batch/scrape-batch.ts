@@ -42,6 +42,7 @@ import { BatchLeases } from './batch-leases.ts';
 import type { BatchReporter } from './batch-reports.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
+import { StallWatch } from './stall-watch.ts';
 import { FrontierSource } from './frontier-source.ts';
 import { createPageHandler, type PageHandler } from './page-handler.ts';
 import { lanesFirst, type RoutingRules } from './route-target.ts';
@@ -111,6 +112,9 @@ const FAIR_SHARE_CHECK_MS = 500;
 
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;
+
+/** How much longer than a page's own time limit a batch may settle nothing with pages in hand before it says it is stalled. */
+const STALL_SLACK_MS = 15_000;
 
 /** Least time between two reports of a batch to its workflow, whatever CRAWL_PROGRESS_INTERVAL_MS says (0 in tests). */
 const MIN_REPORT_MS = 250;
@@ -318,7 +322,9 @@ class LeasedBatch {
   startTickers(): () => void {
     const { activity, leases, source, tally, log, started } = this;
     const { crawl } = this.a.deps.config;
+    const stall = new StallWatch(this.a.job.options.scrapeOptions.timeout + STALL_SLACK_MS);
     const ticker = setInterval(() => {
+      this.tellStall(stall);
       activity.heartbeat({ handled: tally.handled });
       leases.renew().catch((err) => log.warn('lease renewal failed', { error: describeError(err) }));
     }, heartbeatIntervalMs(crawl.heartbeatTimeoutMs));
@@ -343,6 +349,23 @@ class LeasedBatch {
       clearInterval(fairShareTicker);
       clearInterval(reportTicker);
     };
+  }
+
+  /** A stall (stall-watch.ts), told with what the batch holds and waits for. */
+  private tellStall(stall: StallWatch): void {
+    const { tally, leases, source, activity } = this;
+    const stalledMs = stall.check(Date.now(), tally.handled, tally.inFlight);
+    if (stalledMs === undefined) return;
+    this.log.warn('batch stalled: pages in hand and none settled (a slow site or a paused host, or a wait in this worker)', {
+      stalledMs,
+      attempt: activity.info.attempt,
+      claimed: tally.claimed,
+      todo: tally.todo,
+      handled: tally.handled,
+      leases: leases.state(),
+      idle: source.idle,
+      earlierTaken: source.earlierTaken,
+    });
   }
 
   /**
