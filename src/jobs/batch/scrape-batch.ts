@@ -113,7 +113,7 @@ const FAIR_SHARE_CHECK_MS = 500;
 /** Most pages stored in one transaction (they are the pages that finished while the previous one ran). */
 const PAGE_WRITE_GROUP = 32;
 
-/** How much longer than a page's own time limit a batch may settle nothing with pages in hand before it says it is stalled. */
+/** How much longer than a page's own time limit a batch may settle nothing with work in hand before it says it is stalled. */
 const STALL_SLACK_MS = 15_000;
 
 /** Least time between two reports of a batch to its workflow, whatever CRAWL_PROGRESS_INTERVAL_MS says (0 in tests). */
@@ -354,9 +354,9 @@ class LeasedBatch {
   /** A stall (stall-watch.ts), told with what the batch holds and waits for. */
   private tellStall(stall: StallWatch): void {
     const { tally, leases, source, activity } = this;
-    const stalledMs = stall.check(Date.now(), tally.handled, tally.inFlight);
+    const stalledMs = stall.check(Date.now(), tally.handled, tally.inFlight > 0 || !source.idle);
     if (stalledMs === undefined) return;
-    this.log.warn('batch stalled: pages in hand and none settled (a slow site or a paused host, or a wait in this worker)', {
+    this.log.warn('batch stalled: work in hand and nothing settled (a slow site or a paused host, or a wait in this worker)', {
       stalledMs,
       attempt: activity.info.attempt,
       claimed: tally.claimed,
