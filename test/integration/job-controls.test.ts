@@ -117,13 +117,15 @@ describe('steering running jobs', () => {
     // its progress while its one batch runs.
     const other = await startCrawl(big, { limit: 150, maxConcurrency: 4 });
     const samples: { at: number; attr: number; details: string; stored: number }[] = [];
+    // The three reads at once and often: on a loaded machine, one after the other every 250 ms saw only
+    // two values of the ~6-s crawl.
+    const otherHandle = await handleOf(other);
     for (;;) {
-      const [d, count] = await Promise.all([(await handleOf(other)).describe(), stored(other)]);
+      const [d, count, details] = await Promise.all([otherHandle.describe(), stored(other), currentDetails(otherHandle)]);
       const attr = d.typedSearchAttributes.get(PagesCrawledAttribute) ?? 0;
-      const details = await currentDetails(await handleOf(other));
       samples.push({ at: Date.now(), attr, details, stored: count });
       if (d.status.name !== 'RUNNING') break;
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 100));
     }
     const final = await waitForCrawl(h, other);
     expect(final).toMatchObject({ status: 'completed', completed: 150 });
