@@ -76,7 +76,11 @@ export function cpu(pid: number | 'self'): { own: number; reaped: number } {
 
 /** CPU seconds of a process and its descendants, exited ones too (each live process counts what it reaped). */
 export function cpuOfTree(root: number): number {
-  return tree(processTable(), root).reduce((sum, p) => sum + p.cpu + p.reaped, 0);
+  return treeCpu(processTable(), root);
+}
+
+function treeCpu(table: Map<number, ProcessEntry>, root: number): number {
+  return tree(table, root).reduce((sum, p) => sum + p.cpu + p.reaped, 0);
 }
 
 /**
@@ -89,7 +93,7 @@ export function cpuOfTrees(markers: Record<string, string>): Record<string, numb
   const sums: Record<string, number> = {};
   for (const [name, marker] of Object.entries(markers)) {
     const roots = [...table].filter(([, p]) => p.cmdline.includes(marker) && !table.get(p.ppid)?.cmdline.includes(marker)).map(([pid]) => pid);
-    sums[name] = roots.flatMap((root) => tree(table, root)).reduce((sum, p) => sum + p.cpu + p.reaped, 0);
+    sums[name] = roots.reduce((sum, root) => sum + treeCpu(table, root), 0);
   }
   return sums;
 }
