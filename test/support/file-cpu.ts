@@ -2,15 +2,16 @@
 // worker spent on it (self) and the CPU of the processes it started and reaped (children), from
 // /proc, which `npm test`'s wall time cannot tell apart (issue 40: where the suite's CPU goes).
 // Unset (the default), it does nothing.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { cpu } from '../../bench/processes.ts';
 
 const LOG = process.env.TEST_CPU_LOG;
 
-/** CPU ms of this process and of its reaped children (utime, stime, cutime, cstime; 100 ticks a second). */
+/** CPU ms of this process and of its reaped children. */
 function cpuMs(): { self: number; children: number } {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ').map(Number);
-  return { self: (fields[11]! + fields[12]!) * 10, children: (fields[13]! + fields[14]!) * 10 };
+  const { own, reaped } = cpu('self');
+  return { self: Math.round(own * 1000), children: Math.round(reaped * 1000) };
 }
 
 if (LOG) {
