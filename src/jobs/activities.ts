@@ -41,9 +41,9 @@ export function createJobActivities(given: ActivityDeps<JobSettings> & { network
   // What proxy auto learns of a host on this worker, every worker starts that host with.
   if (deps.network.proxies.configured)
     deps.network.proxies.shareTiers(sharedTierStore(deps.db, { shareMs: deps.config.crawl.proxyTierShareMs, log: deps.log }));
-  /** Heartbeats on a clock (heartbeatWhile): the workflow gives the activity the crawl's heartbeat timeout. */
+  /** Heartbeats on a clock (heartbeatWhile), its attempt's record included: the workflow gives the activity the crawl's heartbeat timeout. */
   const recorded = <T>(work: () => Promise<T>) =>
-    withAttemptRecord(deps, {}, () => heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), work));
+    heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), () => withAttemptRecord(deps, {}, work));
   return {
     /** Local activity: how this deployment runs the crawl (run-settings.ts). Read once per workflow run. */
     crawlSettings: (crawlId: string) => crawlSettings(deps, crawlId),

@@ -198,6 +198,8 @@ export const batchProgressSignal = defineSignal<[BatchProgress]>('batchProgress'
 export interface BatchControl {
   stop: boolean;
   why?: 'paused' | 'adjusted';
+  /** The keys of the batches the run has launched and not seen end (absent from runs of older code). */
+  running?: string[];
 }
 
 /** Asked by a running batch with its key (no history event: a query). */

@@ -399,18 +399,21 @@ export class JobRunState {
 
   /**
    * The answer to a running batch's `batchControl` query: stop while paused, or when an adjustment
-   * changed what it runs under (fewer pages at once, fewer batches, or options it read before).
+   * changed what it runs under (fewer pages at once, fewer batches, or options it read before); and
+   * which batches run.
    */
   control(batchKey: string): BatchControl {
-    if (this.paused) return { stop: true, why: 'paused' };
+    // With every answer: a batch puts back in the queue what batches not in it claimed (FrontierSource).
+    const running = [...this.batches.keys()];
+    if (this.paused) return { stop: true, why: 'paused', running };
     const batch = this.batches.get(batchKey);
-    if (!batch || !this.limits || this.phase === 'cancelling' || this.phase === 'failing') return { stop: false };
-    const rank = [...this.batches.keys()].indexOf(batchKey);
+    if (!batch || !this.limits || this.phase === 'cancelling' || this.phase === 'failing') return { stop: false, running };
+    const rank = running.indexOf(batchKey);
     const stale =
       batch.optionsVersion < this.optionsVersion ||
       (this.limits.pagesPerBatch !== undefined && batch.concurrency > this.limits.pagesPerBatch) ||
       rank >= this.limits.parallelBatches;
-    return stale ? { stop: true, why: 'adjusted' } : { stop: false };
+    return stale ? { stop: true, why: 'adjusted', running } : { stop: false, running };
   }
 
   /**

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { BatchTally } from '../../src/jobs/batch/batch-tally.ts';
-import { FrontierSource, type FrontierSourceOptions } from '../../src/jobs/batch/frontier-source.ts';
+import { FrontierSource, type FrontierSourceOptions, type RunningBatches } from '../../src/jobs/batch/frontier-source.ts';
 import { addToFrontier, claimMore, frontierCounts, type NewFrontierUrl } from '../../src/jobs/frontier/frontier.ts';
 import { storeScrapedPage } from '../../src/jobs/pages/page-store.ts';
 import { createDb, type Db } from '../../src/platform/db/prisma.ts';
@@ -245,6 +245,64 @@ describe('FrontierSource.exhausted', () => {
     // 250 ms since the first idle ask, 100 ms since the claim.
     expect(await src.exhausted()).toBe(false);
     expect(src.starved).toBe(false);
+  });
+});
+
+describe("FrontierSource.exhausted with its workflow's running batches", () => {
+  /** Moves a row's claim back in time, as if its batch claimed it `ms` ago. */
+  const claimedAgo = (crawlId: string, urlKey: string, ms: number) =>
+    db.jobUrl.update({ where: { jobId_urlKey: { jobId: crawlId, urlKey } }, data: { claimedAt: new Date(Date.now() - ms) } });
+
+  it('puts back in the queue what batches no longer running claimed before the answer, once per answer, and claims it', async () => {
+    const crawlId = await crawlWith([at('/gone', 1), at('/alive', 2), at('/late', 3)]);
+    await claimMore(db, crawlId, 'gone-batch:0', 1);
+    await claimMore(db, crawlId, 'alive-batch:0', 1);
+    await claimedAgo(crawlId, 'site.test/gone', 60_000);
+    await claimedAgo(crawlId, 'site.test/alive', 60_000);
+    let answer: RunningBatches | undefined;
+    const { src, batchKey } = source(crawlId, { runningBatches: () => answer });
+    answer = { keys: [batchKey, 'alive-batch:0'], askedAt: Date.now() };
+    // Claimed after the question by a batch the answer does not know: maybe one launched since, so it stays.
+    await claimMore(db, crawlId, 'launched-since:0', 1);
+    expect(await src.claim(5)).toEqual([]);
+    expect(await src.exhausted()).toBe(false);
+    expect(await rowOf(crawlId, 'site.test/gone')).toMatchObject({ state: 'queued', claimedBy: null });
+    expect(await rowOf(crawlId, 'site.test/alive')).toMatchObject({ state: 'claimed', claimedBy: 'alive-batch:0' });
+    expect(await rowOf(crawlId, 'site.test/late')).toMatchObject({ state: 'claimed', claimedBy: 'launched-since:0' });
+    expect((await src.claim(5))!.map((t) => t.key)).toEqual(['site.test/gone']);
+    // The same answer again releases nothing more, however old the rows.
+    await db.jobUrl.updateMany({
+      where: { jobId: crawlId, urlKey: 'site.test/late' },
+      data: { claimedBy: 'gone-batch:0', claimedAt: new Date(Date.now() - 60_000) },
+    });
+    expect(await src.claim(5)).toEqual([]);
+    expect(await src.exhausted()).toBe(false); // /gone is in hand
+    expect(await rowOf(crawlId, 'site.test/late')).toMatchObject({ state: 'claimed' });
+  });
+
+  it("puts back its own key's rows it did not claim itself (an attempt Temporal timed out, claiming after its retry began)", async () => {
+    const crawlId = await crawlWith([at('/mine', 1), at('/stray', 2)]);
+    let answer: RunningBatches | undefined;
+    const { src, batchKey, tally } = source(crawlId, { runningBatches: () => answer });
+    expect((await src.claim(1))!.map((t) => t.key)).toEqual(['site.test/mine']);
+    // The earlier attempt, still running, claims under the same key after this one took the key's rows back.
+    await claimMore(db, crawlId, batchKey, 1);
+    await store(crawlId, at('/mine', 1));
+    tally.stored();
+    answer = { keys: [batchKey], askedAt: Date.now() };
+    expect(await src.exhausted()).toBe(false);
+    expect(await rowOf(crawlId, 'site.test/stray')).toMatchObject({ state: 'queued', claimedBy: null });
+    expect((await src.claim(5))!.map((t) => t.key)).toEqual(['site.test/stray']);
+    expect(tally).toMatchObject({ claimed: 2, todo: 2 });
+  });
+
+  it('releases nothing on an answer that does not count the batch as running (its batch ended: this attempt outlived it)', async () => {
+    const crawlId = await crawlWith([at('/a', 1)]);
+    await claimMore(db, crawlId, 'gone-batch:0', 1);
+    await claimedAgo(crawlId, 'site.test/a', 60_000);
+    const { src } = source(crawlId, { runningBatches: () => ({ keys: ['another:1'], askedAt: Date.now() }), idleMs: 60_000 });
+    expect(await src.exhausted()).toBe(false);
+    expect(await rowOf(crawlId, 'site.test/a')).toMatchObject({ state: 'claimed', claimedBy: 'gone-batch:0' });
   });
 });
 

@@ -143,3 +143,33 @@ it('never fails a batch on a live worker: two workers, long batches, no attempt 
   }
   for (const team of teams) expect(await heldByTeam(team.teamId)).toEqual({ slots: 0, leases: 0 });
 });
+
+it("scrapes within seconds a URL left claimed by a batch that is gone (an attempt that outlived its batch), not after the batch's idle wait", async () => {
+  const team = await h.newTeam({ concurrencyLimit: 2 });
+  await h.spawnWorker();
+  const started = await (await h.api('/v2/crawl', { method: 'POST', json: { url: `${site.url}/`, limit: 100 }, key: team.apiKey })).json();
+  const id = started.id as string;
+  // What a timed-out attempt that went on claiming leaves behind once its batch's last attempt ended:
+  // a queued URL claimed under a key no batch of the crawl runs.
+  let stray: string | undefined;
+  await waitFor(
+    'a queued URL to claim under a gone batch, the crawl under way',
+    async () => {
+      if ((await h.db.jobPage.count({ where: { jobId: id } })) < 3) return false;
+      const [row] = await h.db.$queryRaw<{ url_key: string }[]>`
+        UPDATE job_url SET state = 'claimed', claimed_by = 'gone-batch:0', claimed_at = now() - interval '1 minute'
+        WHERE id = (SELECT id FROM job_url WHERE job_id = ${id}::uuid AND state = 'queued' ORDER BY depth DESC, id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING url_key`;
+      stray = row?.url_key;
+      return stray !== undefined;
+    },
+    60_000,
+    50,
+  );
+  // Less than BATCH_IDLE_MS (120 s): the crawl's batch puts the claim back in the queue at its workflow's
+  // next answer (every CRAWL_PROGRESS_INTERVAL_MS, 10 s), about 4 s after it went idle here.
+  const status = await waitForCrawl(h, id, 60_000, team.apiKey);
+  await expectEveryPageOnce(id, status);
+  expect(await h.db.jobPage.count({ where: { jobId: id, urlKey: stray! } })).toBe(1);
+  expect(await heldByTeam(team.teamId)).toEqual({ slots: 0, leases: 0 });
+});

@@ -28,6 +28,7 @@ import { startTeamSites, type TeamSites } from './mixed-load-sites.ts';
 import { loadSnapshot } from './load-snapshot.ts';
 import { jobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+import { describeActivities } from './activity-history.ts';
 
 export type Dependency = 'postgres' | 'temporal';
 
@@ -294,22 +295,25 @@ async function linesOfUnendedJobs(stage: FaultStage, ids: string[], since: numbe
   return `process lines since the fault of the ${ids.length} unended job(s) and every warning (${lines.length}, the last 100):\n${lines.slice(-100).join('\n')}`;
 }
 
-/** What Temporal holds of each unended crawl: its status and the activities it waits on (attempt, last failure, last heartbeat). */
+/** What Temporal holds of each unended crawl: its status, the activities it waits on (attempt, last failure, last heartbeat) and those it ran. */
 async function workflowsOfUnendedJobs(stage: FaultStage, ids: string[]): Promise<string> {
   const described = await Promise.all(
     ids.map(async (id) => {
       const row = await stage.h.db.job.findUnique({ where: { id }, select: { id: true, workflowId: true } });
-      const d = await stage.h.temporal.workflow
-        .getHandle(jobWorkflowId(row ?? { id, workflowId: null }))
-        .describe()
-        .catch((err: unknown) => err as Error);
+      const handle = stage.h.temporal.workflow.getHandle(jobWorkflowId(row ?? { id, workflowId: null }));
+      const d = await handle.describe().catch((err: unknown) => err as Error);
       if (d instanceof Error) return `  crawl ${id}: ${d.message}`;
+      const history = await handle.fetchHistory().catch((err: unknown) => err as Error);
+      const activities = history instanceof Error ? [history.message] : describeActivities(history.events ?? []);
       const pending = (d.raw.pendingActivities ?? []).map(
         (a) =>
           `    ${a.activityType?.name} state ${a.state} attempt ${a.attempt} scheduled ${String(a.scheduledTime?.seconds ?? '')}` +
           ` last heartbeat ${String(a.lastHeartbeatTime?.seconds ?? '')} last failure ${a.lastFailure?.message ?? '-'}`,
       );
-      return `  crawl ${id}: workflow ${d.status.name}, history ${d.historyLength} events, ${pending.length} pending activities\n${pending.join('\n')}`;
+      return (
+        `  crawl ${id}: workflow ${d.status.name}, history ${d.historyLength} events, ${pending.length} pending activities\n${pending.join('\n')}\n` +
+        `    its activities (the last attempt of each):\n${activities.map((a) => `      ${a}`).join('\n')}`
+      );
     }),
   );
   return `the unended crawls in Temporal:\n${described.join('\n')}`;

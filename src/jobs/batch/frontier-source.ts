@@ -4,7 +4,7 @@
 // batches, or this one, still hold pages that may add links) from "nothing more".
 // It never loads a page and never waits for a team slot (see batch-leases.ts).
 import type { Db } from '../../platform/db/prisma.ts';
-import { claimMore, frontierCounts, heldClaims, returnClaim, type FrontierRow } from '../frontier/frontier.ts';
+import { claimMore, frontierCounts, heldClaims, releaseStrayClaims, returnClaim, type FrontierRow } from '../frontier/frontier.ts';
 import { FrontierState } from '../frontier/frontier-state.ts';
 import type { BatchTally } from './batch-tally.ts';
 
@@ -12,6 +12,13 @@ export interface ClaimedTarget {
   url: string;
   key: string;
   depth: number;
+}
+
+/** The crawl's running batches as its workflow last told this batch (each answer is read once). */
+export interface RunningBatches {
+  keys: string[];
+  /** Date.now() when the workflow was asked. */
+  askedAt: number;
 }
 
 export interface FrontierSourceOptions {
@@ -29,6 +36,10 @@ export interface FrontierSourceOptions {
   claimWindowMs: number;
   /** How long the batch waits, with nothing to do, for other batches to find links. */
   idleMs: number;
+  /** Its workflow's last answer, when the batch asks it (a crawl's batches do): without one, claims no batch will settle wait for the crawl's finish. */
+  runningBatches?(): RunningBatches | undefined;
+  /** Told how many such claims it put back in the queue. */
+  onStrays?(released: number): void;
 }
 
 export class FrontierSource {
@@ -37,6 +48,7 @@ export class FrontierSource {
   #earlierTaken = false;
   #idleSince: number | undefined;
   readonly #depths = new Map<string, number>();
+  #strayCheckedWith: RunningBatches | undefined;
   /** The team's balance could not pay for another page. */
   outOfCredits = false;
   /** Nothing was left to claim (rather than the batch reaching its size). */
@@ -79,10 +91,12 @@ export class FrontierSource {
   /**
    * Asked after a claim found nothing: true when nothing more will come, because the frontier holds
    * no queued or claimed URL, or it has held only other batches' claims for longer than `idleMs`.
+   * False at once when it put claims no running batch will settle back in the queue.
    */
   async exhausted(): Promise<boolean> {
     const counts = await frontierCounts(this.#o.db, this.#o.crawlId);
     if (counts.queued > 0 || this.#o.tally.inFlight > 0) return false;
+    if (counts.claimed > 0 && (await this.#releaseStrays()) > 0) return false;
     if (counts.claimed === 0) this.starved = true;
     else if ((this.#idleSince ??= Date.now()) + this.#o.idleMs < Date.now()) this.starved = true;
     return this.starved;
@@ -96,7 +110,27 @@ export class FrontierSource {
   /** Hands a URL the batch did not start back to the queue. */
   async giveBack(target: { key: string }): Promise<void> {
     await returnClaim(this.#o.db, this.#o.crawlId, this.#o.batchKey, target.key);
+    this.#depths.delete(target.key);
     this.#o.tally.todo--;
+  }
+
+  /**
+   * Only claims remain: those no running batch will settle go back to the queue, once per answer of
+   * the workflow, so that the batch claims them instead of waiting `idleMs` for their holders. An
+   * answer that does not count this batch as running (this attempt outlived its batch) releases nothing.
+   */
+  async #releaseStrays(): Promise<number> {
+    const running = this.#o.runningBatches?.();
+    if (running === undefined || running === this.#strayCheckedWith || !running.keys.includes(this.#o.batchKey)) return 0;
+    this.#strayCheckedWith = running;
+    const released = await releaseStrayClaims(this.#o.db, this.#o.crawlId, {
+      batchKey: this.#o.batchKey,
+      inHand: [...this.#depths.keys()],
+      running: running.keys,
+      askedMsAgo: Date.now() - running.askedAt,
+    });
+    if (released > 0) this.#o.onStrays?.(released);
+    return released;
   }
 
   async #claimRows(room: number): Promise<{ rows: FrontierRow[]; earlier?: true } | null> {

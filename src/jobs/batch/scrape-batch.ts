@@ -43,12 +43,12 @@ import type { BatchReporter } from './batch-reports.ts';
 import { createBatchLoaders } from './batch-loaders.ts';
 import { BatchTally } from './batch-tally.ts';
 import { StallWatch } from './stall-watch.ts';
-import { FrontierSource } from './frontier-source.ts';
+import { FrontierSource, type RunningBatches } from './frontier-source.ts';
 import { createPageHandler, type PageHandler } from './page-handler.ts';
 import { lanesFirst, type RoutingRules } from './route-target.ts';
 import { runBatch, type BatchLoaders, type BatchParts } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
-import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
+import { heartbeatIntervalMs, heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
 import type { HostGate } from '../politeness/host-gate.ts';
 import { signalOwnWorkflow, throttleNotices } from '../politeness/throttle-notices.ts';
 import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
@@ -158,18 +158,28 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
    * Its demand is met, its job read and its attempt recorded at once: three round trips in one.
    */
   return async function scrapeBatch(input: ScrapeBatchInput): Promise<ScrapeBatchResult> {
+    const activity = Context.current();
     // Fair share is between the work of one queue: the browser queue's, or single scrapes' own.
-    const pool = Context.current().info.taskQueue;
+    const pool = activity.info.taskQueue;
     const started = Promise.all([loadJob(deps, input.crawlId), meetBrowserDemand(db, { holder: input.batchKey, pool })]);
     // Awaited inside the attempt record below; a failure before that is reported there.
     started.catch(() => undefined);
     const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
-    // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
-    return withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, Context.current().info.attempt)}:` }, async () => {
-      const [job] = await started;
-      const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-      return runWithBrowserLease({ deps, input, job, work, leaseMs, scriptedHosts, throttledPages });
-    });
+    const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
+    // From the first statement on, not from the batch's first page: a database that stops answering
+    // for longer than the heartbeat timeout while the attempt starts or ends would otherwise get it
+    // timed out and retried while it goes on, two attempts of one batch at once.
+    return heartbeatWhile(
+      heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs),
+      // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
+      () =>
+        withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, activity.info.attempt)}:` }, async () => {
+          const [job] = await started;
+          const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
+          return runWithBrowserLease({ deps, input, job, work, leaseMs, tally, scriptedHosts, throttledPages });
+        }),
+      () => ({ handled: tally.handled }),
+    );
   };
 }
 
@@ -180,6 +190,8 @@ interface BatchAttempt {
   job: JobContext;
   work: BrowserWork;
   leaseMs: number;
+  /** What the attempt has done, which its heartbeats report from its start. */
+  tally: BatchTally;
   /** The worker's script-rendered hosts, per crawl (createScrapeBatch). */
   scriptedHosts: BoundedMap<string, Set<string>>;
   /** Throttled answers Chromium got per page of the worker's jobs (`<crawl id>:<url key>`). */
@@ -248,6 +260,8 @@ class LeasedBatch {
   private readonly rules: RoutingRules;
   /** Pages handled when the batch last reported the job's counts. */
   private reported = 0;
+  /** The running batches from the workflow's last answer to the batch (FrontierSource releases what others no longer settle). */
+  private running: RunningBatches | undefined;
 
   constructor(private readonly a: BatchAttempt) {
     const { deps, input, job } = a;
@@ -260,7 +274,7 @@ class LeasedBatch {
     const activity = (this.activity = Context.current());
     this.signal = activity.cancellationSignal;
     this.started = Date.now();
-    const tally = (this.tally = new BatchTally((handled) => activity.heartbeat({ handled })));
+    const tally = (this.tally = a.tally);
     const leases = (this.leases = new BatchLeases({
       holderPrefix: slotHolderPrefix(input.batchKey, activity.info.attempt),
       slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs: a.leaseMs }),
@@ -276,6 +290,8 @@ class LeasedBatch {
       stopping: () => leases.yielding,
       claimWindowMs: BATCH_CLAIM_WINDOW_MS,
       idleMs: BATCH_IDLE_MS,
+      runningBatches: () => this.running,
+      onStrays: (released) => this.log.info('claims no running batch will settle put back in the queue', { released }),
     }));
     this.indexing = config.search.indexPages && !zdr;
     this.handler = this.pageHandler(source);
@@ -318,14 +334,13 @@ class LeasedBatch {
     });
   }
 
-  /** Heartbeats, lease renewals and fair-share checks while the batch runs; returns what stops them. */
+  /** Lease renewals, stall checks and fair-share checks while the batch runs (its heartbeats run from the attempt's start); returns what stops them. */
   startTickers(): () => void {
-    const { activity, leases, source, tally, log, started } = this;
+    const { leases, source, log, started } = this;
     const { crawl } = this.a.deps.config;
     const stall = new StallWatch(this.a.job.options.scrapeOptions.timeout + STALL_SLACK_MS);
     const ticker = setInterval(() => {
       this.tellStall(stall);
-      activity.heartbeat({ handled: tally.handled });
       leases.renew().catch((err) => log.warn('lease renewal failed', { error: describeError(err) }));
     }, heartbeatIntervalMs(crawl.heartbeatTimeoutMs));
     let asking = false;
@@ -400,7 +415,9 @@ class LeasedBatch {
       this.reported = handled;
     }
     if (leases.yielding) return;
+    const askedAt = Date.now();
     const control = await reporter.control(workflowId, input.batchKey);
+    if (control.running) this.running = { keys: control.running, askedAt };
     if (!control.stop) return;
     log.info('batch stops: its workflow asks', { why: control.why, handled });
     leases.recall();

@@ -148,6 +148,38 @@ export async function returnClaim(db: Db, crawlId: string, batchKey: string, url
   return count;
 }
 
+/** What a running batch knows of the claims no batch will settle (FrontierSource.exhausted). */
+export interface StrayClaims {
+  /** The asking batch's key, and the URL keys it claimed itself: its key's other rows were claimed by an attempt that is gone. */
+  batchKey: string;
+  inHand: string[];
+  /** The keys of the batches the crawl's workflow counted as running when asked. */
+  running: string[];
+  /** How long ago the workflow was asked: a row claimed since may be a batch's launched after the answer. */
+  askedMsAgo: number;
+}
+
+/**
+ * A batch started after its workflow answered may claim while the answer is read: a row counts as
+ * a gone batch's only when it was claimed this much before the question, whatever the pool made the
+ * statement wait. Getting it wrong loads a page twice, it loses none.
+ */
+const STRAY_MARGIN_MS = 5000;
+
+/**
+ * Puts back in the queue the rows no running batch will settle: claimed under the asker's own key
+ * but not by it (an attempt Temporal timed out that went on claiming after its retry took the key's
+ * rows back), or by a batch its workflow no longer runs (such an attempt that outlived its batch).
+ */
+export async function releaseStrayClaims(db: Db, crawlId: string, s: StrayClaims): Promise<number> {
+  const agoMs = Math.round(s.askedMsAgo) + STRAY_MARGIN_MS;
+  return db.$executeRaw`
+    UPDATE job_url SET state = ${FrontierState.queued}, claimed_by = NULL, claimed_at = NULL
+    WHERE job_id = ${crawlId}::uuid AND state = ${FrontierState.claimed}
+      AND ((claimed_by = ${s.batchKey} AND url_key <> ALL(${s.inHand}::text[]))
+        OR (claimed_by <> ALL(${s.running}::text[]) AND claimed_at < now() - ${agoMs}::int * interval '1 millisecond'))`;
+}
+
 /** Puts rows claimed by batches that can no longer be running back in the queue. */
 export async function releaseClaims(db: Db, crawlId: string): Promise<number> {
   const { count } = await db.jobUrl.updateMany({

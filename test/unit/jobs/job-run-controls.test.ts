@@ -28,10 +28,10 @@ describe('pause and resume', () => {
   it('stops launching, tells the batches to stop, records the pause, then holds once they ended', () => {
     const crawl = crawlRun();
     const [a, b] = [launch(crawl), launch(crawl)];
-    expect(crawl.control(a)).toEqual({ stop: false });
+    expect(crawl.control(a)).toEqual({ stop: false, running: [a, b] });
     expect(crawl.pause({ by: 'ops@host' }, 1_000)).toBe(true);
     expect(crawl.canLaunch()).toBe(false);
-    expect(crawl.control(b)).toEqual({ stop: true, why: 'paused' });
+    expect(crawl.control(b)).toEqual({ stop: true, why: 'paused', running: [a, b] });
     expect(crawl.nextStep()).toBe('record-pause');
     expect(crawl.takePauseRecord()).toEqual({ sinceMs: 1_000, by: 'ops@host' });
     expect(crawl.nextStep()).toBe('wait');
@@ -158,17 +158,18 @@ describe('adjust', () => {
     const crawl = crawlRun();
     const [a, b] = [launch(crawl, 4), launch(crawl, 4)];
     crawl.adjusted({ ...LIMITS, parallelBatches: 1, pagesPerBatch: 4 }, false);
-    expect(crawl.control(a)).toEqual({ stop: false });
-    expect(crawl.control(b)).toEqual({ stop: true, why: 'adjusted' });
+    expect(crawl.control(a)).toEqual({ stop: false, running: [a, b] });
+    expect(crawl.control(b)).toEqual({ stop: true, why: 'adjusted', running: [a, b] });
     crawl.adjusted({ ...LIMITS, parallelBatches: 1, pagesPerBatch: 1 }, false);
-    expect(crawl.control(a)).toEqual({ stop: true, why: 'adjusted' });
+    expect(crawl.control(a)).toEqual({ stop: true, why: 'adjusted', running: [a, b] });
     crawl.batchEnded(1, a);
     crawl.batchEnded(2, b);
     const c = launch(crawl, 1);
-    expect(crawl.control(c)).toEqual({ stop: false });
+    // A batch that ended is no longer counted as running: what it still claims goes back to the queue.
+    expect(crawl.control(c)).toEqual({ stop: false, running: [c] });
     crawl.adjusted({ ...LIMITS, parallelBatches: 1, pagesPerBatch: 1 }, true);
-    expect(crawl.control(c)).toEqual({ stop: true, why: 'adjusted' });
-    expect(crawl.control('unknown')).toEqual({ stop: false });
+    expect(crawl.control(c)).toEqual({ stop: true, why: 'adjusted', running: [c] });
+    expect(crawl.control('unknown')).toEqual({ stop: false, running: [c] });
   });
 
   it('makes a starved run look for work again', () => {
