@@ -12,8 +12,7 @@ import { chromiumLaunch } from '../platform/browser/chromium-launch.ts';
 import { createWarmBrowser } from '../platform/browser/warm-browser.ts';
 import type { ActivityDeps } from '../platform/temporal/activity-deps.ts';
 import type { JobSettings } from './config.ts';
-import { heartbeatIntervalMs, heartbeatWhile } from '../platform/temporal/heartbeat-while.ts';
-import { withAttemptRecord } from '../platform/temporal/attempt-record.ts';
+import { heartbeatingAttempt } from '../platform/temporal/attempt-record.ts';
 import { createConversionPool } from '../page/conversion/conversion-pool.ts';
 import { convertInline, type HtmlConverter } from '../page/conversion/html-conversion.ts';
 import { createImageProbe } from '../page/rendering/image-probe.ts';
@@ -41,9 +40,8 @@ export function createJobActivities(given: ActivityDeps<JobSettings> & { network
   // What proxy auto learns of a host on this worker, every worker starts that host with.
   if (deps.network.proxies.configured)
     deps.network.proxies.shareTiers(sharedTierStore(deps.db, { shareMs: deps.config.crawl.proxyTierShareMs, log: deps.log }));
-  /** Heartbeats on a clock (heartbeatWhile), its attempt's record included: the workflow gives the activity the crawl's heartbeat timeout. */
-  const recorded = <T>(work: () => Promise<T>) =>
-    heartbeatWhile(heartbeatIntervalMs(deps.config.crawl.heartbeatTimeoutMs), () => withAttemptRecord(deps, {}, work));
+  /** Heartbeats on a clock, its attempt's record included: the workflow gives the activity the crawl's heartbeat timeout. */
+  const recorded = <T>(work: () => Promise<T>) => heartbeatingAttempt(deps, { heartbeatTimeoutMs: deps.config.crawl.heartbeatTimeoutMs }, work);
   return {
     /** Local activity: how this deployment runs the crawl (run-settings.ts). Read once per workflow run. */
     crawlSettings: (crawlId: string) => crawlSettings(deps, crawlId),

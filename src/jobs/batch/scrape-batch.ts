@@ -48,10 +48,10 @@ import { createPageHandler, type PageHandler } from './page-handler.ts';
 import { lanesFirst, type RoutingRules } from './route-target.ts';
 import { runBatch, type BatchLoaders, type BatchParts } from './run-batch.ts';
 import { teamSlotStore } from './team-slot-store.ts';
-import { heartbeatIntervalMs, heartbeatWhile } from '../../platform/temporal/heartbeat-while.ts';
+import { heartbeatIntervalMs } from '../../platform/temporal/heartbeat-while.ts';
 import type { HostGate } from '../politeness/host-gate.ts';
 import { signalOwnWorkflow, throttleNotices } from '../politeness/throttle-notices.ts';
-import { withAttemptRecord } from '../../platform/temporal/attempt-record.ts';
+import { heartbeatingAttempt } from '../../platform/temporal/attempt-record.ts';
 
 export interface ScrapeBatchInput {
   crawlId: string;
@@ -166,20 +166,18 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     started.catch(() => undefined);
     const leaseMs = config.crawl.heartbeatTimeoutMs * 2;
     const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
-    // From the first statement on, not from the batch's first page: a database that stops answering
-    // for longer than the heartbeat timeout while the attempt starts or ends would otherwise get it
-    // timed out and retried while it goes on, two attempts of one batch at once.
-    return heartbeatWhile(
-      heartbeatIntervalMs(config.crawl.heartbeatTimeoutMs),
-      // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
-      () =>
-        withAttemptRecord(deps, { slotHolderPrefix: `${slotHolderPrefix(input.batchKey, activity.info.attempt)}:` }, async () => {
-          const [job] = await started;
-          const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-          return runWithBrowserLease({ deps, input, job, work, leaseMs, tally, scriptedHosts, throttledPages });
-        }),
-      () => ({ handled: tally.handled }),
-    );
+    // Heartbeats from the first statement on, not from the batch's first page (heartbeatingAttempt).
+    // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
+    const attempt = {
+      slotHolderPrefix: `${slotHolderPrefix(input.batchKey, activity.info.attempt)}:`,
+      heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
+      details: () => ({ handled: tally.handled }),
+    };
+    return heartbeatingAttempt(deps, attempt, async () => {
+      const [job] = await started;
+      const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
+      return runWithBrowserLease({ deps, input, job, work, leaseMs, tally, scriptedHosts, throttledPages });
+    });
   };
 }
 

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../db/prisma.ts';
 import type { Logger } from '../log.ts';
 import { WORKER_PROCESS_ID } from '../process/worker-liveness.ts';
+import { heartbeatIntervalMs, heartbeatWhile } from './heartbeat-while.ts';
 
 export interface AttemptRecordOptions {
   /** Team slots the attempt leases have holders that start with this; they are freed with a dead attempt. */
@@ -33,6 +34,20 @@ export async function withAttemptRecord<T>(deps: { db: Db; log: Logger }, opts: 
       .deleteMany({ where: key })
       .catch((err: unknown) => deps.log.warn('activity attempt record not deleted', { ...key, error: (err as Error).message }));
   }
+}
+
+/**
+ * withAttemptRecord inside heartbeatWhile: the attempt heartbeats from its record's first statement
+ * to its deletion. A database that stops answering for longer than the heartbeat timeout while the
+ * record is written or deleted would otherwise get the attempt timed out and retried while it goes
+ * on: two attempts at once.
+ */
+export function heartbeatingAttempt<T>(
+  deps: { db: Db; log: Logger },
+  opts: AttemptRecordOptions & { heartbeatTimeoutMs: number; details?: () => unknown },
+  run: () => Promise<T>,
+): Promise<T> {
+  return heartbeatWhile(heartbeatIntervalMs(opts.heartbeatTimeoutMs), () => withAttemptRecord(deps, opts, run), opts.details);
 }
 
 type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
