@@ -26,6 +26,7 @@ import { crawlConcurrency } from '../src/jobs/concurrency.ts';
 import { chromiumLaunch } from '../src/platform/browser/chromium-launch.ts';
 import { createTeam, issueApiKey } from '../src/platform/teams/teams.ts';
 import { freePort } from '../src/platform/process/ports.ts';
+import { METRIC_PREFIX } from '../src/platform/metrics/registry.ts';
 import { cpu, rss } from './processes.ts';
 import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { benchSite } from './site.ts';
@@ -146,7 +147,9 @@ async function main() {
     const team = await createTeam(db, { name: 'bench', credits: 1_000_000, concurrencyLimit: CONCURRENCY });
     const { key } = await issueApiKey(db, team.id);
     const taskQueue = 'bench';
+    const workerOpsPort = await freePort();
     worker = servers.spawnService('worker', taskQueue, {
+      WORKER_OPS_PORT: String(workerOpsPort),
       // At least two: the fairness phase has one crawl hold both slots. A single crawl of the
       // throughput rounds uses `browsers` of them, like the bare crawler.
       WORKER_BROWSER_SLOTS: String(Math.max(2, browsers)),
@@ -204,6 +207,7 @@ async function main() {
     const rawRatios: number[] = [];
     let bareCpu = { node: 0, chromium: 0 };
     let workerCpuBefore = cpu(worker.pid!);
+    let hostTurnsBefore = await hostTurns(workerOpsPort);
     // During the service's counted rounds: where the machine's CPU went, this process being the gateway, the site and the status polls.
     const serviceCpu = () => {
       const { worker: w, postgres, temporal } = servers.cpuSeconds({ worker: worker! });
@@ -215,6 +219,7 @@ async function main() {
       if (round === 1) {
         bareCpu = { node: 0, chromium: 0 };
         workerCpuBefore = cpu(worker.pid!);
+        hostTurnsBefore = await hostTurns(workerOpsPort);
       }
       const cpuBefore = cpu('self');
       const nodeBefore = process.cpuUsage();
@@ -273,6 +278,9 @@ async function main() {
           .join(', ')}; ` +
           `total ${((usedTotal * 1000) / servicePages).toFixed(1)} ms, ${((100 * usedTotal) / (serviceSeconds * availableParallelism())).toFixed(0)} % of ${availableParallelism()} cores`,
       );
+      const turns = await hostTurns(workerOpsPort);
+      const turnsPerPage = (via: keyof typeof turns) => ((turns[via] - hostTurnsBefore[via]) / servicePages).toFixed(3);
+      console.log(`host turns per page (the host budget): from the database ${turnsPerPage('database')}, handed on in the worker ${turnsPerPage('handed_on')}`);
       if (timings) {
         const split = (values: number[]) =>
           values.length === 0 ? 'none' : `p50 ${percentile(values, 50).toFixed(0)} ms, p90 ${percentile(values, 90).toFixed(0)} ms`;
@@ -292,6 +300,13 @@ async function main() {
     await site.close();
     await servers.stop();
   }
+}
+
+/** The worker's host_turns_total so far, by where the turn came from (jobs/politeness/host-gate.ts). */
+async function hostTurns(opsPort: number): Promise<{ database: number; handed_on: number }> {
+  const text = await fetch(`http://127.0.0.1:${opsPort}/metrics`).then((r) => r.text());
+  const read = (via: string) => Number(new RegExp(`^${METRIC_PREFIX}host_turns_total\\{[^}]*via="${via}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { database: read('database'), handed_on: read('handed_on') };
 }
 
 /** Where a service round's time went: before its first page, between its first and last, and after its last. */
