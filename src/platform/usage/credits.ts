@@ -79,12 +79,21 @@ export async function chargeItemsOnce(
 }
 
 /**
+ * Whose job a charge is for. The team and key may be SQL that reads them from the statement's own
+ * expressions (a row the same statement updates), so the charge needs no read before it.
+ */
+export interface ChargedJob extends Pick<Charge, 'endpoint' | 'jobId'> {
+  teamId: string | Prisma.Sql;
+  apiKeyId: string | null | Prisma.Sql;
+}
+
+/**
  * The two steps of a charge as common table expressions: `entry`, the ledger rows of `source`'s
  * items not billed before, and `charged`, the team's balance lowered by them (a row when it was).
  * For a statement that bills what its own earlier expressions chose; `source` yields
  * (item_key, credits, model_tokens) rows.
  */
-export function chargeSteps(job: Omit<Charge, 'itemKey' | 'credits' | 'modelTokens'>, source: Prisma.Sql): Prisma.Sql {
+export function chargeSteps(job: ChargedJob, source: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`entry AS (
       INSERT INTO usage_entry (team_id, api_key_id, endpoint, job_id, item_key, credits, tokens)
       SELECT ${job.teamId}::uuid, ${job.apiKeyId}::uuid, ${job.endpoint}, ${job.jobId}, i.item_key, i.credits, i.credits * ${TOKENS_PER_CREDIT} + i.model_tokens

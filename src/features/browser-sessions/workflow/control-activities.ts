@@ -24,36 +24,33 @@ export interface RecordedEnd {
   sessionDurationMs: number;
 }
 
-interface EndedRow {
-  id: string;
-  teamId: string;
-  apiKeyId: string | null;
-  createdAt: Date;
-  profileName: string | null;
-  profileSave: boolean;
-}
-
 /**
- * In one statement: the row ended (unless an end was recorded before), its charge made with it,
- * and the profile it saved to let go. Undefined when the end was recorded before.
+ * In one statement (a DELETE waits for it, and PostgreSQL may be slow): the row ended unless an end
+ * was recorded before, its charge made with it, and the profile it saved to let go. Everything the
+ * charge needs of the row is read from the row the statement ends. Undefined when the end was
+ * recorded before.
  */
-async function recordEndOnce(db: Db, row: EndedRow, input: SessionEnd): Promise<{ credits: number } | undefined> {
+async function recordEndOnce(db: Db, input: SessionEnd): Promise<{ credits: number } | undefined> {
   const credits = input.unbilled ? 0 : sessionCredits(input.sessionDurationMs);
-  const endedAt = new Date(row.createdAt.getTime() + input.sessionDurationMs);
-  const charge = { teamId: row.teamId, apiKeyId: row.apiKeyId, endpoint: 'browser' as const, jobId: row.id };
-  const writer =
-    row.profileName && row.profileSave
-      ? Prisma.sql`, writer AS (
-          UPDATE browser_profile SET writer_session_id = NULL
-          WHERE team_id = ${row.teamId}::uuid AND name = ${row.profileName} AND writer_session_id = ${row.id}::uuid)`
-      : Prisma.empty;
+  const charge = {
+    teamId: Prisma.sql`(SELECT team_id FROM ended)`,
+    apiKeyId: Prisma.sql`(SELECT api_key_id FROM ended)`,
+    endpoint: 'browser' as const,
+    jobId: input.sessionId,
+  };
   const [{ ended }] = await db.$queryRaw<{ ended: boolean }[]>`
     WITH ended AS (
       UPDATE browser_session
-      SET status = ${input.status}, end_reason = ${input.reason}, ended_at = ${endedAt}, duration_ms = ${input.sessionDurationMs}, credits_billed = ${credits}
-      WHERE id = ${row.id}::uuid AND credits_billed IS NULL
-      RETURNING id
-    )${writer},
+      SET status = ${input.status}, end_reason = ${input.reason}, duration_ms = ${input.sessionDurationMs}, credits_billed = ${credits},
+        ended_at = created_at + ${input.sessionDurationMs}::int * interval '1 millisecond'
+      WHERE id = ${input.sessionId}::uuid AND credits_billed IS NULL
+      RETURNING id, team_id, api_key_id, profile_name, profile_save
+    ),
+    writer AS (
+      UPDATE browser_profile p SET writer_session_id = NULL
+      FROM ended
+      WHERE ended.profile_save AND p.team_id = ended.team_id AND p.name = ended.profile_name AND p.writer_session_id = ended.id
+    ),
     ${chargeSteps(charge, Prisma.sql`SELECT 'session', ${credits}::int, 0 FROM ended`)}
     SELECT EXISTS (SELECT 1 FROM ended) AS ended`;
   return ended ? { credits } : undefined;
@@ -73,17 +70,9 @@ export function createSessionControlActivities({ db, config }: ActivityDeps<Brow
       return { hostId: host.id, taskQueue: host.taskQueue };
     },
 
-    /**
-     * Marks the session ended and bills its duration once (the ledger key is the session id). One
-     * read and one statement: the end is recorded while PostgreSQL may be slow (a DELETE waits for it).
-     */
+    /** Marks the session ended and bills its duration once (the ledger key is the session id). */
     async finishBrowserSession(input: SessionEnd): Promise<RecordedEnd> {
-      // What the statement needs of the row never changes once it exists.
-      const row = await db.browserSession.findUniqueOrThrow({
-        where: { id: input.sessionId },
-        select: { teamId: true, apiKeyId: true, createdAt: true, profileName: true, profileSave: true },
-      });
-      const recorded = await recordEndOnce(db, { ...row, id: input.sessionId }, input);
+      const recorded = await recordEndOnce(db, input);
       if (!recorded) {
         // Recorded before (a retry, or a local activity run again by a workflow task retried with a later clock): what was recorded stands.
         const before = await db.browserSession.findUniqueOrThrow({ where: { id: input.sessionId }, select: { creditsBilled: true, durationMs: true } });
