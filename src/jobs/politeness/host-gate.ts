@@ -12,7 +12,9 @@
 // to the next request of the same host and team in this process with no
 // statement at all, for HAND_ON_MS after the database granted it: the lease row
 // stays, so the host's count in flight is exact; the database hears of the
-// host again at the latest when that moment ends.
+// host again at the latest when that moment ends. A throttled or slow answer in
+// this process ends that for every turn granted before it: the next request of
+// the host asks the database, which has heard of the answer.
 import { randomUUID } from 'node:crypto';
 import { retryInBackground } from '../../platform/retry-in-background.ts';
 import type { HostBudgetSettings } from './config.ts';
@@ -45,9 +47,10 @@ function parkMs(handOn: HandOn | undefined): number {
   return handOn ? Math.max(PARK_MS, handOn.until - performance.now()) : PARK_MS;
 }
 
-/** A granted turn that may be handed on: its team, until when (performance.now()), and when its lease lapses at the soonest. */
+/** A granted turn that may be handed on: its team, when it was asked for and until when (performance.now()), and when its lease lapses at the soonest. */
 interface HandOn {
   teamId: string;
+  askedAt: number;
   until: number;
   lapsesAt: number;
 }
@@ -96,6 +99,8 @@ export class HostGate {
   readonly #waiting = new Map<string, Set<() => void>>();
   /** Turns that ended well, by host, not yet ended in the database. */
   readonly #parked = new Map<string, Parked[]>();
+  /** When a request of the host last had a throttled, slow or no answer here (performance.now()): no turn granted before it is handed on. */
+  readonly #troubled = new Map<string, number>();
 
   constructor(deps: HostGateDeps) {
     this.#deps = deps;
@@ -139,7 +144,7 @@ export class HostGate {
       });
       if (answer.granted) {
         // `asked` is before the database's clock read the grant, so the lease lapses no sooner than this says.
-        if (answer.wideOpen) handOn = { teamId: req.teamId, until: asked + HAND_ON_MS, lapsesAt: asked + leaseMs };
+        if (answer.wideOpen) handOn = { teamId: req.teamId, askedAt: asked, until: asked + HAND_ON_MS, lapsesAt: asked + leaseMs };
         break;
       }
       firstReason ??= answer.reason;
@@ -174,8 +179,10 @@ export class HostGate {
     const parked = this.#parked.get(host);
     if (!parked) return undefined;
     const now = performance.now();
+    const troubledAt = this.#troubled.get(host) ?? -Infinity;
     const at = parked.findIndex(
-      ({ handOn: h }) => h !== undefined && h.teamId === req.teamId && now < h.until && now + req.timeoutMs + LEASE_MARGIN_MS / 2 <= h.lapsesAt,
+      ({ handOn: h }) =>
+        h !== undefined && h.teamId === req.teamId && h.askedAt > troubledAt && now < h.until && now + req.timeoutMs + LEASE_MARGIN_MS / 2 <= h.lapsesAt,
     );
     if (at < 0) return undefined;
     const [taken] = parked.splice(at, 1);
@@ -195,9 +202,17 @@ export class HostGate {
       this.#park(host, holder, handOn);
       return outcome;
     }
+    this.#troubledNow(host);
     const paused = await this.#release(host, holder, outcome);
     if (paused && paused.getTime() > Date.now()) req.onThrottled?.(host, paused.getTime());
     return outcome.kind === 'throttled' && paused ? { ...outcome, pausedUntil: paused.getTime() } : outcome;
+  }
+
+  /** Turns granted before now are handed on no more; marks older than any turn that could still be handed on are forgotten. */
+  #troubledNow(host: string): void {
+    const now = performance.now();
+    for (const [h, at] of this.#troubled) if (now - at > HAND_ON_MS) this.#troubled.delete(h);
+    this.#troubled.set(host, now);
   }
 
   #park(host: string, holder: string, handOn: HandOn | undefined): void {

@@ -132,6 +132,30 @@ describe('a wide-open host', () => {
     await g.take(ask('https://site.test/2'));
     expect(budget.acquires()).toBe(2);
   });
+
+  it.each([
+    ['throttled', { status: 503, headers: {}, latencyMs: 5 }],
+    ['slow', { status: 200, headers: {}, latencyMs: 6000 }],
+    ['unanswered', undefined],
+  ])('hands on no turn granted before a %s answer of its host in the same process', async (_name, answer) => {
+    const budget = fakeBudget(true);
+    const g = gate(budget.db);
+    const [parkedFirst, troubled] = [await g.take(ask('https://site.test/1')), await g.take(ask('https://site.test/2'))];
+    await parkedFirst.end(OK);
+    await troubled.end(answer);
+    await vi.advanceTimersByTimeAsync(10);
+    // The parked turn is still inside its moment, but the host had trouble since its grant: the database is asked.
+    const next = await g.take(ask('https://site.test/3'));
+    expect(budget.acquires()).toBe(3);
+    // A turn granted after the trouble is handed on again.
+    await next.end(OK);
+    await (await g.take(ask('https://site.test/4'))).end(OK);
+    expect(budget.acquires()).toBe(3);
+    // Another host of the process is not concerned.
+    await (await g.take(ask('https://other.test/1'))).end(OK);
+    await (await g.take(ask('https://other.test/2'))).end(OK);
+    expect(budget.acquires()).toBe(4);
+  });
 });
 
 describe('a host that is not wide open', () => {
