@@ -9,6 +9,7 @@ import { forgetAbandonedBrowserDemand } from './batch/browser-demand.ts';
 import { reconcileJobStarts } from './job-workflow-start.ts';
 import { forgetLongDeadProcesses, WORKER_HEARTBEAT_MS, WORKER_PROCESS_ID, workerLiveness } from '../platform/process/worker-liveness.ts';
 import { failAbandonedAttempts, forgetOldAttemptRecords } from '../platform/temporal/abandoned-attempts.ts';
+import { releaseHostTurnsByPrefix } from './politeness/host-leases.ts';
 
 /** How often each worker looks for job rows without a started workflow. */
 const RECONCILE_INTERVAL_MS = 5_000;
@@ -37,7 +38,7 @@ export const jobEngine: Feature<JobSettings> = {
       everyInterval('abandoned attempt reconciler', ABANDONED_ATTEMPTS_INTERVAL_MS, deps, async () => {
         // A process that could not reach the database lately cannot tell a dead worker from one that could not beat either.
         if (!liveness.steadyFor(deadAfterMs + WORKER_HEARTBEAT_MS)) return;
-        await failAbandonedAttempts(deps, { self: WORKER_PROCESS_ID, deadAfterMs });
+        await failAbandonedAttempts({ ...deps, releaseHeld: (prefix) => releaseHostTurnsByPrefix(deps.db, prefix) }, { self: WORKER_PROCESS_ID, deadAfterMs });
         await forgetOldAttemptRecords(deps.db);
         await forgetLongDeadProcesses(deps.db);
       }),

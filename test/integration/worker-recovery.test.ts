@@ -75,6 +75,10 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   const killedAt = Date.now();
+  // The dead process's turns at the site's host (host budget): they would count there until their leases lapse.
+  const teamIds = teams.map((t) => t.teamId);
+  const deadTurns = (await h.db.hostLease.findMany({ where: { teamId: { in: teamIds } }, select: { holder: true } })).map((l) => l.holder);
+  expect(deadTurns.length).toBeGreaterThan(0);
   const storedAtKill = await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })));
   expect(storedAtKill.every((n) => n < PAGES)).toBe(true);
 
@@ -92,6 +96,13 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   );
   const failures = [...seen.values()].flat();
   for (const message of failures) expect(message).toMatch(/^worker process [0-9a-f-]+ stopped heartbeating \d+ s ago$/);
+  // Freed with the dead attempts' team slots, not left to lapse (a page's timeout and 30 s).
+  await waitFor(
+    "the dead attempts' host turns to be given back",
+    async () => (await h.db.hostLease.count({ where: { holder: { in: deadTurns } } })) === 0,
+    10_000,
+    100,
+  );
   await waitFor(
     'a page stored after the kill by each crawl',
     async () => (await Promise.all(ids.map((id) => h.db.jobPage.count({ where: { jobId: id } })))).every((n, i) => n > storedAtKill[i]!),
@@ -111,6 +122,8 @@ it('resumes the crawls of two teams within seconds of a kill -9 of their worker,
   for (const [i, id] of ids.entries()) await expectEveryPageOnce(id, statuses[i]!);
   // Nothing is left held: the dead attempts' slots were freed, the retries gave theirs back.
   for (const team of teams) expect(await heldByTeam(team.teamId)).toEqual({ slots: 0, leases: 0 });
+  // A turn that ended well stays parked for at most half a second before it is given back.
+  await waitFor('every host turn given back', async () => (await h.db.hostLease.count({ where: { teamId: { in: teamIds } } })) === 0, 5_000, 100);
   expect(await h.db.activityAttempt.count({ where: { workflowId: { in: ids.map((id) => newJobWorkflowId('crawl', id)) } } })).toBe(0);
 });
 
@@ -142,6 +155,13 @@ it('never fails a batch on a live worker: two workers, long batches, no attempt 
     expect(attempts.filter((a) => a > 1)).toEqual([]);
   }
   for (const team of teams) expect(await heldByTeam(team.teamId)).toEqual({ slots: 0, leases: 0 });
+  // A turn that ended well stays parked for at most half a second before it is given back.
+  await waitFor(
+    'every host turn given back',
+    async () => (await h.db.hostLease.count({ where: { teamId: { in: teams.map((t) => t.teamId) } } })) === 0,
+    5_000,
+    100,
+  );
 });
 
 it("scrapes within seconds a URL left claimed by a batch that is gone (an attempt that outlived its batch), not after the batch's idle wait", async () => {

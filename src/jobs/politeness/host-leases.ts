@@ -56,6 +56,15 @@ export async function endTurn(db: BudgetDb, e: TurnEnd): Promise<Date | undefine
   return row?.paused ?? undefined;
 }
 
+/**
+ * Ends at once every turn (and wait) whose holder begins with `holderPrefix`: a dead worker's batch
+ * attempt (abandoned-attempts.ts), whose turns would otherwise count at their hosts until their
+ * leases lapse, a page's timeout and 30 s later. Holders are `<attempt prefix><process>:<n>`.
+ */
+export async function releaseHostTurnsByPrefix(db: BudgetDb, holderPrefix: string): Promise<void> {
+  await db.$queryRaw`DELETE FROM host_lease WHERE starts_with(holder, ${holderPrefix}) RETURNING 1`;
+}
+
 /** A host's row is kept this long after its last request start, so a pause or a slowed rate outlives a lull. */
 const IDLE_HOST_MS = 24 * 3_600_000;
 

@@ -3,7 +3,8 @@
 // WORKER_DEAD_AFTER_MS is dead (process/worker-liveness.ts). A live worker fails each
 // such attempt through Temporal by its task token, so it is retried at once on a
 // live worker instead of after its heartbeat timeout, and frees the team slots the
-// dead attempt held (their leases would otherwise last twice that timeout).
+// dead attempt held (their leases would otherwise last twice that timeout), and
+// whatever else its caller leases under the attempt's holder prefix (host turns).
 // Safe with every worker doing it at once: a token names one attempt, and an attempt
 // that has already ended answers "not found", which is the outcome wanted anyway.
 import { ActivityNotFoundError, type Client } from '@temporalio/client';
@@ -48,11 +49,13 @@ export interface AbandonedAttemptDeps {
   db: Db;
   temporal: Client;
   log: Logger;
+  /** Frees what else a dead attempt held under its holder prefix (the job engine's host turns), with its team slots. */
+  releaseHeld?: (holderPrefix: string) => Promise<void>;
 }
 
-/** Fails every abandoned attempt found, frees its team slots and forgets it; returns how many attempts Temporal took as failed. */
+/** Fails every abandoned attempt found, frees its team slots (and `releaseHeld`'s) and forgets it; returns how many attempts Temporal took as failed. */
 export async function failAbandonedAttempts(deps: AbandonedAttemptDeps, q: { self: string; deadAfterMs: number }): Promise<number> {
-  const { db, temporal, log } = deps;
+  const { db, temporal, log, releaseHeld } = deps;
   let failed = 0;
   for (const a of await findAbandonedAttempts(db, q)) {
     const fields = { workflowId: a.workflowId, activityId: a.activityId, attempt: a.attempt, workerProcess: a.workerProcess };
@@ -67,7 +70,10 @@ export async function failAbandonedAttempts(deps: AbandonedAttemptDeps, q: { sel
         continue;
       }
     }
-    if (a.slotHolderPrefix !== null) await releaseTeamSlotsByPrefix(db, a.slotHolderPrefix);
+    if (a.slotHolderPrefix !== null) {
+      await releaseTeamSlotsByPrefix(db, a.slotHolderPrefix);
+      await releaseHeld?.(a.slotHolderPrefix);
+    }
     await db.activityAttempt.deleteMany({ where: { workflowId: a.workflowId, runId: a.runId, activityId: a.activityId, attempt: a.attempt } });
   }
   return failed;

@@ -75,7 +75,7 @@ describe('failAbandonedAttempts', () => {
     silentMs: 12_000,
   });
 
-  it('fails each attempt by its token, frees its slots and forgets it; an ended attempt is forgotten too, a refused call is tried again', async () => {
+  it('fails each attempt by its token, frees its slots and host turns and forgets it; an ended attempt is forgotten too, a refused call is tried again', async () => {
     const rows = [attempt('ok', 'run-1:0:1:'), attempt('ended', 'run-1:1:1:'), attempt('refused', 'run-1:2:1:')];
     const { db, statements, deleted } = recordingDb((sql) => (sql.startsWith('SELECT') ? rows : 1));
     const tokens: string[] = [];
@@ -90,7 +90,9 @@ describe('failAbandonedAttempts', () => {
       },
     } as unknown as Client;
 
-    expect(await failAbandonedAttempts({ db, temporal, log }, { self: 'me', deadAfterMs: 10_000 })).toBe(1);
+    const alsoReleased: string[] = [];
+    const releaseHeld = async (prefix: string) => void alsoReleased.push(prefix);
+    expect(await failAbandonedAttempts({ db, temporal, log, releaseHeld }, { self: 'me', deadAfterMs: 10_000 })).toBe(1);
     expect(tokens).toEqual([
       'token-ok: worker process dead stopped heartbeating 12 s ago',
       'token-ended: worker process dead stopped heartbeating 12 s ago',
@@ -100,6 +102,8 @@ describe('failAbandonedAttempts', () => {
     expect(statements[0]!.values).toContain('me');
     const released = statements.filter((s) => s.sql.startsWith('UPDATE team_slot')).map((s) => s.values[0]);
     expect(released).toEqual(['run-1:0:1:', 'run-1:1:1:']);
+    // What else the caller leases under the attempt's prefix (host turns) is freed with the slots.
+    expect(alsoReleased).toEqual(['run-1:0:1:', 'run-1:1:1:']);
     expect(deleted.map((w) => (w as { activityId: string }).activityId)).toEqual(['ok', 'ended']);
   });
 });
