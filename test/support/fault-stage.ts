@@ -434,6 +434,8 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
       (await h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null } } })) === 0 &&
       (await h.db.browserLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
       (await h.db.browserDemand.count({ where: { teamId: { in: teamIds } } })) === 0 &&
+      // Host turns too: a release lost with its connection is made again in the background (host-gate.ts).
+      (await h.db.hostLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
       (await h.db.jobUrl.count({ where: { job: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0 &&
       (await h.db.browserSession.count({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } })) === 0;
     await waitFor('every job to let go of what it held', released, 30_000).catch(async (err) => {
