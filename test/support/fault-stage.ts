@@ -25,7 +25,7 @@ import { startTemporalDevServer, type TemporalDevServer } from '../../src/platfo
 import { startHarness, waitFor, type Harness } from './harness.ts';
 import { batchJob, crawlJob, scrapesJob, searchJob, sessionJob, type Api, type JobOutcome, type MixedJob } from './mixed-load-jobs.ts';
 import { startTeamSites, type TeamSites } from './mixed-load-sites.ts';
-import { loadSnapshot } from './load-snapshot.ts';
+import { loadSnapshot, nothingHeld } from './load-snapshot.ts';
 import { jobWorkflowId } from '../../src/jobs/definitions.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 import { describeActivities } from './activity-history.ts';
@@ -429,15 +429,9 @@ export async function runFaultCase(stage: FaultStage, fault: Fault): Promise<Cas
     }
     // Nothing is left running or held.
     const released = async () =>
-      (await h.db.job.count({ where: { teamId: { in: teamIds }, status: 'scraping' } })) === 0 &&
-      // A release lost with its connection is made again once the database is back (team-slot-store.ts), not left to lapse.
-      (await h.db.teamSlot.count({ where: { teamId: { in: teamIds }, holder: { not: null } } })) === 0 &&
-      (await h.db.browserLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
-      (await h.db.browserDemand.count({ where: { teamId: { in: teamIds } } })) === 0 &&
-      // Host turns too: a release lost with its connection is made again in the background (host-gate.ts).
-      (await h.db.hostLease.count({ where: { teamId: { in: teamIds } } })) === 0 &&
-      (await h.db.jobUrl.count({ where: { job: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0 &&
-      (await h.db.browserSession.count({ where: { teamId: { in: teamIds }, status: { in: ['starting', 'active'] } } })) === 0;
+      // A release lost with its connection is made again once the database is back (team-slot-store.ts, host-gate.ts), not left to lapse.
+      (await nothingHeld(h.db, teamIds)) &&
+      (await h.db.jobUrl.count({ where: { job: { teamId: { in: teamIds } }, claimedBy: { not: null }, state: { not: 'done' } } })) === 0;
     await waitFor('every job to let go of what it held', released, 30_000).catch(async (err) => {
       throw new Error(`${(err as Error).message}\n${await loadSnapshot(h.db, teamIds)}`);
     });
