@@ -4,17 +4,20 @@
 // sent for a transaction that rolls back. They carry ids only; listeners read
 // the documents. A notification is best effort (a listener that was away misses
 // it), so watchers catch up from the tables on (re)connect.
+import { Prisma } from '../generated/prisma/client.ts';
 import type { SqlTx } from '../platform/db/sql-transactions.ts';
 
 export const JOB_EVENTS_CHANNEL = 'job_events';
 
 export type JobEvent = { jobId: string; pageId: bigint } | { jobId: string; ended: true };
 
-/** One notification per page, in the order given. */
-export async function notifyPagesStored(tx: SqlTx, jobId: string, pageIds: bigint[]): Promise<void> {
-  if (pageIds.length === 0) return;
-  await tx.$executeRaw`
-    SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${jobId} || ' ' || p.id) FROM unnest(${pageIds.map(String)}::bigint[]) WITH ORDINALITY AS p(id, n) ORDER BY p.n`;
+/**
+ * One notification per page a statement stores, in id order: a part of that statement, which
+ * selects from its own expression `stored` (rows with the page's `id`); the statement must read
+ * the part for it to run (an expression that only selects runs when read).
+ */
+export function notifyStoredPages(jobId: string, stored: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT pg_notify(${JOB_EVENTS_CHANNEL}, ${jobId} || ' ' || s.id) FROM ${stored} s ORDER BY s.id`;
 }
 
 export async function notifyJobEnded(db: SqlTx, jobId: string): Promise<void> {

@@ -10,12 +10,13 @@
 // (platform/db/storable.ts): page content never fails the write.
 import { chargeItemsOnce, type Charge } from '../../platform/usage/credits.ts';
 import type { Db } from '../../platform/db/prisma.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { SqlTransactions, type SqlTx } from '../../platform/db/sql-transactions.ts';
 import type { PageDocument } from '../../page/document-schema.ts';
 import { documentTooLargeMessage } from '../../page/page-size.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import { writeCrawlEvent, type JobWebhook } from '../webhooks/crawl-events.ts';
-import { notifyPagesStored } from '../job-events.ts';
+import { notifyStoredPages } from '../job-events.ts';
 import { addToFrontier, lockFrontier, shrinkFrontierSize, type NewFrontierUrl } from '../frontier/frontier.ts';
 import { FrontierState } from '../frontier/frontier-state.ts';
 import { indexPages, type IndexedPage } from '../search-index/index-page.ts';
@@ -182,24 +183,27 @@ export async function writeScrapedPages(tx: SqlTx, writes: PageWrite[], onCacheF
   );
   // Local: a write that rolls back is retried (one by one) from the documents as they came.
   const documents = pages.map((p, i) => withChangeTracking(p.document, tracked[i]));
-  // xmax is 0 on a row this statement inserted, and set on one it updated (a retry's rewrite).
-  const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean }[]>`
-    INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
-    SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
-    FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
-                ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
-      WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
-    ORDER BY p.n
-    ON CONFLICT (job_id, url_key) DO UPDATE SET
-      url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
-    RETURNING id, url_key, (xmax = 0) AS inserted`;
-  await notifyPagesStored(
-    tx,
-    crawlId,
-    stored.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
-  const done = await tx.$executeRaw`
-    UPDATE job_url SET state = ${FrontierState.done} WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])`;
+  // One statement: the pages, their notifications and their frontier rows done. xmax is 0 on a row
+  // this statement inserted, and set on one it updated (a retry's rewrite).
+  const stored = await tx.$queryRaw<{ id: bigint; url_key: string; inserted: boolean; done: number; notified: number }[]>`
+    WITH stored AS (
+      INSERT INTO job_page (job_id, url_key, url, success, status_code, error, document, size_bytes)
+      SELECT ${crawlId}::uuid, p.url_key, p.url, true, p.status_code, NULL, p.document::jsonb, p.size_bytes
+      FROM unnest(${pages.map((p) => p.urlKey)}::text[], ${pages.map((p) => p.url)}::text[], ${pages.map((p) => p.statusCode)}::int[],
+                  ${documents.map((d) => d.json)}::text[], ${documents.map((d) => d.sizeBytes)}::int[])
+        WITH ORDINALITY AS p(url_key, url, status_code, document, size_bytes, n)
+      ORDER BY p.n
+      ON CONFLICT (job_id, url_key) DO UPDATE SET
+        url = EXCLUDED.url, success = true, status_code = EXCLUDED.status_code, error = NULL, document = EXCLUDED.document, size_bytes = EXCLUDED.size_bytes
+      RETURNING id, url_key, (xmax = 0) AS inserted
+    ),
+    notified AS (${notifyStoredPages(crawlId, Prisma.sql`stored`)}),
+    done AS (
+      UPDATE job_url SET state = ${FrontierState.done} WHERE job_id = ${crawlId}::uuid AND url_key = ANY(${pages.map((p) => p.urlKey)}::text[])
+      RETURNING 1
+    )
+    SELECT id, url_key, inserted, (SELECT count(*) FROM done)::int AS done, (SELECT count(*) FROM notified)::int AS notified FROM stored`;
+  const done = stored[0]?.done ?? 0;
   if (done !== pages.length) throw new Error(`${pages.length - done} of the pages stored have no frontier row in crawl ${crawlId}`);
   const { charge } = writes[0]!.next;
   await chargeItemsOnce(
