@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCrawlNetwork } from '../../platform/net/outbound-network.ts';
 import { storableJson, storableText } from '../../platform/db/storable.ts';
 import type { ActivityDeps } from '../../platform/temporal/activity-deps.ts';
+import { attemptHolderPrefix } from '../../platform/temporal/attempt-record.ts';
 import type { MapRequest } from './map-request.ts';
 import { mapSite, type IndexedPages } from './map-site.ts';
 import { indexedSitePages } from '../../jobs/search-index/site-pages.ts';
@@ -39,7 +40,8 @@ export function createMapActivities({ db, config, log }: ActivityDeps<MapFeature
         const polite = {
           gate: hostGate,
           teamId: job.teamId,
-          holderPrefix: `map:${mapId}:${Context.current().info.attempt}`,
+          // Recorded with the attempt (recordingAttempts): a dead worker's turn is ended with it.
+          holderPrefix: attemptHolderPrefix(),
           maxRetries: config.crawl.hostThrottleMaxRetries,
           crawlDelayMs: async () => undefined,
         };

@@ -10,7 +10,7 @@ import { WORKER_PROCESS_ID } from '../process/worker-liveness.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from './heartbeat-while.ts';
 
 export interface AttemptRecordOptions {
-  /** Team slots the attempt leases have holders that start with this; they are freed with a dead attempt. */
+  /** Team slots (and host turns) the attempt leases have holders that start with this; they are freed with a dead attempt. */
   slotHolderPrefix?: string;
 }
 
@@ -53,12 +53,24 @@ export function heartbeatingAttempt<T>(
 type ActivityFunctions = Record<string, (...args: never[]) => Promise<unknown>>;
 
 /**
+ * The current activity attempt's own holder prefix (workflow, activity and attempt), for what it
+ * leases outside team slots (a host turn): recordingAttempts records it, so a dead worker's attempt
+ * has those freed with it.
+ */
+export function attemptHolderPrefix(): string {
+  const { info } = Context.current();
+  return `${info.workflowExecution?.workflowId ?? 'local'}:${info.activityId}:${info.attempt}`;
+}
+
+/**
  * The same activities, each attempt recorded as withAttemptRecord does: for a feature's
  * activities that may run long (model calls, tools, delivery rounds), so that a dead worker's
- * attempt is retried within seconds instead of after its heartbeat or start-to-close timeout.
+ * attempt is retried within seconds instead of after its heartbeat or start-to-close timeout,
+ * and what it leased under attemptHolderPrefix() is freed.
  */
 export function recordingAttempts<T extends ActivityFunctions>(deps: { db: Db; log: Logger }, activities: T): T {
   const wrapped: ActivityFunctions = {};
-  for (const [name, fn] of Object.entries(activities)) wrapped[name] = (...args) => withAttemptRecord(deps, {}, () => fn(...args));
+  for (const [name, fn] of Object.entries(activities))
+    wrapped[name] = (...args) => withAttemptRecord(deps, { slotHolderPrefix: `${attemptHolderPrefix()}:` }, () => fn(...args));
   return wrapped as T;
 }

@@ -1,12 +1,15 @@
 // The pure decisions of crash recovery, with the database and Temporal replaced by
 // recorders: when a worker may judge others (its own heartbeats steady), and what a
-// pass does with each attempt of a dead process as Temporal answers.
+// pass does with each attempt of a dead process as Temporal answers, and what an
+// attempt records of itself.
 import { ActivityNotFoundError, type Client } from '@temporalio/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../../src/platform/db/prisma.ts';
 import { createLogger } from '../../../src/platform/log.ts';
 import { WORKER_HEARTBEAT_MS, workerLiveness } from '../../../src/platform/process/worker-liveness.ts';
 import { failAbandonedAttempts, type AbandonedAttempt } from '../../../src/platform/temporal/abandoned-attempts.ts';
+import { attemptHolderPrefix, recordingAttempts } from '../../../src/platform/temporal/attempt-record.ts';
+import { MockActivityEnvironment } from '@temporalio/testing';
 
 const log = createLogger('error');
 
@@ -105,5 +108,25 @@ describe('failAbandonedAttempts', () => {
     // What else the caller leases under the attempt's prefix (host turns) is freed with the slots.
     expect(alsoReleased).toEqual(['run-1:0:1:', 'run-1:1:1:']);
     expect(deleted.map((w) => (w as { activityId: string }).activityId)).toEqual(['ok', 'ended']);
+  });
+});
+
+describe('recordingAttempts', () => {
+  it("records each attempt with its own holder prefix, which the activity leases under (a dead attempt's host turns are freed by it)", async () => {
+    const { db, statements } = recordingDb();
+    const seen: string[] = [];
+    const activities = recordingAttempts({ db, log }, { mapSite: async () => void seen.push(attemptHolderPrefix()) });
+    const env = new MockActivityEnvironment({
+      attempt: 3,
+      activityId: '7',
+      isLocal: false,
+      workflowExecution: { workflowId: 'map-1', runId: 'run-1' },
+      taskToken: new Uint8Array([1]),
+    });
+    await env.run(activities.mapSite);
+    expect(seen).toEqual(['map-1:7:3']);
+    const recorded = statements.find((s) => s.sql.startsWith('INSERT INTO activity_attempt'));
+    // The prefix ends where the holder's own part begins: attempt 3's never covers attempt 30's.
+    expect(recorded?.values.at(-1)).toBe('map-1:7:3:');
   });
 });
