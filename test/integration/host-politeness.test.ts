@@ -274,6 +274,23 @@ describe('the host budget', () => {
     expect(await h.db.hostBudget.count({ where: { host } })).toBe(0);
   });
 
+  it('hands no turn on at a host for 10 minutes after it throttled, however far it recovered', async () => {
+    const host = `throttled-${randomUUID()}.test`;
+    const ask = (holder: string) => askTurn(h.db, { host, holder, teamId: 'team-a', maxConcurrency: 8, intervalMs: 0, leaseMs: 10_000, waitMs: 3000 });
+    const end = (holder: string, outcome: Parameters<typeof endTurn>[1]['outcome']) =>
+      endTurn(h.db, { host, holder, outcome, maxConcurrency: 8, backoffBaseMs: 1000, backoffMaxMs: 60_000, jitter: 1 });
+    expect(await ask('t1')).toEqual({ granted: true, wideOpen: true });
+    await end('t1', { kind: 'throttled', status: 429, retryAfterMs: 0 });
+    // Recovered in full (its concurrency, interval, strikes and pause as before the answer): still not wide open.
+    const recovered = { concurrency: 8, intervalMs: 0, strikes: 0, pausedUntil: null };
+    await h.db.hostBudget.update({ where: { host }, data: recovered });
+    expect(await ask('t2')).toEqual({ granted: true, wideOpen: false });
+    await end('t2', { kind: 'ok' });
+    // Ten minutes after its last throttled answer it is.
+    await h.db.hostBudget.update({ where: { host }, data: { ...recovered, throttledAt: new Date(Date.now() - 601_000) } });
+    expect(await ask('t3')).toEqual({ granted: true, wideOpen: true });
+  });
+
   it('holds with a second worker process, both workers fetching pages of the site', async () => {
     const second = await onFreePort((port, output) =>
       h.spawnWorker({
