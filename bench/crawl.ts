@@ -33,6 +33,7 @@ import { benchSite } from './site.ts';
 import { rawPlaywrightCrawl } from './raw-playwright.ts';
 import { percentile } from './percentile.ts';
 import { waitFor } from '../test/support/wait-for.ts';
+import { parsePrometheusText } from '../test/support/prometheus-text.ts';
 import { runBench } from './run-bench.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
@@ -304,8 +305,8 @@ async function main() {
 
 /** The worker's host_turns_total so far, by where the turn came from (jobs/politeness/host-gate.ts). */
 async function hostTurns(opsPort: number): Promise<{ database: number; handed_on: number }> {
-  const text = await fetch(`http://127.0.0.1:${opsPort}/metrics`).then((r) => r.text());
-  const read = (via: string) => Number(new RegExp(`^${METRIC_PREFIX}host_turns_total\\{[^}]*via="${via}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const metrics = parsePrometheusText(await fetch(`http://127.0.0.1:${opsPort}/metrics`).then((r) => r.text()));
+  const read = (via: string) => metrics.value(`${METRIC_PREFIX}host_turns_total`, { via });
   return { database: read('database'), handed_on: read('handed_on') };
 }
 
