@@ -168,15 +168,16 @@ export function createScrapeBatch(deps: ScrapeBatchDeps) {
     const tally = new BatchTally((handled) => activity.heartbeat({ handled }));
     // Heartbeats from the first statement on, not from the batch's first page (heartbeatingAttempt).
     // If this process dies, a live worker fails this attempt at once and frees its slots (abandoned-attempts.ts).
+    const holderPrefix = slotHolderPrefix(input.batchKey, activity.info.attempt);
     const attempt = {
-      slotHolderPrefix: `${slotHolderPrefix(input.batchKey, activity.info.attempt)}:`,
+      holderPrefix,
       heartbeatTimeoutMs: config.crawl.heartbeatTimeoutMs,
       details: () => ({ handled: tally.handled }),
     };
     return heartbeatingAttempt(deps, attempt, async () => {
       const [job] = await started;
       const work = { holder: input.batchKey, pool, teamId: job.team.id, groupId: input.crawlId };
-      return runWithBrowserLease({ deps, input, job, work, leaseMs, tally, scriptedHosts, throttledPages });
+      return runWithBrowserLease({ deps, input, job, work, leaseMs, holderPrefix, tally, scriptedHosts, throttledPages });
     });
   };
 }
@@ -188,6 +189,8 @@ interface BatchAttempt {
   job: JobContext;
   work: BrowserWork;
   leaseMs: number;
+  /** What the attempt leases (team slots, host turns) is held as `<holderPrefix>:…` (slotHolderPrefix). */
+  holderPrefix: string;
   /** What the attempt has done, which its heartbeats report from its start. */
   tally: BatchTally;
   /** The worker's script-rendered hosts, per crawl (createScrapeBatch). */
@@ -274,7 +277,7 @@ class LeasedBatch {
     this.started = Date.now();
     const tally = (this.tally = a.tally);
     const leases = (this.leases = new BatchLeases({
-      holderPrefix: slotHolderPrefix(input.batchKey, activity.info.attempt),
+      holderPrefix: a.holderPrefix,
       slots: teamSlotStore(db, { teamId: team.id, group: crawlId, limit: team.concurrencyLimit, leaseMs: a.leaseMs }),
       browser: { renew: () => renewBrowserLease(db, input.batchKey, a.leaseMs), shouldYield: (q) => shouldYield(db, { ...a.work, ...q }) },
     }));
@@ -449,7 +452,7 @@ class LeasedBatch {
         polite: {
           gate: deps.hostGate,
           teamId: job.team.id,
-          holderPrefix: slotHolderPrefix(input.batchKey, this.activity.info.attempt),
+          holderPrefix: this.a.holderPrefix,
           maxRetries: config.crawl.hostThrottleMaxRetries,
           // Only a crawl reads robots.txt (a scrape's URLs are the caller's, as upstream): its Crawl-delay, unless it ignores robots.txt.
           crawlDelayMs: async (url) => (job.kind === 'crawl' ? job.robots.crawlDelayMs(url) : undefined),

@@ -10,8 +10,11 @@ import { WORKER_PROCESS_ID } from '../process/worker-liveness.ts';
 import { heartbeatIntervalMs, heartbeatWhile } from './heartbeat-while.ts';
 
 export interface AttemptRecordOptions {
-  /** Team slots (and host turns) the attempt leases have holders that start with this; they are freed with a dead attempt. */
-  slotHolderPrefix?: string;
+  /**
+   * What the attempt leases (team slots, host turns) has holders `<holderPrefix>:…`; they are freed
+   * with a dead attempt. Recorded with its colon, so attempt 3's prefix never covers attempt 30's.
+   */
+  holderPrefix?: string;
 }
 
 /** Runs the current activity's body with its attempt recorded against this worker process. */
@@ -25,7 +28,7 @@ export async function withAttemptRecord<T>(deps: { db: Db; log: Logger }, opts: 
   const key = { workflowId, runId, activityId: info.activityId, attempt: info.attempt };
   await deps.db.$executeRaw`
     INSERT INTO activity_attempt (workflow_id, run_id, activity_id, attempt, task_token, worker_process, slot_holder_prefix)
-    VALUES (${workflowId}, ${runId}, ${info.activityId}, ${info.attempt}, ${Buffer.from(info.taskToken)}, ${WORKER_PROCESS_ID}, ${opts.slotHolderPrefix ?? null})
+    VALUES (${workflowId}, ${runId}, ${info.activityId}, ${info.attempt}, ${Buffer.from(info.taskToken)}, ${WORKER_PROCESS_ID}, ${opts.holderPrefix === undefined ? null : `${opts.holderPrefix}:`})
     ON CONFLICT DO NOTHING`;
   try {
     return await run();
@@ -71,6 +74,6 @@ export function attemptHolderPrefix(): string {
 export function recordingAttempts<T extends ActivityFunctions>(deps: { db: Db; log: Logger }, activities: T): T {
   const wrapped: ActivityFunctions = {};
   for (const [name, fn] of Object.entries(activities))
-    wrapped[name] = (...args) => withAttemptRecord(deps, { slotHolderPrefix: `${attemptHolderPrefix()}:` }, () => fn(...args));
+    wrapped[name] = (...args) => withAttemptRecord(deps, { holderPrefix: attemptHolderPrefix() }, () => fn(...args));
   return wrapped as T;
 }
