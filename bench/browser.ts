@@ -33,6 +33,7 @@ import { executeAdmissionsOf, executePhases, updateTimer, type ExecuteTimes } fr
 import { processTree } from './processes.ts';
 import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { percentile } from './percentile.ts';
+import { taskQueuesOf } from '../src/platform/temporal/config.ts';
 
 const SESSIONS = Number(process.env.BENCH_BROWSER_SESSIONS ?? 10);
 const EXECUTES = Number(process.env.BENCH_BROWSER_EXECUTES ?? 20);
@@ -94,7 +95,7 @@ async function main() {
   const appConfig = {
     ...config,
     logLevel: 'warn' as const,
-    temporal: { ...config.temporal, taskQueue, address: servers.temporal.address },
+    temporal: { ...config.temporal, ...taskQueuesOf(taskQueue), address: servers.temporal.address },
     // The cdpUrl a session answers with must name this gateway.
     gateway: { ...config.gateway, publicBaseUrl: `http://127.0.0.1:${port}` },
   };

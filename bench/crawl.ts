@@ -35,6 +35,7 @@ import { percentile } from './percentile.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { parsePrometheusText } from '../test/support/prometheus-text.ts';
 import { runBench } from './run-bench.ts';
+import { taskQueuesOf } from '../src/platform/temporal/config.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -165,7 +166,7 @@ async function main() {
     const timings = PAGE_TIMINGS ? pageTimings(worker) : undefined;
     await untilReady(worker, 'worker');
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
-    const appConfig = { ...config, temporal: { ...config.temporal, taskQueue }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
+    const appConfig = { ...config, temporal: { ...config.temporal, ...taskQueuesOf(taskQueue) }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');

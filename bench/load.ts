@@ -25,6 +25,7 @@ import { loadSnapshot } from '../test/support/load-snapshot.ts';
 import { startBenchServers, stopProcess, untilReady } from './servers.ts';
 import { runBench } from './run-bench.ts';
 import { benchTeam, type BenchTeam } from './bench-team.ts';
+import { taskQueuesOf } from '../src/platform/temporal/config.ts';
 
 /** However long a job may take, alone or in the mix, before the bench calls it wedged. */
 const JOB_DEADLINE_MS = 600_000;
@@ -59,7 +60,7 @@ async function main() {
   const appConfig = {
     ...config,
     logLevel: 'warn' as const,
-    temporal: { ...config.temporal, taskQueue, address: servers.temporal.address },
+    temporal: { ...config.temporal, ...taskQueuesOf(taskQueue), address: servers.temporal.address },
     // The address guard stays on, as in production; only the fixture sites' address is let through.
     crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] },
     // Every job polls its status several times a second; the key's rate limit is not what is measured.

@@ -38,6 +38,7 @@ import { concurrentScrapes } from './scrape-concurrent.ts';
 import { loadavg } from 'node:os';
 import { percentile } from './percentile.ts';
 import { CACHED_STEPS, cachedSplit, parseServerTiming, workflowSplit, WORKFLOW_STEPS, type PageTimings, type TimedScrape } from './scrape-split.ts';
+import { taskQueuesOf } from '../src/platform/temporal/config.ts';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -104,7 +105,7 @@ async function main() {
     const appConfig = {
       ...config,
       database: { ...config.database, url: servers.pg.url },
-      temporal: { ...config.temporal, taskQueue },
+      temporal: { ...config.temporal, ...taskQueuesOf(taskQueue) },
       crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] },
     };
     const app = createApp({ db, temporal, config: appConfig, log }, FEATURES);

@@ -83,7 +83,9 @@ function startOptions(deps: StartDeps, crawl: StartableJob) {
   const input: JobWorkflowInput = { crawlId: crawl.id, ...(crawl.kind === 'scrape' && { singleScrape: true }) };
   return {
     ...jobWorkflowOptions(crawl, { input }),
-    taskQueue: deps.config.temporal.taskQueue,
+    // A single scrape's run goes where its page's batch goes, so the batch is dispatched eagerly
+    // (src/platform/temporal/worker-registry.ts). The row keeps the deployment's own queue.
+    taskQueue: crawl.kind === 'scrape' ? deps.config.temporal.scrapeTaskQueue : deps.config.temporal.taskQueue,
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary: summary(crawl),

@@ -1,5 +1,5 @@
-// How POST /v2/scrape runs on Temporal (issue 29): a durable crawlWorkflow per scrape,
-// started with its scrapeSettled update (update-with-start), its settings, plan and browser
+// How POST /v2/scrape runs on Temporal (issue 29): a durable crawlWorkflow per scrape on the
+// scrape queue, started with its scrapeSettled update (update-with-start), its settings, plan and browser
 // demand one local activity in the first workflow task, its page a scrapeBatch activity, its
 // finish an activity after the caller has its answer. A worker killed while it loads the page:
 // the next worker stores and charges it exactly once, and the caller still gets its document.
@@ -68,6 +68,10 @@ it('answers once the page is stored, opens in one local activity, completes its 
   const activities = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
   // The plan is no activity task of its own; the page and the finish are.
   expect(activities).toEqual(['scrapeBatch', 'finishCrawl']);
+  // The run, its page and its finish on the scrape queue: the worker that schedules the page takes it itself.
+  expect((await handle.describe()).taskQueue).toBe(h.config.temporal.scrapeTaskQueue);
+  const queues = events.map((e) => e.activityTaskScheduledEventAttributes?.taskQueue?.name).filter(Boolean);
+  expect(queues).toEqual([h.config.temporal.scrapeTaskQueue, h.config.temporal.scrapeTaskQueue]);
   // Settings, plan and the batch's browser demand: one local activity.
   expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
   const patches = events

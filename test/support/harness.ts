@@ -27,6 +27,7 @@ import { createBrowserHost, type BrowserHost } from '../../src/features/browser-
 import { waitFor } from './wait-for.ts';
 import { recordJsonResponses, type RecordedResponse } from './openapi-responses.ts';
 import { TYPESCRIPT_NODE_ARGS } from '../../src/platform/process/typescript-runtime.mjs';
+import { taskQueuesOf } from '../../src/platform/temporal/config.ts';
 
 export { waitFor };
 
@@ -76,8 +77,7 @@ export interface HarnessOptions {
 }
 
 function testQueues() {
-  const taskQueue = `test-${randomUUID()}`;
-  return { taskQueue, browserTaskQueue: `${taskQueue}-browser`, scrapeTaskQueue: `${taskQueue}-scrape`, webhookTaskQueue: `${taskQueue}-webhooks` };
+  return taskQueuesOf(`test-${randomUUID()}`);
 }
 
 export async function startHarness(overrides: HarnessOptions = {}): Promise<Harness> {

@@ -31,8 +31,18 @@ function temporalTls() {
   return { caFile, serverName, clientCert: certFile && keyFile ? { certFile, keyFile } : undefined };
 }
 
+/** A deployment's task queues, named after its control queue unless each is set on its own. */
+export function taskQueuesOf(taskQueue: string) {
+  return {
+    taskQueue,
+    browserTaskQueue: `${taskQueue}-browser`,
+    scrapeTaskQueue: `${taskQueue}-scrape`,
+    webhookTaskQueue: `${taskQueue}-webhooks`,
+  };
+}
+
 export function temporalConfig() {
-  const taskQueue = str('TEMPORAL_TASK_QUEUE') ?? 'crawl';
+  const queues = taskQueuesOf(str('TEMPORAL_TASK_QUEUE') ?? 'crawl');
   return {
     /** Unset: `npm start` runs the Temporal dev server itself. */
     address: str('TEMPORAL_ADDRESS'),
@@ -40,18 +50,19 @@ export function temporalConfig() {
     /** A Temporal Cloud API key, sent as a bearer token on every call (over TLS only). */
     apiKey: str('TEMPORAL_API_KEY'),
     namespace: str('TEMPORAL_NAMESPACE') ?? 'default',
-    /** Control work: every workflow, and the activities that never wait for a browser (plan, finish, purge). */
-    taskQueue,
+    /** Control work: every workflow but single scrapes', and the activities that never wait for a browser (plan, finish, purge). */
+    taskQueue: queues.taskQueue,
     /** Browser work: scrape batches, each with a Chromium of its own; a worker runs WORKER_BROWSER_SLOTS at once. */
-    browserTaskQueue: str('TEMPORAL_BROWSER_TASK_QUEUE') ?? `${taskQueue}-browser`,
+    browserTaskQueue: str('TEMPORAL_BROWSER_TASK_QUEUE') ?? queues.browserTaskQueue,
     /**
-     * Single scrapes' batches (one page each, a caller waiting): a queue of their own, so that they
-     * never wait behind crawls' batches for one of the few browser slots (a page fetched over HTTP
-     * needs no browser; one rendered takes a context of the worker's warm Chromium).
+     * Single scrapes (one page each, a caller waiting): their workflows and batches on a queue of
+     * their own, so that a batch never waits behind crawls' batches for one of the few browser
+     * slots (a page fetched over HTTP needs no browser; one rendered takes a context of the
+     * worker's warm Chromium) and is handed to the worker that scheduled it (eager dispatch).
      */
-    scrapeTaskQueue: str('TEMPORAL_SCRAPE_TASK_QUEUE') ?? `${taskQueue}-scrape`,
+    scrapeTaskQueue: str('TEMPORAL_SCRAPE_TASK_QUEUE') ?? queues.scrapeTaskQueue,
     /** Network I/O: webhook deliveries, many at once per worker, never in a browser's place. */
-    webhookTaskQueue: str('TEMPORAL_WEBHOOK_TASK_QUEUE') ?? `${taskQueue}-webhooks`,
+    webhookTaskQueue: str('TEMPORAL_WEBHOOK_TASK_QUEUE') ?? queues.webhookTaskQueue,
     cliPath: str('TEMPORAL_CLI_PATH') ?? 'temporal',
     devPort: int('TEMPORAL_DEV_PORT', 7233),
     devUiPort: int('TEMPORAL_UI_PORT', 8233),

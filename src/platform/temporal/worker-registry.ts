@@ -1,10 +1,11 @@
 // The Temporal workers of one worker process, one per resource class, so work of
-// one class never waits for a slot of another: the control queue (every workflow,
-// and activities that only touch the database), the browser queue (scrape batches,
-// at most WORKER_BROWSER_SLOTS at once, each with its Chromium), the scrape queue
-// (the same activities for single scrapes' one-page batches, WORKER_SCRAPE_SLOTS at
-// once: a rendered one shares the warm Chromium) and the webhook queue (delivery
-// loops: network waits only, so many at once).
+// one class never waits for a slot of another: the control queue (every workflow but
+// single scrapes', and activities that only touch the database), the browser queue
+// (scrape batches, at most WORKER_BROWSER_SLOTS at once, each with its Chromium), the
+// scrape queue (single scrapes: their workflows, their one-page batches and their few
+// control activities, WORKER_SCRAPE_SLOTS activities at once: a rendered page shares
+// the warm Chromium) and the webhook queue (delivery loops: network waits only, so
+// many at once).
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { FeatureActivities } from '../feature.ts';
 import type { TemporalSettings, WorkerSettings } from './config.ts';
@@ -12,6 +13,8 @@ import { requestIdActivityInterceptor } from './request-id-activity-interceptor.
 import { workflowCodeOptions } from './workflow-code.ts';
 
 const WEBHOOK_LOOPS_PER_WORKER = 200;
+// A single scrape's run lasts one page: few are cached at once.
+const SCRAPE_WORKFLOWS_CACHED = 50;
 // A delivery loop has nothing to finish: cancelled, it stops and another worker takes
 // the crawl's outbox over, so a worker's shutdown never waits for one.
 const WEBHOOK_SHUTDOWN_GRACE_MS = 2000;
@@ -21,6 +24,11 @@ export interface WorkerRegistryConfig {
   temporal: TemporalSettings;
   worker: WorkerSettings;
   crawl: { heartbeatTimeoutMs: number };
+}
+
+/** A quarter of the scrape slots poll for batches another worker scheduled (retries, a busy worker's overflow); the rest take their own eagerly. */
+export function scrapePolls(slots: number): number {
+  return Math.max(1, Math.floor(slots / 4));
 }
 
 export async function createWorkers(connection: NativeConnection, config: WorkerRegistryConfig, activities: Required<FeatureActivities>): Promise<Worker[]> {
@@ -34,13 +42,12 @@ export async function createWorkers(connection: NativeConnection, config: Worker
     maxHeartbeatThrottleInterval: Math.max(1000, Math.floor(config.crawl.heartbeatTimeoutMs / 4)),
     interceptors: { activity: [requestIdActivityInterceptor] },
   };
-  const { workflowModules, ...workflowCode } = workflowCodeOptions(config.temporal.workflowBundlePath);
+  const workflowCode = await workflowCodeOptions(config.temporal.workflowBundlePath);
   return Promise.all([
     Worker.create({
       ...common,
       taskQueue: config.temporal.taskQueue,
       ...workflowCode,
-      interceptors: { ...common.interceptors, workflowModules },
       activities: activities.control,
       maxConcurrentActivityTaskExecutions: config.worker.controlSlots,
       maxCachedWorkflows: 200,
@@ -51,11 +58,20 @@ export async function createWorkers(connection: NativeConnection, config: Worker
       activities: activities.browser,
       maxConcurrentActivityTaskExecutions: config.worker.browserSlots,
     }),
+    // Single scrapes' workflows run here beside their page's batch: the worker that completes
+    // the workflow task scheduling the batch is handed the batch in the same answer (eager
+    // activity dispatch), which saves the server's dispatch to another queue (25-35 ms of a
+    // 140-ms scrape, docs/benchmarks.md). Their control activities come here too.
     Worker.create({
       ...common,
       taskQueue: config.temporal.scrapeTaskQueue,
-      activities: activities.browser,
+      ...workflowCode,
+      activities: { ...activities.control, ...activities.browser },
       maxConcurrentActivityTaskExecutions: config.worker.scrapeSlots,
+      // Each waiting poll holds a slot, and a batch is handed over eagerly only while a slot is
+      // free: with as many polls as slots (the SDK's default up to 10) none ever is.
+      activityTaskPollerBehavior: { type: 'simple-maximum', maximum: scrapePolls(config.worker.scrapeSlots) },
+      maxCachedWorkflows: SCRAPE_WORKFLOWS_CACHED,
     }),
     Worker.create({
       ...common,
