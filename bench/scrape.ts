@@ -39,6 +39,8 @@ import { loadavg } from 'node:os';
 import { percentile } from './percentile.ts';
 import { CACHED_STEPS, cachedSplit, parseServerTiming, workflowSplit, WORKFLOW_STEPS, type PageTimings, type TimedScrape } from './scrape-split.ts';
 import { taskQueuesOf } from '../src/platform/temporal/config.ts';
+import { cpu } from './processes.ts';
+import { cpus } from 'node:os';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -158,6 +160,17 @@ async function main() {
       );
     };
 
+    /** CPU seconds so far: the worker (its Chromiums included), Temporal, PostgreSQL, and this process (gateway, client, sites). */
+    const cpuNow = () => ({ ...servers.cpuSeconds({ worker: worker! }), 'gateway, client and sites': cpu('self').own });
+    /** The CPU a scrape cost each process between two snapshots: where a run of many at once is bounded by the cores. */
+    const printCpu = (before: Record<string, number>, scrapes: number, note = '') => {
+      const after = cpuNow();
+      const perScrape = Object.entries(after).map(([name, s]) => [name, ((s - (before[name] ?? 0)) * 1000) / scrapes] as const);
+      const total = perScrape.reduce((sum, [, ms]) => sum + ms, 0);
+      console.log(`  CPU a scrape${note}: ${perScrape.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)} ms`);
+      return total;
+    };
+
     const results: Record<string, { p50: number; p95: number; floor: number }> = {};
     console.log(
       `load average at the start: ${loadavg()
@@ -177,6 +190,7 @@ async function main() {
       const floor: number[] = [];
       const logged: Logged[] = [];
       const runs: (TimedScrape & { ms: number })[] = [];
+      const cpuBefore = cpuNow();
       for (let i = WARMUP; i < WARMUP + SCRAPES; i++) {
         floor.push(await floorOf(pageUrl(base, i)));
         const run = await scrape(pageUrl(base, i), 0);
@@ -203,6 +217,7 @@ async function main() {
       console.log(row('conversion (HTML -> markdown document)', convertMs));
       console.log(row('storage (page, charge, cache)', storeMs));
       console.log(row('Temporal, control and gateway (the rest)', rest));
+      printCpu(cpuBefore, SCRAPES, ' (this process also ran the floor)');
       printSplit(WORKFLOW_STEPS, await Promise.all(runs.map(splitOf)));
       if (TIMELINE) {
         const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
@@ -232,6 +247,7 @@ async function main() {
     // Pages no scrape above loaded, so every one is fetched.
     const concurrentSite = await benchSite(CONCURRENT.teams * CONCURRENT.perTeam * CONCURRENT.rounds, { scripted: false });
     let concurrent: number[];
+    const cpuBefore = cpuNow();
     try {
       concurrent = await concurrentScrapes(db, `http://127.0.0.1:${gatewayPort}`, (i) => pageUrl(concurrentSite.url, i), CONCURRENT);
     } finally {
@@ -240,6 +256,9 @@ async function main() {
     const inFlight = CONCURRENT.teams * CONCURRENT.perTeam;
     console.log(`static pages (maxAge 0), ${inFlight} in flight from ${CONCURRENT.teams} teams, ${CONCURRENT.rounds} rounds:`);
     console.log(row('round trip (POST /v2/scrape)', concurrent));
+    const cpuMs = printCpu(cpuBefore, concurrent.length);
+    // However the work is spread, a round's scrapes cannot end before the cores did their CPU.
+    console.log(`  ${`${inFlight} scrapes' CPU over ${cpus().length} cores (a lower bound of a round)`.padEnd(56)} ${((cpuMs * inFlight) / cpus().length).toFixed(0)} ms`);
 
     const s = results.static;
     const r = results.rendered;
