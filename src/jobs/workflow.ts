@@ -105,11 +105,15 @@ function scrapeActivity(
  * Deliveries outlive this workflow, and its cancellation (ABANDON twice): the crawl may
  * end while a receiver is still retried, and a cancelled crawl still reports its end.
  */
-async function startWebhookDeliveries(crawlId: string, legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number }): Promise<void> {
+async function startWebhookDeliveries(
+  run: JobRun,
+  legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number },
+): Promise<void> {
+  const { crawlId } = run.input;
   try {
     // Histories recorded before the rename started their deliveries as crawlWebhooksWorkflow (the
     // type is part of what a replay compares); workflows/index.ts registers both names.
-    await startChild<typeof jobWebhooksWorkflow>(patched('job-webhooks-type') ? 'jobWebhooksWorkflow' : 'crawlWebhooksWorkflow', {
+    await startChild<typeof jobWebhooksWorkflow>(run.has('job-webhooks-type') ? 'jobWebhooksWorkflow' : 'crawlWebhooksWorkflow', {
       workflowId: jobWebhooksWorkflowId(workflowInfo().workflowId, crawlId),
       args: [{ crawlId, ...(legacy.activityTaskQueue && legacy) }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -160,7 +164,18 @@ interface JobRun {
   cancelWaitsForBatches: boolean;
   /** ` of <host>` for the summaries of its activities, or nothing. */
   site: string;
+  /** Whether the run takes a patch's new behaviour: every one under the baseline, or its own marker. */
+  has: (patchId: string) => boolean;
 }
+
+/**
+ * One marker that stands for every patch of this workflow before it: a run that records it takes
+ * each of their behaviours without a marker of its own. The SDK's core follows every marker with
+ * an upsert of TemporalChangeVersion, so a single scrape's first workflow task recorded five
+ * markers and five upserts (ten history events, five visibility writes), and now records one of
+ * each. Runs without it (recorded before it) still ask each patch, in the order they always did.
+ */
+export const JOB_PATCH_BASELINE = 'job-patch-baseline';
 
 const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
 
@@ -168,26 +183,28 @@ const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
 async function openRun(input: JobWorkflowInput, job: JobRunState): Promise<JobRun> {
   const { crawlId } = input;
   const legacy = legacySettings(input);
+  const baseline = !legacy && patched(JOB_PATCH_BASELINE);
+  const has = (patchId: string) => baseline || patched(patchId);
   // A single scrape its starter marked as such: settings, plan and its first batch's browser demand
   // in one local activity, so its first workflow task does one database visit before scheduling the
   // batch. A run started without the mark (or before this patch) reads its settings first.
-  const askedFor = !legacy && input.singleScrape === true && !input.planned && patched('single-scrape-one-local-activity') ? batchKeyOf(0) : undefined;
+  const askedFor = !legacy && input.singleScrape === true && !input.planned && has('single-scrape-one-local-activity') ? batchKeyOf(0) : undefined;
   const opened = askedFor === undefined ? undefined : await openSingleScrape({ crawlId, holder: askedFor });
   const settings = legacy ? undefined : (opened?.settings ?? (await crawlSettings(crawlId)));
   const limits = legacy ?? settings!;
   // Batches that claim URLs as they are found and wait for work: while one batch runs, every
   // parallel slot gets a batch, until one comes back having found nothing left to claim.
-  const batchesWaitForWork = patched('batches-wait-for-work');
-  const cancelWaitsForBatches = patched('cancel-waits-for-batches');
+  const batchesWaitForWork = has('batches-wait-for-work');
+  const cancelWaitsForBatches = has('cancel-waits-for-batches');
   // PagesCrawled and PagesQueued kept current while the crawl runs: upserts are commands.
-  const progressUpserts = patched('progress-search-attributes');
+  const progressUpserts = has('progress-search-attributes');
   // Batches report the job's counts by signal while they run: upserts may then come twice per interval.
-  const batchReports = patched('batch-progress-reports');
+  const batchReports = has('batch-progress-reports');
   // A single scrape plans in a local activity, within its first workflow task (no activity task and
   // no workflow task of its own): its caller waits. Its scrape batch and its finish stay activities.
-  const localPlan = !opened && limits.singleScrape === true && patched('single-scrape-local-plan');
+  const localPlan = !opened && limits.singleScrape === true && has('single-scrape-local-plan');
   job.useSettings(limits, { batchesWaitForWork, progressUpserts, batchReports });
-  return { input, job, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '' };
+  return { input, job, settings, limits, opened, askedFor, localPlan, cancelWaitsForBatches, site: limits.site ? ` of ${limits.site}` : '', has };
 }
 
 /** Shows the progress as current details, and upserts its search attributes when due. */
@@ -217,9 +234,8 @@ async function startJob(run: JobRun): Promise<void> {
   const { input, settings, limits, opened, job } = run;
   if (input.planned) return;
   upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
-  if (settings?.hasWebhook) await startWebhookDeliveries(input.crawlId, {});
-  else if (input.webhookTaskQueue)
-    await startWebhookDeliveries(input.crawlId, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
+  if (settings?.hasWebhook) await startWebhookDeliveries(run, {});
+  else if (input.webhookTaskQueue) await startWebhookDeliveries(run, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
   const planned = opened
     ? opened.planned
     : run.localPlan

@@ -3,8 +3,8 @@
 // demand one local activity in the first workflow task, its page a scrapeBatch activity, its
 // finish an activity after the caller has its answer. A worker killed while it loads the page:
 // the next worker stores and charges it exactly once, and the caller still gets its document.
-// RECORD_HISTORY_DIR=<dir> records single-scrape-one-local-activity.json (the
-// 'single-scrape-one-local-activity' patch); single-scrape.json was recorded before it.
+// RECORD_HISTORY_DIR=<dir> records single-scrape-patch-baseline.json (the 'job-patch-baseline'
+// marker); single-scrape-one-local-activity.json and single-scrape.json were recorded before it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -77,8 +77,10 @@ it('answers once the page is stored, opens in one local activity, completes its 
   const patches = events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
     .flatMap((e) => Object.values(e.markerRecordedEventAttributes!.details!).map((d) => Buffer.from(d.payloads![0]!.data!).toString()));
-  expect(patches).toContain('{"id":"single-scrape-one-local-activity","deprecated":false}');
-  expect(patches).not.toContain('{"id":"single-scrape-local-plan","deprecated":false}');
+  // One marker stands for every patch before it (and one TemporalChangeVersion upsert follows it).
+  expect(patches).toEqual(['{"id":"job-patch-baseline","deprecated":false}']);
+  const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+  expect(upserted.filter((key) => key === 'TemporalChangeVersion')).toHaveLength(1);
   // The answer (the update's completion) comes before the finish is done.
   const updateCompleted = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
   expect(types).toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
@@ -93,7 +95,7 @@ it('answers once the page is stored, opens in one local activity, completes its 
   await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, newJobWorkflowId('scrape', id));
   if (process.env.RECORD_HISTORY_DIR) {
     mkdirSync(process.env.RECORD_HISTORY_DIR, { recursive: true });
-    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape-one-local-activity.json'), historyToJSON(history));
+    writeFileSync(join(process.env.RECORD_HISTORY_DIR, 'single-scrape-patch-baseline.json'), historyToJSON(history));
   }
 });
 

@@ -27,7 +27,9 @@
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/single-scrape-workflow.test.ts records
 // single-scrape-one-local-activity.json: a single scrape started with its scrapeSettled update, its settings, plan and
 // browser demand one local activity ('single-scrape-one-local-activity'). single-scrape.json, recorded the same way
-// before that patch, plans in a local activity of its own ('single-scrape-local-plan').
+// before that patch, plans in a local activity of its own ('single-scrape-local-plan'). The same command records
+// single-scrape-patch-baseline.json: one 'job-patch-baseline' marker for every patch of the job workflow before it.
+// crawl-with-webhook-patch-baseline.json is crawl-with-webhook.json recorded (webhooks.test.ts) under that marker.
 // RECORD_HISTORY_DIR=<dir> npm test -- test/integration/job-controls.test.ts records crawl-pause-adjust.json: a crawl
 // whose batches report progress by signal ('batch-progress-reports'), adjusted by `adjust` updates (one refused by the
 // database), paused and resumed twice by signals (local activities recording it, a held pause's timer), across a worker restart.
