@@ -8,7 +8,7 @@
 // 4xx/5xx pages reach the handler instead of being retried.
 // Everything per page that is not needed for the requested options is left out:
 // the benchmark is a bare PlaywrightCrawler with the same browser settings.
-import { Configuration, CriticalError, log as crawleeLog } from '@crawlee/core';
+import { CriticalError, log as crawleeLog } from '@crawlee/core';
 import { PlaywrightCrawler, type PlaywrightCrawlerOptions } from '@crawlee/playwright';
 import { chromium } from 'playwright';
 import { pageContext, type PageContext } from './page-context.ts';
@@ -16,6 +16,7 @@ import { shareBrowserVersion } from './crawlee-browser-version.ts';
 import { DEFAULT_USER_AGENTS } from '../platform/net/user-agents.ts';
 import { PageSlots, SlotWaitInterrupted } from './page-slots.ts';
 import { crawlerLog } from './crawlee-log.ts';
+import { crawlerConfiguration } from './crawlee-configuration.ts';
 import { StoreQueue } from './store-queue.ts';
 import { describeError } from './describe-error.ts';
 import { pageHandlers } from './browser-page-handlers.ts';
@@ -131,9 +132,7 @@ export async function scrapeWithBrowser(targets: ScrapeTarget[], opts: BrowserSc
         isFinishedFunction: async () => topUp.done() && (await (await crawler!.getRequestQueue()).isFinished()),
       },
     },
-    // Concurrency is fixed, so Crawlee's load sampling (a `ps` spawn every second per
-    // crawler) would only cost CPU; once a minute keeps its overload warnings.
-    new Configuration({ persistStorage: false, systemInfoV2: true, systemInfoIntervalMillis: 60_000 }),
+    crawlerConfiguration(),
   );
 
   // A warm browser's pages are incognito: Crawlee launches no second browser for them.
