@@ -166,7 +166,11 @@ async function main() {
     const timings = PAGE_TIMINGS ? pageTimings(worker) : undefined;
     await untilReady(worker, 'worker');
     const connection = await connectTemporal({ address: servers.temporal.address }, log);
-    const appConfig = { ...config, temporal: { ...config.temporal, ...taskQueuesOf(taskQueue) }, crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] } };
+    const appConfig = {
+      ...config,
+      temporal: { ...config.temporal, ...taskQueuesOf(taskQueue) },
+      crawl: { ...config.crawl, privateAddressAllowlist: ['127.0.0.1'] },
+    };
     const app = createApp({ db, temporal: new Client({ connection }), config: appConfig, log }, FEATURES);
     const gatewayPort = await freePort();
     const server = app.listen(gatewayPort, '127.0.0.1');

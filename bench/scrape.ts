@@ -258,7 +258,9 @@ async function main() {
     console.log(row('round trip (POST /v2/scrape)', concurrent));
     const cpuMs = printCpu(cpuBefore, concurrent.length);
     // However the work is spread, a round's scrapes cannot end before the cores did their CPU.
-    console.log(`  ${`${inFlight} scrapes' CPU over ${cpus().length} cores (a lower bound of a round)`.padEnd(56)} ${((cpuMs * inFlight) / cpus().length).toFixed(0)} ms`);
+    console.log(
+      `  ${`${inFlight} scrapes' CPU over ${cpus().length} cores (a lower bound of a round)`.padEnd(56)} ${((cpuMs * inFlight) / cpus().length).toFixed(0)} ms`,
+    );
 
     const s = results.static;
     const r = results.rendered;

@@ -105,10 +105,7 @@ function scrapeActivity(
  * Deliveries outlive this workflow, and its cancellation (ABANDON twice): the crawl may
  * end while a receiver is still retried, and a cancelled crawl still reports its end.
  */
-async function startWebhookDeliveries(
-  run: JobRun,
-  legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number },
-): Promise<void> {
+async function startWebhookDeliveries(run: JobRun, legacy: { activityTaskQueue?: string; heartbeatTimeoutMs?: number }): Promise<void> {
   const { crawlId } = run.input;
   try {
     // Histories recorded before the rename started their deliveries as crawlWebhooksWorkflow (the
@@ -235,7 +232,8 @@ async function startJob(run: JobRun): Promise<void> {
   if (input.planned) return;
   upsertSearchAttributes([{ key: CrawlStatusAttribute, value: 'scraping' }]);
   if (settings?.hasWebhook) await startWebhookDeliveries(run, {});
-  else if (input.webhookTaskQueue) await startWebhookDeliveries(run, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
+  else if (input.webhookTaskQueue)
+    await startWebhookDeliveries(run, { activityTaskQueue: input.webhookTaskQueue, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
   const planned = opened
     ? opened.planned
     : run.localPlan

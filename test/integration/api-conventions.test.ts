@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createApp } from '../../src/platform/http/app.ts';
 import { createLogger } from '../../src/platform/log.ts';
 import { FEATURES } from '../../src/features/index.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { startHarness, waitFor, type Harness } from '../support/harness.ts';
 
 let h: Harness;
 const servers: Server[] = [];
@@ -237,7 +237,8 @@ describe('x-idempotency-key', () => {
     const { teamId, apiKey } = await h.newTeam();
     const refused = await h.api('/v2/crawl', { method: 'POST', key: apiKey, json: { url: 'nope', limit: 1 }, headers: { 'x-idempotency-key': 'retry' } });
     expect(refused.status).toBe(400);
-    expect(await h.db.idempotencyKey.count({ where: { teamId } })).toBe(0);
+    // Freed as the refusal goes out, not before it (idempotency.ts): a busy machine may read it first.
+    await waitFor('the refused request to free its key', async () => (await h.db.idempotencyKey.count({ where: { teamId } })) === 0);
     const { id } = await (await crawl(apiKey, 'retry')).json();
     await h.db.idempotencyKey.updateMany({ where: { teamId }, data: { createdAt: new Date(Date.now() - (h.config.idempotency.windowHours + 1) * 3_600_000) } });
     expect((await (await crawl(apiKey, 'retry')).json()).id).not.toBe(id);
