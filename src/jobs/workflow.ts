@@ -172,7 +172,7 @@ interface JobRun {
  * markers and five upserts (ten history events, five visibility writes), and now records one of
  * each. Runs without it (recorded before it) still ask each patch, in the order they always did.
  */
-export const JOB_PATCH_BASELINE = 'job-patch-baseline';
+const JOB_PATCH_BASELINE = 'job-patch-baseline';
 
 const batchKeyOf = (seq: number) => `${workflowInfo().runId}:${seq}`;
 
