@@ -13,6 +13,7 @@ import { createLinkFilter } from './frontier/link-filter.ts';
 import { canonicalUrl, urlKey, type NormalizeOptions } from './frontier/normalize-url.ts';
 import { isTooLong } from './frontier/url-length.ts';
 import { jobKind } from './job-kind.ts';
+import { readJobWithTeam } from './job-row.ts';
 import { threatRefusal, threatPolicy } from '../page/threat-policy.ts';
 
 /**
@@ -28,7 +29,7 @@ export interface JobContextDeps {
 }
 
 export async function readJob({ db, network }: JobContextDeps, crawlId: string) {
-  const crawl = await db.job.findUnique({ where: { id: crawlId }, include: { team: true } });
+  const crawl = await readJobWithTeam(db, crawlId);
   if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${crawlId} does not exist`, 'CrawlNotFound');
   const options = crawlOptions(crawl);
   // robotsUserAgent both fetches and is evaluated against robots.txt.

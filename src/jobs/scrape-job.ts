@@ -161,8 +161,11 @@ export function isScrapeTimeout(err: unknown): err is DomainError {
 
 type ScrapePage = { id: bigint; success: boolean; error: string | null; document: unknown; purgedAt: Date | null } | null;
 
-function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
-  return db.jobPage.findFirst({ where: { jobId: jobId }, select: { id: true, success: true, error: true, document: true, purgedAt: true } });
+/** Its one page, raw (an ORM call would cost its query's compilation: src/jobs/job-row.ts). */
+async function readScrapePage(db: Db, jobId: string): Promise<ScrapePage> {
+  const [page] = await db.$queryRaw<NonNullable<ScrapePage>[]>`
+    SELECT id, success, error, document, purged_at AS "purgedAt" FROM job_page WHERE job_id = ${jobId}::uuid LIMIT 1`;
+  return page ?? null;
 }
 
 /** The answer of POST /v2/scrape once its wait is over: the job's row and its page are read at once. */

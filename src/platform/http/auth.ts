@@ -1,7 +1,9 @@
 // Bearer-key authentication against hashed keys.
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/prisma.ts';
-import { Prisma, type Team } from '../../generated/prisma/client.ts';
+import type { Team } from '../../generated/prisma/client.ts';
+import { selectColumns } from '../db/select-columns.ts';
+import { TEAM_COLUMNS } from '../teams/team-columns.ts';
 import { hashApiKey } from '../teams/api-keys.ts';
 import { HttpError } from './http-error.ts';
 
@@ -10,26 +12,7 @@ export interface AuthContext {
   apiKeyId: string;
 }
 
-/** Every column of a team, by its field: a field added to the model does not compile until it is read here. */
-const TEAM_COLUMNS: Record<keyof Team, string> = {
-  id: 'id',
-  name: 'name',
-  concurrencyLimit: 'concurrency_limit',
-  creditBalance: 'credit_balance',
-  planCredits: 'plan_credits',
-  flagIgnoreRobotsTxt: 'flag_ignore_robots_txt',
-  flagRobotsUserAgent: 'flag_robots_user_agent',
-  flagZeroDataRetention: 'flag_zero_data_retention',
-  flagSearchAnon: 'flag_search_anon',
-  flagSearchZdr: 'flag_search_zdr',
-  webhookSigningSecret: 'webhook_signing_secret',
-  createdAt: 'created_at',
-};
-const TEAM_SELECT = Prisma.raw(
-  Object.entries(TEAM_COLUMNS)
-    .map(([field, column]) => `t.${column} AS "${field}"`)
-    .join(', '),
-);
+const TEAM_SELECT = selectColumns('t', TEAM_COLUMNS);
 
 /**
  * The key and its team in one statement: every request of the API asks, and Prisma's `include`
