@@ -35,12 +35,11 @@ import { benchSite } from './site.ts';
 import { waitFor } from '../test/support/wait-for.ts';
 import { runBench } from './run-bench.ts';
 import { concurrentScrapes } from './scrape-concurrent.ts';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { percentile } from './percentile.ts';
 import { CACHED_STEPS, cachedSplit, parseServerTiming, workflowSplit, WORKFLOW_STEPS, type PageTimings, type TimedScrape } from './scrape-split.ts';
 import { taskQueuesOf } from '../src/platform/temporal/config.ts';
 import { cpu } from './processes.ts';
-import { cpus } from 'node:os';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30);
@@ -259,7 +258,7 @@ async function main() {
     const cpuMs = printCpu(cpuBefore, concurrent.length);
     // However the work is spread, a round's scrapes cannot end before the cores did their CPU.
     console.log(
-      `  ${`${inFlight} scrapes' CPU over ${cpus().length} cores (a lower bound of a round)`.padEnd(56)} ${((cpuMs * inFlight) / cpus().length).toFixed(0)} ms`,
+      `  ${`${inFlight} scrapes' CPU over ${availableParallelism()} cores (a lower bound of a round)`.padEnd(56)} ${((cpuMs * inFlight) / availableParallelism()).toFixed(0)} ms`,
     );
 
     const s = results.static;
